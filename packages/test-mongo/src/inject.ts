@@ -1,0 +1,18 @@
+import { randomUUID } from "node:crypto";
+import { inject } from "vitest";
+
+export const MONGO_URI_KEY = "switchboardMongoUri";
+
+/** The URI of the MongoDB the test run talks to (see global-setup). */
+export function testMongoUri(): string {
+  const uri = (inject as (key: string) => unknown)(MONGO_URI_KEY);
+  if (typeof uri !== "string") {
+    throw new Error("No test MongoDB: add `mongo: true` to this package's defineTestConfig().");
+  }
+  return uri;
+}
+
+/** A database name no other test file uses, so suites can run in parallel on one server. */
+export function uniqueDbName(prefix = "test"): string {
+  return `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+}
