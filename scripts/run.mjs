@@ -4,7 +4,7 @@
 // no-op when nothing changed, so repeated runs are quick.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -12,6 +12,10 @@ const { packageManager } = JSON.parse(readFileSync(join(root, "package.json"), "
 const version = packageManager.replace(/^pnpm@/, "");
 const toolDir = join(root, ".tools", `pnpm-${version}`);
 const pnpmEntry = join(toolDir, "node_modules", "pnpm", "bin", "pnpm.cjs");
+
+// turbo and package scripts look pnpm up on PATH; turbo's telemetry stays off.
+process.env.PATH = [join(toolDir, "node_modules", ".bin"), process.env.PATH].join(delimiter);
+process.env.TURBO_TELEMETRY_DISABLED ??= "1";
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", ...options });
@@ -26,7 +30,16 @@ function pnpm(...args) {
 if (!existsSync(pnpmEntry)) {
   console.log(`Fetching pnpm ${version} into .tools/ (once) ...`);
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  run(npm, ["install", "--prefix", toolDir, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", `pnpm@${version}`]);
+  run(npm, [
+    "install",
+    "--prefix",
+    toolDir,
+    "--no-save",
+    "--no-package-lock",
+    "--no-audit",
+    "--no-fund",
+    `pnpm@${version}`,
+  ]);
 }
 
 pnpm("install", "--prefer-offline", ...(process.env.CI ? ["--frozen-lockfile"] : []));

@@ -73,10 +73,20 @@ function runTool(tool: string, args: string[]): void {
 
 export async function startTestMongo(options: StartOptions = {}): Promise<TestMongo> {
   const built = prepareTestMongo();
-  const classpath = [join(built, "lib", "*"), join(built, "classes")].join(process.platform === "win32" ? ";" : ":");
+  const classpath = [join(built, "lib", "*"), join(built, "classes")].join(
+    process.platform === "win32" ? ";" : ":",
+  );
   const child = spawn(
     "java",
-    ["-XX:+UseSerialGC", "-Xss512k", "-cp", classpath, "TestMongoServer", "127.0.0.1", String(options.port ?? 0)],
+    [
+      "-XX:+UseSerialGC",
+      "-Xss512k",
+      "-cp",
+      classpath,
+      "TestMongoServer",
+      "127.0.0.1",
+      String(options.port ?? 0),
+    ],
     { stdio: ["pipe", "pipe", "pipe"] },
   );
   const port = await waitForPort(child, options.startTimeoutMs ?? 30_000);

@@ -1,0 +1,59 @@
+import { lastToolResult, lastUserText, type ToolResult, trailingToolResults } from "./conversation.js";
+import type { ChatCompletionRequest, Script, ScriptReply } from "./types.js";
+
+/** A text reply. */
+export function say(content: string): ScriptReply {
+  return { content };
+}
+
+/** A reply that calls one tool (the server generates the call id). */
+export function callTool(name: string, args: Record<string, unknown> = {}): ScriptReply {
+  return { toolCalls: [{ name, args }] };
+}
+
+/**
+ * Answers with text holding the tool results that end the conversation (all of them, after parallel
+ * calls), so a test can check the agent's answer came from its tool. Default text:
+ * `<tool> returned: <content>` per result, one per line.
+ */
+export function replyFromToolResult(
+  format?: (results: ToolResult[], request: ChatCompletionRequest) => string,
+): Script {
+  return (request) => {
+    let results = trailingToolResults(request);
+    if (results.length === 0) {
+      const last = lastToolResult(request);
+      if (last) results = [last];
+    }
+    if (results.length === 0) {
+      throw new Error(
+        "replyFromToolResult: the conversation holds no tool result; use it only after a tool call (e.g. in a rule with afterTool)",
+      );
+    }
+    const text = format
+      ? format(results, request)
+      : results.map((r) => `${r.name || "tool"} returned: ${r.content}`).join("\n");
+    return { content: text };
+  };
+}
+
+/** Repeats the newest user message, prefixed; a minimal script for plumbing tests and benchmarks. */
+export function echo(prefix = "echo: "): Script {
+  return (request) => ({ content: prefix + (lastUserText(request) ?? "") });
+}
+
+/**
+ * Replies with each step in turn, one per request; a step is a reply or a script. Shared by every
+ * caller of the server, so give concurrent tests their own server. Runs out with a clear error.
+ */
+export function sequence(...steps: (ScriptReply | Script)[]): Script {
+  let next = 0;
+  return (request) => {
+    const step = steps[next];
+    if (step === undefined) {
+      throw new Error(`sequence ran out: it has ${steps.length} replies and got request ${next + 1}`);
+    }
+    next += 1;
+    return typeof step === "function" ? step(request) : step;
+  };
+}

@@ -1,0 +1,99 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { agentNameFromPackage, detectAgentName } from "./agent-name.js";
+
+/** A throwaway package with an entry script, like agents/<name>/dist/index.js. */
+function packageWithEntry(name: string): string {
+  const root = mkdtempSync(join(tmpdir(), "agent-name-"));
+  writeFileSync(join(root, "package.json"), JSON.stringify({ name }));
+  mkdirSync(join(root, "dist"));
+  const entry = join(root, "dist", "index.js");
+  writeFileSync(entry, "");
+  return entry;
+}
+
+describe("agent name detection", () => {
+  it("maps package names to agent names", () => {
+    expect(agentNameFromPackage("@switchboard/agent-jira")).toBe("jira");
+    expect(agentNameFromPackage("@switchboard/supervisor")).toBe("supervisor");
+    expect(agentNameFromPackage("agent-github")).toBe("github");
+    expect(agentNameFromPackage("@acme/agent-agent-x")).toBe("agent-x");
+  });
+
+  it("walks up from the entry script to the nearest package.json", () => {
+    const entry = packageWithEntry("@switchboard/agent-jira");
+    expect(detectAgentName({ env: {}, entryScript: entry })).toEqual({
+      name: "jira",
+      source: "entry script",
+      packageName: "@switchboard/agent-jira",
+    });
+  });
+
+  it("prefers the entry script's package over npm_package_name", () => {
+    const entry = packageWithEntry("@switchboard/supervisor");
+    const detected = detectAgentName({
+      env: { npm_package_name: "@switchboard/agent-aws" },
+      entryScript: entry,
+    });
+    expect(detected.name).toBe("supervisor");
+  });
+
+  it("uses npm_package_name when the entry script is a tool in node_modules", () => {
+    const entry = join(process.cwd(), "node_modules", "vitest", "vitest.mjs");
+    const detected = detectAgentName({
+      env: { npm_package_name: "@switchboard/agent-aws" },
+      entryScript: entry,
+    });
+    expect(detected).toMatchObject({ name: "aws", source: "npm_package_name" });
+  });
+
+  it("lets AGENT_NAME override everything", () => {
+    const entry = packageWithEntry("@switchboard/agent-jira");
+    const detected = detectAgentName({
+      env: { AGENT_NAME: "jira-eu", npm_package_name: "x" },
+      entryScript: entry,
+    });
+    expect(detected).toEqual({ name: "jira-eu", source: "AGENT_NAME" });
+  });
+
+  it.each([
+    ["$where", "AGENT_NAME"],
+    ["jira.prod", "AGENT_NAME"],
+    ["Jira", "AGENT_NAME"],
+    ["a".repeat(64), "AGENT_NAME"],
+    ["has space", "AGENT_NAME"],
+    ["nul\u0000byte", "AGENT_NAME"],
+  ])("rejects %j, which would make an invalid collection name", (name) => {
+    expect(() => detectAgentName({ env: { AGENT_NAME: name }, entryScript: undefined })).toThrow(
+      /cannot name MongoDB collections/,
+    );
+  });
+
+  it("rejects a package whose name makes an invalid collection name", () => {
+    const entry = packageWithEntry("@switchboard/agent-$bad");
+    expect(() => detectAgentName({ env: {}, entryScript: entry })).toThrow(/agent-\$bad/);
+  });
+
+  it("says how to fix it when nothing names the agent", () => {
+    expect(() => detectAgentName({ env: {}, entryScript: undefined })).toThrow(/set AGENT_NAME/);
+  });
+
+  it("detects the name of a real process from its entry script", () => {
+    const entry = packageWithEntry("@switchboard/agent-pagerduty");
+    const module = new URL("./agent-name.ts", import.meta.url).pathname;
+    writeFileSync(
+      entry,
+      `import(${JSON.stringify(module)}).then((m) => process.stdout.write(m.detectAgentName().name));`,
+    );
+    const result = spawnSync(process.execPath, ["--import", "tsx", entry], {
+      env: { PATH: process.env.PATH },
+      encoding: "utf8",
+      cwd: process.cwd(),
+    });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("pagerduty");
+  });
+});

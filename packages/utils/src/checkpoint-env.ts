@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { SwitchboardError } from "./errors.js";
+
+/** The checkpoint settings from the environment (names shared with CAIPE's env files). */
+const CheckpointEnv = z.object({
+  LANGGRAPH_CHECKPOINT_TYPE: z.enum(["mongodb", "memory"]).optional(),
+  LANGGRAPH_CHECKPOINT_MONGODB_URI: z.string().trim().min(1).optional(),
+  MONGODB_URI: z.string().trim().min(1).optional(),
+  LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: z.string().trim().min(1).optional(),
+  LANGGRAPH_CHECKPOINT_MONGODB_COLLECTION: z.string().trim().min(1).optional(),
+  LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION: z.string().trim().min(1).optional(),
+  LANGGRAPH_CHECKPOINT_TTL_MINUTES: z.coerce.number().nonnegative().default(0),
+  LANGGRAPH_CHECKPOINT_MONGODB_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+});
+
+export type CheckpointSettings =
+  | { type: "memory"; reason: "configured" | "no-uri" }
+  | {
+      type: "mongodb";
+      uri: string;
+      /** The variable the URI came from, named in error messages. */
+      uriVariable: "LANGGRAPH_CHECKPOINT_MONGODB_URI" | "MONGODB_URI";
+      dbName?: string;
+      collection?: string;
+      writesCollection?: string;
+      ttlMinutes: number;
+      timeoutMs: number;
+    };
+
+// Empty strings in env files mean "unset", as they do for CAIPE's Python settings.
+function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
+  );
+}
+
+export function readCheckpointSettings(env: NodeJS.ProcessEnv = process.env): CheckpointSettings {
+  const parsed = CheckpointEnv.safeParse(withoutEmpty(env));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new SwitchboardError(
+      "checkpointer.config",
+      "user",
+      `Invalid checkpoint settings: ${problems.join("; ")}`,
+    );
+  }
+  const e = parsed.data;
+  const uriVariable = e.LANGGRAPH_CHECKPOINT_MONGODB_URI ? "LANGGRAPH_CHECKPOINT_MONGODB_URI" : "MONGODB_URI";
+  const uri = e.LANGGRAPH_CHECKPOINT_MONGODB_URI ?? e.MONGODB_URI;
+  const type = e.LANGGRAPH_CHECKPOINT_TYPE ?? (uri ? "mongodb" : "memory");
+
+  if (type === "memory") return { type, reason: e.LANGGRAPH_CHECKPOINT_TYPE ? "configured" : "no-uri" };
+  if (!uri) {
+    throw new SwitchboardError(
+      "checkpointer.config",
+      "user",
+      "LANGGRAPH_CHECKPOINT_TYPE=mongodb needs a MongoDB URI: set LANGGRAPH_CHECKPOINT_MONGODB_URI or MONGODB_URI " +
+        "(e.g. mongodb://localhost:27017), or set LANGGRAPH_CHECKPOINT_TYPE=memory to run without persistence.",
+    );
+  }
+  return {
+    type,
+    uri,
+    uriVariable,
+    dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME,
+    collection: e.LANGGRAPH_CHECKPOINT_MONGODB_COLLECTION,
+    writesCollection: e.LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION,
+    ttlMinutes: e.LANGGRAPH_CHECKPOINT_TTL_MINUTES,
+    timeoutMs: e.LANGGRAPH_CHECKPOINT_MONGODB_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,228 @@
+import { Writable } from "node:stream";
+import { MemorySaver } from "@langchain/langgraph-checkpoint";
+import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { MongoClient } from "mongodb";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { closeCheckpointer, getCheckpointer, getCheckpointerInfo, pingCheckpointer } from "./checkpointer.js";
+import { createLogger } from "./logger.js";
+
+/** A logger whose lines the test can read. */
+function capturedLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: createLogger({ level: "info", destination }), lines };
+}
+
+/** The test MongoDB's URI with `db` as its path database. */
+function uriWithDb(db: string): string {
+  const match = /^(mongodb(?:\+srv)?:\/\/[^/?]*)(?:\/[^?]*)?(\?.*)?$/.exec(testMongoUri());
+  if (!match) throw new Error(`Unexpected test MongoDB URI shape: ${testMongoUri()}`);
+  return `${match[1]}/${db}${match[2] ?? ""}`;
+}
+
+describe("getCheckpointer", () => {
+  let client: MongoClient;
+  const dbs: string[] = [];
+  const newDb = (prefix: string) => {
+    const name = uniqueDbName(prefix);
+    dbs.push(name);
+    return name;
+  };
+
+  beforeAll(async () => {
+    client = await MongoClient.connect(testMongoUri());
+  });
+  afterEach(() => closeCheckpointer());
+  afterAll(async () => {
+    // mongo-java-server cannot drop a database after a dropped TTL index; its data dies with it anyway.
+    for (const name of dbs)
+      await client
+        .db(name)
+        .dropDatabase()
+        .catch(() => undefined);
+    await client.close();
+  });
+
+  it("binds a MongoDBSaver to the agent's own collections and creates their indexes", async () => {
+    const dbName = newDb("own");
+    const saver = await getCheckpointer({
+      agentName: "jira",
+      env: { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName },
+    });
+    expect(saver).toBeInstanceOf(MongoDBSaver);
+    expect(await getCheckpointerInfo()).toMatchObject({
+      agent: "jira",
+      backend: "mongodb",
+      dbName,
+      collection: "checkpoints_jira",
+      writesCollection: "checkpoint_writes_jira",
+    });
+    const checkpointIndexes = await client.db(dbName).collection("checkpoints_jira").listIndexes().toArray();
+    const writesIndexes = await client
+      .db(dbName)
+      .collection("checkpoint_writes_jira")
+      .listIndexes()
+      .toArray();
+    expect(checkpointIndexes.find((index) => index.name === "thread_ns_checkpoint_idx")?.key).toEqual({
+      thread_id: 1,
+      checkpoint_ns: 1,
+      checkpoint_id: -1,
+    });
+    expect(writesIndexes.find((index) => index.name === "thread_ns_checkpoint_task_idx")?.key).toEqual({
+      thread_id: 1,
+      checkpoint_ns: 1,
+      checkpoint_id: 1,
+      task_id: 1,
+      idx: 1,
+    });
+    expect(await pingCheckpointer()).toBe(true);
+  });
+
+  it("is one saver per process until closed", async () => {
+    const env = { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: newDb("single") };
+    const [a, b] = await Promise.all([
+      getCheckpointer({ agentName: "github", env }),
+      getCheckpointer({ agentName: "github", env }),
+    ]);
+    expect(a).toBe(b);
+    await closeCheckpointer();
+    expect(await getCheckpointer({ agentName: "github", env })).not.toBe(a);
+  });
+
+  it("prefers LANGGRAPH_CHECKPOINT_MONGODB_URI over MONGODB_URI", async () => {
+    const dbName = newDb("precedence");
+    await getCheckpointer({
+      agentName: "aws",
+      env: {
+        LANGGRAPH_CHECKPOINT_MONGODB_URI: testMongoUri(),
+        MONGODB_URI: "mongodb://127.0.0.1:1/unreachable",
+        LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
+      },
+    });
+    expect(await getCheckpointerInfo()).toMatchObject({ backend: "mongodb", dbName });
+  });
+
+  it("takes the database from the URI path, and the DB_NAME setting over it", async () => {
+    const fromPath = newDb("frompath");
+    await getCheckpointer({ agentName: "aws", env: { MONGODB_URI: uriWithDb(fromPath) } });
+    expect(await getCheckpointerInfo()).toMatchObject({ dbName: fromPath });
+    await closeCheckpointer();
+
+    const explicit = newDb("explicit");
+    await getCheckpointer({
+      agentName: "aws",
+      env: { MONGODB_URI: uriWithDb(fromPath), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: explicit },
+    });
+    expect(await getCheckpointerInfo()).toMatchObject({ dbName: explicit });
+  });
+
+  it("defaults the database to switchboard", async () => {
+    if (process.env.MONGODB_URI) return; // a shared real server's default database is not ours to touch
+    await getCheckpointer({ agentName: "defaultdb", env: { MONGODB_URI: testMongoUri() } });
+    expect(await getCheckpointerInfo()).toMatchObject({ dbName: "switchboard" });
+    await client.db("switchboard").dropDatabase();
+  });
+
+  it("uses explicit collection names when both are set, and refuses just one", async () => {
+    const dbName = newDb("explicitcoll");
+    const env = {
+      MONGODB_URI: testMongoUri(),
+      LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
+      LANGGRAPH_CHECKPOINT_MONGODB_COLLECTION: "legacy_checkpoints",
+      LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION: "legacy_writes",
+    };
+    await getCheckpointer({ agentName: "jira", env });
+    expect(await getCheckpointerInfo()).toMatchObject({
+      collection: "legacy_checkpoints",
+      writesCollection: "legacy_writes",
+    });
+    await closeCheckpointer();
+
+    const { LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION: _, ...onlyOne } = env;
+    await expect(getCheckpointer({ agentName: "jira", env: onlyOne })).rejects.toThrow(
+      /Set both LANGGRAPH_CHECKPOINT_MONGODB_COLLECTION and LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION/,
+    );
+  });
+
+  it("turns LANGGRAPH_CHECKPOINT_TTL_MINUTES into TTL indexes on both collections, and follows changes", async () => {
+    const dbName = newDb("ttl");
+    const env = { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName };
+    const ttlOf = async (collection: string) => {
+      const indexes = await client.db(dbName).collection(collection).listIndexes().toArray();
+      return indexes.find((index) => index.key?.upserted_at === 1)?.expireAfterSeconds;
+    };
+
+    await getCheckpointer({ agentName: "jira", env: { ...env, LANGGRAPH_CHECKPOINT_TTL_MINUTES: "90" } });
+    expect(await ttlOf("checkpoints_jira")).toBe(5400);
+    expect(await ttlOf("checkpoint_writes_jira")).toBe(5400);
+    await closeCheckpointer();
+
+    await getCheckpointer({ agentName: "jira", env: { ...env, LANGGRAPH_CHECKPOINT_TTL_MINUTES: "30" } });
+    expect(await ttlOf("checkpoints_jira")).toBe(1800);
+    await closeCheckpointer();
+
+    await getCheckpointer({ agentName: "jira", env: { ...env, LANGGRAPH_CHECKPOINT_TTL_MINUTES: "0" } });
+    expect(await ttlOf("checkpoints_jira")).toBeUndefined();
+    expect(await ttlOf("checkpoint_writes_jira")).toBeUndefined();
+  });
+
+  it("fails fast, naming the host and the setting, when MongoDB is unreachable; never falls back", async () => {
+    const started = Date.now();
+    const attempt = getCheckpointer({
+      agentName: "jira",
+      env: {
+        LANGGRAPH_CHECKPOINT_TYPE: "mongodb",
+        LANGGRAPH_CHECKPOINT_MONGODB_URI: "mongodb://admin:s3cr%2Ft@127.0.0.1:9/db",
+        LANGGRAPH_CHECKPOINT_MONGODB_TIMEOUT_MS: "500",
+      },
+    });
+    await expect(attempt).rejects.toThrow(/127\.0\.0\.1:9/);
+    const error = (await attempt.catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain("LANGGRAPH_CHECKPOINT_MONGODB_URI");
+    expect(error.message).toContain("mongodb://admin:****@127.0.0.1:9/db");
+    expect(error.message).not.toContain("s3cr");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await pingCheckpointer()).toBe(false);
+  });
+
+  it("refuses LANGGRAPH_CHECKPOINT_TYPE=mongodb without a URI, and an unknown type", async () => {
+    await expect(
+      getCheckpointer({ agentName: "jira", env: { LANGGRAPH_CHECKPOINT_TYPE: "mongodb" } }),
+    ).rejects.toThrow(/needs a MongoDB URI: set LANGGRAPH_CHECKPOINT_MONGODB_URI or MONGODB_URI/);
+    await expect(
+      getCheckpointer({ agentName: "jira", env: { LANGGRAPH_CHECKPOINT_TYPE: "redis" } }),
+    ).rejects.toThrow(/LANGGRAPH_CHECKPOINT_TYPE/);
+  });
+
+  it("uses memory with one warning line when no URI is configured", async () => {
+    const { logger, lines } = capturedLogger();
+    const saver = await getCheckpointer({ agentName: "jira", env: {}, logger });
+    expect(saver).toBeInstanceOf(MemorySaver);
+    await getCheckpointer({ agentName: "jira", env: {}, logger });
+    const warnings = lines.filter((line) => line.level === "warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.msg).toMatch(/in-memory checkpointer, so conversations will not survive a restart/);
+  });
+
+  it("uses memory when LANGGRAPH_CHECKPOINT_TYPE=memory even with a URI set", async () => {
+    const saver = await getCheckpointer({
+      agentName: "jira",
+      env: { LANGGRAPH_CHECKPOINT_TYPE: "memory", MONGODB_URI: testMongoUri() },
+    });
+    expect(saver).toBeInstanceOf(MemorySaver);
+  });
+
+  it("treats empty values in env files as unset", async () => {
+    const saver = await getCheckpointer({
+      agentName: "jira",
+      env: { LANGGRAPH_CHECKPOINT_TYPE: "", MONGODB_URI: "", LANGGRAPH_CHECKPOINT_TTL_MINUTES: "" },
+    });
+    expect(saver).toBeInstanceOf(MemorySaver);
+  });
+});

@@ -1,0 +1,224 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { MemorySaver } from "@langchain/langgraph-checkpoint";
+import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
+import { type Db, MongoClient } from "mongodb";
+import { assertValidAgentName, detectAgentName } from "./agent-name.js";
+import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-env.js";
+import { SwitchboardError } from "./errors.js";
+import { getLogger, type Logger } from "./logger.js";
+import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
+
+export interface CheckpointerOptions {
+  /** Defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Defaults to the detected agent name (AGENT_NAME, entry script's package, npm_package_name). */
+  agentName?: string;
+  logger?: Logger;
+}
+
+/** What the process persists to, for logs, /ready and tests. */
+export type CheckpointerInfo =
+  | { agent: string; backend: "memory" }
+  | {
+      agent: string;
+      backend: "mongodb";
+      /** The URI with its password redacted. */
+      uri: string;
+      dbName: string;
+      collection: string;
+      writesCollection: string;
+      ttlSeconds?: number;
+    };
+
+interface Checkpointer {
+  saver: BaseCheckpointSaver;
+  info: CheckpointerInfo;
+  client?: MongoClient;
+  db?: Db;
+}
+
+export const DEFAULT_DB_NAME = "switchboard";
+const TTL_INDEX_KEY = "upserted_at";
+
+let current: Promise<Checkpointer> | undefined;
+
+/**
+ * The process's checkpoint saver, built once: a MongoDBSaver on `checkpoints_<agent>` /
+ * `checkpoint_writes_<agent>` when a MongoDB URI is configured, else the in-memory saver with a
+ * warning. Never falls back silently: an unreachable MongoDB is an error naming host and setting.
+ * Options are read on the first call only; later calls share the same saver and client.
+ */
+export async function getCheckpointer(options: CheckpointerOptions = {}): Promise<BaseCheckpointSaver> {
+  return (await checkpointer(options)).saver;
+}
+
+/** Where the process persists (building the checkpointer if needed). */
+export async function getCheckpointerInfo(options: CheckpointerOptions = {}): Promise<CheckpointerInfo> {
+  return (await checkpointer(options)).info;
+}
+
+/** Whether the store answers now; always true for the memory backend. Used by /ready. */
+export async function pingCheckpointer(): Promise<boolean> {
+  const built = await current?.catch(() => undefined);
+  if (!built) return false;
+  if (!built.db) return true;
+  try {
+    await built.db.command({ ping: 1 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Closes the MongoDB client and forgets the saver; the next getCheckpointer() builds a new one
+ * from the then-current settings. Call it on shutdown, and between tests as the reset.
+ */
+export async function closeCheckpointer(): Promise<void> {
+  const closing = current;
+  current = undefined;
+  const built = await closing?.catch(() => undefined);
+  await built?.client?.close();
+}
+
+function checkpointer(options: CheckpointerOptions): Promise<Checkpointer> {
+  if (!current) {
+    const building = build(options);
+    current = building;
+    // A failed build is not cached: the next call tries again (e.g. once MongoDB is up).
+    building.catch(() => {
+      if (current === building) current = undefined;
+    });
+  }
+  return current;
+}
+
+async function build(options: CheckpointerOptions): Promise<Checkpointer> {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? getLogger();
+  const settings = readCheckpointSettings(env);
+  const agent = options.agentName
+    ? assertValidAgentName(options.agentName, "the agentName option")
+    : detectAgentName({ env }).name;
+
+  if (settings.type === "memory") {
+    if (settings.reason === "no-uri") {
+      logger.warn(
+        { agent },
+        "No MongoDB URI is set (LANGGRAPH_CHECKPOINT_MONGODB_URI or MONGODB_URI): using the in-memory " +
+          "checkpointer, so conversations will not survive a restart.",
+      );
+    } else {
+      logger.info({ agent }, "LANGGRAPH_CHECKPOINT_TYPE=memory: conversations will not survive a restart.");
+    }
+    return { saver: new MemorySaver(), info: { agent, backend: "memory" } };
+  }
+  return buildMongo(agent, settings, logger);
+}
+
+async function buildMongo(
+  agent: string,
+  settings: Extract<CheckpointSettings, { type: "mongodb" }>,
+  logger: Logger,
+): Promise<Checkpointer> {
+  const uri = encodeMongoUri(settings.uri);
+  const shown = redactMongoUri(uri);
+  const dbName = settings.dbName ?? databaseFromUri(uri) ?? DEFAULT_DB_NAME;
+  const [collection, writesCollection] = collectionNames(agent, settings);
+  const ttlSeconds = settings.ttlMinutes > 0 ? Math.round(settings.ttlMinutes * 60) : undefined;
+
+  let client: MongoClient;
+  try {
+    client = new MongoClient(uri, {
+      serverSelectionTimeoutMS: settings.timeoutMs,
+      appName: `switchboard-${agent}`,
+    });
+  } catch (error) {
+    throw new SwitchboardError(
+      "checkpointer.config",
+      "user",
+      `${settings.uriVariable} is not a valid MongoDB URI (${shown}): ${reason(error)}`,
+    );
+  }
+  try {
+    await client.connect();
+    const db = client.db(dbName);
+    await db.command({ ping: 1 });
+    await reconcileTtlIndexes(db, [collection, writesCollection], ttlSeconds);
+    const saver = new MongoDBSaver({
+      client,
+      dbName,
+      checkpointCollectionName: collection,
+      checkpointWritesCollectionName: writesCollection,
+      ttl: ttlSeconds,
+    });
+    const failures = await saver.setup();
+    if (failures.length > 0) throw failures[0];
+    const info: CheckpointerInfo = {
+      agent,
+      backend: "mongodb",
+      uri: shown,
+      dbName,
+      collection,
+      writesCollection,
+    };
+    if (ttlSeconds) info.ttlSeconds = ttlSeconds;
+    logger.info(info, "Checkpoints persist to MongoDB");
+    return { saver, info, client, db };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw new SwitchboardError(
+      "checkpointer.unreachable",
+      "system",
+      `Cannot use MongoDB at ${shown} (from ${settings.uriVariable}) for agent "${agent}": ${reason(error)}. ` +
+        `Start MongoDB (docker compose -f docker-compose.dev.yaml up -d mongodb), correct ${settings.uriVariable}, ` +
+        "or set LANGGRAPH_CHECKPOINT_TYPE=memory to run without persistence.",
+      { cause: error },
+    );
+  }
+}
+
+function collectionNames(
+  agent: string,
+  settings: Extract<CheckpointSettings, { type: "mongodb" }>,
+): [string, string] {
+  const { collection, writesCollection } = settings;
+  if (collection && writesCollection) return [collection, writesCollection];
+  if (collection || writesCollection) {
+    throw new SwitchboardError(
+      "checkpointer.config",
+      "user",
+      "Set both LANGGRAPH_CHECKPOINT_MONGODB_COLLECTION and LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION, or " +
+        `neither to use this agent's own checkpoints_${agent} / checkpoint_writes_${agent}.`,
+    );
+  }
+  return [`checkpoints_${agent}`, `checkpoint_writes_${agent}`];
+}
+
+/**
+ * setup() creates the TTL index but cannot change one: a changed LANGGRAPH_CHECKPOINT_TTL_MINUTES
+ * would fail with an index conflict, and 0 ("keep forever") would leave the old expiry in force.
+ * So an existing TTL index that disagrees with the setting is dropped first.
+ */
+async function reconcileTtlIndexes(
+  db: Db,
+  collections: string[],
+  ttlSeconds: number | undefined,
+): Promise<void> {
+  const existing = await db.listCollections({}, { nameOnly: true }).toArray();
+  const names = new Set(existing.map((entry) => entry.name));
+  for (const name of collections) {
+    if (!names.has(name)) continue;
+    const indexes = await db.collection(name).listIndexes().toArray();
+    for (const index of indexes) {
+      const isTtl = index.key && TTL_INDEX_KEY in index.key && index.expireAfterSeconds !== undefined;
+      if (isTtl && index.expireAfterSeconds !== ttlSeconds) await db.collection(name).dropIndex(index.name);
+    }
+  }
+}
+
+function reason(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  // Driver messages can echo the connection string; never let a password through.
+  return text.replace(/mongodb(\+srv)?:\/\/[^\s'"]+/gi, (uri) => redactMongoUri(uri));
+}
