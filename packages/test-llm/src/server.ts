@@ -24,6 +24,11 @@ export interface ScriptedLlmOptions {
 export interface ScriptedLlm {
   /** Base URL ending in `/v1`: the value for `OPENAI_BASE_URL` / ChatOpenAI `configuration.baseURL`. */
   url: string;
+  /**
+   * `http://127.0.0.1:<port>`: the value for `AZURE_OPENAI_ENDPOINT` / AzureChatOpenAI `azureOpenAIEndpoint`,
+   * served as `POST /openai/deployments/{deployment}/chat/completions?api-version=…`.
+   */
+  azureEndpoint: string;
   port: number;
   /** Every parsed chat-completion request body received, oldest first (failed ones included). */
   requests: ChatCompletionRequest[];
@@ -69,7 +74,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(parts).toString("utf8");
 }
 
-function parseChatRequest(text: string): ChatCompletionRequest {
+function parseChatRequest(text: string, deployment?: string): ChatCompletionRequest {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -78,6 +83,9 @@ function parseChatRequest(text: string): ChatCompletionRequest {
   }
   if (typeof body !== "object" || body === null)
     throw new LlmHttpError(400, "The request body must be a JSON object.");
+  // Azure routes by deployment; a body without `model` is valid there.
+  if (deployment !== undefined && !(body as Record<string, unknown>).model)
+    (body as Record<string, unknown>).model = deployment;
   const { model, messages } = body as Record<string, unknown>;
   if (typeof model !== "string" || model === "") {
     throw new LlmHttpError(400, "you must provide a model parameter", { param: "model" });
@@ -97,7 +105,14 @@ function parseChatRequest(text: string): ChatCompletionRequest {
   return body as ChatCompletionRequest;
 }
 
-function checkAuth(req: IncomingMessage, apiKey: string | undefined): void {
+function checkAuth(req: IncomingMessage, apiKey: string | undefined, azure: boolean): void {
+  const azureKey = req.headers["api-key"];
+  if (azure && typeof azureKey === "string" && azureKey !== "") {
+    if (apiKey !== undefined && azureKey !== apiKey) {
+      throw new LlmHttpError(401, "Access denied due to invalid subscription key or wrong API endpoint.");
+    }
+    return;
+  }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
   if (!match) {
     throw new LlmHttpError(
@@ -133,8 +148,8 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
   }
   const requests: ChatCompletionRequest[] = [];
 
-  async function chatCompletions(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const request = parseChatRequest(await readBody(req));
+  async function chatCompletions(req: IncomingMessage, res: ServerResponse, deployment?: string): Promise<void> {
+    const request = parseChatRequest(await readBody(req), deployment);
     requests.push(request);
     const reply = resolveReply(await script(request));
     if (latencyMs > 0) await sleep(latencyMs);
@@ -162,16 +177,27 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
-    checkAuth(req, apiKey);
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname.replace(/\/+$/, "");
+    const azure = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(path);
+    checkAuth(req, apiKey, azure !== null);
     if (req.method === "POST" && path === "/v1/chat/completions") return chatCompletions(req, res);
+    if (req.method === "POST" && azure) {
+      if (!url.searchParams.get("api-version")) {
+        throw new LlmHttpError(400, "Missing the api-version query parameter (e.g. ?api-version=2024-10-21).", {
+          param: "api-version",
+          code: null,
+        });
+      }
+      return chatCompletions(req, res, decodeURIComponent(azure[1] ?? ""));
+    }
     if (req.method === "GET" && path === "/v1/models") return listModels(res);
     if (req.method === "GET" && path.startsWith("/v1/models/")) {
       return listModels(res, decodeURIComponent(path.slice("/v1/models/".length)));
     }
     throw new LlmHttpError(
       404,
-      `Invalid URL (${req.method} ${path}): the test LLM serves POST /v1/chat/completions and GET /v1/models only (the Responses API is not scripted; leave ChatOpenAI's useResponsesApi off).`,
+      `Invalid URL (${req.method} ${path}): the test LLM serves POST /v1/chat/completions, POST /openai/deployments/{deployment}/chat/completions and GET /v1/models only (the Responses API is not scripted; leave ChatOpenAI's useResponsesApi off).`,
       { code: null },
     );
   }
@@ -196,6 +222,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
+    azureEndpoint: `http://127.0.0.1:${port}`,
     port,
     requests,
     close: () =>

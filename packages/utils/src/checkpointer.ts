@@ -6,6 +6,7 @@ import { assertValidAgentName, detectAgentName } from "./agent-name.js";
 import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-env.js";
 import { SwitchboardError } from "./errors.js";
 import { getLogger, type Logger } from "./logger.js";
+import { instrumentSaver } from "./metrics.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
 
 export interface CheckpointerOptions {
@@ -55,6 +56,11 @@ export async function getCheckpointer(options: CheckpointerOptions = {}): Promis
 /** Where the process persists (building the checkpointer if needed). */
 export async function getCheckpointerInfo(options: CheckpointerOptions = {}): Promise<CheckpointerInfo> {
   return (await checkpointer(options)).info;
+}
+
+/** The database checkpoints live in (A2A tasks and locks go beside them); undefined for memory. */
+export async function getCheckpointerDb(options: CheckpointerOptions = {}): Promise<Db | undefined> {
+  return (await checkpointer(options)).db;
 }
 
 /** Whether the store answers now; always true for the memory backend. Used by /ready. */
@@ -111,7 +117,7 @@ async function build(options: CheckpointerOptions): Promise<Checkpointer> {
     } else {
       logger.info({ agent }, "LANGGRAPH_CHECKPOINT_TYPE=memory: conversations will not survive a restart.");
     }
-    return { saver: new MemorySaver(), info: { agent, backend: "memory" } };
+    return { saver: instrumentSaver(new MemorySaver(), "memory"), info: { agent, backend: "memory" } };
   }
   return buildMongo(agent, settings, logger);
 }
@@ -164,7 +170,7 @@ async function buildMongo(
     };
     if (ttlSeconds) info.ttlSeconds = ttlSeconds;
     logger.info(info, "Checkpoints persist to MongoDB");
-    return { saver, info, client, db };
+    return { saver: instrumentSaver(saver, "mongodb"), info, client, db };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw new SwitchboardError(

@@ -1,0 +1,167 @@
+import type { AgentCard } from "@a2a-js/sdk";
+import { DefaultAgentCardResolver } from "@a2a-js/sdk/client";
+import type { Logger } from "@switchboard/utils/logger";
+import { describeCallError, errorDetail, scrub } from "./describe-error.js";
+import { A2ACallError } from "./errors.js";
+import type { AgentCardSummary } from "./types.js";
+
+export const CARD_PATH = "/.well-known/agent-card.json";
+const FIRST_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 4_000;
+const MAX_CARD_ATTEMPT_MS = 10_000;
+
+export interface CardFetchOptions {
+  baseUrl: string;
+  fetchImpl: typeof fetch;
+  /** Headers for the card request (auth included). */
+  headers: Record<string, string>;
+  secrets: readonly string[];
+  timeoutMs: number;
+  retries: number;
+  logger: Logger;
+}
+
+/**
+ * Fetches and normalizes the card (v0.3 cards are translated to v1), retrying while the agent may
+ * still be starting: network errors, timeouts, 5xx, 408 and 429. Other 4xx answers fail at once.
+ */
+export async function fetchAgentCard(options: CardFetchOptions): Promise<AgentCard> {
+  const cardUrl = new URL(CARD_PATH.slice(1), withTrailingSlash(options.baseUrl)).toString();
+  const attemptMs = Math.min(options.timeoutMs, MAX_CARD_ATTEMPT_MS);
+  let lastError: A2ACallError | undefined;
+  let attempts = 0;
+  for (let attempt = 0; attempt <= options.retries; attempt++) {
+    attempts = attempt + 1;
+    if (attempt > 0) await sleep(Math.min(FIRST_BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS));
+    const deadline = AbortSignal.timeout(attemptMs);
+    const resolver = new DefaultAgentCardResolver({
+      legacyCompat: { enabled: true },
+      fetchImpl: (input, init) =>
+        options.fetchImpl(input, {
+          ...init,
+          headers: { ...options.headers, ...init?.headers },
+          signal: deadline,
+        }),
+    });
+    try {
+      return await resolver.resolve(withTrailingSlash(options.baseUrl), CARD_PATH.slice(1));
+    } catch (error) {
+      lastError = cardError(error, cardUrl, options, attemptMs, deadline.aborted);
+      if (!isRetryable(lastError)) break;
+      if (attempt < options.retries) {
+        options.logger.info(
+          { agentUrl: options.baseUrl, attempt: attempt + 1, reason: lastError.message },
+          "A2A agent card not available yet; retrying",
+        );
+      }
+    }
+  }
+  if (!lastError)
+    throw new A2ACallError("a2a.card_unavailable", `No agent card from ${cardUrl}`, { agentUrl: cardUrl });
+  if (attempts === 1) throw lastError;
+  throw new A2ACallError(lastError.code, `${lastError.message} (gave up after ${attempts} attempts)`, {
+    agentUrl: lastError.agentUrl,
+    httpStatus: lastError.httpStatus,
+    networkCode: lastError.networkCode,
+    cause: lastError.cause,
+  });
+}
+
+function cardError(
+  error: unknown,
+  cardUrl: string,
+  options: CardFetchOptions,
+  timeoutMs: number,
+  timedOut: boolean,
+): A2ACallError {
+  const described = describeCallError(error, {
+    agentUrl: options.baseUrl,
+    operation: "agent card fetch",
+    secrets: options.secrets,
+    timeoutMs,
+    timedOut,
+  });
+  if (described.code !== "a2a.http_error" && described.code !== "a2a.failed") return described;
+  // A card that is missing or is not a card: the URL probably points at something else.
+  const reason = described.httpStatus
+    ? `HTTP ${described.httpStatus}`
+    : scrub(errorDetail(error), options.secrets);
+  return new A2ACallError(
+    "a2a.card_unavailable",
+    `Could not load the agent card from ${cardUrl}: ${reason}. Check the agent URL (it must be the agent's base URL).`,
+    { agentUrl: options.baseUrl, httpStatus: described.httpStatus, cause: error },
+  );
+}
+
+function isRetryable(error: A2ACallError): boolean {
+  if (error.code === "a2a.unreachable" || error.code === "a2a.timeout") return true;
+  const status = error.httpStatus;
+  return status !== undefined && (status >= 500 || status === 408 || status === 429);
+}
+
+const UNROUTABLE_HOSTS = new Set(["0.0.0.0", "[::]", "::"]);
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Agents often advertise the address they bind to (`0.0.0.0`) or `localhost` from inside a
+ * container; neither is reachable from here. Such URLs are pointed at the origin we fetched the card from.
+ */
+export function reachableUrl(advertised: string, baseUrl: string): string {
+  let url: URL;
+  let base: URL;
+  try {
+    url = new URL(advertised);
+    base = new URL(baseUrl);
+  } catch {
+    return advertised;
+  }
+  const unroutable =
+    UNROUTABLE_HOSTS.has(url.hostname) ||
+    (LOOPBACK_HOSTS.has(url.hostname) && !LOOPBACK_HOSTS.has(base.hostname));
+  if (!unroutable) return advertised;
+  url.protocol = base.protocol;
+  url.hostname = base.hostname;
+  url.port = base.port; // setting `host` without a port would keep the advertised one
+
+  return url.toString();
+}
+
+/** Rewrites the card's interface URLs with `reachableUrl`, returning a copy. */
+export function withReachableUrls(card: AgentCard, baseUrl: string): AgentCard {
+  return {
+    ...card,
+    supportedInterfaces: (card.supportedInterfaces ?? []).map((i) => ({
+      ...i,
+      url: reachableUrl(i.url, baseUrl),
+    })),
+  };
+}
+
+/**
+ * A plain summary. The resolver passes a v1 card through as parsed JSON, so optional-looking
+ * fields may really be absent: read each one defensively.
+ */
+export function summarizeCard(card: AgentCard, url: string, protocolVersion: string): AgentCardSummary {
+  return {
+    name: card.name ?? "",
+    description: card.description ?? "",
+    skills: (card.skills ?? []).map((skill) => ({
+      id: skill.id ?? "",
+      name: skill.name ?? "",
+      description: skill.description ?? "",
+      examples: [...(skill.examples ?? [])],
+      tags: [...(skill.tags ?? [])],
+    })),
+    url,
+    protocolVersion,
+    streaming: card.capabilities?.streaming === true,
+  };
+}
+
+function withTrailingSlash(url: string): string {
+  return url.endsWith("/") ? url : `${url}/`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

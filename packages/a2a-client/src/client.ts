@@ -1,0 +1,236 @@
+import { randomUUID } from "node:crypto";
+import { type AgentCard, Message, type SendMessageRequest } from "@a2a-js/sdk";
+import {
+  type Client,
+  ClientFactory,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from "@a2a-js/sdk/client";
+import { getLogger } from "@switchboard/utils/logger";
+import { fetchAgentCard, summarizeCard, withReachableUrls } from "./card.js";
+import { Deadline } from "./deadline.js";
+import { describeCallError } from "./describe-error.js";
+import { sendResultToTurnResult, taskToTurnResult, toTurnEvent, turnResultToEvents } from "./turn.js";
+import type {
+  AgentCardSummary,
+  AgentConnection,
+  CallOptions,
+  ConnectOptions,
+  SendInput,
+  TurnEvent,
+  TurnResult,
+} from "./types.js";
+
+export type { TurnState } from "./types.js";
+export type {
+  AgentCardSummary,
+  AgentConnection,
+  CallOptions,
+  ConnectOptions,
+  SendInput,
+  TurnEvent,
+  TurnResult,
+};
+
+const DEFAULT_TIMEOUT_MS = 300_000;
+const DEFAULT_CARD_RETRIES = 5;
+
+/**
+ * Connects to an A2A agent: fetches its card (retrying while it starts) and picks a transport,
+ * JSON-RPC first. v0.3 compatibility is on everywhere, so CAIPE's Python agents work too.
+ */
+export async function connectAgent(baseUrl: string, options: ConnectOptions = {}): Promise<AgentConnection> {
+  // People paste the card URL itself; the agent's base URL is what it hangs off.
+  baseUrl = baseUrl.replace(/\/?\.well-known\/agent-card\.json$/, "").replace(/\/+$/, "");
+  const fetchImpl = options.fetchImpl ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const logger = options.logger ?? getLogger().child({ component: "a2a-client" });
+  const headers = authHeaders(options.headers, options.token);
+  const rawCard = await fetchAgentCard({
+    baseUrl,
+    fetchImpl,
+    headers,
+    secrets: secretsOf(options.token),
+    timeoutMs,
+    retries: options.cardRetries ?? DEFAULT_CARD_RETRIES,
+    logger,
+  });
+  const card = withReachableUrls(rawCard, baseUrl);
+  const factory = new ClientFactory({
+    preferredTransports: ["JSONRPC", "HTTP+JSON"],
+    transports: [
+      new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl }),
+      new RestTransportFactory({ legacyCompat: { enabled: true }, fetchImpl }),
+    ],
+  });
+  let client: Client;
+  try {
+    client = await factory.createFromAgentCard(card);
+  } catch (error) {
+    throw describeCallError(error, {
+      agentUrl: baseUrl,
+      operation: "transport selection (the card offers no JSON-RPC or HTTP+JSON interface)",
+      secrets: secretsOf(options.token),
+      timeoutMs,
+    });
+  }
+  const endpoint = chosenUrl(card, client);
+  return new Connection(client, summarizeCard(card, endpoint, client.protocolVersion), baseUrl, {
+    headers: options.headers,
+    token: options.token,
+    timeoutMs,
+  });
+}
+
+interface ConnectionSettings {
+  headers: Record<string, string> | undefined;
+  token: string | undefined;
+  timeoutMs: number;
+}
+
+class Connection implements AgentConnection {
+  constructor(
+    private readonly client: Client,
+    readonly card: AgentCardSummary,
+    readonly baseUrl: string,
+    private readonly settings: ConnectionSettings,
+  ) {}
+
+  async send(input: SendInput): Promise<TurnResult> {
+    return this.call("send", input, async (signal, serviceParameters) =>
+      sendResultToTurnResult(
+        await this.client.sendMessage(buildRequest(input), { signal, serviceParameters }),
+      ),
+    );
+  }
+
+  async *stream(input: SendInput): AsyncGenerator<TurnEvent> {
+    if (!this.card.streaming) {
+      // The SDK would silently fall back to a blocking send and hand us one Task; spell it out as events.
+      yield* turnResultToEvents(await this.send(input));
+      return;
+    }
+    const deadline = new Deadline(this.settings.timeoutMs, input.signal);
+    const site = this.site("stream", input.token);
+    try {
+      const events = this.client.sendMessageStream(buildRequest(input), {
+        signal: deadline.signal,
+        serviceParameters: this.serviceParameters(input.token),
+      });
+      for await (const response of events) {
+        deadline.touch();
+        const event = toTurnEvent(response);
+        if (event) yield event;
+      }
+    } catch (error) {
+      throw this.failure(error, deadline, site);
+    } finally {
+      deadline.close();
+    }
+  }
+
+  getTask(taskId: string, options: CallOptions = {}): Promise<TurnResult> {
+    return this.call("getTask", options, async (signal, serviceParameters) =>
+      taskToTurnResult(
+        await this.client.getTask(
+          { tenant: "", id: taskId, historyLength: undefined },
+          { signal, serviceParameters },
+        ),
+      ),
+    );
+  }
+
+  cancel(taskId: string, options: CallOptions = {}): Promise<TurnResult> {
+    return this.call("cancel", options, async (signal, serviceParameters) =>
+      taskToTurnResult(
+        await this.client.cancelTask(
+          { tenant: "", id: taskId, metadata: undefined },
+          { signal, serviceParameters },
+        ),
+      ),
+    );
+  }
+
+  private async call<T>(
+    operation: string,
+    options: CallOptions,
+    run: (signal: AbortSignal, serviceParameters: Record<string, string>) => Promise<T>,
+  ): Promise<T> {
+    const deadline = new Deadline(this.settings.timeoutMs, options.signal);
+    try {
+      return await run(deadline.signal, this.serviceParameters(options.token));
+    } catch (error) {
+      throw this.failure(error, deadline, this.site(operation, options.token));
+    } finally {
+      deadline.close();
+    }
+  }
+
+  /** A caller's own abort is passed through untouched (standard AbortSignal behaviour); the rest is described. */
+  private failure(error: unknown, deadline: Deadline, site: ReturnType<Connection["site"]>): unknown {
+    if (deadline.callerAborted && !deadline.timedOut) return error;
+    return describeCallError(error, { ...site, timedOut: deadline.timedOut });
+  }
+
+  private site(operation: string, callToken: string | undefined) {
+    return {
+      agentUrl: this.card.url || this.baseUrl,
+      operation,
+      secrets: secretsOf(this.settings.token, callToken),
+      timeoutMs: this.settings.timeoutMs,
+    };
+  }
+
+  private serviceParameters(callToken: string | undefined): Record<string, string> {
+    return authHeaders(this.settings.headers, callToken ?? this.settings.token);
+  }
+}
+
+/** The caller's headers plus `Authorization: Bearer`, which replaces any Authorization header given. */
+function authHeaders(
+  headers: Record<string, string> | undefined,
+  token: string | undefined,
+): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (token && name.toLowerCase() === "authorization") continue;
+    result[name] = value;
+  }
+  if (token) result.Authorization = `Bearer ${token}`;
+  return result;
+}
+
+function secretsOf(...tokens: (string | undefined)[]): string[] {
+  return tokens.filter((token): token is string => typeof token === "string" && token.length > 0);
+}
+
+/**
+ * The v1 message. A new conversation gets a fresh contextId so that `contextId` and
+ * `metadata.context_id` (read by CAIPE's Python agents) always agree; a follow-up on a task
+ * without one lets the agent keep the task's own context.
+ */
+export function buildRequest(input: SendInput): SendMessageRequest {
+  const contextId = input.contextId ?? (input.taskId ? undefined : randomUUID());
+  const metadata: Record<string, unknown> = { ...input.metadata };
+  if (contextId !== undefined) metadata.context_id = contextId;
+  const message = Message.fromJSON({
+    messageId: randomUUID(),
+    role: "ROLE_USER",
+    contextId: contextId ?? "",
+    taskId: input.taskId ?? "",
+    parts: [{ text: input.text, mediaType: "text/plain" }],
+  });
+  message.metadata = Object.keys(metadata).length > 0 ? metadata : undefined;
+  return { tenant: "", message, configuration: undefined, metadata: undefined };
+}
+
+/** The URL of the interface the factory picked (same rule as the SDK: per binding, 1.0 wins). */
+function chosenUrl(card: AgentCard, client: Client): string {
+  const binding = client.transport.protocolName.toUpperCase();
+  // Raw JSON cards pass through the resolver unvalidated: a field may be missing.
+  const candidates = (card.supportedInterfaces ?? []).filter(
+    (i) => i.protocolBinding?.toUpperCase() === binding,
+  );
+  const match = candidates.find((i) => i.protocolVersion === client.protocolVersion) ?? candidates[0];
+  return match?.url ?? "";
+}

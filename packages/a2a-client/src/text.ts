@@ -1,0 +1,31 @@
+import type { Artifact, Message, Part } from "@a2a-js/sdk";
+
+/**
+ * The readable text of one v1 Part: text as is; a data part as JSON (CAIPE agents put structured
+ * answers there); file parts (raw bytes, URLs) have no text.
+ */
+export function partText(part: Part): string {
+  const content = part.content;
+  if (!content) return "";
+  switch (content.$case) {
+    case "text":
+      return content.value;
+    case "data":
+      return content.value === undefined ? "" : JSON.stringify(content.value);
+    default:
+      return "";
+  }
+}
+
+/** The parts' text joined without separators: streamed chunks were split mid-sentence by the agent. */
+export function partsText(parts: readonly Part[] | undefined): string {
+  return (parts ?? []).map(partText).join("");
+}
+
+export function messageText(message: Message | undefined): string {
+  return partsText(message?.parts);
+}
+
+export function artifactText(artifact: Artifact | undefined): string {
+  return partsText(artifact?.parts);
+}

@@ -1,0 +1,108 @@
+import type { Logger } from "@switchboard/utils/logger";
+
+/** Task states in the A2A v0.3 spelling, which is also how CAIPE's Python agents and logs name them. */
+export type TurnState =
+  | "submitted"
+  | "working"
+  | "input-required"
+  | "auth-required"
+  | "completed"
+  | "failed"
+  | "canceled"
+  | "rejected"
+  | "unknown";
+
+/** What a caller needs from one turn with an agent, without the SDK's proto types. */
+export interface TurnResult {
+  taskId: string;
+  contextId: string;
+  state: TurnState;
+  /** The answer: the artifacts' text, else the status message's text. */
+  text: string;
+  /** The agent's question when `state` is `input-required` (or `auth-required`). */
+  question?: string;
+  /** The text of each artifact, in order. */
+  artifacts: string[];
+}
+
+/** One streamed update, small enough for a CLI or the supervisor to render. */
+export type TurnEvent =
+  | { kind: "task"; taskId: string; contextId: string; state: TurnState }
+  | { kind: "status"; taskId: string; state: TurnState; text?: string; metadata?: Record<string, unknown> }
+  | {
+      kind: "artifact";
+      taskId: string;
+      /** Lets a renderer tell a streamed chunk (CAIPE: `streaming_result`) from a final one. */
+      name: string;
+      artifactId: string;
+      text: string;
+      append: boolean;
+      lastChunk: boolean;
+    }
+  | { kind: "message"; text: string };
+
+export interface AgentSkillSummary {
+  id: string;
+  name: string;
+  description: string;
+  examples: string[];
+  tags: string[];
+}
+
+/** The parts of an agent card a router or a person looks at. */
+export interface AgentCardSummary {
+  name: string;
+  description: string;
+  skills: AgentSkillSummary[];
+  /** The endpoint this connection talks to (the chosen interface's URL). */
+  url: string;
+  /** The wire version in use: `1.0`, or `0.3` for legacy agents. */
+  protocolVersion: string;
+  /** Whether `stream()` gets live updates; without it `stream()` yields the finished turn. */
+  streaming: boolean;
+}
+
+export interface ConnectOptions {
+  /** Sent as `Authorization: Bearer <token>` on the card fetch and every call (a call's own token wins). */
+  token?: string;
+  /** Extra headers on the card fetch and every call. */
+  headers?: Record<string, string>;
+  /**
+   * Limit for one call (send, getTask, cancel), for each card fetch attempt (capped at 10 s), and for
+   * the silence between two streamed events. Default 300000 (LLM agents can think for minutes).
+   */
+  timeoutMs?: number;
+  /** Card fetch retries after the first attempt (backoff 250 ms doubling, max 4 s). Default 5 (~8 s). */
+  cardRetries?: number;
+  fetchImpl?: typeof fetch;
+  /** Where card retries are logged (info); defaults to the process logger. */
+  logger?: Logger;
+}
+
+export interface SendInput {
+  text: string;
+  /** The conversation id; forwarded verbatim and as `metadata.context_id`. Generated when absent with no taskId. */
+  contextId?: string;
+  /** Continue this task (the follow-up to an `input-required` turn). */
+  taskId?: string;
+  metadata?: Record<string, unknown>;
+  /** Overrides the connection token for this call, e.g. the supervisor's caller's token. */
+  token?: string;
+  signal?: AbortSignal;
+}
+
+export interface CallOptions {
+  /** Same as `SendInput.token`; tasks are scoped per caller, so use the token that created the task. */
+  token?: string;
+  signal?: AbortSignal;
+}
+
+export interface AgentConnection {
+  readonly card: AgentCardSummary;
+  /** The base URL given to `connectAgent`. */
+  readonly baseUrl: string;
+  send(input: SendInput): Promise<TurnResult>;
+  stream(input: SendInput): AsyncIterable<TurnEvent>;
+  getTask(taskId: string, options?: CallOptions): Promise<TurnResult>;
+  cancel(taskId: string, options?: CallOptions): Promise<TurnResult>;
+}

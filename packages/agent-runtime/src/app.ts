@@ -1,0 +1,108 @@
+import type { A2ARequestHandler } from "@a2a-js/sdk/server";
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import type { Logger } from "@switchboard/utils/logger";
+import { a2aRequests, metricsRegistry } from "@switchboard/utils/metrics";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import { JSONRPC_PATH, REST_PATH } from "./card.js";
+import { countedRequestHandler } from "./counted-handler.js";
+
+export interface AgentAppDeps {
+  agent: string;
+  requestHandler: A2ARequestHandler;
+  logger: Logger;
+  /** Whether the agent can serve turns now (its checkpoint store answers). */
+  ready: () => Promise<boolean>;
+  /** Largest accepted request body. */
+  maxBodyBytes: number;
+  /** Who is calling; anonymous unless authentication is configured. */
+  userBuilder?: UserBuilder;
+  /** Runs before the A2A bindings, e.g. bearer-token verification. */
+  guard?: RequestHandler;
+}
+
+const legacyCompat = { enabled: true };
+const JSON_TYPES = ["application/json", "application/a2a+json"];
+
+/** The agent's HTTP surface: agent card, A2A over JSON-RPC and HTTP+JSON, health, readiness, metrics. */
+export function createAgentApp(deps: AgentAppDeps): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  const requestHandler = countedRequestHandler(deps.requestHandler);
+  const userBuilder = deps.userBuilder ?? UserBuilder.noAuthentication;
+  const guard: RequestHandler = deps.guard ?? ((_req, _res, next) => next());
+
+  app.get("/health", (_req, res) => {
+    res.json({ status: "ok", agent: deps.agent });
+  });
+  app.get("/ready", async (_req, res) => {
+    const ready = await deps.ready();
+    res.status(ready ? 200 : 503).json(
+      ready
+        ? { status: "ready", agent: deps.agent }
+        : { status: "unavailable", agent: deps.agent, reason: "the checkpoint store (MongoDB) is not reachable" },
+    );
+  });
+  app.get("/metrics", async (_req, res) => {
+    res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
+  });
+
+  const card = agentCardHandler({ agentCardProvider: requestHandler, legacyCompat });
+  app.use("/.well-known/agent-card.json", card);
+  app.use("/.well-known/agent.json", card); // the card's path before A2A 0.3
+
+  // Bodies are parsed here, with our limit and clear errors; the SDK's own parser then skips them.
+  const parseJson = express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES });
+  app.post(
+    JSONRPC_PATH,
+    guard,
+    parseJson,
+    jsonRpcBodyErrors(deps.maxBodyBytes),
+    jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
+  );
+  app.use(
+    REST_PATH,
+    guard,
+    express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES, strict: false }),
+    restBodyErrors(deps.maxBodyBytes),
+    restHandler({ requestHandler, userBuilder, legacyCompat }),
+  );
+
+  app.use(((error, _req, res, _next) => {
+    deps.logger.error({ err: error }, "unhandled request error");
+    if (res.headersSent) return res.end();
+    res.status(500).json({ error: "internal error" });
+  }) as ErrorRequestHandler);
+  return app;
+}
+
+function tooLarge(limit: number): string {
+  return `Request body is larger than the ${Math.round(limit / 1024)} KiB limit.`;
+}
+
+function jsonRpcBodyErrors(limit: number): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    const type = (error as { type?: string }).type;
+    if (type === "entity.too.large") {
+      a2aRequests.inc({ method: "unknown", outcome: "rejected" });
+      return res.status(413).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: tooLarge(limit) } });
+    }
+    if (type === "entity.parse.failed" || error instanceof SyntaxError) {
+      a2aRequests.inc({ method: "unknown", outcome: "rejected" });
+      return res.json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Invalid JSON payload." } });
+    }
+    next(error);
+  };
+}
+
+function restBodyErrors(limit: number): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    const type = (error as { type?: string }).type;
+    if (type === "entity.too.large") {
+      return res.status(413).json({ error: { code: 413, status: "INVALID_ARGUMENT", message: tooLarge(limit) } });
+    }
+    if (type === "entity.parse.failed" || error instanceof SyntaxError) {
+      return res.status(400).json({ error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid JSON payload." } });
+    }
+    next(error);
+  };
+}

@@ -1,0 +1,40 @@
+import type { AgentCard } from "@a2a-js/sdk";
+import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
+import type { AgentDefinition } from "./definition.js";
+
+/** Where the A2A bindings are mounted, relative to the agent's public URL. */
+export const JSONRPC_PATH = "/";
+export const REST_PATH = "/rest";
+
+/**
+ * The agent card. Every URL is the public URL (AGENT_PUBLIC_URL), never the bind address; the
+ * interfaces are declared for protocol 1.0 and again for 0.3, which CAIPE's Python agents speak.
+ */
+export function buildAgentCard(definition: AgentDefinition, publicUrl: string): AgentCard {
+  const base = publicUrl.replace(/\/+$/, "");
+  return {
+    name: definition.name,
+    description: `${definition.title}: ${definition.description}`,
+    version: definition.version ?? "0.1.0",
+    provider: undefined,
+    supportedInterfaces: duplicateInterfacesForLegacy(
+      [
+        { url: `${base}${JSONRPC_PATH}`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+        { url: `${base}${REST_PATH}`, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: "1.0" },
+      ],
+      ["JSONRPC", "HTTP+JSON"],
+    ),
+    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: definition.skills.map((skill) => ({
+      ...skill,
+      inputModes: ["text/plain"],
+      outputModes: ["text/plain"],
+      securityRequirements: [],
+    })),
+    signatures: [],
+  };
+}

@@ -1,0 +1,38 @@
+import { SwitchboardError } from "@switchboard/utils/errors";
+import { z } from "zod";
+
+const RuntimeEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  HOST: z.string().trim().min(1).default("0.0.0.0"),
+  AGENT_PUBLIC_URL: z.url().optional(),
+  MAX_REQUEST_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+});
+
+export interface RuntimeSettings {
+  port: number;
+  host: string;
+  /** The URL other agents and clients reach this agent at (on the card); default http://localhost:<port>. */
+  publicUrl?: string;
+  maxBodyBytes: number;
+}
+
+/** The serving settings: PORT (else the agent's contract port), HOST, AGENT_PUBLIC_URL, MAX_REQUEST_BYTES. */
+export function readRuntimeSettings(env: NodeJS.ProcessEnv, defaultPort: number): RuntimeSettings {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
+  const parsed = RuntimeEnv.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new SwitchboardError("runtime.config", "user", `Invalid agent settings: ${problems.join("; ")}`);
+  }
+  const port = parsed.data.PORT ?? defaultPort;
+  return {
+    port,
+    host: parsed.data.HOST,
+    publicUrl: parsed.data.AGENT_PUBLIC_URL?.replace(/\/+$/, ""),
+    maxBodyBytes: parsed.data.MAX_REQUEST_BYTES,
+  };
+}

@@ -1,0 +1,43 @@
+import { isSwitchboardError } from "@switchboard/utils/errors";
+
+const SECRET_PATTERNS: Array<[RegExp, string]> = [
+  [/(bearer\s+)[\w\-.~+/]+=*/gi, "$1[redacted]"],
+  [/\b(sk|ghp|gho|ghs|github_pat|xox[abp])[-_][\w-]{8,}/gi, "[redacted]"],
+  [/(mongodb(?:\+srv)?:\/\/[^:/@\s]+:)[^@\s]+@/gi, "$1****@"],
+  [/([?&](?:token|key|api[-_]?key|password|secret)=)[^&\s]+/gi, "$1[redacted]"],
+];
+
+/** Removes anything that looks like a credential from text shown to users or written to logs. */
+export function redactSecrets(text: string): string {
+  return SECRET_PATTERNS.reduce((result, [pattern, replacement]) => result.replace(pattern, replacement), text);
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown; statusCode?: unknown } | undefined)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+function isMongoFailure(error: unknown): boolean {
+  const name = (error as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" && /^Mongo(ServerSelection|Network|Topology|NotConnected)/.test(name);
+}
+
+/**
+ * What a person reads when a turn fails: the problem and what to do, never a stack trace or a secret.
+ */
+export function describeFailure(error: unknown, agent: string): string {
+  if (isSwitchboardError(error)) return redactSecrets(error.message);
+  const message = redactSecrets(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+  if (isMongoFailure(error)) {
+    return `The ${agent} agent cannot reach MongoDB to load or save this conversation (${message}). Nothing was lost; try again once MongoDB is back.`;
+  }
+  const status = statusOf(error);
+  if (status === 401 || status === 403) {
+    return `The LLM provider refused the ${agent} agent's credentials (HTTP ${status}): check the API key for LLM_PROVIDER.`;
+  }
+  if (status === 429) return `The LLM provider is rate-limiting the ${agent} agent (HTTP 429). Try again shortly.`;
+  if (status !== undefined && status >= 500) {
+    return `The LLM provider failed (HTTP ${status}) while the ${agent} agent was working. Try again shortly.`;
+  }
+  return `The ${agent} agent failed: ${message}`;
+}

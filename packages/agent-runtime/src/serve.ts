@@ -1,0 +1,125 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
+import { detectAgentName } from "@switchboard/utils/agent-name";
+import {
+  closeCheckpointer,
+  getCheckpointer,
+  getCheckpointerDb,
+  getCheckpointerInfo,
+  pingCheckpointer,
+} from "@switchboard/utils/checkpointer";
+import { isSwitchboardError } from "@switchboard/utils/errors";
+import { createLogger, type Logger } from "@switchboard/utils/logger";
+import { createChatModel } from "@switchboard/llm/chat-model";
+import { buildAgentGraph } from "./agent-graph.js";
+import { createAgentApp } from "./app.js";
+import { buildAgentCard } from "./card.js";
+import type { AgentDefinition } from "./definition.js";
+import { readRuntimeSettings } from "./env.js";
+import { AgentTurnExecutor } from "./executor.js";
+import { MongoTaskStore } from "./mongo-task-store.js";
+
+export interface RunningAgent {
+  name: string;
+  /** The URL it listens on (loopback form of the bound address). */
+  url: string;
+  publicUrl: string;
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+/**
+ * Starts an agent: checkpointer (fails fast when MongoDB is configured but unreachable), LLM,
+ * LangGraph agent, durable task store, and the A2A server on PORT.
+ */
+export async function serveAgent(definition: AgentDefinition, options: ServeOptions = {}): Promise<RunningAgent> {
+  const env = options.env ?? process.env;
+  const name = agentName(definition, env);
+  const logger = options.logger ?? createLogger({ base: { agent: name } });
+  const settings = readRuntimeSettings(env, definition.defaultPort);
+
+  const checkpointer = await getCheckpointer({ env, agentName: name, logger });
+  const db = await getCheckpointerDb();
+  const llm = createChatModel({ env });
+  const graph = buildAgentGraph({
+    model: llm.model,
+    tools: definition.tools(env),
+    systemPrompt: definition.systemPrompt,
+    checkpointer,
+  });
+  const taskStore = db ? await MongoTaskStore.create(db, name) : new InMemoryTaskStore();
+
+  // Bind first: with PORT=0 the card's default URL needs the port the system picked.
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
+  const card = buildAgentCard({ ...definition, name }, publicUrl);
+  const requestHandler = new DefaultRequestHandler(card, taskStore, new AgentTurnExecutor(name, graph, logger));
+  server.on(
+    "request",
+    createAgentApp({ agent: name, requestHandler, logger, ready: pingCheckpointer, maxBodyBytes: settings.maxBodyBytes }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const info = await getCheckpointerInfo();
+  logger.info(
+    {
+      url: publicUrl,
+      port,
+      llm: llm.offline ? "offline mode" : `${llm.provider} ${llm.modelName}`,
+      checkpoints: info.backend === "mongodb" ? `${info.dbName}.${info.collection}` : "memory",
+    },
+    `${name} agent ready`,
+  );
+  return {
+    name,
+    url,
+    publicUrl,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeCheckpointer();
+    },
+  };
+}
+
+/** The agent's name: AGENT_NAME, else its package's name, else the definition's. */
+function agentName(definition: AgentDefinition, env: NodeJS.ProcessEnv): string {
+  try {
+    return detectAgentName({ env }).name;
+  } catch (error) {
+    if (isSwitchboardError(error) && error.code === "agent-name.undetected") return definition.name;
+    throw error;
+  }
+}
+
+/**
+ * The whole life of an agent process: serve, stop cleanly on SIGTERM/SIGINT, and on a start-up
+ * failure print one clear line and exit non-zero.
+ */
+export async function runAgent(definition: AgentDefinition): Promise<void> {
+  const logger = createLogger({ base: { agent: definition.name } });
+  try {
+    const agent = await serveAgent(definition, { logger });
+    const stop = async (signal: string) => {
+      logger.info({ signal }, "shutting down");
+      await agent.close();
+      process.exit(0);
+    };
+    process.once("SIGTERM", () => void stop("SIGTERM"));
+    process.once("SIGINT", () => void stop("SIGINT"));
+  } catch (error) {
+    const message = isSwitchboardError(error) ? error.message : String(error);
+    logger.fatal({ err: isSwitchboardError(error) ? undefined : error }, `${definition.name} agent cannot start: ${message}`);
+    await closeCheckpointer();
+    process.exit(1);
+  }
+}

@@ -1,0 +1,34 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** Progress a tool reports while it runs, streamed to the caller as A2A status updates. */
+export interface Progress {
+  text: string;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * What a tool may need to know about the turn it runs in. Kept out of LangGraph's config so
+ * nothing here (the caller's token above all) is ever written into a checkpoint.
+ */
+export interface TurnContext {
+  contextId: string;
+  taskId: string;
+  threadId: string;
+  /** The caller's bearer token, forwarded to subagents; never persisted or logged. */
+  token?: string;
+  report(progress: Progress): void;
+  signal: AbortSignal;
+}
+
+const storage = new AsyncLocalStorage<TurnContext>();
+
+export function runInTurn<T>(context: TurnContext, run: () => Promise<T>): Promise<T> {
+  return storage.run(context, run);
+}
+
+/** The turn the calling tool runs in; throws when called outside a turn. */
+export function currentTurn(): TurnContext {
+  const context = storage.getStore();
+  if (!context) throw new Error("currentTurn() called outside an agent turn");
+  return context;
+}

@@ -1,0 +1,230 @@
+import { randomUUID } from "node:crypto";
+import { TaskState, taskStateToJSON } from "@a2a-js/sdk";
+import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
+import { rules } from "@switchboard/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { createLogger } from "@switchboard/utils/logger";
+import { MongoClient } from "mongodb";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type RunningAgent, serveAgent } from "../src/serve.js";
+import { clientFor, send, stateOf, statusText, userMessage } from "./a2a.js";
+import { notesAgent } from "./notes-agent.js";
+
+type JsonRpcError = { error: { code: number; message: string } };
+
+describe("agent runtime over A2A", () => {
+  const dbName = uniqueDbName("runtime");
+  const notes: string[] = [];
+  let llm: ScriptedLlm;
+  let mongo: MongoClient;
+  let agent: RunningAgent | undefined;
+
+  const env = (extra: Record<string, string> = {}) => ({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    AGENT_NAME: "notes",
+    MONGODB_URI: testMongoUri(),
+    LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
+    LLM_PROVIDER: "openai",
+    OPENAI_API_KEY: "sk-test",
+    OPENAI_BASE_URL: llm.url,
+    OPENAI_MODEL_NAME: "gpt-4o-mini",
+    MAX_REQUEST_BYTES: String(64 * 1024),
+    ...extra,
+  });
+  const start = async (extra?: Record<string, string>) => {
+    agent = await serveAgent(notesAgent(notes), { env: env(extra), logger: createLogger({ level: "silent" }) });
+    return agent;
+  };
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm({
+      script: rules(
+        [
+          { lastUser: /add note (.+)/, reply: (_req, { match }) => callTool("add_note", { text: match?.[1] }) },
+          { lastUser: /list notes/, reply: callTool("list_notes", {}) },
+          { lastUser: /secret/, reply: callTool("secret_notes", {}) },
+          { lastUser: /slow/, reply: callTool("slow_notes", {}) },
+          { afterTool: true, reply: replyFromToolResult() },
+        ],
+        say("I can list and add notes."),
+      ),
+    });
+    mongo = await MongoClient.connect(testMongoUri());
+  });
+  afterEach(async () => {
+    await agent?.close();
+    agent = undefined;
+    notes.length = 0;
+  });
+  afterAll(async () => {
+    await mongo.db(dbName).dropDatabase();
+    await mongo.close();
+    await llm.close();
+  });
+
+  it("serves an agent card with its skills, streaming, and the public URL", async () => {
+    const { url } = await start({ AGENT_PUBLIC_URL: "http://notes.internal:8123" });
+    const response = await fetch(`${url}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } });
+    const card = (await response.json()) as {
+      name: string;
+      capabilities: { streaming: boolean };
+      skills: Array<{ id: string }>;
+      supportedInterfaces: Array<{ url: string }>;
+    };
+    expect(card.name).toBe("notes");
+    expect(card.capabilities.streaming).toBe(true);
+    expect(card.skills.map((skill: { id: string }) => skill.id)).toEqual(["notes"]);
+    const urls = card.supportedInterfaces.map((entry: { url: string }) => entry.url);
+    expect(urls).toContain("http://notes.internal:8123/");
+    expect(urls).toContain("http://notes.internal:8123/rest");
+    expect(JSON.stringify(card)).not.toContain("0.0.0.0");
+
+    const legacy = await (await fetch(`${url}/.well-known/agent-card.json`)).json();
+    expect(legacy).toMatchObject({ name: "notes", protocolVersion: "0.3", url: "http://notes.internal:8123/" });
+  });
+
+  it("answers from a read tool and keeps the conversation in checkpoints_notes", async () => {
+    const { url } = await start();
+    notes.push("water plants");
+    const client = await clientFor(url);
+    const contextId = `ctx-${randomUUID()}`;
+    const first = await send(client, "please list notes", contextId);
+    expect(stateOf(first)).toBe("TASK_STATE_COMPLETED");
+    expect(first.contextId).toBe(contextId);
+    expect(statusText(first)).toContain("water plants");
+    expect(first.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: "text" });
+
+    await send(client, "hello again", contextId);
+    const secondRequest = llm.requests.at(-1);
+    expect(JSON.stringify(secondRequest?.messages)).toContain("please list notes");
+    expect(await mongo.db(dbName).collection("checkpoints_notes").countDocuments({ thread_id: contextId })).toBeGreaterThan(0);
+  });
+
+  it("asks before a change, survives a restart, and performs an approved change exactly once", async () => {
+    let client = await clientFor((await start()).url);
+    const contextId = `ctx-${randomUUID()}`;
+    const asked = await send(client, "add note buy milk", contextId);
+    expect(stateOf(asked)).toBe("TASK_STATE_INPUT_REQUIRED");
+    expect(statusText(asked)).toContain('Add the note "buy milk" to your notes.');
+    expect(notes).toEqual([]);
+
+    await agent?.close();
+    client = await clientFor((await start()).url);
+    const reloaded = await client.getTask({ tenant: "", id: asked.id, historyLength: undefined });
+    expect(stateOf(reloaded)).toBe("TASK_STATE_INPUT_REQUIRED");
+
+    const unclear = await send(client, "hmm, maybe", contextId, asked.id);
+    expect(stateOf(unclear)).toBe("TASK_STATE_INPUT_REQUIRED");
+    expect(statusText(unclear)).toMatch(/answer yes or no/i);
+
+    const done = await send(client, "yes", contextId, asked.id);
+    expect(stateOf(done)).toBe("TASK_STATE_COMPLETED");
+    expect(done.id).toBe(asked.id);
+    expect(notes).toEqual(["buy milk"]);
+    expect(statusText(done)).toContain('added "buy milk"');
+  });
+
+  it("does nothing when the change is declined", async () => {
+    const client = await clientFor((await start()).url);
+    const contextId = `ctx-${randomUUID()}`;
+    const asked = await send(client, "add note sell car", contextId);
+    const declined = await send(client, "no", contextId, asked.id);
+    expect(stateOf(declined)).toBe("TASK_STATE_COMPLETED");
+    expect(notes).toEqual([]);
+    expect(statusText(declined)).toContain("declined");
+  });
+
+  it("fails the task with a message naming the missing variable", async () => {
+    const client = await clientFor((await start()).url);
+    const failed = await send(client, "show secret notes", `ctx-${randomUUID()}`);
+    expect(stateOf(failed)).toBe("TASK_STATE_FAILED");
+    expect(statusText(failed)).toBe("NOTES_TOKEN is not set: set it to read secret notes.");
+  });
+
+  it("streams status updates, tool calls included, before the final answer", async () => {
+    const client = await clientFor((await start()).url);
+    notes.push("call mom");
+    const events: string[] = [];
+    for await (const event of client.sendMessageStream({
+      tenant: "",
+      message: userMessage("list notes", `ctx-${randomUUID()}`),
+      configuration: undefined,
+      metadata: undefined,
+    })) {
+      const payload = event.payload;
+      if (payload?.$case === "statusUpdate") {
+        const state = taskStateToJSON(payload.value.status?.state ?? 0);
+        const text = payload.value.status?.message?.parts[0]?.content;
+        events.push(`status:${state}:${text?.$case === "text" ? text.value : ""}`);
+      } else if (payload?.$case === "artifactUpdate") {
+        events.push(`artifact:${payload.value.lastChunk}`);
+      } else if (payload) {
+        events.push(payload.$case);
+      }
+    }
+    expect(events[0]).toBe("task");
+    const toolCall = events.indexOf("status:TASK_STATE_WORKING:Calling list_notes");
+    const finalArtifact = events.indexOf("artifact:true");
+    expect(toolCall).toBeGreaterThan(0);
+    expect(finalArtifact).toBeGreaterThan(toolCall);
+    expect(events.at(-1)).toMatch(/^status:TASK_STATE_COMPLETED:.*call mom/);
+  });
+
+  it("cancels a running turn", async () => {
+    const client = await clientFor((await start()).url);
+    const contextId = `ctx-${randomUUID()}`;
+    let taskId = "";
+    const stream = client.sendMessageStream({
+      tenant: "",
+      message: userMessage("slow please", contextId),
+      configuration: undefined,
+      metadata: undefined,
+    });
+    const states: string[] = [];
+    for await (const event of stream) {
+      const payload = event.payload;
+      if (payload?.$case === "task") taskId = payload.value.id;
+      if (payload?.$case === "statusUpdate") {
+        states.push(taskStateToJSON(payload.value.status?.state ?? 0));
+        const text = payload.value.status?.message?.parts[0]?.content;
+        if (text?.$case === "text" && text.value === "still thinking") {
+          await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+        }
+      }
+    }
+    expect(states.at(-1)).toBe("TASK_STATE_CANCELED");
+    const task = await client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it("reports health, readiness and Prometheus metrics", async () => {
+    const { url } = await start();
+    await send(await clientFor(url), "hi", `ctx-${randomUUID()}`);
+    expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: "ok", agent: "notes" });
+    const ready = await fetch(`${url}/ready`);
+    expect(ready.status).toBe(200);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toMatch(/switchboard_a2a_requests_total\{method="sendMessage",outcome="ok"\} \d+/);
+    expect(metrics).toMatch(/switchboard_turn_duration_seconds_count\{outcome="completed"\} \d+/);
+    expect(metrics).toMatch(/switchboard_checkpoint_operation_duration_seconds_count\{operation="put",backend="mongodb"\}/);
+  });
+
+  it("rejects oversized and malformed bodies with clear errors and keeps serving", async () => {
+    const { url } = await start();
+    const huge = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { pad: "x".repeat(100_000) } }),
+    });
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as JsonRpcError).error.message).toMatch(/larger than the 64 KiB limit/);
+
+    const malformed = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
+    expect(((await malformed.json()) as JsonRpcError).error.code).toBe(-32700);
+
+    const task = await send(await clientFor(url), "hi", `ctx-${randomUUID()}`);
+    expect(stateOf(task)).toBe("TASK_STATE_COMPLETED");
+  });
+});

@@ -1,0 +1,99 @@
+import { ChatAnthropic } from "@langchain/anthropic";
+import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import { ChatBedrockConverse } from "@langchain/aws";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
+import { ChatOllama } from "@langchain/ollama";
+import { AzureChatOpenAI, ChatOpenAI } from "@langchain/openai";
+import { type LlmProvider, type ProviderSettings, readLlmSettings } from "./env.js";
+import { OfflineChatModel } from "./offline.js";
+
+export interface ChatModelChoice {
+  /** The `LLM_PROVIDER` value in use, or `offline`. */
+  provider: LlmProvider | "offline";
+  /** The model, deployment or model id the provider will be asked for (`offline` in offline mode). */
+  modelName: string;
+  model: BaseChatModel;
+  /** True when no LLM is configured and `model` is the deterministic {@link OfflineChatModel}. */
+  offline: boolean;
+}
+
+export interface CreateChatModelOptions {
+  /** Where settings are read from; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+// Every endpoint, key and model is passed explicitly, so the provider SDKs never fill gaps from process.env
+// behind the caller's back (which would make `options.env` lie).
+function providerModel(s: ProviderSettings): BaseChatModel {
+  switch (s.provider) {
+    case "openai":
+      return new ChatOpenAI({
+        model: s.modelName,
+        apiKey: s.apiKey,
+        temperature: s.temperature,
+        user: s.user,
+        // `streaming` stays unset: `true` makes every invoke count tokens with a tokenizer fetched from the
+        // internet, `false` turns .stream() into one chunk. Unset, .stream() and LangGraph's "messages" mode
+        // stream token by token and invoke() never counts.
+        configuration: { baseURL: s.baseUrl, defaultHeaders: s.defaultHeaders },
+      });
+    case "azure-openai":
+      return new AzureChatOpenAI({
+        model: s.deployment,
+        azureOpenAIApiKey: s.apiKey,
+        azureOpenAIEndpoint: s.endpoint,
+        azureOpenAIApiDeploymentName: s.deployment,
+        azureOpenAIApiVersion: s.apiVersion,
+        temperature: s.temperature,
+      });
+    case "anthropic-claude":
+      return new ChatAnthropic({
+        model: s.modelName,
+        apiKey: s.apiKey,
+        anthropicApiUrl: s.baseUrl,
+        temperature: s.temperature,
+      });
+    case "aws-bedrock":
+      return new ChatBedrockConverse({
+        model: s.modelName,
+        region: s.region,
+        temperature: s.temperature,
+        ...(s.credentials ? { credentials: s.credentials } : {}),
+        ...(s.profile ? { profile: s.profile } : {}),
+        // ChatBedrockConverse only takes an https host name; an emulator's http URL needs our own client.
+        ...(s.endpointUrl
+          ? {
+              client: new BedrockRuntimeClient({
+                region: s.region,
+                endpoint: s.endpointUrl,
+                ...(s.credentials ? { credentials: s.credentials } : {}),
+                ...(s.profile ? { profile: s.profile } : {}),
+              }),
+            }
+          : {}),
+      });
+    case "google-gemini":
+      return new ChatGoogleGenerativeAI({ model: s.modelName, apiKey: s.apiKey, temperature: s.temperature });
+    case "ollama":
+      return new ChatOllama({ model: s.modelName, baseUrl: s.baseUrl, temperature: s.temperature });
+  }
+}
+
+/**
+ * The chat model the environment asks for (`LLM_PROVIDER` and the provider's variables, see the README).
+ * With `LLM_PROVIDER` unset or `offline`, the deterministic {@link OfflineChatModel}; check `offline` to tell
+ * the user. Throws a `user` SwitchboardError naming the variables to fix.
+ */
+export function createChatModel(options: CreateChatModelOptions = {}): ChatModelChoice {
+  const settings = readLlmSettings(options.env ?? process.env);
+  if (settings.provider === "offline") {
+    return { provider: "offline", modelName: "offline", model: new OfflineChatModel(), offline: true };
+  }
+  return {
+    provider: settings.provider,
+    modelName: settings.modelName,
+    model: providerModel(settings),
+    offline: false,
+  };
+}

@@ -1,0 +1,268 @@
+import { SwitchboardError } from "@switchboard/utils/errors";
+import { z } from "zod";
+
+/** The providers `LLM_PROVIDER` accepts, spelled as CAIPE's cnoe-agent-utils `LLMFactory` spells them. */
+export const LLM_PROVIDERS = [
+  "openai",
+  "azure-openai",
+  "anthropic-claude",
+  "aws-bedrock",
+  "google-gemini",
+  "ollama",
+] as const;
+export type LlmProvider = (typeof LLM_PROVIDERS)[number];
+
+/** CAIPE's default temperature for tool-calling agents when the provider's `*_TEMPERATURE` is unset. */
+export const DEFAULT_TEMPERATURE = 0.3;
+
+const text = z.string().trim().min(1).optional();
+
+/** Every variable this package reads. Names are CAIPE's unless marked as a Switchboard addition. */
+const LlmEnv = z.object({
+  LLM_PROVIDER: text,
+  // openai
+  OPENAI_API_KEY: text,
+  OPENAI_BASE_URL: text, // DESIGN.md and the OpenAI SDK's own name; wins over OPENAI_ENDPOINT
+  OPENAI_ENDPOINT: text,
+  OPENAI_MODEL_NAME: text,
+  OPENAI_USER: text,
+  OPENAI_DEFAULT_HEADERS: text,
+  OPENAI_TEMPERATURE: text,
+  // azure-openai
+  AZURE_OPENAI_API_KEY: text,
+  AZURE_OPENAI_ENDPOINT: text,
+  AZURE_OPENAI_DEPLOYMENT: text,
+  AZURE_OPENAI_API_VERSION: text,
+  AZURE_TEMPERATURE: text,
+  // anthropic-claude
+  ANTHROPIC_API_KEY: text,
+  ANTHROPIC_MODEL_NAME: text,
+  ANTHROPIC_BASE_URL: text, // Switchboard addition (the Anthropic SDK's name), for proxies and tests
+  ANTHROPIC_TEMPERATURE: text,
+  // aws-bedrock
+  AWS_BEDROCK_MODEL_ID: text,
+  AWS_REGION: text,
+  AWS_ACCESS_KEY_ID: text,
+  AWS_SECRET_ACCESS_KEY: text,
+  AWS_SESSION_TOKEN: text,
+  AWS_PROFILE: text,
+  AWS_ENDPOINT_URL: text, // DESIGN.md's AWS row (e.g. a local emulator)
+  BEDROCK_TEMPERATURE: text,
+  // google-gemini
+  GOOGLE_API_KEY: text,
+  GOOGLE_GEMINI_MODEL_NAME: text,
+  GOOGLE_MODEL_NAME: text, // Switchboard alias; GOOGLE_GEMINI_MODEL_NAME wins
+  GOOGLE_TEMPERATURE: text,
+  // ollama (CAIPE has no native Ollama provider; these are Ollama's conventional names)
+  OLLAMA_BASE_URL: text,
+  OLLAMA_MODEL: text,
+  OLLAMA_MODEL_NAME: text, // alias in CAIPE's *_MODEL_NAME style; OLLAMA_MODEL wins
+  OLLAMA_TEMPERATURE: text,
+});
+type LlmEnvVars = z.infer<typeof LlmEnv>;
+type Variable = keyof LlmEnvVars;
+
+interface Common {
+  modelName: string;
+  /** Undefined: the provider's own default (reasoning models reject a temperature). */
+  temperature: number | undefined;
+}
+
+export type LlmSettings =
+  | { provider: "offline"; reason: "unset" | "configured" }
+  | (Common & {
+      provider: "openai";
+      apiKey: string;
+      baseUrl: string;
+      user?: string;
+      defaultHeaders?: Record<string, string>;
+    })
+  | (Common & { provider: "azure-openai"; apiKey: string; endpoint: string; deployment: string; apiVersion: string })
+  | (Common & { provider: "anthropic-claude"; apiKey: string; baseUrl: string })
+  | (Common & {
+      provider: "aws-bedrock";
+      region: string;
+      credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+      profile?: string;
+      endpointUrl?: string;
+    })
+  | (Common & { provider: "google-gemini"; apiKey: string })
+  | (Common & { provider: "ollama"; baseUrl: string });
+
+export type ProviderSettings = Exclude<LlmSettings, { provider: "offline" }>;
+
+function configError(message: string): SwitchboardError {
+  return new SwitchboardError("llm.config", "user", message);
+}
+
+// Empty strings in env files mean "unset", as they do for CAIPE's Python settings.
+function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
+  );
+}
+
+function requireVars<K extends Variable>(
+  e: LlmEnvVars,
+  provider: LlmProvider,
+  names: K[],
+): { [P in K]: string } {
+  const missing = names.filter((name) => !e[name]);
+  if (missing.length > 0) {
+    throw configError(
+      `LLM_PROVIDER=${provider} needs ${missing.join(", ")}: set ${missing.length > 1 ? "them" : "it"} in the environment or .env file ` +
+        "(or unset LLM_PROVIDER to run in offline mode without an LLM).",
+    );
+  }
+  return Object.fromEntries(names.map((name) => [name, e[name]])) as { [P in K]: string };
+}
+
+// URL values are not echoed: proxies sometimes carry credentials in them.
+function httpUrl(value: string, variable: Variable): string {
+  const parsed = z.url({ protocol: /^https?$/ }).safeParse(value);
+  if (!parsed.success) {
+    throw configError(`${variable} must be an http(s) URL such as https://example.com/v1.`);
+  }
+  return value.replace(/\/+$/, "");
+}
+
+// Models that reject any temperature but their default (OpenAI reasoning models), as CAIPE special-cases gpt-5.
+const REASONING_MODEL = /^(gpt-5|o\d)/i;
+
+function temperature(value: string | undefined, variable: Variable, modelName: string): number | undefined {
+  if (value === undefined) return REASONING_MODEL.test(modelName) ? undefined : DEFAULT_TEMPERATURE;
+  const parsed = z.coerce.number().min(0).max(2).safeParse(value.split("#")[0]?.trim());
+  if (!parsed.success) throw configError(`${variable} must be a number from 0 to 2, got "${value}".`);
+  return parsed.data;
+}
+
+function jsonHeaders(value: string | undefined): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  const parsed = z
+    .string()
+    .transform((raw, ctx) => {
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "not JSON" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.record(z.string(), z.string()))
+    .safeParse(value);
+  // The headers may hold credentials, so the value is never repeated.
+  if (!parsed.success) {
+    throw configError('OPENAI_DEFAULT_HEADERS must be a JSON object of strings, e.g. {"X-Team":"platform"}.');
+  }
+  return parsed.data;
+}
+
+function providerSettings(provider: LlmProvider, e: LlmEnvVars): ProviderSettings {
+  switch (provider) {
+    case "openai": {
+      const v = requireVars(e, provider, ["OPENAI_API_KEY", "OPENAI_MODEL_NAME"]);
+      const baseUrlVariable = e.OPENAI_BASE_URL ? "OPENAI_BASE_URL" : "OPENAI_ENDPOINT";
+      return {
+        provider,
+        apiKey: v.OPENAI_API_KEY,
+        modelName: v.OPENAI_MODEL_NAME,
+        baseUrl: httpUrl(e.OPENAI_BASE_URL ?? e.OPENAI_ENDPOINT ?? "https://api.openai.com/v1", baseUrlVariable),
+        temperature: temperature(e.OPENAI_TEMPERATURE, "OPENAI_TEMPERATURE", v.OPENAI_MODEL_NAME),
+        user: e.OPENAI_USER,
+        defaultHeaders: jsonHeaders(e.OPENAI_DEFAULT_HEADERS),
+      };
+    }
+    case "azure-openai": {
+      const v = requireVars(e, provider, [
+        "AZURE_OPENAI_API_KEY",
+        "AZURE_OPENAI_ENDPOINT",
+        "AZURE_OPENAI_DEPLOYMENT",
+        "AZURE_OPENAI_API_VERSION",
+      ]);
+      return {
+        provider,
+        apiKey: v.AZURE_OPENAI_API_KEY,
+        endpoint: httpUrl(v.AZURE_OPENAI_ENDPOINT, "AZURE_OPENAI_ENDPOINT"),
+        deployment: v.AZURE_OPENAI_DEPLOYMENT,
+        apiVersion: v.AZURE_OPENAI_API_VERSION,
+        modelName: v.AZURE_OPENAI_DEPLOYMENT,
+        temperature: temperature(e.AZURE_TEMPERATURE, "AZURE_TEMPERATURE", v.AZURE_OPENAI_DEPLOYMENT),
+      };
+    }
+    case "anthropic-claude": {
+      const v = requireVars(e, provider, ["ANTHROPIC_API_KEY", "ANTHROPIC_MODEL_NAME"]);
+      return {
+        provider,
+        apiKey: v.ANTHROPIC_API_KEY,
+        modelName: v.ANTHROPIC_MODEL_NAME,
+        baseUrl: httpUrl(e.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com", "ANTHROPIC_BASE_URL"),
+        temperature: temperature(e.ANTHROPIC_TEMPERATURE, "ANTHROPIC_TEMPERATURE", v.ANTHROPIC_MODEL_NAME),
+      };
+    }
+    case "aws-bedrock": {
+      const v = requireVars(e, provider, ["AWS_BEDROCK_MODEL_ID", "AWS_REGION"]);
+      if (Boolean(e.AWS_ACCESS_KEY_ID) !== Boolean(e.AWS_SECRET_ACCESS_KEY)) {
+        throw configError(
+          "LLM_PROVIDER=aws-bedrock: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY together " +
+            "(or neither, to use AWS_PROFILE or the default AWS credential chain).",
+        );
+      }
+      return {
+        provider,
+        modelName: v.AWS_BEDROCK_MODEL_ID,
+        region: v.AWS_REGION,
+        credentials:
+          e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+            ? {
+                accessKeyId: e.AWS_ACCESS_KEY_ID,
+                secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+                ...(e.AWS_SESSION_TOKEN ? { sessionToken: e.AWS_SESSION_TOKEN } : {}),
+              }
+            : undefined,
+        profile: e.AWS_ACCESS_KEY_ID ? undefined : e.AWS_PROFILE,
+        endpointUrl: e.AWS_ENDPOINT_URL ? httpUrl(e.AWS_ENDPOINT_URL, "AWS_ENDPOINT_URL") : undefined,
+        temperature: temperature(e.BEDROCK_TEMPERATURE, "BEDROCK_TEMPERATURE", v.AWS_BEDROCK_MODEL_ID),
+      };
+    }
+    case "google-gemini": {
+      const v = requireVars(e, provider, ["GOOGLE_API_KEY"]);
+      const modelName = e.GOOGLE_GEMINI_MODEL_NAME ?? e.GOOGLE_MODEL_NAME ?? "gemini-2.0-flash";
+      return {
+        provider,
+        apiKey: v.GOOGLE_API_KEY,
+        modelName,
+        temperature: temperature(e.GOOGLE_TEMPERATURE, "GOOGLE_TEMPERATURE", modelName),
+      };
+    }
+    case "ollama": {
+      const modelName = e.OLLAMA_MODEL ?? e.OLLAMA_MODEL_NAME;
+      if (!modelName) requireVars(e, provider, ["OLLAMA_MODEL"]);
+      return {
+        provider,
+        modelName: modelName as string,
+        baseUrl: httpUrl(e.OLLAMA_BASE_URL ?? "http://localhost:11434", "OLLAMA_BASE_URL"),
+        temperature: temperature(e.OLLAMA_TEMPERATURE, "OLLAMA_TEMPERATURE", modelName as string),
+      };
+    }
+  }
+}
+
+/**
+ * Reads the LLM settings from the environment (default `process.env`), once per call.
+ * `LLM_PROVIDER` unset or `offline` selects the offline model. Throws a `user` SwitchboardError that names
+ * the variables to set; secret values are never part of a message.
+ */
+export function readLlmSettings(env: NodeJS.ProcessEnv = process.env): LlmSettings {
+  const e = LlmEnv.parse(withoutEmpty(env));
+  const requested = e.LLM_PROVIDER?.toLowerCase();
+  if (requested === undefined) return { provider: "offline", reason: "unset" };
+  if (requested === "offline") return { provider: "offline", reason: "configured" };
+  const provider = LLM_PROVIDERS.find((name) => name === requested);
+  if (!provider) {
+    throw configError(
+      `Unknown LLM_PROVIDER "${e.LLM_PROVIDER}": use one of ${LLM_PROVIDERS.join(", ")} ` +
+        "(or leave it unset, or set it to offline, to run without an LLM).",
+    );
+  }
+  return providerSettings(provider, e);
+}

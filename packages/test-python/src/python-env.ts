@@ -1,0 +1,162 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { withDirLock } from "./dir-lock.js";
+
+/** The repo-local virtualenv that holds the Python test peers (moto, a2a-sdk). */
+export interface PythonEnv {
+  /** The venv's interpreter: run scripts with it, never with the system python3. */
+  python: string;
+  /** `<repo root>/.venv` */
+  venvDir: string;
+  /** This package's `python/` folder with the peer scripts. */
+  scriptsDir: string;
+}
+
+export interface EnsurePythonEnvOptions {
+  /** Base interpreter that creates the venv. Default: `SWITCHBOARD_PYTHON`, else `python3`. */
+  basePython?: string;
+  /** Where the venv goes. Default: `<repo root>/.venv`. */
+  venvDir?: string;
+  /** Called with progress lines (venv creation, pip output) during a (re)install. */
+  onLog?: (line: string) => void;
+}
+
+const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
+export const pythonScriptsDir = join(packageRoot, "python");
+const requirementsFile = join(pythonScriptsDir, "requirements.txt");
+const stampName = ".switchboard-requirements.sha256";
+const minimumPython: [number, number] = [3, 10];
+
+/** The workspace root: the nearest folder above this package with pnpm-workspace.yaml. */
+export function findRepoRoot(from: string = packageRoot): string {
+  let dir = from;
+  while (!existsSync(join(dir, "pnpm-workspace.yaml"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`No pnpm-workspace.yaml above ${from}: cannot place the .venv.`);
+    dir = parent;
+  }
+  return dir;
+}
+
+const pending = new Map<string, Promise<PythonEnv>>();
+
+/**
+ * Creates `<repo root>/.venv` and installs python/requirements.txt into it, once per change of that
+ * file. A warm call only compares a hash. Parallel test processes serialize on a lock folder.
+ */
+export function ensurePythonEnv(options: EnsurePythonEnvOptions = {}): Promise<PythonEnv> {
+  const venvDir = options.venvDir ?? join(findRepoRoot(), ".venv");
+  let result = pending.get(venvDir);
+  if (!result) {
+    result = prepare(venvDir, options);
+    pending.set(venvDir, result);
+    result.catch(() => pending.delete(venvDir));
+  }
+  return result;
+}
+
+async function prepare(venvDir: string, options: EnsurePythonEnvOptions): Promise<PythonEnv> {
+  const env: PythonEnv = { python: join(venvDir, "bin", "python"), venvDir, scriptsDir: pythonScriptsDir };
+  const wanted = requirementsHash();
+  if (isCurrent(env, wanted)) return env;
+
+  await withDirLock(`${venvDir}.lock`, async () => {
+    // Another process may have finished the install while this one waited for the lock.
+    if (isCurrent(env, wanted)) return;
+    const log = options.onLog ?? (() => {});
+    if (!existsSync(env.python)) {
+      const base = options.basePython ?? process.env.SWITCHBOARD_PYTHON ?? "python3";
+      await checkBasePython(base);
+      rmSync(venvDir, { recursive: true, force: true });
+      log(`creating ${venvDir} with ${base}`);
+      await run(base, ["-m", "venv", venvDir], log, venvHint(base));
+    }
+    rmSync(join(venvDir, stampName), { force: true });
+    log(`installing ${requirementsFile}`);
+    await run(
+      env.python,
+      ["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--progress-bar", "off", "-r", requirementsFile],
+      log,
+      "Check that PyPI is reachable (pip's index settings: `pip config list`).",
+    );
+    writeFileSync(join(venvDir, stampName), `${wanted}\n`);
+  });
+  return env;
+}
+
+function requirementsHash(): string {
+  return createHash("sha256").update(readFileSync(requirementsFile)).digest("hex");
+}
+
+function isCurrent(env: PythonEnv, wanted: string): boolean {
+  // existsSync follows the interpreter symlink, so a venv whose base Python was removed counts as stale.
+  if (!existsSync(env.python)) return false;
+  try {
+    return readFileSync(join(env.venvDir, stampName), "utf8").trim() === wanted;
+  } catch {
+    return false;
+  }
+}
+
+async function checkBasePython(base: string): Promise<void> {
+  let version: string;
+  try {
+    version = await capture(base, ["-c", "import sys, venv; print('%d.%d' % sys.version_info[:2])"]);
+  } catch (error) {
+    throw new Error(
+      `Cannot run \`${base}\` to create the Python test virtualenv (${(error as Error).message}). ` +
+        `Install Python ${minimumPython.join(".")}+ with its venv module (Debian: apt-get install python3 python3-venv), ` +
+        "or point SWITCHBOARD_PYTHON at an interpreter.",
+    );
+  }
+  const [major = 0, minor = 0] = version.trim().split(".").map(Number);
+  if (major < minimumPython[0] || (major === minimumPython[0] && minor < minimumPython[1])) {
+    throw new Error(
+      `\`${base}\` is Python ${version.trim()}; the Python test peers (a2a-sdk, moto) need ${minimumPython.join(".")}+. ` +
+        "Point SWITCHBOARD_PYTHON at a newer interpreter.",
+    );
+  }
+}
+
+function venvHint(base: string): string {
+  return `Creating the virtualenv with \`${base} -m venv\` failed. On Debian/Ubuntu install python3-venv.`;
+}
+
+function capture(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(err.trim() || `exit ${code}`))));
+  });
+}
+
+function run(command: string, args: string[], log: (line: string) => void, hint: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let tail = "";
+    const collect = (chunk: Buffer) => {
+      const text = chunk.toString();
+      tail = (tail + text).slice(-6000);
+      for (const line of text.split("\n")) if (line.trim()) log(line);
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.on("error", (error) => reject(new Error(`Cannot run \`${command}\`: ${error.message}. ${hint}`)));
+    child.on("close", (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`\`${command} ${args.join(" ")}\` failed (exit ${code}). ${hint}\n${tail.trim()}`));
+    });
+  });
+}
+
