@@ -62,10 +62,13 @@ export async function connectAgent(baseUrl: string, options: ConnectOptions = {}
       new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl }),
       new RestTransportFactory({ legacyCompat: { enabled: true }, fetchImpl }),
     ],
+    // The card is fetched and normalized already (with retries and compat). createFromAgentCard
+    // would normalize it again, and the SDK's proto-card heuristic re-parses translated v0.3 cards.
+    cardResolver: { resolve: async () => card },
   });
   let client: Client;
   try {
-    client = await factory.createFromAgentCard(card);
+    client = await factory.createFromUrl(baseUrl);
   } catch (error) {
     throw describeCallError(error, {
       agentUrl: baseUrl,

@@ -229,6 +229,8 @@ function legacyCard(port: number): Record<string, unknown> {
     protocolVersion: "0.3.0",
     preferredTransport: "JSONRPC",
     capabilities: { streaming: true, pushNotifications: false },
+    securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+    security: [{ bearer: [] }],
     defaultInputModes: ["text", "text/plain"],
     defaultOutputModes: ["text", "text/plain"],
     skills: [{ id: "echo", name: "Echo", description: "Repeats", tags: ["test"], examples: ["hi"] }],

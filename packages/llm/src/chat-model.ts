@@ -1,5 +1,5 @@
-import { ChatAnthropic } from "@langchain/anthropic";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import { ChatAnthropic } from "@langchain/anthropic";
 import { ChatBedrockConverse } from "@langchain/aws";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatGoogleGenerativeAI } from "@langchain/google-genai";

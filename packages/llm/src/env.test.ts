@@ -17,7 +17,10 @@ describe("readLlmSettings", () => {
   it("selects offline mode when LLM_PROVIDER is unset, empty or offline", () => {
     expect(readLlmSettings({})).toEqual({ provider: "offline", reason: "unset" });
     expect(readLlmSettings({ LLM_PROVIDER: "  " })).toEqual({ provider: "offline", reason: "unset" });
-    expect(readLlmSettings({ LLM_PROVIDER: "offline" })).toEqual({ provider: "offline", reason: "configured" });
+    expect(readLlmSettings({ LLM_PROVIDER: "offline" })).toEqual({
+      provider: "offline",
+      reason: "configured",
+    });
   });
 
   it("lists the valid providers for an unknown LLM_PROVIDER", () => {
@@ -28,17 +31,26 @@ describe("readLlmSettings", () => {
 
   it.each([
     ["openai", "OPENAI_API_KEY, OPENAI_MODEL_NAME"],
-    ["azure-openai", "AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_DEPLOYMENT, AZURE_OPENAI_API_VERSION"],
+    [
+      "azure-openai",
+      "AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_DEPLOYMENT, AZURE_OPENAI_API_VERSION",
+    ],
     ["anthropic-claude", "ANTHROPIC_API_KEY, ANTHROPIC_MODEL_NAME"],
     ["aws-bedrock", "AWS_BEDROCK_MODEL_ID, AWS_REGION"],
     ["google-gemini", "GOOGLE_API_KEY"],
     ["ollama", "OLLAMA_MODEL"],
   ])("names every missing variable for %s", (provider, missing) => {
-    expect(configError({ LLM_PROVIDER: provider }).message).toContain(`LLM_PROVIDER=${provider} needs ${missing}:`);
+    expect(configError({ LLM_PROVIDER: provider }).message).toContain(
+      `LLM_PROVIDER=${provider} needs ${missing}:`,
+    );
   });
 
   it("names only what is missing and never repeats a secret", () => {
-    const error = configError({ LLM_PROVIDER: "openai", OPENAI_API_KEY: "sk-very-secret", OPENAI_MODEL_NAME: "" });
+    const error = configError({
+      LLM_PROVIDER: "openai",
+      OPENAI_API_KEY: "sk-very-secret",
+      OPENAI_MODEL_NAME: "",
+    });
     expect(error.message).toContain("needs OPENAI_MODEL_NAME:");
     expect(error.message).not.toContain("OPENAI_API_KEY");
     expect(error.message).not.toContain("sk-very-secret");
@@ -74,14 +86,21 @@ describe("readLlmSettings", () => {
       OPENAI_USER: "platform-team",
       OPENAI_DEFAULT_HEADERS: '{"X-Team":"platform"}',
     };
-    expect(readLlmSettings(env)).toMatchObject({ user: "platform-team", defaultHeaders: { "X-Team": "platform" } });
+    expect(readLlmSettings(env)).toMatchObject({
+      user: "platform-team",
+      defaultHeaders: { "X-Team": "platform" },
+    });
   });
 
   it("uses CAIPE's per-provider temperature, 0.3 by default, and none for reasoning models", () => {
     const openai = { LLM_PROVIDER: "openai", OPENAI_API_KEY: "k", OPENAI_MODEL_NAME: "gpt-4o" };
     expect(readLlmSettings(openai)).toMatchObject({ temperature: 0.3 });
-    expect(readLlmSettings({ ...openai, OPENAI_TEMPERATURE: "0.7  # creative" })).toMatchObject({ temperature: 0.7 });
-    expect(readLlmSettings({ ...openai, OPENAI_MODEL_NAME: "gpt-5-mini" })).toMatchObject({ temperature: undefined });
+    expect(readLlmSettings({ ...openai, OPENAI_TEMPERATURE: "0.7  # creative" })).toMatchObject({
+      temperature: 0.7,
+    });
+    expect(readLlmSettings({ ...openai, OPENAI_MODEL_NAME: "gpt-5-mini" })).toMatchObject({
+      temperature: undefined,
+    });
     expect(configError({ ...openai, OPENAI_TEMPERATURE: "hot" }).message).toBe(
       'OPENAI_TEMPERATURE must be a number from 0 to 2, got "hot".',
     );
@@ -102,9 +121,17 @@ describe("readLlmSettings", () => {
     expect(configError({ ...bedrock, AWS_ACCESS_KEY_ID: "AKIA" }).message).toContain(
       "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY together",
     );
-    expect(readLlmSettings({ ...bedrock, AWS_PROFILE: "dev" })).toMatchObject({ profile: "dev", credentials: undefined });
+    expect(readLlmSettings({ ...bedrock, AWS_PROFILE: "dev" })).toMatchObject({
+      profile: "dev",
+      credentials: undefined,
+    });
     expect(
-      readLlmSettings({ ...bedrock, AWS_ACCESS_KEY_ID: "A", AWS_SECRET_ACCESS_KEY: "S", AWS_SESSION_TOKEN: "T" }),
+      readLlmSettings({
+        ...bedrock,
+        AWS_ACCESS_KEY_ID: "A",
+        AWS_SECRET_ACCESS_KEY: "S",
+        AWS_SESSION_TOKEN: "T",
+      }),
     ).toMatchObject({ credentials: { accessKeyId: "A", secretAccessKey: "S", sessionToken: "T" } });
   });
 
@@ -115,7 +142,11 @@ describe("readLlmSettings", () => {
       modelName: "gemini-2.5-pro",
     });
     expect(
-      readLlmSettings({ ...gemini, GOOGLE_MODEL_NAME: "gemini-2.5-pro", GOOGLE_GEMINI_MODEL_NAME: "gemini-2.5-flash" }),
+      readLlmSettings({
+        ...gemini,
+        GOOGLE_MODEL_NAME: "gemini-2.5-pro",
+        GOOGLE_GEMINI_MODEL_NAME: "gemini-2.5-flash",
+      }),
     ).toMatchObject({ modelName: "gemini-2.5-flash" });
     expect(readLlmSettings({ LLM_PROVIDER: "ollama", OLLAMA_MODEL_NAME: "qwen3" })).toMatchObject({
       modelName: "qwen3",

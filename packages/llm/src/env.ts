@@ -77,7 +77,13 @@ export type LlmSettings =
       user?: string;
       defaultHeaders?: Record<string, string>;
     })
-  | (Common & { provider: "azure-openai"; apiKey: string; endpoint: string; deployment: string; apiVersion: string })
+  | (Common & {
+      provider: "azure-openai";
+      apiKey: string;
+      endpoint: string;
+      deployment: string;
+      apiVersion: string;
+    })
   | (Common & { provider: "anthropic-claude"; apiKey: string; baseUrl: string })
   | (Common & {
       provider: "aws-bedrock";
@@ -166,7 +172,10 @@ function providerSettings(provider: LlmProvider, e: LlmEnvVars): ProviderSetting
         provider,
         apiKey: v.OPENAI_API_KEY,
         modelName: v.OPENAI_MODEL_NAME,
-        baseUrl: httpUrl(e.OPENAI_BASE_URL ?? e.OPENAI_ENDPOINT ?? "https://api.openai.com/v1", baseUrlVariable),
+        baseUrl: httpUrl(
+          e.OPENAI_BASE_URL ?? e.OPENAI_ENDPOINT ?? "https://api.openai.com/v1",
+          baseUrlVariable,
+        ),
         temperature: temperature(e.OPENAI_TEMPERATURE, "OPENAI_TEMPERATURE", v.OPENAI_MODEL_NAME),
         user: e.OPENAI_USER,
         defaultHeaders: jsonHeaders(e.OPENAI_DEFAULT_HEADERS),

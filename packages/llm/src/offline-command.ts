@@ -93,7 +93,8 @@ function coerce(value: string, schema: JsonSchema | undefined): unknown {
 function matchesType(value: unknown, schema: JsonSchema): boolean {
   if (schema.enum) return schema.enum.some((option) => JSON.stringify(option) === JSON.stringify(value));
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-  if (types.length === 0) return schema.anyOf ? schema.anyOf.some((branch) => matchesType(value, branch)) : true;
+  if (types.length === 0)
+    return schema.anyOf ? schema.anyOf.some((branch) => matchesType(value, branch)) : true;
   return types.some((type) => {
     switch (type) {
       case "string":
@@ -116,6 +117,12 @@ function matchesType(value: unknown, schema: JsonSchema): boolean {
   });
 }
 
+function expected(schema: JsonSchema): string {
+  if (schema.enum) return `one of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}`;
+  const type = primaryType(schema) ?? "valid value";
+  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+}
+
 function checkAgainstSchema(args: Record<string, unknown>, schema: JsonSchema): string[] {
   const problems: string[] = [];
   const properties = schema.properties ?? {};
@@ -125,11 +132,12 @@ function checkAgainstSchema(args: Record<string, unknown>, schema: JsonSchema): 
   for (const [name, value] of Object.entries(args)) {
     const property = properties[name];
     if (!property) {
-      if (schema.properties && schema.additionalProperties !== true) problems.push(`unknown argument ${name}`);
+      if (schema.properties && schema.additionalProperties !== true)
+        problems.push(`unknown argument ${name}`);
       continue;
     }
     if (!matchesType(value, property)) {
-      problems.push(`${name} must be ${property.enum ? `one of ${property.enum.map((v) => JSON.stringify(v)).join(", ")}` : `a ${primaryType(property) ?? "valid value"}`}, got ${JSON.stringify(value)}`);
+      problems.push(`${name} must be ${expected(property)}, got ${JSON.stringify(value)}`);
     }
   }
   return problems;

@@ -16,7 +16,11 @@ import {
   type ToolMessage,
 } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
-import { type ChatGenerationChunk, ChatGenerationChunk as GenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import {
+  type ChatGenerationChunk,
+  type ChatResult,
+  ChatGenerationChunk as GenerationChunk,
+} from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { LLM_PROVIDERS } from "./env.js";
 import { parseArguments, parseCommand } from "./offline-command.js";
@@ -36,7 +40,9 @@ function messageText(message: BaseMessage): string {
   const { content } = message;
   if (typeof content === "string") return content;
   return content
-    .map((part) => (typeof part === "string" ? part : part.type === "text" && "text" in part ? String(part.text) : ""))
+    .map((part) =>
+      typeof part === "string" ? part : part.type === "text" && "text" in part ? String(part.text) : "",
+    )
     .join("");
 }
 
@@ -82,11 +88,17 @@ function trailingToolResults(messages: BaseMessage[]): { name: string; status?: 
 }
 
 /** Decides the reply to a conversation. Pure: the same messages and tools always give the same reply. */
-export async function offlineReply(messages: BaseMessage[], tools: readonly OfflineTool[]): Promise<OfflineReply> {
+export async function offlineReply(
+  messages: BaseMessage[],
+  tools: readonly OfflineTool[],
+): Promise<OfflineReply> {
   const last = messages.at(-1);
   if (last && isToolMessage(last)) {
     const content = trailingToolResults(messages)
-      .map(({ name, status, text }) => `${OFFLINE_LABEL} ${name} ${status === "error" ? "failed" : "returned"}:\n${text}`)
+      .map(
+        ({ name, status, text }) =>
+          `${OFFLINE_LABEL} ${name} ${status === "error" ? "failed" : "returned"}:\n${text}`,
+      )
       .join("\n\n");
     return { content };
   }
@@ -95,7 +107,8 @@ export async function offlineReply(messages: BaseMessage[], tools: readonly Offl
 
   const tool = tools.find((candidate) => candidate.name === command.name);
   if (!tool) {
-    const available = tools.length > 0 ? `Available tools:\n${toolList(tools)}` : "This agent has no tools to call.";
+    const available =
+      tools.length > 0 ? `Available tools:\n${toolList(tools)}` : "This agent has no tools to call.";
     return { content: `${OFFLINE_LABEL} There is no tool named "${command.name}". ${available}` };
   }
   const parsed = await parseArguments(command.rest, tool);
@@ -112,7 +125,12 @@ export async function offlineReply(messages: BaseMessage[], tools: readonly Offl
   return {
     content: "",
     // The position in the thread keeps ids unique within a conversation and the reply deterministic.
-    toolCall: { id: `offline_call_${messages.length}`, name: tool.name, args: parsed.args, type: "tool_call" },
+    toolCall: {
+      id: `offline_call_${messages.length}`,
+      name: tool.name,
+      args: parsed.args,
+      type: "tool_call",
+    },
   };
 }
 

@@ -26,7 +26,10 @@ describe("createChatModel with a real OpenAI-compatible server", () => {
       apiKey: "sk-switchboard",
       script: rules(
         [
-          { lastUser: /\b([A-Z]+-\d+)\b/, reply: (_req, { match }) => callTool("get_issue", { key: match?.[1] }) },
+          {
+            lastUser: /\b([A-Z]+-\d+)\b/,
+            reply: (_req, { match }) => callTool("get_issue", { key: match?.[1] }),
+          },
           { afterTool: "get_issue", reply: replyFromToolResult() },
         ],
         say("Hello from the scripted model"),

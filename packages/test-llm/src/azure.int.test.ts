@@ -11,7 +11,10 @@ describe("Azure OpenAI route", () => {
   beforeAll(async () => {
     llm = await startScriptedLlm({
       apiKey: "azure-key",
-      script: rules([{ lastUser: "weather", reply: callTool("get_weather", { city: "Oslo" }) }], say("hi from azure")),
+      script: rules(
+        [{ lastUser: "weather", reply: callTool("get_weather", { city: "Oslo" }) }],
+        say("hi from azure"),
+      ),
     });
   });
   afterAll(() => llm.close());

@@ -24,7 +24,8 @@ export interface Usage {
 const SYSTEM_FINGERPRINT = "fp_switchboard_test";
 
 function randomId(prefix: string, length: number): string {
-  return prefix + randomBytes(length).toString("base64url").slice(0, length);
+  // Alphanumeric, as OpenAI's ids are.
+  return prefix + randomBytes(length).toString("hex").slice(0, length);
 }
 
 export function completionId(): string {

@@ -148,7 +148,11 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
   }
   const requests: ChatCompletionRequest[] = [];
 
-  async function chatCompletions(req: IncomingMessage, res: ServerResponse, deployment?: string): Promise<void> {
+  async function chatCompletions(
+    req: IncomingMessage,
+    res: ServerResponse,
+    deployment?: string,
+  ): Promise<void> {
     const request = parseChatRequest(await readBody(req), deployment);
     requests.push(request);
     const reply = resolveReply(await script(request));
@@ -184,10 +188,14 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     if (req.method === "POST" && path === "/v1/chat/completions") return chatCompletions(req, res);
     if (req.method === "POST" && azure) {
       if (!url.searchParams.get("api-version")) {
-        throw new LlmHttpError(400, "Missing the api-version query parameter (e.g. ?api-version=2024-10-21).", {
-          param: "api-version",
-          code: null,
-        });
+        throw new LlmHttpError(
+          400,
+          "Missing the api-version query parameter (e.g. ?api-version=2024-10-21).",
+          {
+            param: "api-version",
+            code: null,
+          },
+        );
       }
       return chatCompletions(req, res, decodeURIComponent(azure[1] ?? ""));
     }

@@ -31,7 +31,12 @@ export interface PythonA2aClientResult {
 export async function runPythonA2aClient(request: PythonA2aClientRequest): Promise<PythonA2aClientResult> {
   const env = await ensurePythonEnv();
   const { timeoutMs = 60_000, ...args } = request;
-  const stdout = await runScript(env.python, join(env.scriptsDir, "a2a_client.py"), JSON.stringify(args), timeoutMs);
+  const stdout = await runScript(
+    env.python,
+    join(env.scriptsDir, "a2a_client.py"),
+    JSON.stringify(args),
+    timeoutMs,
+  );
   const line = stdout.trim().split("\n").at(-1) ?? "";
   const parsed = JSON.parse(line) as Omit<PythonA2aClientResult, "state"> & { state: string | null };
   const { state, ...rest } = parsed;

@@ -78,7 +78,17 @@ async function prepare(venvDir: string, options: EnsurePythonEnvOptions): Promis
     log(`installing ${requirementsFile}`);
     await run(
       env.python,
-      ["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--progress-bar", "off", "-r", requirementsFile],
+      [
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "--no-input",
+        "--progress-bar",
+        "off",
+        "-r",
+        requirementsFile,
+      ],
       log,
       "Check that PyPI is reachable (pip's index settings: `pip config list`).",
     );
@@ -137,7 +147,9 @@ function capture(command: string, args: string[]): Promise<string> {
       err += chunk.toString();
     });
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(err.trim() || `exit ${code}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(err.trim() || `exit ${code}`)),
+    );
   });
 }
 
@@ -155,8 +167,8 @@ function run(command: string, args: string[], log: (line: string) => void, hint:
     child.on("error", (error) => reject(new Error(`Cannot run \`${command}\`: ${error.message}. ${hint}`)));
     child.on("close", (code) => {
       if (code === 0) resolve();
-      else reject(new Error(`\`${command} ${args.join(" ")}\` failed (exit ${code}). ${hint}\n${tail.trim()}`));
+      else
+        reject(new Error(`\`${command} ${args.join(" ")}\` failed (exit ${code}). ${hint}\n${tail.trim()}`));
     });
   });
 }
-

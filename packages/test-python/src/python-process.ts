@@ -59,7 +59,9 @@ function waitForListening(child: PeerProcess, label: string, timeoutMs: number):
       }
     });
     child.on("error", (error) => fail(`Could not start ${label}: ${error.message}`));
-    child.on("exit", (code, signal) => fail(`${label} exited during start-up (${signal ?? `code ${code}`}).`));
+    child.on("exit", (code, signal) =>
+      fail(`${label} exited during start-up (${signal ?? `code ${code}`}).`),
+    );
   });
 }
 

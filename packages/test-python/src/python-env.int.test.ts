@@ -1,0 +1,45 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ensurePythonEnv, findRepoRoot, pythonScriptsDir } from "./python-env.js";
+
+describe("ensurePythonEnv", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "switchboard-python-env-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("puts the venv at <repo root>/.venv and, when warm, returns without reinstalling", async () => {
+    const logs: string[] = [];
+    const started = Date.now();
+    const env = await ensurePythonEnv({ onLog: (line) => logs.push(line) });
+    expect(env.venvDir).toBe(join(findRepoRoot(), ".venv"));
+    expect(logs).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("installs exactly the versions pinned in requirements.txt", async () => {
+    const env = await ensurePythonEnv();
+    const pins = Object.fromEntries(
+      [
+        ...readFileSync(join(pythonScriptsDir, "requirements.txt"), "utf8").matchAll(
+          /^([\w-]+)(?:\[.*\])?==(\S+)/gm,
+        ),
+      ].map((m) => [m[1], m[2]]),
+    );
+    expect(Object.keys(pins).sort()).toEqual(["a2a-sdk", "moto", "uvicorn"]);
+    const installed = JSON.parse(
+      execFileSync(env.python, [
+        "-c",
+        "import json, importlib.metadata as m; print(json.dumps({n: m.version(n) for n in ['a2a-sdk', 'moto', 'uvicorn']}))",
+      ]).toString(),
+    );
+    expect(installed).toEqual(pins);
+  });
+
+  it("names the missing interpreter and the fix when python3 cannot be run", async () => {
+    await expect(
+      ensurePythonEnv({ basePython: join(scratch, "no-such-python3"), venvDir: join(scratch, "venv") }),
+    ).rejects.toThrow(/Cannot run `.*no-such-python3`.*Install Python 3\.10\+.*SWITCHBOARD_PYTHON/s);
+  });
+});
