@@ -3,14 +3,8 @@ import { ToolMessage } from "@langchain/core/messages";
 import { isGraphInterrupt } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { isSwitchboardError } from "@switchboard/utils/errors";
-import {
-  createAgent,
-  createMiddleware,
-  humanInTheLoopMiddleware,
-  type InterruptOnConfig,
-  type ReactAgent,
-} from "langchain";
-import type { AgentTool } from "./definition.js";
+import { createAgent, createMiddleware, humanInTheLoopMiddleware, type InterruptOnConfig } from "langchain";
+import type { AgentTool, TurnGraph } from "./definition.js";
 
 /** Tool output beyond this is cut before it reaches the model (and the checkpoint). */
 export const MAX_TOOL_RESULT_CHARS = 8_000;
@@ -27,10 +21,7 @@ export interface AgentGraphOptions {
  * every tool that changes something, and tool failures turned into messages the model can act on,
  * except configuration errors (e.g. a missing credential), which end the turn with their message.
  */
-/** The compiled agent: stream turns with it, read state through its `graph`. */
-export type AgentGraph = ReactAgent;
-
-export function buildAgentGraph({ model, tools, systemPrompt, checkpointer }: AgentGraphOptions): AgentGraph {
+export function buildAgentGraph({ model, tools, systemPrompt, checkpointer }: AgentGraphOptions): TurnGraph {
   const interruptOn: Record<string, InterruptOnConfig> = {};
   for (const { tool, confirm } of tools) {
     if (confirm) {
@@ -40,13 +31,14 @@ export function buildAgentGraph({ model, tools, systemPrompt, checkpointer }: Ag
       };
     }
   }
-  return createAgent({
+  const agent = createAgent({
     model,
     tools: tools.map(({ tool }) => tool),
     systemPrompt,
     checkpointer,
     middleware: [humanInTheLoopMiddleware({ interruptOn }), toolResultsMiddleware],
-  }) as unknown as AgentGraph;
+  });
+  return agent.graph as unknown as TurnGraph;
 }
 
 const toolResultsMiddleware = createMiddleware({

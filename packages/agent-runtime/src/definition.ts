@@ -1,4 +1,7 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { Logger } from "@switchboard/utils/logger";
 
 /** One skill on the agent card: what the supervisor's model reads to decide where to route. */
 export interface SkillSpec {
@@ -36,6 +39,32 @@ export interface AgentDefinition {
    * `user` SwitchboardError naming the variable when called, which fails that turn's task.
    */
   tools: (env: NodeJS.ProcessEnv) => AgentTool[];
+  /**
+   * A graph of the agent's own instead of the standard tool-calling agent (the supervisor has one).
+   * It must be compiled with the given checkpointer.
+   */
+  graph?: (deps: GraphDeps) => TurnGraph;
+}
+
+export interface GraphDeps {
+  model: BaseChatModel;
+  checkpointer: BaseCheckpointSaver;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  /** Registers cleanup to run when the agent stops (timers, connections). */
+  onClose(cleanup: () => Promise<void> | void): void;
+}
+
+/** What the runtime needs of a compiled LangGraph graph to run turns on it. */
+export interface TurnGraph {
+  stream(
+    input: unknown,
+    options: { configurable: { thread_id: string }; signal: AbortSignal; streamMode: Array<"updates" | "messages"> },
+  ): Promise<AsyncIterable<unknown>>;
+  getState(config: { configurable: { thread_id: string } }): Promise<{
+    values: unknown;
+    tasks: ReadonlyArray<{ interrupts: ReadonlyArray<{ value?: unknown }> }>;
+  }>;
 }
 
 export function readTool(tool: StructuredToolInterface): AgentTool {

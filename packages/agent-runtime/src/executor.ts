@@ -5,8 +5,8 @@ import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage 
 import { Command } from "@langchain/langgraph";
 import type { Logger } from "@switchboard/utils/logger";
 import { turnDuration } from "@switchboard/utils/metrics";
-import type { AgentGraph } from "./agent-graph.js";
 import { threadIdFor, tokenOf } from "./caller.js";
+import type { TurnGraph } from "./definition.js";
 import { describeFailure } from "./failure.js";
 import { questionFor, resumeValueFor } from "./interrupts.js";
 import { messageText, statusUpdate, textArtifact } from "./messages.js";
@@ -32,7 +32,7 @@ export class AgentTurnExecutor implements AgentExecutor {
 
   constructor(
     private readonly agent: string,
-    private readonly graph: AgentGraph,
+    private readonly graph: TurnGraph,
     private readonly logger: Logger,
   ) {}
 
@@ -114,7 +114,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     const question = await this.pendingInterrupt(config);
     if (question !== undefined) return this.askUser(ids, questionFor(question), bus);
 
-    const state = await this.graph.graph.getState(config);
+    const state = await this.graph.getState(config);
     const messages = (state.values as { messages?: BaseMessage[] }).messages ?? [];
     const last = [...messages].reverse().find((message) => AIMessage.isInstance(message));
     answer.finish(last ? contentText(last) : "");
@@ -122,7 +122,7 @@ export class AgentTurnExecutor implements AgentExecutor {
   }
 
   private async pendingInterrupt(config: { configurable: { thread_id: string } }): Promise<unknown> {
-    const snapshot = await this.graph.graph.getState(config);
+    const snapshot = await this.graph.getState(config);
     for (const task of snapshot.tasks) {
       const [first] = task.interrupts;
       if (first) return first.value;

@@ -46,12 +46,10 @@ export async function serveAgent(definition: AgentDefinition, options: ServeOpti
   const checkpointer = await getCheckpointer({ env, agentName: name, logger });
   const db = await getCheckpointerDb();
   const llm = createChatModel({ env });
-  const graph = buildAgentGraph({
-    model: llm.model,
-    tools: definition.tools(env),
-    systemPrompt: definition.systemPrompt,
-    checkpointer,
-  });
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const graph = definition.graph
+    ? definition.graph({ model: llm.model, checkpointer, env, logger, onClose: (cleanup) => cleanups.push(cleanup) })
+    : buildAgentGraph({ model: llm.model, tools: definition.tools(env), systemPrompt: definition.systemPrompt, checkpointer });
   const taskStore = db ? await MongoTaskStore.create(db, name) : new InMemoryTaskStore();
 
   // Bind first: with PORT=0 the card's default URL needs the port the system picked.
@@ -86,6 +84,7 @@ export async function serveAgent(definition: AgentDefinition, options: ServeOpti
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const cleanup of cleanups) await cleanup();
       await closeCheckpointer();
     },
   };

@@ -11,11 +11,9 @@ describe("ensurePythonEnv", () => {
 
   it("puts the venv at <repo root>/.venv and, when warm, returns without reinstalling", async () => {
     const logs: string[] = [];
-    const started = Date.now();
     const env = await ensurePythonEnv({ onLog: (line) => logs.push(line) });
     expect(env.venvDir).toBe(join(findRepoRoot(), ".venv"));
     expect(logs).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it("installs exactly the versions pinned in requirements.txt", async () => {

@@ -1,0 +1,33 @@
+import type { AgentDefinition } from "@switchboard/agent-runtime/definition";
+import { buildSupervisorGraph } from "./graph.js";
+import { supervisorPrompt } from "./prompt.js";
+import { Roster } from "./roster.js";
+import { readSubagents } from "./subagents-env.js";
+
+export const supervisorAgent: AgentDefinition = {
+  name: "supervisor",
+  title: "Switchboard supervisor",
+  description: "Routes platform-engineering requests to the Jira, GitHub, AWS and other agents it is connected to.",
+  defaultPort: 8000,
+  systemPrompt: "The supervisor builds its prompt from its subagents' cards.",
+  skills: [
+    {
+      id: "route",
+      name: "Platform engineering",
+      description: "Answers and acts on requests about the systems its subagents own, asking them over A2A.",
+      tags: ["supervisor", "routing", "platform engineering"],
+      examples: ["Which Jira issues are open in PLAT?", "List the open pull requests in acme/api"],
+    },
+  ],
+  tools: () => [],
+  graph: ({ model, checkpointer, env, logger, onClose }) => {
+    const { agents, problems } = readSubagents(env);
+    for (const problem of problems) logger.error(problem);
+    if (agents.length === 0) logger.warn("No subagents are enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL.");
+    const roster = new Roster(agents, logger);
+    roster.start();
+    onClose(() => roster.stop());
+    logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
+    return buildSupervisorGraph(model, roster, checkpointer);
+  },
+};

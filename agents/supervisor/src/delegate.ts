@@ -1,0 +1,81 @@
+import type { SendInput, TurnEvent, TurnResult } from "@switchboard/a2a-client/types";
+import { collectTurn } from "@switchboard/a2a-client/turn";
+import { currentTurn } from "@switchboard/agent-runtime/turn-context";
+import type { Roster, Subagent } from "./roster.js";
+
+/** What one hop to a subagent produced: text for the model, or a question to relay to the user. */
+export type HopResult = { kind: "answer"; text: string } | { kind: "question"; taskId: string; question: string; text: string };
+
+/**
+ * Sends one message to a subagent on the supervisor's own conversation: the A2A contextId (and
+ * metadata.context_id) as the caller sent it, and the caller's token. The subagent's progress is
+ * streamed to the caller as it happens.
+ */
+export async function askSubagent(
+  roster: Roster,
+  name: string,
+  message: string,
+  taskId?: string,
+): Promise<HopResult> {
+  const agent = roster.get(name);
+  if (!agent) {
+    const enabled = roster.list().map((entry) => entry.config.name);
+    return answer(
+      `No agent named "${name}" is enabled${enabled.length ? ` (enabled: ${enabled.join(", ")})` : ""}. ` +
+        `To add one, set ENABLE_${name.toUpperCase().replaceAll("-", "_")}=true and its _AGENT_URL.`,
+    );
+  }
+  const { connection } = agent;
+  if (!connection) return answer(`The ${agent.config.name} agent is not available: ${agent.reason ?? "it has not connected yet"}.`);
+
+  const turn = currentTurn();
+  turn.report({ text: `Asking the ${agent.config.name} agent`, metadata: { kind: "agent-call", agent: agent.config.name } });
+  const input: SendInput = { text: message, contextId: turn.contextId, token: turn.token, signal: turn.signal };
+  if (taskId) input.taskId = taskId;
+  let result: TurnResult;
+  try {
+    result = await collectTurn(relayProgress(agent, connection.stream(input)));
+  } catch (error) {
+    if (turn.signal.aborted) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    roster.reportUnreachable(agent, reason);
+    return answer(`The ${agent.config.name} agent could not be reached: ${reason}`);
+  }
+  return fromResult(agent, result);
+}
+
+function answer(text: string): HopResult {
+  return { kind: "answer", text };
+}
+
+function fromResult(agent: Subagent, result: TurnResult): HopResult {
+  const name = agent.config.name;
+  // A task's artifacts accumulate over its turns; the newest one answers this turn.
+  const latest = result.artifacts.at(-1) ?? result.text;
+  switch (result.state) {
+    case "completed":
+      return answer(`The ${name} agent answered: ${latest}`);
+    case "input-required":
+    case "auth-required": {
+      const question = result.question ?? result.text;
+      return { kind: "question", taskId: result.taskId, question, text: `The ${name} agent asks: ${question}` };
+    }
+    case "failed":
+      return answer(`The ${name} agent failed: ${result.text || "it gave no reason"}`);
+    default:
+      return answer(`The ${name} agent ended in state ${result.state}: ${result.text}`);
+  }
+}
+
+async function* relayProgress(agent: Subagent, events: AsyncIterable<TurnEvent>): AsyncIterable<TurnEvent> {
+  const { report } = currentTurn();
+  for await (const event of events) {
+    if (event.kind === "status" && event.state === "working" && event.text) {
+      report({
+        text: `${agent.config.name}: ${event.text}`,
+        metadata: { ...event.metadata, kind: "agent-status", agent: agent.config.name },
+      });
+    }
+    yield event;
+  }
+}

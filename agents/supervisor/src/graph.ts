@@ -1,0 +1,116 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import {
+  Annotation,
+  type BaseCheckpointSaver,
+  END,
+  interrupt,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from "@langchain/langgraph";
+import type { TurnGraph } from "@switchboard/agent-runtime/definition";
+import type { RelayedQuestion } from "@switchboard/agent-runtime/interrupts";
+import { z } from "zod";
+import { askSubagent, type HopResult } from "./delegate.js";
+import { supervisorPrompt } from "./prompt.js";
+import type { Roster } from "./roster.js";
+
+/** A subagent task waiting for the user's answer (a confirmation, usually). */
+interface PendingRelay {
+  agent: string;
+  taskId: string;
+  question: string;
+  toolCallId: string;
+}
+
+const SupervisorState = Annotation.Root({
+  ...MessagesAnnotation.spec,
+  pendingRelays: Annotation<PendingRelay[]>({ reducer: (_old, next) => next, default: () => [] }),
+});
+type State = typeof SupervisorState.State;
+
+const CallAgentArgs = z.object({
+  agent: z.string().describe("The subagent's name, as listed in the system prompt"),
+  message: z.string().describe("What to ask it: the user's request with every detail they gave"),
+});
+
+/** Only the schema reaches the model; the supervisor graph runs the calls itself (see `delegate`). */
+const callAgentTool = tool(async () => "", {
+  name: "call_agent",
+  description: "Send a request to one subagent and get its answer",
+  schema: CallAgentArgs,
+});
+
+/**
+ * model → delegate (one hop per call_agent call) → model … → answer. A subagent that asks the
+ * user something sends the graph to `relay`, which pauses with the question (persisted in the
+ * checkpoint) and sends the user's answer to that same subagent task. Each node makes its outside
+ * calls only after its pause, so resuming never repeats a hop.
+ */
+export function buildSupervisorGraph(model: BaseChatModel, roster: Roster, checkpointer: BaseCheckpointSaver): TurnGraph {
+  if (!model.bindTools) throw new Error("The supervisor's model must support tool calling.");
+  const routed = model.bindTools([callAgentTool]);
+
+  const callModel = async (state: State) => {
+    const response = await routed.invoke([new SystemMessage(supervisorPrompt(roster)), ...state.messages]);
+    return { messages: [response] };
+  };
+
+  const delegate = async (state: State) => {
+    const last = state.messages.at(-1);
+    const calls = last && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : [];
+    const pendingRelays: PendingRelay[] = [];
+    const messages = await Promise.all(
+      calls.map(async (call) => {
+        const toolCallId = call.id ?? "";
+        const parsed = CallAgentArgs.safeParse(call.args);
+        const hop: HopResult =
+          call.name !== "call_agent"
+            ? { kind: "answer", text: `Unknown tool ${call.name}: use call_agent.` }
+            : !parsed.success
+              ? { kind: "answer", text: `call_agent needs an agent name and a message: ${parsed.error.message}` }
+              : await askSubagent(roster, parsed.data.agent, parsed.data.message);
+        if (hop.kind === "question") {
+          pendingRelays.push({ agent: parsed.data?.agent ?? "", taskId: hop.taskId, question: hop.question, toolCallId });
+        }
+        return hopMessage(toolCallId, hop.text);
+      }),
+    );
+    return { messages, pendingRelays };
+  };
+
+  const relay = async (state: State) => {
+    const [pending, ...rest] = state.pendingRelays;
+    if (!pending) return {};
+    const question: RelayedQuestion = { question: `The ${pending.agent} agent asks: ${pending.question}` };
+    const answer = interrupt(question) as string;
+    const hop = await askSubagent(roster, pending.agent, answer, pending.taskId);
+    const pendingRelays =
+      hop.kind === "question" ? [{ ...pending, taskId: hop.taskId, question: hop.question }, ...rest] : rest;
+    // Same id: the hop's tool message is replaced by the outcome the user's answer led to.
+    return { messages: [hopMessage(pending.toolCallId, hop.text)], pendingRelays };
+  };
+
+  const afterModel = (state: State) => {
+    const last = state.messages.at(-1);
+    return last && AIMessage.isInstance(last) && (last.tool_calls?.length ?? 0) > 0 ? "delegate" : END;
+  };
+  const afterHop = (state: State) => (state.pendingRelays.length > 0 ? "relay" : "model");
+
+  const graph = new StateGraph(SupervisorState)
+    .addNode("model", callModel)
+    .addNode("delegate", delegate)
+    .addNode("relay", relay)
+    .addEdge(START, "model")
+    .addConditionalEdges("model", afterModel, ["delegate", END])
+    .addConditionalEdges("delegate", afterHop, ["relay", "model"])
+    .addConditionalEdges("relay", afterHop, ["relay", "model"])
+    .compile({ checkpointer });
+  return graph as unknown as TurnGraph;
+}
+
+function hopMessage(toolCallId: string, text: string): BaseMessage {
+  return new ToolMessage({ id: `hop-${toolCallId}`, tool_call_id: toolCallId, name: "call_agent", content: text });
+}

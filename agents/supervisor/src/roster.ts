@@ -1,0 +1,128 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { type AgentConnection, connectAgent } from "@switchboard/a2a-client/client";
+import type { AgentCardSummary } from "@switchboard/a2a-client/types";
+import type { Logger } from "@switchboard/utils/logger";
+import { type SubagentConfig, sameAgentName } from "./subagents-env.js";
+
+export type SubagentStatus = "connecting" | "available" | "refused" | "unreachable";
+
+export interface Subagent {
+  config: SubagentConfig;
+  status: SubagentStatus;
+  /** Set while available. */
+  connection?: AgentConnection;
+  card?: AgentCardSummary;
+  /** Why it is not available. */
+  reason?: string;
+}
+
+export interface RosterOptions {
+  connect?: typeof connectAgent;
+  /** First retry delay; doubles up to maxRetryMs. */
+  retryMs?: number;
+  maxRetryMs?: number;
+  /** How often an available agent's card is fetched again to notice it went away. */
+  checkMs?: number;
+}
+
+/**
+ * The subagents the supervisor can route to. Each is connected in the background: agents that are
+ * down at start-up join when they come up, and one that goes away is reported and retried, never
+ * fatal to the supervisor.
+ */
+export class Roster {
+  private readonly agents = new Map<string, Subagent>();
+  private readonly stopped = new AbortController();
+  private readonly wakeups = new Map<string, () => void>();
+
+  constructor(
+    configs: SubagentConfig[],
+    private readonly logger: Logger,
+    private readonly options: RosterOptions = {},
+  ) {
+    for (const config of configs) this.agents.set(config.name, { config, status: "connecting" });
+  }
+
+  start(): void {
+    for (const agent of this.agents.values()) void this.watch(agent);
+  }
+
+  stop(): void {
+    this.stopped.abort();
+  }
+
+  list(): Subagent[] {
+    return [...this.agents.values()];
+  }
+
+  get(name: string): Subagent | undefined {
+    return this.list().find((agent) => sameAgentName(agent.config.name, name));
+  }
+
+  /** A call to the agent failed to reach it: take it out of rotation and reconnect in the background. */
+  reportUnreachable(agent: Subagent, reason: string): void {
+    if (agent.status !== "available") return;
+    this.logger.warn({ subagent: agent.config.name, url: agent.config.url, reason }, "subagent went away; reconnecting");
+    Object.assign(agent, { status: "unreachable", reason, connection: undefined });
+    this.wakeups.get(agent.config.name)?.();
+  }
+
+  private async watch(agent: Subagent): Promise<void> {
+    const { retryMs = 1_000, maxRetryMs = 30_000, checkMs = 30_000 } = this.options;
+    let delay = retryMs;
+    let failures = 0;
+    while (!this.stopped.signal.aborted) {
+      const outcome = await this.check(agent);
+      if (outcome === "available") {
+        delay = retryMs;
+        failures = 0;
+      } else {
+        failures += 1;
+        // One line when it first fails, then every tenth attempt: visible, not noisy.
+        if (failures === 1 || failures % 10 === 0) {
+          this.logger.warn(
+            { subagent: agent.config.name, url: agent.config.url, reason: agent.reason, attempt: failures },
+            `subagent ${agent.config.name} is ${agent.status}; retrying in the background`,
+          );
+        }
+      }
+      await this.pause(agent, outcome === "available" ? checkMs : delay);
+      if (outcome !== "available") delay = Math.min(delay * 2, maxRetryMs);
+    }
+  }
+
+  private async check(agent: Subagent): Promise<SubagentStatus> {
+    const { config } = agent;
+    const connect = this.options.connect ?? connectAgent;
+    try {
+      const connection = await connect(config.url, { cardRetries: 0, logger: this.logger });
+      if (!sameAgentName(connection.card.name, config.name)) {
+        const reason = `its card is named "${connection.card.name}", but ENABLE_${config.prefix} expects "${config.name}"`;
+        if (agent.reason !== reason) this.logger.error({ subagent: config.name, url: config.url }, `Refusing the agent at ${config.url}: ${reason}.`);
+        Object.assign(agent, { status: "refused", reason, connection: undefined, card: connection.card });
+        return "refused";
+      }
+      if (agent.status !== "available") {
+        this.logger.info(
+          { subagent: config.name, url: config.url, skills: connection.card.skills.map((skill) => skill.id) },
+          `subagent ${config.name} joined`,
+        );
+      }
+      Object.assign(agent, { status: "available", reason: undefined, connection, card: connection.card });
+      return "available";
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (agent.status === "available") this.logger.warn({ subagent: config.name, reason }, "subagent went away");
+      Object.assign(agent, { status: "unreachable", reason, connection: undefined });
+      return "unreachable";
+    }
+  }
+
+  private async pause(agent: Subagent, ms: number): Promise<void> {
+    const wake = new AbortController();
+    this.wakeups.set(agent.config.name, () => wake.abort());
+    await sleep(ms, undefined, { signal: AbortSignal.any([this.stopped.signal, wake.signal]), ref: false }).catch(
+      () => undefined,
+    );
+  }
+}

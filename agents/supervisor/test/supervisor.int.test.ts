@@ -1,0 +1,244 @@
+import { randomUUID } from "node:crypto";
+import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
+import { connectAgent } from "@switchboard/a2a-client/client";
+import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
+import type { AgentProcess } from "@switchboard/test-agents/process";
+import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
+import { rules } from "@switchboard/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { startPythonA2aAgent } from "@switchboard/test-python/a2a-agent";
+import { MongoClient } from "mongodb";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { freePort, startAgent } from "./fleet.js";
+
+/** The supervisor forwards "<agent>: <request>" to that agent; subagents follow their own rules. */
+const script = rules(
+  [
+    {
+      toolOffered: "call_agent",
+      lastUser: /^(\w+): (.+)$/s,
+      reply: (_r, { match }) => callTool("call_agent", { agent: match?.[1], message: match?.[2] }),
+    },
+    { toolOffered: "call_agent", afterTool: "call_agent", reply: replyFromToolResult((results) => results.map((r) => r.content).join("\n")) },
+    { toolOffered: "call_agent", reply: say("Tell me which agent to ask.") },
+    {
+      lastUser: /open issues in ([A-Z]+)/,
+      reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]} ORDER BY updated DESC` }),
+    },
+    {
+      lastUser: /create a bug in ([A-Z]+): (.+)/,
+      reply: (_r, { match }) => callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Bug" }),
+    },
+    {
+      lastUser: /what did I ask/,
+      reply: (request) =>
+        say(`Earlier you asked: ${request.messages.filter((m) => m.role === "user").map((m) => m.content).join(" | ")}`),
+    },
+    { afterTool: true, reply: replyFromToolResult() },
+  ],
+  say("I only know Jira."),
+);
+
+describe("supervisor routing over A2A", () => {
+  const dbName = uniqueDbName("supervisor");
+  let llm: ScriptedLlm;
+  let jira: FakeJira;
+  let mongo: MongoClient;
+  const processes: AgentProcess[] = [];
+  let jiraPort: number;
+  let supervisorPort: number;
+
+  const common = () => ({
+    MONGODB_URI: testMongoUri(),
+    LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
+    LLM_PROVIDER: "openai",
+    OPENAI_API_KEY: "sk-test",
+    OPENAI_BASE_URL: llm.url,
+    OPENAI_MODEL_NAME: "gpt-4o-mini",
+  });
+  const startJira = async () => {
+    const agent = await startAgent("jira", jiraPort, {
+      ...common(),
+      ATLASSIAN_API_URL: jira.url,
+      ATLASSIAN_EMAIL: jira.email,
+      ATLASSIAN_TOKEN: jira.token,
+    });
+    processes.push(agent);
+    return agent;
+  };
+  const startSupervisor = async (extra: Record<string, string> = {}) => {
+    const agent = await startAgent("supervisor", supervisorPort, {
+      ...common(),
+      ENABLE_JIRA: "true",
+      JIRA_AGENT_URL: `http://127.0.0.1:${jiraPort}`,
+      ENABLE_WEATHER: "false",
+      ...extra,
+    });
+    processes.push(agent);
+    return agent;
+  };
+  const ask = async (text: string, contextId: string, taskId?: string) => {
+    const connection = await connectAgent(`http://127.0.0.1:${supervisorPort}`);
+    return connection.send({ text, contextId, ...(taskId ? { taskId } : {}) });
+  };
+
+  beforeAll(async () => {
+    [llm, jira, mongo, jiraPort, supervisorPort] = await Promise.all([
+      startScriptedLlm({ script }),
+      startFakeJira(),
+      MongoClient.connect(testMongoUri()),
+      freePort(),
+      freePort(),
+    ]);
+  });
+  afterEach(async () => {
+    await Promise.all(processes.splice(0).map((agent) => agent.kill("SIGTERM")));
+  });
+  afterAll(async () => {
+    await mongo.db(dbName).dropDatabase();
+    await Promise.all([mongo.close(), llm.close(), jira.close()]);
+  });
+
+  const latestChannels = async (agent: string, thread: string) => {
+    const saver = new MongoDBSaver({
+      client: mongo,
+      dbName,
+      checkpointCollectionName: `checkpoints_${agent}`,
+      checkpointWritesCollectionName: `checkpoint_writes_${agent}`,
+    });
+    const tuple = await saver.getTuple({ configurable: { thread_id: thread } });
+    return tuple?.checkpoint.channel_values ?? {};
+  };
+
+  it("forwards its contextId to Jira on every hop; each agent keeps the thread in its own collections", async () => {
+    await startJira();
+    await startSupervisor();
+    const contextId = `conv-${randomUUID()}`;
+    const first = await ask("jira: open issues in PLAT", contextId);
+    expect(first.state).toBe("completed");
+    expect(first.text).toMatch(/PLAT-1 \[In Progress\] Upgrade EKS cluster to 1\.30/);
+
+    const second = await ask("jira: what did I ask before?", contextId);
+    expect(second.text).toContain("open issues in PLAT");
+
+    const db = mongo.db(dbName);
+    expect(await db.collection("checkpoints_supervisor").countDocuments({ thread_id: contextId })).toBeGreaterThan(0);
+    expect(await db.collection("checkpoints_jira").countDocuments({ thread_id: contextId })).toBeGreaterThan(0);
+    const jiraTasks = await db.collection("tasks_jira").find({ contextId }).toArray();
+    expect(jiraTasks).toHaveLength(2);
+
+    const supervisorState = await latestChannels("supervisor", contextId);
+    const jiraState = await latestChannels("jira", contextId);
+    expect(Object.keys(supervisorState)).toContain("pendingRelays");
+    expect(Object.keys(jiraState)).not.toContain("pendingRelays");
+    const toolNames = (state: Record<string, unknown>) =>
+      ((state.messages as Array<{ name?: string }>) ?? []).map((message) => message.name).filter(Boolean);
+    expect(toolNames(jiraState)).toContain("search_issues");
+    expect(toolNames(supervisorState)).not.toContain("search_issues");
+    expect(toolNames(supervisorState)).toContain("call_agent");
+  });
+
+  it("streams which agent is working and which tool it calls, then the answer", async () => {
+    await startJira();
+    await startSupervisor();
+    const connection = await connectAgent(`http://127.0.0.1:${supervisorPort}`);
+    const seen: string[] = [];
+    for await (const event of connection.stream({ text: "jira: open issues in OPS", contextId: `conv-${randomUUID()}` })) {
+      if (event.kind === "status" && event.text) seen.push(`${event.state}:${event.text}`);
+      if (event.kind === "artifact" && event.lastChunk) seen.push("answer");
+    }
+    const asking = seen.indexOf("working:Asking the jira agent");
+    const tool = seen.indexOf("working:jira: Calling search_issues");
+    expect(asking).toBeGreaterThan(-1);
+    expect(tool).toBeGreaterThan(asking);
+    expect(seen.indexOf("answer")).toBeGreaterThan(tool);
+    expect(seen.at(-1)).toMatch(/^completed:.*OPS-1/s);
+  });
+
+  it("relays Jira's confirmation to the user and sends the answer to the same Jira task", async () => {
+    await startJira();
+    await startSupervisor();
+    const contextId = `conv-${randomUUID()}`;
+    const before = jira.issues.length;
+    const asked = await ask("jira: create a bug in OPS: pager storm at night", contextId);
+    expect(asked.state).toBe("input-required");
+    expect(asked.question).toContain('The jira agent asks: Create a Jira Bug in OPS: "pager storm at night"');
+    expect(jira.issues).toHaveLength(before);
+
+    const done = await ask("yes", contextId, asked.taskId);
+    expect(done.state).toBe("completed");
+    const created = jira.issues.filter((issue) => issue.summary === "pager storm at night");
+    expect(created).toHaveLength(1);
+    expect(done.text).toContain(`Created ${created[0]?.key}`);
+    const jiraTasks = await mongo.db(dbName).collection("tasks_jira").find({ contextId }).toArray();
+    expect(jiraTasks).toHaveLength(1);
+  });
+
+  it("continues a conversation after the Jira agent and then the supervisor are killed and restarted", async () => {
+    let jiraAgent = await startJira();
+    let supervisor = await startSupervisor();
+    const contextId = `conv-${randomUUID()}`;
+    await ask("jira: open issues in OPS", contextId);
+
+    await jiraAgent.kill("SIGKILL");
+    jiraAgent = await startJira();
+    const afterJiraRestart = await ask("jira: what did I ask before?", contextId);
+    expect(afterJiraRestart.state).toBe("completed");
+    expect(afterJiraRestart.text).toContain("open issues in OPS");
+
+    await supervisor.kill("SIGKILL");
+    supervisor = await startSupervisor();
+    const asked = await ask("jira: create a bug in OPS: after restarts", contextId);
+    expect(asked.state).toBe("input-required");
+    await supervisor.kill("SIGKILL");
+    supervisor = await startSupervisor();
+    const done = await ask("yes", contextId, asked.taskId);
+    expect(done.state).toBe("completed");
+    expect(jira.issues.filter((issue) => issue.summary === "after restarts")).toHaveLength(1);
+  });
+
+  it("lets an agent that starts after the supervisor join without a restart", async () => {
+    await startSupervisor();
+    const contextId = `conv-${randomUUID()}`;
+    const early = await ask("jira: open issues in PLAT", contextId);
+    expect(early.state).toBe("completed");
+    expect(early.text).toMatch(/The jira agent (is not available|could not be reached)/);
+
+    await startJira();
+    await expect
+      .poll(async () => (await ask("jira: open issues in PLAT", contextId)).text, { timeout: 20_000, interval: 500 })
+      .toMatch(/PLAT-1/);
+  });
+
+  it("answers clearly for a disabled or unreachable agent, and keeps serving", async () => {
+    await startJira();
+    const deadPort = await freePort();
+    await startSupervisor({ ENABLE_GITHUB: "true", GITHUB_AGENT_URL: `http://127.0.0.1:${deadPort}` });
+    const contextId = `conv-${randomUUID()}`;
+    const disabled = await ask("weather: forecast for Paris", contextId);
+    expect(disabled.state).toBe("completed");
+    expect(disabled.text).toContain('No agent named "weather" is enabled (enabled: github, jira)');
+
+    const unreachable = await ask("github: open pull requests", contextId);
+    expect(unreachable.text).toMatch(/The github agent is not available: .*(ECONNREFUSED|reach)/);
+
+    const next = await ask("jira: open issues in PLAT", contextId);
+    expect(next.text).toContain("PLAT-1");
+  });
+
+  it("routes to a Python a2a-sdk 0.3 agent, which receives the forwarded contextId", async () => {
+    const python = await startPythonA2aAgent({ name: "echo", description: "Echoes what it is told." });
+    try {
+      await startSupervisor({ ENABLE_ECHO: "true", ECHO_AGENT_URL: python.url });
+      const contextId = `conv-${randomUUID()}`;
+      const result = await ask("echo: hello from switchboard", contextId);
+      expect(result.text).toContain("echo echo: hello from switchboard");
+      const received = await python.received();
+      expect(received.at(-1)).toMatchObject({ contextId, text: "hello from switchboard" });
+      expect(received.at(-1)?.metadata).toMatchObject({ context_id: contextId });
+    } finally {
+      await python.stop();
+    }
+  });
+});
