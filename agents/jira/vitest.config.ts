@@ -1,3 +1,4 @@
 import { defineTestConfig } from "@switchboard/vitest-config";
 
-export default defineTestConfig({ mongo: true });
+// Interop tests run CAIPE's Python a2a-sdk: build its virtualenv once, before any test file runs.
+export default defineTestConfig({ mongo: true, test: { globalSetup: ["@switchboard/test-python/global-setup"] } });

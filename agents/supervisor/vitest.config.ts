@@ -1,4 +1,4 @@
 import { defineTestConfig } from "@switchboard/vitest-config";
 
-// The interop test talks to a Python a2a-sdk agent: build its virtualenv once before the files run.
+// Interop tests run CAIPE's Python a2a-sdk: build its virtualenv once, before any test file runs.
 export default defineTestConfig({ mongo: true, test: { globalSetup: ["@switchboard/test-python/global-setup"] } });

@@ -382,9 +382,14 @@ describe("AWS agent over A2A, against moto", () => {
     });
     try {
       const connection = await connectAgent((await start({ AWS_ENDPOINT_URL: strict.endpoint })).url);
-      const result = await connection.send({ text: "which instances are running?", contextId: `aws-${randomUUID()}` });
+      const result = await connection.send({
+        text: "which instances are running?",
+        contextId: `aws-${randomUUID()}`,
+      });
       expect(result.state).toBe("failed");
-      expect(result.text).toMatch(/AWS credentials are missing or were refused \((AuthFailure|InvalidClientTokenId)/);
+      expect(result.text).toMatch(
+        /AWS credentials are missing or were refused \((AuthFailure|InvalidClientTokenId)/,
+      );
       expect(result.text).toContain("set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY");
       expect(result.text).not.toContain(keys.accessKeyId);
       expect(result.text).not.toContain(keys.secretAccessKey);

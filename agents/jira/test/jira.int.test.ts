@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
 import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
+import { runPythonA2aClient } from "@switchboard/test-python/a2a-client";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
@@ -139,5 +140,14 @@ describe("Jira agent over A2A", () => {
     expect(toolCall).toBeGreaterThan(-1);
     expect(kinds.indexOf("answer")).toBeGreaterThan(toolCall);
     expect(kinds.at(-1)).toMatch(/^status:completed:.*PLAT-2/);
+  });
+
+  it("answers CAIPE's Python a2a-sdk 0.3 client over message/send", async () => {
+    const agent = await start();
+    const contextId = `caipe-${randomUUID()}`;
+    const result = await runPythonA2aClient({ url: agent.url, text: "open issues in OPS", contextId });
+    expect(result.contextId).toBe(contextId);
+    expect(result.state).toBe("completed");
+    expect(result.text).toContain("OPS-1");
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { TaskState, taskStateToJSON } from "@a2a-js/sdk";
+import { guardOutboundConnections } from "@switchboard/test-llm/outbound-guard";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
@@ -197,6 +198,27 @@ describe("agent runtime over A2A", () => {
     expect(states.at(-1)).toBe("TASK_STATE_CANCELED");
     const task = await client.getTask({ tenant: "", id: taskId, historyLength: undefined });
     expect(task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it("opens no socket to any host other than its LLM and MongoDB during turns (no tokenizer downloads)", async () => {
+    const guard = guardOutboundConnections();
+    try {
+      const client = await clientFor((await start()).url);
+      const contextId = `ctx-${randomUUID()}`;
+      await send(client, "list notes", contextId);
+      for await (const _event of client.sendMessageStream({
+        tenant: "",
+        message: userMessage("list notes again", contextId),
+        configuration: undefined,
+        metadata: undefined,
+      })) {
+        // drain
+      }
+    } finally {
+      guard.restore();
+    }
+    expect(guard.attempts.length).toBeGreaterThan(0);
+    expect(guard.disallowedHosts()).toEqual([]);
   });
 
   it("reports health, readiness and Prometheus metrics", async () => {
