@@ -46,7 +46,9 @@ describe("GithubConnection with the real Octokit", () => {
     const { data } = await connection.call((client) => client.rest.users.getAuthenticated());
     expect(data.login).toBe("octo-dev");
     // The first call builds the client: the one request it made is the call's own.
-    expect(github.requests.slice(before)).toEqual([expect.objectContaining({ path: "/api/v3/user", status: 200 })]);
+    expect(github.requests.slice(before)).toEqual([
+      expect.objectContaining({ path: "/api/v3/user", status: 200 }),
+    ]);
   });
 
   it("turns a rate limit into a message with the reset time instead of sleeping until it lifts", async () => {

@@ -37,11 +37,17 @@ function describeJiraError(error: unknown): Error {
         `Jira refused the credentials (HTTP ${status}): check ATLASSIAN_EMAIL and ATLASSIAN_TOKEN, and that the account can see this project.`,
       );
     }
-    const data = (error.response as { data?: { errorMessages?: string[]; errors?: Record<string, string> } })?.data;
-    const details = [...(data?.errorMessages ?? []), ...Object.entries(data?.errors ?? {}).map(([k, v]) => `${k}: ${v}`)];
+    const data = (error.response as { data?: { errorMessages?: string[]; errors?: Record<string, string> } })
+      ?.data;
+    const details = [
+      ...(data?.errorMessages ?? []),
+      ...Object.entries(data?.errors ?? {}).map(([k, v]) => `${k}: ${v}`),
+    ];
     return new Error(`Jira answered HTTP ${status}${details.length ? `: ${details.join("; ")}` : ""}`);
   }
-  const code = (error as { code?: string; cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code;
+  const code =
+    (error as { code?: string; cause?: { code?: string } })?.cause?.code ??
+    (error as { code?: string })?.code;
   if (code === "ECONNREFUSED" || code === "ENOTFOUND") {
     return new SwitchboardError(
       "jira.unreachable",

@@ -31,7 +31,9 @@ function clip(text: string, max: number): string {
 export function formatIssueLine(issue: JiraIssue): string {
   const { fields } = issue;
   const who = fields.assignee?.displayName ?? "unassigned";
-  const details = [fields.issuetype?.name, fields.priority?.name, who, fields.updated?.slice(0, 10)].filter(Boolean);
+  const details = [fields.issuetype?.name, fields.priority?.name, who, fields.updated?.slice(0, 10)].filter(
+    Boolean,
+  );
   return `${issue.key} [${fields.status?.name ?? "?"}] ${fields.summary ?? ""} (${details.join(", ")})`;
 }
 
@@ -52,7 +54,9 @@ export function formatIssue(issue: JiraIssue): string {
     lines.push("", `Comments (${comments.length}, latest ${Math.min(COMMENTS_SHOWN, comments.length)}):`);
     for (const comment of comments.slice(-COMMENTS_SHOWN)) {
       const author = comment.author?.displayName ?? "someone";
-      lines.push(`- ${author}, ${comment.created?.slice(0, 10) ?? ""}: ${clip(adfToText(comment.body), MAX_COMMENT)}`);
+      lines.push(
+        `- ${author}, ${comment.created?.slice(0, 10) ?? ""}: ${clip(adfToText(comment.body), MAX_COMMENT)}`,
+      );
     }
   }
   return lines.join("\n");

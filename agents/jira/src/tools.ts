@@ -3,7 +3,7 @@ import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime
 import { z } from "zod";
 import { adfToText, textToAdf } from "./adf.js";
 import type { JiraConnection } from "./client.js";
-import { type JiraIssue, formatIssue, formatIssueLine } from "./format.js";
+import { formatIssue, formatIssueLine, type JiraIssue } from "./format.js";
 
 const SEARCH_FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
 
@@ -26,7 +26,8 @@ export function jiraTools(jira: JiraConnection): AgentTool[] {
         },
         {
           name: "search_issues",
-          description: "Search Jira issues with JQL, e.g. project = PLAT AND status = \"In Progress\" ORDER BY updated DESC",
+          description:
+            'Search Jira issues with JQL, e.g. project = PLAT AND status = "In Progress" ORDER BY updated DESC',
           schema: z.object({
             jql: z.string().min(1).describe("A bounded JQL query (name a project, assignee, status or text)"),
             max_results: z.number().int().min(1).max(50).default(20),
@@ -52,7 +53,8 @@ export function jiraTools(jira: JiraConnection): AgentTool[] {
         async ({ query }) => {
           const page = await jira.call((client) => client.projects.searchProjects({ query, maxResults: 50 }));
           const projects = page.values ?? [];
-          if (projects.length === 0) return query ? `No projects match "${query}".` : "No projects are visible.";
+          if (projects.length === 0)
+            return query ? `No projects match "${query}".` : "No projects are visible.";
           return projects.map((project) => `${project.key}: ${project.name}`).join("\n");
         },
         {
@@ -92,7 +94,8 @@ export function jiraTools(jira: JiraConnection): AgentTool[] {
           }),
         },
       ),
-      ({ project, summary, issue_type }) => `Create a Jira ${issue_type ?? "Task"} in ${project}: "${summary}".`,
+      ({ project, summary, issue_type }) =>
+        `Create a Jira ${issue_type ?? "Task"} in ${project}: "${summary}".`,
     ),
     changeTool<{ key: string; body: string }>(
       tool(
@@ -113,16 +116,23 @@ export function jiraTools(jira: JiraConnection): AgentTool[] {
     changeTool<{ key: string; status: string }>(
       tool(
         async ({ key, status }) => {
-          const { transitions = [] } = await jira.call((client) => client.issues.getTransitions({ issueIdOrKey: key }));
+          const { transitions = [] } = await jira.call((client) =>
+            client.issues.getTransitions({ issueIdOrKey: key }),
+          );
           const wanted = status.toLowerCase();
           const match = transitions.find(
-            (transition) => transition.to?.name?.toLowerCase() === wanted || transition.name?.toLowerCase() === wanted,
+            (transition) =>
+              transition.to?.name?.toLowerCase() === wanted || transition.name?.toLowerCase() === wanted,
           );
           if (!match?.id) {
-            const options = transitions.map((transition) => transition.to?.name ?? transition.name).join(", ");
+            const options = transitions
+              .map((transition) => transition.to?.name ?? transition.name)
+              .join(", ");
             return `${key} cannot move to "${status}". Available: ${options || "none"}.`;
           }
-          await jira.call((client) => client.issues.doTransition({ issueIdOrKey: key, transition: { id: match.id } }));
+          await jira.call((client) =>
+            client.issues.doTransition({ issueIdOrKey: key, transition: { id: match.id } }),
+          );
           return `Moved ${key} to ${match.to?.name ?? match.name}.`;
         },
         {

@@ -4,11 +4,11 @@ import { fileURLToPath } from "node:url";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
 import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
-import { runPythonA2aClient } from "@switchboard/test-python/a2a-client";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { runPythonA2aClient } from "@switchboard/test-python/a2a-client";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
@@ -45,10 +45,29 @@ describe("Jira agent over A2A", () => {
       startScriptedLlm({
         script: rules(
           [
-            { lastUser: /\b([A-Z]+-\d+)\b.*status|status of ([A-Z]+-\d+)/, reply: (_r, { match }) => callTool("get_issue", { key: match?.[1] ?? match?.[2] }) },
-            { lastUser: /open issues in ([A-Z]+)/, reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]} AND statusCategory != Done ORDER BY updated DESC` }) },
-            { lastUser: /create a bug in ([A-Z]+): (.+)/, reply: (_r, { match }) => callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Bug" }) },
-            { lastUser: /what did I ask/, reply: (request) => say(`You asked: ${JSON.stringify(request.messages.filter((m) => m.role === "user").map((m) => m.content))}`) },
+            {
+              lastUser: /\b([A-Z]+-\d+)\b.*status|status of ([A-Z]+-\d+)/,
+              reply: (_r, { match }) => callTool("get_issue", { key: match?.[1] ?? match?.[2] }),
+            },
+            {
+              lastUser: /open issues in ([A-Z]+)/,
+              reply: (_r, { match }) =>
+                callTool("search_issues", {
+                  jql: `project = ${match?.[1]} AND statusCategory != Done ORDER BY updated DESC`,
+                }),
+            },
+            {
+              lastUser: /create a bug in ([A-Z]+): (.+)/,
+              reply: (_r, { match }) =>
+                callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Bug" }),
+            },
+            {
+              lastUser: /what did I ask/,
+              reply: (request) =>
+                say(
+                  `You asked: ${JSON.stringify(request.messages.filter((m) => m.role === "user").map((m) => m.content))}`,
+                ),
+            },
             { afterTool: true, reply: replyFromToolResult() },
           ],
           say("I can search, read and change Jira issues."),
@@ -84,7 +103,9 @@ describe("Jira agent over A2A", () => {
 
     const second = await connection.send({ text: "what did I ask before?", contextId });
     expect(second.text).toContain("open issues in PLAT");
-    expect(await mongo.db(dbName).collection("checkpoints_jira").countDocuments({ thread_id: contextId })).toBeGreaterThan(0);
+    expect(
+      await mongo.db(dbName).collection("checkpoints_jira").countDocuments({ thread_id: contextId }),
+    ).toBeGreaterThan(0);
   });
 
   it("asks before creating an issue; after a SIGKILL and restart, approval creates it exactly once", async () => {
@@ -92,7 +113,10 @@ describe("Jira agent over A2A", () => {
     let connection = await connectAgent(agent.url);
     const contextId = `jira-${randomUUID()}`;
     const before = jira.issues.length;
-    const asked = await connection.send({ text: "create a bug in OPS: disk full on build agents", contextId });
+    const asked = await connection.send({
+      text: "create a bug in OPS: disk full on build agents",
+      contextId,
+    });
     expect(asked.state).toBe("input-required");
     expect(asked.question).toContain('Create a Jira Bug in OPS: "disk full on build agents"');
     expect(jira.issues).toHaveLength(before);
@@ -116,8 +140,13 @@ describe("Jira agent over A2A", () => {
     const declined = await connection.send({ text: "no", contextId, taskId: asked.taskId });
     expect(declined.state).toBe("completed");
     expect(jira.issues).toHaveLength(before);
-    expect(jira.requests.filter((request) => request.method === "POST" && request.path === "/rest/api/3/issue")).toHaveLength(
-      jira.requests.filter((request) => request.method === "POST" && request.path === "/rest/api/3/issue" && request.status === 201).length,
+    expect(
+      jira.requests.filter((request) => request.method === "POST" && request.path === "/rest/api/3/issue"),
+    ).toHaveLength(
+      jira.requests.filter(
+        (request) =>
+          request.method === "POST" && request.path === "/rest/api/3/issue" && request.status === 201,
+      ).length,
     );
   });
 
@@ -132,7 +161,10 @@ describe("Jira agent over A2A", () => {
   it("streams the tool call as a status update before the final answer", async () => {
     const connection = await connectAgent((await start()).url);
     const kinds: string[] = [];
-    for await (const event of connection.stream({ text: "status of PLAT-2", contextId: `jira-${randomUUID()}` })) {
+    for await (const event of connection.stream({
+      text: "status of PLAT-2",
+      contextId: `jira-${randomUUID()}`,
+    })) {
       if (event.kind === "status") kinds.push(`status:${event.state}:${event.text ?? ""}`);
       if (event.kind === "artifact" && event.lastChunk) kinds.push("answer");
     }

@@ -7,7 +7,8 @@ import { readSubagents } from "./subagents-env.js";
 export const supervisorAgent: AgentDefinition = {
   name: "supervisor",
   title: "Switchboard supervisor",
-  description: "Routes platform-engineering requests to the Jira, GitHub, AWS and other agents it is connected to.",
+  description:
+    "Routes platform-engineering requests to the Jira, GitHub, AWS and other agents it is connected to.",
   defaultPort: 8000,
   systemPrompt: "The supervisor builds its prompt from its subagents' cards.",
   skills: [
@@ -23,7 +24,8 @@ export const supervisorAgent: AgentDefinition = {
   graph: ({ model, checkpointer, env, logger, onClose }) => {
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
-    if (agents.length === 0) logger.warn("No subagents are enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL.");
+    if (agents.length === 0)
+      logger.warn("No subagents are enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL.");
     const roster = new Roster(agents, logger);
     roster.start();
     onClose(() => roster.stop());

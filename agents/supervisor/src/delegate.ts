@@ -1,10 +1,12 @@
-import type { SendInput, TurnEvent, TurnResult } from "@switchboard/a2a-client/types";
 import { collectTurn } from "@switchboard/a2a-client/turn";
+import type { SendInput, TurnEvent, TurnResult } from "@switchboard/a2a-client/types";
 import { currentTurn } from "@switchboard/agent-runtime/turn-context";
 import type { Roster, Subagent } from "./roster.js";
 
 /** What one hop to a subagent produced: text for the model, or a question to relay to the user. */
-export type HopResult = { kind: "answer"; text: string } | { kind: "question"; taskId: string; question: string; text: string };
+export type HopResult =
+  | { kind: "answer"; text: string }
+  | { kind: "question"; taskId: string; question: string; text: string };
 
 /**
  * Sends one message to a subagent on the supervisor's own conversation: the A2A contextId (and
@@ -26,11 +28,22 @@ export async function askSubagent(
     );
   }
   const { connection } = agent;
-  if (!connection) return answer(`The ${agent.config.name} agent is not available: ${agent.reason ?? "it has not connected yet"}.`);
+  if (!connection)
+    return answer(
+      `The ${agent.config.name} agent is not available: ${agent.reason ?? "it has not connected yet"}.`,
+    );
 
   const turn = currentTurn();
-  turn.report({ text: `Asking the ${agent.config.name} agent`, metadata: { kind: "agent-call", agent: agent.config.name } });
-  const input: SendInput = { text: message, contextId: turn.contextId, token: turn.token, signal: turn.signal };
+  turn.report({
+    text: `Asking the ${agent.config.name} agent`,
+    metadata: { kind: "agent-call", agent: agent.config.name },
+  });
+  const input: SendInput = {
+    text: message,
+    contextId: turn.contextId,
+    token: turn.token,
+    signal: turn.signal,
+  };
   if (taskId) input.taskId = taskId;
   let result: TurnResult;
   try {
@@ -58,7 +71,12 @@ function fromResult(agent: Subagent, result: TurnResult): HopResult {
     case "input-required":
     case "auth-required": {
       const question = result.question ?? result.text;
-      return { kind: "question", taskId: result.taskId, question, text: `The ${name} agent asks: ${question}` };
+      return {
+        kind: "question",
+        taskId: result.taskId,
+        question,
+        text: `The ${name} agent asks: ${question}`,
+      };
     }
     case "failed":
       return answer(`The ${name} agent failed: ${result.text || "it gave no reason"}`);

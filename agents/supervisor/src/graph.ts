@@ -49,7 +49,11 @@ const callAgentTool = tool(async () => "", {
  * checkpoint) and sends the user's answer to that same subagent task. Each node makes its outside
  * calls only after its pause, so resuming never repeats a hop.
  */
-export function buildSupervisorGraph(model: BaseChatModel, roster: Roster, checkpointer: BaseCheckpointSaver): TurnGraph {
+export function buildSupervisorGraph(
+  model: BaseChatModel,
+  roster: Roster,
+  checkpointer: BaseCheckpointSaver,
+): TurnGraph {
   if (!model.bindTools) throw new Error("The supervisor's model must support tool calling.");
   const routed = model.bindTools([callAgentTool]);
 
@@ -70,10 +74,18 @@ export function buildSupervisorGraph(model: BaseChatModel, roster: Roster, check
           call.name !== "call_agent"
             ? { kind: "answer", text: `Unknown tool ${call.name}: use call_agent.` }
             : !parsed.success
-              ? { kind: "answer", text: `call_agent needs an agent name and a message: ${parsed.error.message}` }
+              ? {
+                  kind: "answer",
+                  text: `call_agent needs an agent name and a message: ${parsed.error.message}`,
+                }
               : await askSubagent(roster, parsed.data.agent, parsed.data.message);
         if (hop.kind === "question") {
-          pendingRelays.push({ agent: parsed.data?.agent ?? "", taskId: hop.taskId, question: hop.question, toolCallId });
+          pendingRelays.push({
+            agent: parsed.data?.agent ?? "",
+            taskId: hop.taskId,
+            question: hop.question,
+            toolCallId,
+          });
         }
         return hopMessage(toolCallId, hop.text);
       }),
@@ -112,5 +124,10 @@ export function buildSupervisorGraph(model: BaseChatModel, roster: Roster, check
 }
 
 function hopMessage(toolCallId: string, text: string): BaseMessage {
-  return new ToolMessage({ id: `hop-${toolCallId}`, tool_call_id: toolCallId, name: "call_agent", content: text });
+  return new ToolMessage({
+    id: `hop-${toolCallId}`,
+    tool_call_id: toolCallId,
+    name: "call_agent",
+    content: text,
+  });
 }

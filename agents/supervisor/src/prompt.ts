@@ -27,7 +27,9 @@ export function supervisorPrompt(roster: Roster): string {
     }
     lines.push(`- ${name}: ${agent.card.description}`);
     for (const skill of agent.card.skills) {
-      const examples = skill.examples.length ? ` Examples: ${skill.examples.map((e) => `"${e}"`).join(", ")}.` : "";
+      const examples = skill.examples.length
+        ? ` Examples: ${skill.examples.map((e) => `"${e}"`).join(", ")}.`
+        : "";
       lines.push(`  - ${skill.name}: ${skill.description}${examples}`);
     }
   }

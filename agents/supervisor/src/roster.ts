@@ -62,7 +62,10 @@ export class Roster {
   /** A call to the agent failed to reach it: take it out of rotation and reconnect in the background. */
   reportUnreachable(agent: Subagent, reason: string): void {
     if (agent.status !== "available") return;
-    this.logger.warn({ subagent: agent.config.name, url: agent.config.url, reason }, "subagent went away; reconnecting");
+    this.logger.warn(
+      { subagent: agent.config.name, url: agent.config.url, reason },
+      "subagent went away; reconnecting",
+    );
     Object.assign(agent, { status: "unreachable", reason, connection: undefined });
     this.wakeups.get(agent.config.name)?.();
   }
@@ -98,7 +101,11 @@ export class Roster {
       const connection = await connect(config.url, { cardRetries: 0, logger: this.logger });
       if (!sameAgentName(connection.card.name, config.name)) {
         const reason = `its card is named "${connection.card.name}", but ENABLE_${config.prefix} expects "${config.name}"`;
-        if (agent.reason !== reason) this.logger.error({ subagent: config.name, url: config.url }, `Refusing the agent at ${config.url}: ${reason}.`);
+        if (agent.reason !== reason)
+          this.logger.error(
+            { subagent: config.name, url: config.url },
+            `Refusing the agent at ${config.url}: ${reason}.`,
+          );
         Object.assign(agent, { status: "refused", reason, connection: undefined, card: connection.card });
         return "refused";
       }
@@ -112,7 +119,8 @@ export class Roster {
       return "available";
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      if (agent.status === "available") this.logger.warn({ subagent: config.name, reason }, "subagent went away");
+      if (agent.status === "available")
+        this.logger.warn({ subagent: config.name, reason }, "subagent went away");
       Object.assign(agent, { status: "unreachable", reason, connection: undefined });
       return "unreachable";
     }
@@ -121,8 +129,9 @@ export class Roster {
   private async pause(agent: Subagent, ms: number): Promise<void> {
     const wake = new AbortController();
     this.wakeups.set(agent.config.name, () => wake.abort());
-    await sleep(ms, undefined, { signal: AbortSignal.any([this.stopped.signal, wake.signal]), ref: false }).catch(
-      () => undefined,
-    );
+    await sleep(ms, undefined, {
+      signal: AbortSignal.any([this.stopped.signal, wake.signal]),
+      ref: false,
+    }).catch(() => undefined);
   }
 }

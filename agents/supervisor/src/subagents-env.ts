@@ -30,7 +30,10 @@ export function readSubagents(env: NodeJS.ProcessEnv): SubagentsFromEnv {
     const port = env[`${prefix}_AGENT_PORT`]?.trim();
     if (url) agents.push({ name: prefix.toLowerCase(), prefix, url: url.replace(/\/+$/, "") });
     else if (host && port) agents.push({ name: prefix.toLowerCase(), prefix, url: `http://${host}:${port}` });
-    else problems.push(`${key}=true but neither ${prefix}_AGENT_URL nor ${prefix}_AGENT_HOST and ${prefix}_AGENT_PORT is set.`);
+    else
+      problems.push(
+        `${key}=true but neither ${prefix}_AGENT_URL nor ${prefix}_AGENT_HOST and ${prefix}_AGENT_PORT is set.`,
+      );
   }
   agents.sort((a, b) => a.name.localeCompare(b.name));
   return { agents, problems };

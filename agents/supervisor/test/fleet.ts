@@ -16,6 +16,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts agents/<dir> as a process on a fixed port with the given settings. */
-export function startAgent(dir: string, port: number, env: Record<string, string | undefined>): Promise<AgentProcess> {
+export function startAgent(
+  dir: string,
+  port: number,
+  env: Record<string, string | undefined>,
+): Promise<AgentProcess> {
   return startAgentProcess(join(agentsDir, dir), { env: { ...env, PORT: String(port) } });
 }

@@ -20,20 +20,31 @@ const script = rules(
       lastUser: /^(\w+): (.+)$/s,
       reply: (_r, { match }) => callTool("call_agent", { agent: match?.[1], message: match?.[2] }),
     },
-    { toolOffered: "call_agent", afterTool: "call_agent", reply: replyFromToolResult((results) => results.map((r) => r.content).join("\n")) },
+    {
+      toolOffered: "call_agent",
+      afterTool: "call_agent",
+      reply: replyFromToolResult((results) => results.map((r) => r.content).join("\n")),
+    },
     { toolOffered: "call_agent", reply: say("Tell me which agent to ask.") },
     {
       lastUser: /open issues in ([A-Z]+)/,
-      reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]} ORDER BY updated DESC` }),
+      reply: (_r, { match }) =>
+        callTool("search_issues", { jql: `project = ${match?.[1]} ORDER BY updated DESC` }),
     },
     {
       lastUser: /create a bug in ([A-Z]+): (.+)/,
-      reply: (_r, { match }) => callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Bug" }),
+      reply: (_r, { match }) =>
+        callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Bug" }),
     },
     {
       lastUser: /what did I ask/,
       reply: (request) =>
-        say(`Earlier you asked: ${request.messages.filter((m) => m.role === "user").map((m) => m.content).join(" | ")}`),
+        say(
+          `Earlier you asked: ${request.messages
+            .filter((m) => m.role === "user")
+            .map((m) => m.content)
+            .join(" | ")}`,
+        ),
     },
     { afterTool: true, reply: replyFromToolResult() },
   ],
@@ -123,8 +134,12 @@ describe("supervisor routing over A2A", () => {
     expect(second.text).toContain("open issues in PLAT");
 
     const db = mongo.db(dbName);
-    expect(await db.collection("checkpoints_supervisor").countDocuments({ thread_id: contextId })).toBeGreaterThan(0);
-    expect(await db.collection("checkpoints_jira").countDocuments({ thread_id: contextId })).toBeGreaterThan(0);
+    expect(
+      await db.collection("checkpoints_supervisor").countDocuments({ thread_id: contextId }),
+    ).toBeGreaterThan(0);
+    expect(await db.collection("checkpoints_jira").countDocuments({ thread_id: contextId })).toBeGreaterThan(
+      0,
+    );
     const jiraTasks = await db.collection("tasks_jira").find({ contextId }).toArray();
     expect(jiraTasks).toHaveLength(2);
 
@@ -144,7 +159,10 @@ describe("supervisor routing over A2A", () => {
     await startSupervisor();
     const connection = await connectAgent(`http://127.0.0.1:${supervisorPort}`);
     const seen: string[] = [];
-    for await (const event of connection.stream({ text: "jira: open issues in OPS", contextId: `conv-${randomUUID()}` })) {
+    for await (const event of connection.stream({
+      text: "jira: open issues in OPS",
+      contextId: `conv-${randomUUID()}`,
+    })) {
       if (event.kind === "status" && event.text) seen.push(`${event.state}:${event.text}`);
       if (event.kind === "artifact" && event.lastChunk) seen.push("answer");
     }
@@ -207,7 +225,10 @@ describe("supervisor routing over A2A", () => {
 
     await startJira();
     await expect
-      .poll(async () => (await ask("jira: open issues in PLAT", contextId)).text, { timeout: 20_000, interval: 500 })
+      .poll(async () => (await ask("jira: open issues in PLAT", contextId)).text, {
+        timeout: 20_000,
+        interval: 500,
+      })
       .toMatch(/PLAT-1/);
   });
 

@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ToolMessage } from "@langchain/core/messages";
-import { isGraphInterrupt } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { isGraphInterrupt } from "@langchain/langgraph";
 import { isSwitchboardError } from "@switchboard/utils/errors";
 import { createAgent, createMiddleware, humanInTheLoopMiddleware, type InterruptOnConfig } from "langchain";
 import type { AgentTool, TurnGraph } from "./definition.js";

@@ -39,7 +39,11 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     res.status(ready ? 200 : 503).json(
       ready
         ? { status: "ready", agent: deps.agent }
-        : { status: "unavailable", agent: deps.agent, reason: "the checkpoint store (MongoDB) is not reachable" },
+        : {
+            status: "unavailable",
+            agent: deps.agent,
+            reason: "the checkpoint store (MongoDB) is not reachable",
+          },
     );
   });
   app.get("/metrics", async (_req, res) => {
@@ -84,11 +88,17 @@ function jsonRpcBodyErrors(limit: number): ErrorRequestHandler {
     const type = (error as { type?: string }).type;
     if (type === "entity.too.large") {
       a2aRequests.inc({ method: "unknown", outcome: "rejected" });
-      return res.status(413).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: tooLarge(limit) } });
+      return res
+        .status(413)
+        .json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: tooLarge(limit) } });
     }
     if (type === "entity.parse.failed" || error instanceof SyntaxError) {
       a2aRequests.inc({ method: "unknown", outcome: "rejected" });
-      return res.json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Invalid JSON payload." } });
+      return res.json({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32700, message: "Invalid JSON payload." },
+      });
     }
     next(error);
   };
@@ -98,10 +108,14 @@ function restBodyErrors(limit: number): ErrorRequestHandler {
   return (error, _req, res, next) => {
     const type = (error as { type?: string }).type;
     if (type === "entity.too.large") {
-      return res.status(413).json({ error: { code: 413, status: "INVALID_ARGUMENT", message: tooLarge(limit) } });
+      return res
+        .status(413)
+        .json({ error: { code: 413, status: "INVALID_ARGUMENT", message: tooLarge(limit) } });
     }
     if (type === "entity.parse.failed" || error instanceof SyntaxError) {
-      return res.status(400).json({ error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid JSON payload." } });
+      return res
+        .status(400)
+        .json({ error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid JSON payload." } });
     }
     next(error);
   };

@@ -8,7 +8,8 @@ export function countedRequestHandler(handler: A2ARequestHandler): A2ARequestHan
   return new Proxy(handler, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
-      if (typeof value !== "function" || typeof property !== "string" || property === "getAgentCard") return value;
+      if (typeof value !== "function" || typeof property !== "string" || property === "getAgentCard")
+        return value;
       const method = property;
       if (STREAMING.has(method)) {
         return async function* (...args: unknown[]) {

@@ -59,7 +59,11 @@ export interface GraphDeps {
 export interface TurnGraph {
   stream(
     input: unknown,
-    options: { configurable: { thread_id: string }; signal: AbortSignal; streamMode: Array<"updates" | "messages"> },
+    options: {
+      configurable: { thread_id: string };
+      signal: AbortSignal;
+      streamMode: Array<"updates" | "messages">;
+    },
   ): Promise<AsyncIterable<unknown>>;
   getState(config: { configurable: { thread_id: string } }): Promise<{
     values: unknown;

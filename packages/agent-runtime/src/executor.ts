@@ -1,7 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { type Task, TaskState } from "@a2a-js/sdk";
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
-import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
+import {
+  AIMessage,
+  AIMessageChunk,
+  type BaseMessage,
+  HumanMessage,
+  ToolMessage,
+} from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import type { Logger } from "@switchboard/utils/logger";
 import { turnDuration } from "@switchboard/utils/metrics";
@@ -150,7 +161,12 @@ export class AgentTurnExecutor implements AgentExecutor {
             );
           }
         } else if (ToolMessage.isInstance(message)) {
-          const progress = { kind: "tool-result", agent: this.agent, tool: message.name, status: message.status };
+          const progress = {
+            kind: "tool-result",
+            agent: this.agent,
+            tool: message.name,
+            status: message.status,
+          };
           const verb = message.status === "error" ? "failed" : "done";
           bus.publish(
             AgentEvent.statusUpdate(
@@ -210,7 +226,11 @@ function newTask(ids: Ids, request: RequestContext): Task {
   return {
     id: ids.taskId,
     contextId: ids.contextId,
-    status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+    status: {
+      state: TaskState.TASK_STATE_SUBMITTED,
+      message: undefined,
+      timestamp: new Date().toISOString(),
+    },
     artifacts: [],
     history: [request.userMessage],
     metadata: undefined,

@@ -9,7 +9,10 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
 
 /** Removes anything that looks like a credential from text shown to users or written to logs. */
 export function redactSecrets(text: string): string {
-  return SECRET_PATTERNS.reduce((result, [pattern, replacement]) => result.replace(pattern, replacement), text);
+  return SECRET_PATTERNS.reduce(
+    (result, [pattern, replacement]) => result.replace(pattern, replacement),
+    text,
+  );
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -35,7 +38,8 @@ export function describeFailure(error: unknown, agent: string): string {
   if (status === 401 || status === 403) {
     return `The LLM provider refused the ${agent} agent's credentials (HTTP ${status}): check the API key for LLM_PROVIDER.`;
   }
-  if (status === 429) return `The LLM provider is rate-limiting the ${agent} agent (HTTP 429). Try again shortly.`;
+  if (status === 429)
+    return `The LLM provider is rate-limiting the ${agent} agent (HTTP 429). Try again shortly.`;
   if (status !== undefined && status >= 500) {
     return `The LLM provider failed (HTTP ${status}) while the ${agent} agent was working. Try again shortly.`;
   }

@@ -26,7 +26,9 @@ function isHitlRequest(value: unknown): value is HITLRequest {
 }
 
 function isRelayedQuestion(value: unknown): value is RelayedQuestion {
-  return typeof value === "object" && value !== null && typeof (value as RelayedQuestion).question === "string";
+  return (
+    typeof value === "object" && value !== null && typeof (value as RelayedQuestion).question === "string"
+  );
 }
 
 /** The question to show the user for a pending interrupt. */
@@ -52,7 +54,10 @@ export function resumeValueFor(value: unknown, answerText: string): unknown {
     decisions: value.actionRequests.map((action) =>
       answer === "approve"
         ? { type: "approve" }
-        : { type: "reject", message: `The user declined: ${action.name} was not run and nothing was changed.` },
+        : {
+            type: "reject",
+            message: `The user declined: ${action.name} was not run and nothing was changed.`,
+          },
     ),
   };
   return response;

@@ -1,10 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { type Artifact, type Message, type Part, Role, type TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import {
+  type Artifact,
+  type Message,
+  type Part,
+  Role,
+  type TaskState,
+  type TaskStatusUpdateEvent,
+} from "@a2a-js/sdk";
 
 // The SDK's types are ts-proto shapes where every field is required; these build them.
 
 export function textPart(text: string): Part {
-  return { content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" };
+  return {
+    content: { $case: "text", value: text },
+    metadata: undefined,
+    filename: "",
+    mediaType: "text/plain",
+  };
 }
 
 export function agentMessage(text: string, ids: { taskId: string; contextId: string }): Message {

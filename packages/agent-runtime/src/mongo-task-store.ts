@@ -30,7 +30,10 @@ export class MongoTaskStore implements TaskStore {
 
   static async create(db: Db, agent: string): Promise<MongoTaskStore> {
     const store = new MongoTaskStore(db, `tasks_${agent}`);
-    await store.collection.createIndex({ owner: 1, contextId: 1, timestamp: -1 }, { name: "owner_context_time" });
+    await store.collection.createIndex(
+      { owner: 1, contextId: 1, timestamp: -1 },
+      { name: "owner_context_time" },
+    );
     return store;
   }
 
@@ -57,7 +60,8 @@ export class MongoTaskStore implements TaskStore {
     const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
     const filter: Filter<TaskDocument> = { owner: resolveUserScope(context) };
     if (params.contextId) filter.contextId = params.contextId;
-    if (params.status !== undefined && params.status !== TaskState.TASK_STATE_UNSPECIFIED) filter.state = params.status;
+    if (params.status !== undefined && params.status !== TaskState.TASK_STATE_UNSPECIFIED)
+      filter.state = params.status;
     if (params.statusTimestampAfter) filter.timestamp = { $gt: params.statusTimestampAfter };
     const totalSize = await this.collection.countDocuments(filter);
 
@@ -65,7 +69,10 @@ export class MongoTaskStore implements TaskStore {
     const page = cursor
       ? {
           ...filter,
-          $or: [{ timestamp: { $lt: cursor.timestamp } }, { timestamp: cursor.timestamp, taskId: { $lt: cursor.id } }],
+          $or: [
+            { timestamp: { $lt: cursor.timestamp } },
+            { timestamp: cursor.timestamp, taskId: { $lt: cursor.id } },
+          ],
         }
       : filter;
     const documents = await this.collection
@@ -82,7 +89,9 @@ export class MongoTaskStore implements TaskStore {
         return task;
       }),
       nextPageToken:
-        documents.length > pageSize && last ? encodePageToken({ timestamp: last.timestamp, id: last.taskId }) : "",
+        documents.length > pageSize && last
+          ? encodePageToken({ timestamp: last.timestamp, id: last.taskId })
+          : "",
       pageSize,
       totalSize,
     };

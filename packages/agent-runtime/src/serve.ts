@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
+import { createChatModel } from "@switchboard/llm/chat-model";
 import { detectAgentName } from "@switchboard/utils/agent-name";
 import {
   closeCheckpointer,
@@ -11,7 +12,6 @@ import {
 } from "@switchboard/utils/checkpointer";
 import { isSwitchboardError } from "@switchboard/utils/errors";
 import { createLogger, type Logger } from "@switchboard/utils/logger";
-import { createChatModel } from "@switchboard/llm/chat-model";
 import { buildAgentGraph } from "./agent-graph.js";
 import { createAgentApp } from "./app.js";
 import { buildAgentCard } from "./card.js";
@@ -37,7 +37,10 @@ export interface ServeOptions {
  * Starts an agent: checkpointer (fails fast when MongoDB is configured but unreachable), LLM,
  * LangGraph agent, durable task store, and the A2A server on PORT.
  */
-export async function serveAgent(definition: AgentDefinition, options: ServeOptions = {}): Promise<RunningAgent> {
+export async function serveAgent(
+  definition: AgentDefinition,
+  options: ServeOptions = {},
+): Promise<RunningAgent> {
   const env = options.env ?? process.env;
   const name = agentName(definition, env);
   const logger = options.logger ?? createLogger({ base: { agent: name } });
@@ -48,8 +51,19 @@ export async function serveAgent(definition: AgentDefinition, options: ServeOpti
   const llm = createChatModel({ env });
   const cleanups: Array<() => Promise<void> | void> = [];
   const graph = definition.graph
-    ? definition.graph({ model: llm.model, checkpointer, env, logger, onClose: (cleanup) => cleanups.push(cleanup) })
-    : buildAgentGraph({ model: llm.model, tools: definition.tools(env), systemPrompt: definition.systemPrompt, checkpointer });
+    ? definition.graph({
+        model: llm.model,
+        checkpointer,
+        env,
+        logger,
+        onClose: (cleanup) => cleanups.push(cleanup),
+      })
+    : buildAgentGraph({
+        model: llm.model,
+        tools: definition.tools(env),
+        systemPrompt: definition.systemPrompt,
+        checkpointer,
+      });
   const taskStore = db ? await MongoTaskStore.create(db, name) : new InMemoryTaskStore();
 
   // Bind first: with PORT=0 the card's default URL needs the port the system picked.
@@ -61,10 +75,20 @@ export async function serveAgent(definition: AgentDefinition, options: ServeOpti
   const { port } = server.address() as AddressInfo;
   const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
   const card = buildAgentCard({ ...definition, name }, publicUrl);
-  const requestHandler = new DefaultRequestHandler(card, taskStore, new AgentTurnExecutor(name, graph, logger));
+  const requestHandler = new DefaultRequestHandler(
+    card,
+    taskStore,
+    new AgentTurnExecutor(name, graph, logger),
+  );
   server.on(
     "request",
-    createAgentApp({ agent: name, requestHandler, logger, ready: pingCheckpointer, maxBodyBytes: settings.maxBodyBytes }),
+    createAgentApp({
+      agent: name,
+      requestHandler,
+      logger,
+      ready: pingCheckpointer,
+      maxBodyBytes: settings.maxBodyBytes,
+    }),
   );
   const url = `http://127.0.0.1:${port}`;
   const info = await getCheckpointerInfo();
@@ -117,7 +141,10 @@ export async function runAgent(definition: AgentDefinition): Promise<void> {
     process.once("SIGINT", () => void stop("SIGINT"));
   } catch (error) {
     const message = isSwitchboardError(error) ? error.message : String(error);
-    logger.fatal({ err: isSwitchboardError(error) ? undefined : error }, `${definition.name} agent cannot start: ${message}`);
+    logger.fatal(
+      { err: isSwitchboardError(error) ? undefined : error },
+      `${definition.name} agent cannot start: ${message}`,
+    );
     await closeCheckpointer();
     process.exit(1);
   }

@@ -7,7 +7,13 @@ export async function clientFor(url: string): Promise<Client> {
 }
 
 export function userMessage(text: string, contextId: string, taskId = ""): Message {
-  return Message.fromJSON({ messageId: randomUUID(), role: "ROLE_USER", contextId, taskId, parts: [{ text }] });
+  return Message.fromJSON({
+    messageId: randomUUID(),
+    role: "ROLE_USER",
+    contextId,
+    taskId,
+    parts: [{ text }],
+  });
 }
 
 export async function send(client: Client, text: string, contextId: string, taskId = ""): Promise<Task> {

@@ -13,7 +13,13 @@ export function notesAgent(notes: string[]): AgentDefinition {
     defaultPort: 0,
     systemPrompt: "You keep notes for the user.",
     skills: [
-      { id: "notes", name: "Notes", description: "List and add notes", tags: ["notes"], examples: ["list notes"] },
+      {
+        id: "notes",
+        name: "Notes",
+        description: "List and add notes",
+        tags: ["notes"],
+        examples: ["list notes"],
+      },
     ],
     tools: (env) => [
       readTool(
@@ -37,7 +43,11 @@ export function notesAgent(notes: string[]): AgentDefinition {
         tool(
           async () => {
             if (!env.NOTES_TOKEN) {
-              throw new SwitchboardError("notes.config", "user", "NOTES_TOKEN is not set: set it to read secret notes.");
+              throw new SwitchboardError(
+                "notes.config",
+                "user",
+                "NOTES_TOKEN is not set: set it to read secret notes.",
+              );
             }
             return "secret";
           },

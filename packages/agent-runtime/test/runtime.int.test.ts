@@ -35,7 +35,10 @@ describe("agent runtime over A2A", () => {
     ...extra,
   });
   const start = async (extra?: Record<string, string>) => {
-    agent = await serveAgent(notesAgent(notes), { env: env(extra), logger: createLogger({ level: "silent" }) });
+    agent = await serveAgent(notesAgent(notes), {
+      env: env(extra),
+      logger: createLogger({ level: "silent" }),
+    });
     return agent;
   };
 
@@ -43,7 +46,10 @@ describe("agent runtime over A2A", () => {
     llm = await startScriptedLlm({
       script: rules(
         [
-          { lastUser: /add note (.+)/, reply: (_req, { match }) => callTool("add_note", { text: match?.[1] }) },
+          {
+            lastUser: /add note (.+)/,
+            reply: (_req, { match }) => callTool("add_note", { text: match?.[1] }),
+          },
           { lastUser: /list notes/, reply: callTool("list_notes", {}) },
           { lastUser: /secret/, reply: callTool("secret_notes", {}) },
           { lastUser: /slow/, reply: callTool("slow_notes", {}) },
@@ -83,7 +89,11 @@ describe("agent runtime over A2A", () => {
     expect(JSON.stringify(card)).not.toContain("0.0.0.0");
 
     const legacy = await (await fetch(`${url}/.well-known/agent-card.json`)).json();
-    expect(legacy).toMatchObject({ name: "notes", protocolVersion: "0.3", url: "http://notes.internal:8123/" });
+    expect(legacy).toMatchObject({
+      name: "notes",
+      protocolVersion: "0.3",
+      url: "http://notes.internal:8123/",
+    });
   });
 
   it("answers from a read tool and keeps the conversation in checkpoints_notes", async () => {
@@ -100,7 +110,9 @@ describe("agent runtime over A2A", () => {
     await send(client, "hello again", contextId);
     const secondRequest = llm.requests.at(-1);
     expect(JSON.stringify(secondRequest?.messages)).toContain("please list notes");
-    expect(await mongo.db(dbName).collection("checkpoints_notes").countDocuments({ thread_id: contextId })).toBeGreaterThan(0);
+    expect(
+      await mongo.db(dbName).collection("checkpoints_notes").countDocuments({ thread_id: contextId }),
+    ).toBeGreaterThan(0);
   });
 
   it("asks before a change, survives a restart, and performs an approved change exactly once", async () => {
@@ -230,7 +242,9 @@ describe("agent runtime over A2A", () => {
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/switchboard_a2a_requests_total\{method="sendMessage",outcome="ok"\} \d+/);
     expect(metrics).toMatch(/switchboard_turn_duration_seconds_count\{outcome="completed"\} \d+/);
-    expect(metrics).toMatch(/switchboard_checkpoint_operation_duration_seconds_count\{operation="put",backend="mongodb"\}/);
+    expect(metrics).toMatch(
+      /switchboard_checkpoint_operation_duration_seconds_count\{operation="put",backend="mongodb"\}/,
+    );
   });
 
   it("rejects oversized and malformed bodies with clear errors and keeps serving", async () => {
@@ -238,12 +252,21 @@ describe("agent runtime over A2A", () => {
     const huge = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { pad: "x".repeat(100_000) } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "message/send",
+        params: { pad: "x".repeat(100_000) },
+      }),
     });
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as JsonRpcError).error.message).toMatch(/larger than the 64 KiB limit/);
 
-    const malformed = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
+    const malformed = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{oops",
+    });
     expect(((await malformed.json()) as JsonRpcError).error.code).toBe(-32700);
 
     const task = await send(await clientFor(url), "hi", `ctx-${randomUUID()}`);

@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# One image per agent package, from the same file:
+#   docker build --build-arg AGENT=jira -t switchboard/agent-jira .       (agents/jira)
+#   docker build --build-arg AGENT=supervisor -t switchboard/supervisor .  (agents/supervisor)
+# AGENT names a folder under agents/; the image holds only that package, its workspace dependencies
+# (built) and their production node_modules. packages/fleet-config's tests run this file's `build`
+# stage RUN lines outside Docker (the literal /out is swapped for a temp folder), so keep them plain sh.
+
+ARG NODE_IMAGE=node:20-slim
+
+FROM ${NODE_IMAGE} AS build
+ARG AGENT=supervisor
+# Keep in step with "packageManager" in package.json (a fleet-config test checks it).
+ARG PNPM_VERSION=10.34.9
+ENV CI=true TURBO_TELEMETRY_DISABLED=1 PNPM_STORE_DIR=/pnpm-store
+RUN npm install --global --no-audit --no-fund "pnpm@${PNPM_VERSION}"
+WORKDIR /repo
+# Dependencies first, from the lockfile only, so this layer is reused until the lockfile changes.
+COPY pnpm-lock.yaml pnpm-workspace.yaml package.json .npmrc ./
+RUN --mount=type=cache,id=pnpm-store,target=/pnpm-store pnpm fetch --store-dir "$PNPM_STORE_DIR"
+COPY . .
+RUN --mount=type=cache,id=pnpm-store,target=/pnpm-store pnpm install --frozen-lockfile --offline --store-dir "$PNPM_STORE_DIR"
+# Build the agent and the workspace packages it depends on (turbo's ^build), then copy out just that
+# package with its production dependencies. pnpm 10's deploy wants inject-workspace-packages=true;
+# --legacy keeps the workspace's symlinked layout for development and deploys as pnpm 9 did.
+RUN --mount=type=cache,id=pnpm-store,target=/pnpm-store \
+  test -f "agents/${AGENT}/package.json" || { echo "AGENT=${AGENT}: no agents/${AGENT}/package.json" >&2; exit 1; }; \
+  pkg="$(node -p "require('./agents/${AGENT}/package.json').name")" && \
+  pnpm exec turbo run build --filter="${pkg}" --output-logs=errors-only && \
+  pnpm --filter="${pkg}" deploy --legacy --prod --offline --store-dir "$PNPM_STORE_DIR" /out
+
+FROM ${NODE_IMAGE} AS runtime
+# The agent's contract port (DESIGN.md), for EXPOSE only; PORT at run time overrides the listening port.
+ARG AGENT_PORT=8000
+ENV NODE_ENV=production HOST=0.0.0.0
+WORKDIR /app
+COPY --from=build --chown=node:node /out ./
+# The node user (uid 1000) ships with the official Node images.
+USER node
+EXPOSE ${AGENT_PORT}
+CMD ["node", "dist/index.js"]

@@ -1,0 +1,116 @@
+import { randomUUID } from "node:crypto";
+import { createInterface } from "node:readline/promises";
+import type { AgentConnection } from "@switchboard/a2a-client/client";
+import type { SendInput } from "@switchboard/a2a-client/types";
+import type { CliOptions } from "./args.js";
+import { Output, styleFor, TurnPrinter } from "./render.js";
+import { describeProblem, openConnection, runTurn } from "./session.js";
+
+export interface ChatIo {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The conversation the next line goes to, and the task waiting for an answer, if any. */
+interface ChatState {
+  contextId: string;
+  pendingTaskId?: string;
+}
+
+/**
+ * The interactive chat: one turn per line on one conversation (`/new` starts another), streaming
+ * progress and the answer. A failed turn is reported and the prompt comes back.
+ */
+export async function chat(options: CliOptions, io: ChatIo): Promise<number> {
+  const out = new Output(io.stdout, styleFor(io.stdout, io.env));
+  let connection: AgentConnection;
+  try {
+    connection = await openConnection(options);
+  } catch (error) {
+    const stderr = new Output(io.stderr, styleFor(io.stderr, io.env));
+    stderr.line(stderr.style.red(describeProblem(error, options.url)));
+    return 1;
+  }
+
+  const state: ChatState = { contextId: options.contextId ?? randomUUID() };
+  out.line(
+    out.style.dim(
+      `Connected to ${connection.card.name} at ${options.url}. /new starts a new conversation, /quit or Ctrl-D leaves.`,
+    ),
+  );
+  out.line(`conversation ${out.style.bold(state.contextId)}`);
+
+  // In a terminal readline echoes and edits the line; from a pipe the prompt is written like any output.
+  const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
+  const rl = createInterface({ input: io.stdin, ...(terminal ? { output: io.stdout, terminal } : {}) });
+  let running: AbortController | undefined;
+  rl.on("SIGINT", () => (running ? running.abort() : rl.close()));
+  const lines = rl[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const prompt = state.pendingTaskId ? "answer› " : "› ";
+      if (terminal) {
+        rl.setPrompt(out.style.bold(prompt));
+        rl.prompt();
+      } else {
+        out.write(prompt);
+      }
+      const next = await lines.next();
+      if (next.done) break;
+      const text = next.value.trim();
+      if (terminal) out.endLine(); // the terminal moved to a new line on Enter
+      if (!text) continue;
+      if (text === "/quit" || text === "/exit") break;
+      if (text === "/new") {
+        state.contextId = randomUUID();
+        delete state.pendingTaskId;
+        out.line(`conversation ${out.style.bold(state.contextId)}`);
+        continue;
+      }
+      if (text.startsWith("/")) {
+        out.line(out.style.dim(`Unknown command ${text}: /new starts a new conversation, /quit leaves.`));
+        continue;
+      }
+      running = new AbortController();
+      await turn(connection, text, state, out, options.url, running.signal);
+      running = undefined;
+    }
+  } finally {
+    rl.close();
+  }
+  out.endLine();
+  return 0;
+}
+
+async function turn(
+  connection: AgentConnection,
+  text: string,
+  state: ChatState,
+  out: Output,
+  url: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const printer = new TurnPrinter({ answer: out, progress: out, problems: out, self: connection.card.name });
+  const input: SendInput = { text, contextId: state.contextId, signal };
+  if (state.pendingTaskId) input.taskId = state.pendingTaskId;
+  let taskId: string | undefined;
+  try {
+    const result = await runTurn(connection, input, (event) => {
+      if (event.kind === "task") taskId = event.taskId;
+      printer.onEvent(event);
+    });
+    printer.finish(result);
+    if (result.contextId && result.contextId !== state.contextId) {
+      state.contextId = result.contextId;
+      out.line(`conversation ${out.style.bold(state.contextId)}`);
+    }
+    if (result.state === "input-required") state.pendingTaskId = result.taskId;
+    else delete state.pendingTaskId;
+  } catch (error) {
+    out.line(out.style.red(`✗ ${describeProblem(error, url)}`));
+    // Ctrl-C stops reading; the agent should stop working too.
+    if (signal.aborted && taskId) await connection.cancel(taskId).catch(() => undefined);
+  }
+}

@@ -1,0 +1,118 @@
+import { type AgentProcess, startAgentProcess } from "./agent-process.js";
+import { type AgentPackage, discoverAgents, envPrefix } from "./discover.js";
+
+export interface FleetMember {
+  name: string;
+  url: string;
+  process: AgentProcess;
+}
+
+export interface Fleet {
+  supervisor: FleetMember;
+  agents: FleetMember[];
+  /** Agents that did not start, each with the tail of its output. */
+  failed: Array<{ name: string; error: string }>;
+  stop(): Promise<void>;
+}
+
+export interface FleetOptions {
+  root: string;
+  /** The environment every agent starts with (the caller's env plus .env). */
+  env: NodeJS.ProcessEnv;
+  /** Every line any agent prints, with the agent's name. */
+  onLine?: (agent: string, line: string) => void;
+  /** Reports each agent as it becomes ready or fails. */
+  onStatus?: (agent: string, status: "starting" | "ready" | "failed", detail?: string) => void;
+}
+
+/**
+ * Starts every enabled agent package (ENABLE_<AGENT>=false leaves one out) on its contract port
+ * (<AGENT>_AGENT_PORT overrides), then the supervisor (SUPERVISOR_PORT overrides) wired to them.
+ * An agent that fails to start is reported, not fatal; a supervisor that fails stops the fleet.
+ */
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const { supervisor, agents } = discoverAgents(options.root);
+  if (!supervisor) throw new Error(`No supervisor package under ${options.root}/agents.`);
+  const enabled = agents.filter(
+    (agent) => options.env[`ENABLE_${envPrefix(agent.name)}`]?.trim() !== "false",
+  );
+
+  const started = await Promise.allSettled(
+    enabled.map((agent) => start(agent, options, options.env[`${envPrefix(agent.name)}_AGENT_PORT`])),
+  );
+  const members: FleetMember[] = [];
+  const failed: Fleet["failed"] = [];
+  started.forEach((result, index) => {
+    const agent = enabled[index] as AgentPackage;
+    if (result.status === "fulfilled") members.push(result.value);
+    else
+      failed.push({
+        name: agent.name,
+        error: result.reason instanceof Error ? result.reason.message : String(result.reason),
+      });
+  });
+
+  const wiring: NodeJS.ProcessEnv = {};
+  for (const member of members) {
+    wiring[`ENABLE_${envPrefix(member.name)}`] = "true";
+    wiring[`${envPrefix(member.name)}_AGENT_URL`] = member.url;
+  }
+  const stopAll = async (list: FleetMember[]) => {
+    await Promise.all(list.map((member) => member.process.kill("SIGTERM")));
+  };
+  let head: FleetMember;
+  try {
+    head = await start(
+      supervisor,
+      { ...options, env: { ...options.env, ...wiring } },
+      options.env.SUPERVISOR_PORT,
+    );
+  } catch (error) {
+    await stopAll(members);
+    throw error;
+  }
+  return {
+    supervisor: head,
+    agents: members,
+    failed,
+    stop: () => stopAll([head, ...members]),
+  };
+}
+
+async function start(
+  agent: AgentPackage,
+  options: FleetOptions,
+  port: string | undefined,
+): Promise<FleetMember> {
+  options.onStatus?.(agent.name, "starting");
+  const env: NodeJS.ProcessEnv = { ...options.env, HOST: options.env.HOST ?? "127.0.0.1" };
+  delete env.PORT;
+  delete env.AGENT_NAME;
+  delete env.AGENT_PUBLIC_URL;
+  if (port) env.PORT = port;
+  try {
+    const process = await startAgentProcess(agent.dir, {
+      env,
+      onLine: (line) => options.onLine?.(agent.name, line),
+    });
+    await waitUntilReady(process.url);
+    options.onStatus?.(agent.name, "ready", process.url);
+    return { name: agent.name, url: `http://localhost:${process.port}`, process };
+  } catch (error) {
+    options.onStatus?.(agent.name, "failed", error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+async function waitUntilReady(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ready = await fetch(`${url}/ready`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url}/ready did not answer 200 within ${timeoutMs} ms`);
+}
