@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client/client";
+import { type FakeGithub, startFakeGithub } from "@switchboard/fake-github/server";
 import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
 import type { AgentProcess } from "@switchboard/test-agents/process";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
@@ -32,6 +33,10 @@ const script = rules(
         callTool("search_issues", { jql: `project = ${match?.[1]} ORDER BY updated DESC` }),
     },
     {
+      lastUser: /open pull requests in (\S+)/,
+      reply: (_r, { match }) => callTool("list_pull_requests", { repo: match?.[1], state: "open" }),
+    },
+    {
       lastUser: /create a bug in ([A-Z]+): (.+)/,
       reply: (_r, { match }) =>
         callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Bug" }),
@@ -55,6 +60,7 @@ describe("supervisor routing over A2A", () => {
   const dbName = uniqueDbName("supervisor");
   let llm: ScriptedLlm;
   let jira: FakeJira;
+  let github: FakeGithub;
   let mongo: MongoClient;
   const processes: AgentProcess[] = [];
   let jiraPort: number;
@@ -95,9 +101,10 @@ describe("supervisor routing over A2A", () => {
   };
 
   beforeAll(async () => {
-    [llm, jira, mongo, jiraPort, supervisorPort] = await Promise.all([
+    [llm, jira, github, mongo, jiraPort, supervisorPort] = await Promise.all([
       startScriptedLlm({ script }),
       startFakeJira(),
+      startFakeGithub(),
       MongoClient.connect(testMongoUri()),
       freePort(),
       freePort(),
@@ -108,7 +115,7 @@ describe("supervisor routing over A2A", () => {
   });
   afterAll(async () => {
     await mongo.db(dbName).dropDatabase();
-    await Promise.all([mongo.close(), llm.close(), jira.close()]);
+    await Promise.all([mongo.close(), llm.close(), jira.close(), github.close()]);
   });
 
   const latestChannels = async (agent: string, thread: string) => {
@@ -172,6 +179,37 @@ describe("supervisor routing over A2A", () => {
     expect(tool).toBeGreaterThan(asking);
     expect(seen.indexOf("answer")).toBeGreaterThan(tool);
     expect(seen.at(-1)).toMatch(/^completed:.*OPS-1/s);
+  });
+
+  it("keeps one conversation across GitHub and Jira, each in its own collections", async () => {
+    await startJira();
+    const githubAgent = await startAgent("github", await freePort(), {
+      ...common(),
+      GITHUB_API_URL: github.url,
+      GITHUB_PERSONAL_ACCESS_TOKEN: github.token,
+    });
+    processes.push(githubAgent);
+    await startSupervisor({ ENABLE_GITHUB: "true", GITHUB_AGENT_URL: githubAgent.url });
+    const contextId = `conv-${randomUUID()}`;
+    const prs = await ask("github: open pull requests in acme/platform-api", contextId);
+    expect(prs.text).toMatch(/#\d+/);
+    const issues = await ask("jira: open issues in OPS", contextId);
+    expect(issues.text).toContain("OPS-1");
+
+    const db = mongo.db(dbName);
+    for (const agent of ["supervisor", "github", "jira"]) {
+      expect(
+        await db.collection(`checkpoints_${agent}`).countDocuments({ thread_id: contextId }),
+      ).toBeGreaterThan(0);
+    }
+    const toolNames = async (agent: string) =>
+      (((await latestChannels(agent, contextId)).messages as Array<{ name?: string }>) ?? []).map(
+        (m) => m.name,
+      );
+    expect(await toolNames("github")).toContain("list_pull_requests");
+    expect(await toolNames("github")).not.toContain("search_issues");
+    expect(await toolNames("jira")).toContain("search_issues");
+    expect(await toolNames("jira")).not.toContain("list_pull_requests");
   });
 
   it("relays Jira's confirmation to the user and sends the answer to the same Jira task", async () => {

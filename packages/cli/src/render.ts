@@ -49,12 +49,13 @@ export class Output {
 
 /**
  * The one-line description of a status update, e.g. `jira: Calling search_issues`. The supervisor
- * prefixes its subagents' updates already; an agent's own tool calls carry the agent in metadata.
+ * prefixes its subagents' updates already; a bare tool call of another agent gets its name added.
  */
 export function progressText(event: TurnEvent, self?: string): string | undefined {
   if (event.kind !== "status" || event.state !== "working" || !event.text) return undefined;
-  const agent = event.metadata?.agent;
-  if (typeof agent === "string" && agent && agent !== self && !event.text.startsWith(`${agent}:`)) {
+  const { agent, kind } = event.metadata ?? {};
+  const toolActivity = kind === "tool-call" || kind === "tool-result";
+  if (toolActivity && typeof agent === "string" && agent !== self && !event.text.startsWith(`${agent}:`)) {
     return `${agent}: ${event.text}`;
   }
   return event.text;
