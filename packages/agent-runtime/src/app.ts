@@ -1,8 +1,11 @@
+import { AgentCard } from "@a2a-js/sdk";
+import { legacyAgentCardRouter } from "@a2a-js/sdk/compat/v0_3/server/express";
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
-import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "@switchboard/utils/logger";
 import { a2aRequests, metricsRegistry } from "@switchboard/utils/metrics";
-import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import express, { type ErrorRequestHandler } from "express";
+import { type AuthSettings, bearerGuard, callerOf } from "./auth.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
 import { countedRequestHandler } from "./counted-handler.js";
 
@@ -14,10 +17,8 @@ export interface AgentAppDeps {
   ready: () => Promise<boolean>;
   /** Largest accepted request body. */
   maxBodyBytes: number;
-  /** Who is calling; anonymous unless authentication is configured. */
-  userBuilder?: UserBuilder;
-  /** Runs before the A2A bindings, e.g. bearer-token verification. */
-  guard?: RequestHandler;
+  /** Bearer-token verification for the A2A endpoints (AUTH_MODE). */
+  auth: AuthSettings;
 }
 
 const legacyCompat = { enabled: true };
@@ -28,8 +29,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
   const app = express();
   app.disable("x-powered-by");
   const requestHandler = countedRequestHandler(deps.requestHandler);
-  const userBuilder = deps.userBuilder ?? UserBuilder.noAuthentication;
-  const guard: RequestHandler = deps.guard ?? ((_req, _res, next) => next());
+  const userBuilder = callerOf;
 
   app.get("/health", (_req, res) => {
     res.json({ status: "ok", agent: deps.agent });
@@ -50,7 +50,13 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
   });
 
-  const card = agentCardHandler({ agentCardProvider: requestHandler, legacyCompat });
+  // v0.3 clients get the SDK's translated card; v1 clients the protocol JSON of the card (the SDK's
+  // own v1 route writes the internal object, which garbles securitySchemes).
+  const card = express.Router();
+  card.use(legacyAgentCardRouter({ agentCardProvider: requestHandler }));
+  card.get("/", async (_req, res) => {
+    res.json(AgentCard.toJSON(await requestHandler.getAgentCard()));
+  });
   app.use("/.well-known/agent-card.json", card);
   app.use("/.well-known/agent.json", card); // the card's path before A2A 0.3
 
@@ -58,14 +64,14 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
   const parseJson = express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES });
   app.post(
     JSONRPC_PATH,
-    guard,
+    bearerGuard(deps.auth, "jsonrpc"),
     parseJson,
     jsonRpcBodyErrors(deps.maxBodyBytes),
     jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
   app.use(
     REST_PATH,
-    guard,
+    bearerGuard(deps.auth, "rest"),
     express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES, strict: false }),
     restBodyErrors(deps.maxBodyBytes),
     restHandler({ requestHandler, userBuilder, legacyCompat }),

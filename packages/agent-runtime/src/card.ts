@@ -10,7 +10,11 @@ export const REST_PATH = "/rest";
  * The agent card. Every URL is the public URL (AGENT_PUBLIC_URL), never the bind address; the
  * interfaces are declared for protocol 1.0 and again for 0.3, which CAIPE's Python agents speak.
  */
-export function buildAgentCard(definition: AgentDefinition, publicUrl: string): AgentCard {
+export function buildAgentCard(
+  definition: AgentDefinition,
+  publicUrl: string,
+  options: { bearerAuth?: boolean } = {},
+): AgentCard {
   const base = publicUrl.replace(/\/+$/, "");
   return {
     name: definition.name,
@@ -25,8 +29,21 @@ export function buildAgentCard(definition: AgentDefinition, publicUrl: string): 
       ["JSONRPC", "HTTP+JSON"],
     ),
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
+    securitySchemes: options.bearerAuth
+      ? {
+          bearer: {
+            scheme: {
+              $case: "httpAuthSecurityScheme",
+              value: {
+                scheme: "Bearer",
+                bearerFormat: "JWT",
+                description: "A JWT from your identity provider",
+              },
+            },
+          },
+        }
+      : {},
+    securityRequirements: options.bearerAuth ? [{ schemes: { bearer: { list: [] } } }] : [],
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
     skills: definition.skills.map((skill) => ({

@@ -14,6 +14,7 @@ import { isSwitchboardError } from "@switchboard/utils/errors";
 import { createLogger, type Logger } from "@switchboard/utils/logger";
 import { buildAgentGraph } from "./agent-graph.js";
 import { createAgentApp } from "./app.js";
+import { readAuthSettings } from "./auth.js";
 import { buildAgentCard } from "./card.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
@@ -45,6 +46,13 @@ export async function serveAgent(
   const name = agentName(definition, env);
   const logger = options.logger ?? createLogger({ base: { agent: name } });
   const settings = readRuntimeSettings(env, definition.defaultPort);
+  const auth = readAuthSettings(env);
+  if (auth.mode === "none" && !isLoopback(settings.host)) {
+    logger.warn(
+      { host: settings.host },
+      "AUTH_MODE=none while listening beyond loopback: anyone who can reach this port can use the agent. Set AUTH_MODE=jwt to require tokens.",
+    );
+  }
 
   const checkpointer = await getCheckpointer({ env, agentName: name, logger });
   const db = await getCheckpointerDb();
@@ -74,7 +82,7 @@ export async function serveAgent(
   });
   const { port } = server.address() as AddressInfo;
   const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
-  const card = buildAgentCard({ ...definition, name }, publicUrl);
+  const card = buildAgentCard({ ...definition, name }, publicUrl, { bearerAuth: auth.mode === "jwt" });
   const requestHandler = new DefaultRequestHandler(
     card,
     taskStore,
@@ -88,6 +96,7 @@ export async function serveAgent(
       logger,
       ready: pingCheckpointer,
       maxBodyBytes: settings.maxBodyBytes,
+      auth,
     }),
   );
   const url = `http://127.0.0.1:${port}`;
@@ -148,4 +157,8 @@ export async function runAgent(definition: AgentDefinition): Promise<void> {
     await closeCheckpointer();
     process.exit(1);
   }
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
 }

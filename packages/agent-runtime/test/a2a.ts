@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Message, type Task, taskStateToJSON } from "@a2a-js/sdk";
-import { type Client, ClientFactory } from "@a2a-js/sdk/client";
+import { type Client, ClientFactory, type RequestOptions } from "@a2a-js/sdk/client";
 
 export async function clientFor(url: string): Promise<Client> {
   return new ClientFactory().createFromUrl(url);
@@ -16,13 +16,22 @@ export function userMessage(text: string, contextId: string, taskId = ""): Messa
   });
 }
 
-export async function send(client: Client, text: string, contextId: string, taskId = ""): Promise<Task> {
-  const result = await client.sendMessage({
-    tenant: "",
-    message: userMessage(text, contextId, taskId),
-    configuration: undefined,
-    metadata: undefined,
-  });
+export async function send(
+  client: Client,
+  text: string,
+  contextId: string,
+  taskId = "",
+  options?: RequestOptions,
+): Promise<Task> {
+  const result = await client.sendMessage(
+    {
+      tenant: "",
+      message: userMessage(text, contextId, taskId),
+      configuration: undefined,
+      metadata: undefined,
+    },
+    options,
+  );
   if ("messageId" in result) throw new Error("expected a task, got a message");
   return result;
 }

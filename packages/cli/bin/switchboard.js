@@ -1,4 +1,10 @@
 #!/usr/bin/env node
-import { main } from "../dist/main.js";
-
+let main;
+try {
+  ({ main } = await import("../dist/main.js"));
+} catch (error) {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+  console.error("switchboard is not built yet: run pnpm build (or npm start) in the repository first.");
+  process.exit(1);
+}
 process.exitCode = await main(process.argv.slice(2));

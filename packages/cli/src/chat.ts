@@ -58,7 +58,10 @@ export async function chat(options: CliOptions, io: ChatIo): Promise<number> {
         out.write(prompt);
       }
       const next = await lines.next();
-      if (next.done) break;
+      if (next.done) {
+        if (terminal) out.write("\n"); // Ctrl-D leaves the cursor after the prompt
+        break;
+      }
       const text = next.value.trim();
       if (terminal) out.endLine(); // the terminal moved to a new line on Enter
       if (!text) continue;

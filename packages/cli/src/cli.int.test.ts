@@ -8,6 +8,7 @@ import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { createLogger } from "@switchboard/utils/logger";
+import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InteractiveCli, runCli } from "../test/cli-process.js";
 import { notesAgent } from "../test/notes-agent.js";
@@ -50,7 +51,10 @@ describe("switchboard CLI against a real agent", () => {
     llm = await startScriptedLlm({
       script: rules(
         [
-          { lastUser: /add note (.+)/, reply: (_req, { match }) => callTool("add_note", { text: match?.[1] }) },
+          {
+            lastUser: /add note (.+)/,
+            reply: (_req, { match }) => callTool("add_note", { text: match?.[1] }),
+          },
           { lastUser: /list notes/, reply: callTool("list_notes", {}) },
           { lastUser: /jira/, reply: callTool("ask_jira", {}) },
           { lastUser: /secret/, reply: callTool("secret_notes", {}) },
@@ -59,7 +63,9 @@ describe("switchboard CLI against a real agent", () => {
             reply: (request) => {
               const earlier = request.messages.filter((message) => message.role === "user").slice(0, -1);
               const said = earlier.map((message) => messageText(message.content));
-              return say(said.length ? `Earlier you said: ${said.join(" | ")}` : "You have not said anything yet.");
+              return say(
+                said.length ? `Earlier you said: ${said.join(" | ")}` : "You have not said anything yet.",
+              );
             },
           },
           { afterTool: true, reply: replyFromToolResult() },
@@ -76,6 +82,9 @@ describe("switchboard CLI against a real agent", () => {
     notes.length = 0;
   });
   afterAll(async () => {
+    const mongo = await MongoClient.connect(testMongoUri());
+    await mongo.db(dbName).dropDatabase();
+    await mongo.close();
     await llm.close();
   });
 
@@ -108,24 +117,52 @@ describe("switchboard CLI against a real agent", () => {
 
       const json = await runCli(["--url", url, "--json", "--message", "add note sell car"]);
       expect(json.code).toBe(2);
-      const pending = JSON.parse(json.stdout) as { contextId: string; taskId: string; state: string; question: string };
-      expect(pending).toMatchObject({ state: "input-required", question: expect.stringContaining('"sell car"') });
+      const pending = JSON.parse(json.stdout) as {
+        contextId: string;
+        taskId: string;
+        state: string;
+        question: string;
+      };
+      expect(pending).toMatchObject({
+        state: "input-required",
+        question: expect.stringContaining('"sell car"'),
+      });
 
-      const done = await runCli(["--url", url, "--context", pending.contextId, "--task", pending.taskId, "-m", "yes"]);
+      const done = await runCli([
+        "--url",
+        url,
+        "--context",
+        pending.contextId,
+        "--task",
+        pending.taskId,
+        "-m",
+        "yes",
+      ]);
       expect(done.code).toBe(0);
       expect(done.stdout).toContain('added "sell car"');
       expect(notes).toEqual(["sell car"]);
     });
 
     it("exits 1 with the agent's reason when the turn fails", async () => {
-      const { code, stdout, stderr } = await runCli(["--url", await start(), "--message", "show secret notes"]);
+      const { code, stdout, stderr } = await runCli([
+        "--url",
+        await start(),
+        "--message",
+        "show secret notes",
+      ]);
       expect(code).toBe(1);
       expect(stdout).toBe("");
       expect(stderr).toContain("✗ failed: NOTES_TOKEN is not set: set it to read secret notes.");
     });
 
     it("with --verbose streams who is working to stderr while the answer goes to stdout", async () => {
-      const { code, stdout, stderr } = await runCli(["--url", await start(), "-v", "-m", "ask jira about JIRA-7"]);
+      const { code, stdout, stderr } = await runCli([
+        "--url",
+        await start(),
+        "-v",
+        "-m",
+        "ask jira about JIRA-7",
+      ]);
       expect(code).toBe(0);
       expect(stdout).toBe("ask_jira returned: JIRA-7 is open\n");
       expect(stderr.split("\n").filter(Boolean)).toEqual([
@@ -225,7 +262,9 @@ describe("switchboard CLI against a real agent", () => {
       agent = undefined;
       chat.send("hello again");
       await chat.waitFor(
-        new RegExp(`✗ Cannot reach the supervisor at ${url}: ECONNREFUSED\\. Start the fleet with npm start\\.\\n› $`),
+        new RegExp(
+          `✗ Cannot reach the supervisor at ${url}: ECONNREFUSED\\. Start the fleet with npm start\\.\\n› $`,
+        ),
       );
       chat.send("/quit");
       expect((await chat.exited).code).toBe(0);

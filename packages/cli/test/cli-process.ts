@@ -21,7 +21,8 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 function start(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
-  if (!existsSync(BUILT)) throw new Error("packages/cli is not built: run pnpm --filter @switchboard/cli build");
+  if (!existsSync(BUILT))
+    throw new Error("packages/cli is not built: run pnpm --filter @switchboard/cli build");
   return spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: "pipe" });
 }
 
@@ -81,7 +82,9 @@ export class InteractiveCli {
   /** Waits until stdout, after the previous match, matches `pattern`; returns the match. */
   async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
     const found = () => {
-      const match = new RegExp(pattern.source, pattern.flags.replace("g", "")).exec(this.output.slice(this.cursor));
+      const match = new RegExp(pattern.source, pattern.flags.replace("g", "")).exec(
+        this.output.slice(this.cursor),
+      );
       if (match) this.cursor += match.index + match[0].length;
       return match;
     };

@@ -1,0 +1,94 @@
+import type { User } from "@a2a-js/sdk/server";
+import { UnauthenticatedUser } from "@a2a-js/sdk/server";
+import { SwitchboardError } from "@switchboard/utils/errors";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose";
+import { z } from "zod";
+import { AuthenticatedCaller } from "./caller.js";
+
+const AuthEnv = z.object({
+  AUTH_MODE: z.enum(["none", "jwt"]).default("none"),
+  AUTH_JWKS_URL: z.url().optional(),
+  AUTH_JWT_SECRET: z.string().min(32, "use at least 32 characters for an HS256 secret").optional(),
+  AUTH_ISSUER: z.string().optional(),
+  AUTH_AUDIENCE: z.string().optional(),
+});
+
+export type AuthSettings =
+  | { mode: "none" }
+  | { mode: "jwt"; key: Uint8Array | JWTVerifyGetKey; issuer?: string; audience?: string };
+
+/** AUTH_MODE and its keys; jwt mode without a key to verify with is a start-up error. */
+export function readAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
+  const parsed = AuthEnv.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new SwitchboardError(
+      "auth.config",
+      "user",
+      `Invalid authentication settings: ${problems.join("; ")}`,
+    );
+  }
+  const e = parsed.data;
+  if (e.AUTH_MODE === "none") return { mode: "none" };
+  const key = e.AUTH_JWKS_URL
+    ? createRemoteJWKSet(new URL(e.AUTH_JWKS_URL), { timeoutDuration: 5_000 })
+    : e.AUTH_JWT_SECRET
+      ? new TextEncoder().encode(e.AUTH_JWT_SECRET)
+      : undefined;
+  if (!key) {
+    throw new SwitchboardError(
+      "auth.config",
+      "user",
+      "AUTH_MODE=jwt needs a key to verify tokens: set AUTH_JWKS_URL (your identity provider's JWKS) or AUTH_JWT_SECRET (HS256).",
+    );
+  }
+  return { mode: "jwt", key, issuer: e.AUTH_ISSUER, audience: e.AUTH_AUDIENCE };
+}
+
+const CALLER = Symbol("switchboard.caller");
+type WithCaller = Request & { [CALLER]?: AuthenticatedCaller };
+
+/**
+ * Verifies the bearer token of every A2A request before anything runs; a missing or bad token is
+ * answered 401 (in the JSON-RPC error shape on the JSON-RPC binding). The token is kept in memory
+ * for this request only, to forward to subagents.
+ */
+export function bearerGuard(settings: AuthSettings, binding: "jsonrpc" | "rest"): RequestHandler {
+  if (settings.mode === "none") return (_req, _res, next) => next();
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const header = req.header("authorization") ?? "";
+    const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
+    if (!token) return refuse(res, binding, "a bearer token is required (Authorization: Bearer <JWT>)");
+    try {
+      const options = {
+        algorithms: settings.key instanceof Uint8Array ? ["HS256"] : undefined,
+        ...(settings.issuer ? { issuer: settings.issuer } : {}),
+        ...(settings.audience ? { audience: settings.audience } : {}),
+      };
+      const { payload } =
+        settings.key instanceof Uint8Array
+          ? await jwtVerify(token, settings.key, options)
+          : await jwtVerify(token, settings.key, options);
+      if (!payload.sub) return refuse(res, binding, "the token has no subject (sub) claim");
+      (req as WithCaller)[CALLER] = new AuthenticatedCaller(payload.sub, token);
+      next();
+    } catch (error) {
+      const reason = (error as { code?: string }).code ?? "ERR_JWT_INVALID";
+      return refuse(res, binding, `the token was refused (${reason})`);
+    }
+  };
+}
+
+/** The A2A SDK's view of who is calling: the verified caller, or anonymous. */
+export async function callerOf(req: Request): Promise<User> {
+  return (req as WithCaller)[CALLER] ?? new UnauthenticatedUser();
+}
+
+function refuse(res: Response, binding: "jsonrpc" | "rest", reason: string): void {
+  const message = `Unauthorized: ${reason}.`;
+  res.status(401).setHeader("WWW-Authenticate", 'Bearer error="invalid_token"');
+  if (binding === "jsonrpc") res.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } });
+  else res.json({ error: { code: 401, status: "UNAUTHENTICATED", message } });
+}

@@ -1,0 +1,11 @@
+import { checkCompose } from "./compose.js";
+import { checkDockerfile } from "./dockerfile.js";
+import { checkEnvExample } from "./env-check.js";
+
+/**
+ * Every static fleet check at once: docker-compose.dev.yaml, Dockerfile, .env.example. The agent
+ * scaffolder runs it after adding or removing an agent. Empty when all is well.
+ */
+export function checkFleet(repoRoot: string): string[] {
+  return [...checkCompose(repoRoot), ...checkDockerfile(repoRoot), ...checkEnvExample(repoRoot)];
+}

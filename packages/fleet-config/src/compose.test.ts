@@ -1,0 +1,114 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { fleetFixture, repoRoot } from "../test/fixture.js";
+import { validateComposeDocument } from "./compose-schema.js";
+import { checkCompose, environmentOf, readComposeFile } from "./compose.js";
+import { CONTRACT_PORTS } from "./contract.js";
+import { interpolate } from "./interpolate.js";
+import { listAgentPackages } from "./workspace.js";
+
+let fixture: ReturnType<typeof fleetFixture> | undefined;
+afterEach(() => {
+  fixture?.cleanup();
+  fixture = undefined;
+});
+
+describe("docker-compose.dev.yaml in this repository", () => {
+  it("passes every fleet check", () => {
+    expect(checkCompose(repoRoot)).toEqual([]);
+  });
+
+  it("is valid against the Compose Specification schema", () => {
+    const { document } = readComposeFile(repoRoot);
+    expect(validateComposeDocument(document)).toEqual([]);
+  });
+
+  it("runs every agent package on its contract port, once", () => {
+    const { document } = readComposeFile(repoRoot);
+    const services = document.services ?? {};
+    for (const agent of listAgentPackages(repoRoot)) {
+      const name = agent.name === "supervisor" ? "supervisor" : `agent-${agent.name}`;
+      const port = String(CONTRACT_PORTS[agent.name]);
+      expect(services[name]?.ports, name).toEqual([`${port}:${port}`]);
+      expect(environmentOf(services[name] ?? {}).get("PORT"), name).toBe(port);
+    }
+  });
+
+  it("gives the agents a MongoDB URI that works with and without the optional root user", () => {
+    const { document } = readComposeFile(repoRoot);
+    const uri = environmentOf(document.services?.["agent-jira"] ?? {}).get("MONGODB_URI") ?? "";
+    expect(interpolate(uri, {})).toBe("mongodb://mongodb:27017");
+    expect(interpolate(uri, { MONGO_INITDB_ROOT_USERNAME: "", MONGO_INITDB_ROOT_PASSWORD: "" })).toBe(
+      "mongodb://mongodb:27017",
+    );
+    expect(interpolate(uri, { MONGO_INITDB_ROOT_USERNAME: "root", MONGO_INITDB_ROOT_PASSWORD: "s3cret" })).toBe(
+      "mongodb://root:s3cret@mongodb:27017",
+    );
+    expect(interpolate(uri, { FLEET_MONGODB_URI: "mongodb://db.example.com:27017/fleet" })).toBe(
+      "mongodb://db.example.com:27017/fleet",
+    );
+  });
+});
+
+describe("the Compose schema check", () => {
+  it("rejects a service with an unknown key and a malformed port list", () => {
+    const problems = validateComposeDocument(
+      parse("services:\n  web:\n    image: nginx\n    portz: ['80:80']\n    ports: 80\n"),
+    );
+    expect(problems.join("\n")).toMatch(/portz/);
+    expect(problems.join("\n")).toMatch(/ports/);
+  });
+});
+
+describe("checkCompose on a changed workspace", () => {
+  it("asks for a service when an agent package has none", () => {
+    fixture = fleetFixture();
+    fixture.edit("agents/weather/package.json", () => JSON.stringify({ name: "@switchboard/agent-weather" }));
+    expect(checkCompose(fixture.root)).toContain(
+      'agents/weather needs exactly one service in docker-compose.dev.yaml, found 0 (none); expected "agent-weather".',
+    );
+  });
+
+  it("reports a service whose agent package was removed", () => {
+    fixture = fleetFixture();
+    rmSync(join(fixture.root, "agents", "aws"), { recursive: true });
+    expect(checkCompose(fixture.root)).toEqual(
+      expect.arrayContaining([
+        "service agent-aws: build arg AGENT=aws names no package under agents/.",
+        "service supervisor: ENABLE_AWS enables an agent with no package under agents/; remove it and AWS_AGENT_URL.",
+      ]),
+    );
+  });
+
+  it("reports a port published twice and a port off the contract", () => {
+    fixture = fleetFixture();
+    fixture.edit("docker-compose.dev.yaml", (text) => text.replace('"8001:8001"', '"8006:8006"'));
+    const problems = checkCompose(fixture.root);
+    expect(problems).toContain("Port 8006 is published by both agent-jira and agent-github.");
+    expect(problems).toContain('service agent-github (agents/github): publish "8001:8001".');
+  });
+
+  it("reports a supervisor URL that names no service and a variable .env.example lacks", () => {
+    fixture = fleetFixture();
+    fixture.edit("docker-compose.dev.yaml", (text) =>
+      text
+        .replace("JIRA_AGENT_URL: http://agent-jira:8006", "JIRA_AGENT_URL: http://jira:8006")
+        .replace('HOST: 0.0.0.0\n      # Users', "HOST: ${BIND_HOST:-0.0.0.0}\n      # Users"),
+    );
+    const problems = checkCompose(fixture.root);
+    expect(problems).toContain("service supervisor: JIRA_AGENT_URL=http://jira:8006 names no service of this file.");
+    expect(problems).toContain("docker-compose.dev.yaml uses BIND_HOST; document it in .env.example.");
+  });
+
+  it("reports an agent without its profiles or a healthcheck on /ready", () => {
+    fixture = fleetFixture();
+    fixture.edit("docker-compose.dev.yaml", (text) =>
+      text.replace('profiles: ["jira", "all-agents"]', 'profiles: ["jira"]').replace(":8006/ready", ":8006/health"),
+    );
+    const problems = checkCompose(fixture.root);
+    expect(problems).toContain('service agent-jira (agents/jira): add profile "all-agents".');
+    expect(problems.some((problem) => problem.includes("agent-jira") && problem.includes("/ready"))).toBe(true);
+  });
+});

@@ -1,0 +1,143 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../test/fixture.js";
+import { readDockerfile } from "./dockerfile.js";
+
+// No Docker engine here: run the Dockerfile's build-stage RUN lines in a copy of the build context
+// (what `docker build` would COPY), for one agent, and start what `pnpm deploy` produced.
+const AGENT = "jira";
+const BUILD_TIMEOUT_MS = 240_000;
+
+let work: string;
+let out: string;
+let agent: ChildProcess | undefined;
+
+function copyContext(target: string): void {
+  // Tracked and new files, minus what .gitignore excludes (node_modules, dist, .env, ...), as .dockerignore does.
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: repoRoot,
+    maxBuffer: 64 * 1024 * 1024,
+  })
+    .toString()
+    .split("\0")
+    .filter(Boolean);
+  for (const file of files) {
+    const source = join(repoRoot, file);
+    if (!existsSync(source)) continue; // deleted in the work tree, not yet in git
+    mkdirSync(dirname(join(target, file)), { recursive: true });
+    copyFileSync(source, join(target, file));
+  }
+}
+
+/**
+ * Puts the pnpm that runs this test first on PATH (under `pnpm test`, npm_execpath is its entry
+ * script), so the RUN lines' `pnpm` is the pinned one even when no pnpm is installed globally.
+ */
+function pnpmOnPath(dir: string): void {
+  const entry = process.env.npm_execpath;
+  if (!entry || !/pnpm\.c?js$/.test(entry)) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "pnpm"), `#!/bin/sh\nexec "${process.execPath}" "${entry}" "$@"\n`);
+  chmodSync(join(dir, "pnpm"), 0o755);
+  process.env.PATH = `${dir}:${process.env.PATH ?? ""}`;
+}
+
+function pnpmStoreDir(): string {
+  // `pnpm store path` ends in the store layout version (v10); --store-dir takes its parent.
+  return dirname(execFileSync("pnpm", ["store", "path"], { cwd: repoRoot }).toString().trim());
+}
+
+function runBuildStage(context: string): void {
+  const build = readDockerfile(repoRoot).find((stage) => stage.name === "build");
+  if (!build) throw new Error("Dockerfile has no build stage");
+  const pnpmVersion = execFileSync("pnpm", ["--version"]).toString().trim();
+  expect(pnpmVersion, "pnpm on PATH must be the Dockerfile's PNPM_VERSION").toBe(build.args.get("PNPM_VERSION"));
+  const env = {
+    ...process.env,
+    ...Object.fromEntries(build.args),
+    ...Object.fromEntries(build.env),
+    AGENT,
+    PNPM_STORE_DIR: pnpmStoreDir(),
+  };
+  for (const run of build.runs) {
+    // Installing pnpm itself is the image's business; here the pinned pnpm is already on PATH.
+    if (/^npm install --global/.test(run)) continue;
+    const command = run.replace(/(^|\s)\/out(?=\s|$)/g, `$1${out}`);
+    execFileSync("sh", ["-ec", command], { cwd: context, env, stdio: "pipe", timeout: BUILD_TIMEOUT_MS });
+  }
+}
+
+function packagesIn(dir: string): string[] {
+  return existsSync(join(dir, "node_modules", ".pnpm")) ? readdirSync(join(dir, "node_modules", ".pnpm")) : [];
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), "fleet-docker-"));
+  out = join(work, "out");
+  const context = join(work, "context");
+  pnpmOnPath(join(work, "bin"));
+  copyContext(context);
+  try {
+    runBuildStage(context);
+  } catch (error) {
+    const failed = error as { stderr?: Buffer; stdout?: Buffer; message: string };
+    throw new Error(
+      `Dockerfile build stage failed: ${failed.message}\n${failed.stdout?.toString().slice(-3000) ?? ""}\n${failed.stderr?.toString().slice(-3000) ?? ""}`,
+    );
+  }
+}, BUILD_TIMEOUT_MS * 2);
+
+afterAll(async () => {
+  if (agent && agent.exitCode === null) {
+    const exited = new Promise((resolve) => agent?.once("exit", resolve));
+    agent.kill("SIGTERM");
+    await exited;
+  }
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe(`the Dockerfile for AGENT=${AGENT}`, () => {
+  it("deploys the built agent with its runtime dependencies and no dev dependencies", () => {
+    expect(existsSync(join(out, "dist", "index.js"))).toBe(true);
+    for (const dependency of ["jira.js", "zod", "@switchboard/agent-runtime", "@switchboard/utils"]) {
+      expect(existsSync(join(out, "node_modules", dependency)), dependency).toBe(true);
+    }
+    const installed = packagesIn(out);
+    expect(installed.some((name) => name.startsWith("@langchain+core@"))).toBe(true);
+    expect(installed.filter((name) => /^(vitest|tsx|typescript|@switchboard\+(test|fake)-)/.test(name))).toEqual([]);
+    expect(existsSync(join(out, "node_modules", "@switchboard", "fake-jira"))).toBe(false);
+  });
+
+  it("starts with node dist/index.js and answers /health, offline and in memory", async () => {
+    agent = spawn(process.execPath, ["dist/index.js"], {
+      cwd: out,
+      env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let log = "";
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`agent did not start in 30 s:\n${log}`)), 30_000);
+      agent?.stderr?.on("data", (chunk: Buffer) => {
+        log += chunk.toString();
+      });
+      agent?.stdout?.on("data", (chunk: Buffer) => {
+        log += chunk.toString();
+        const ready = log.split("\n").find((line) => line.includes("agent ready"));
+        if (ready) {
+          clearTimeout(timer);
+          resolve((JSON.parse(ready) as { port: number }).port);
+        }
+      });
+      agent?.once("exit", (code) => reject(new Error(`agent exited with ${code}:\n${log}`)));
+    });
+    expect(log).toContain("offline mode");
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: "ok", agent: AGENT });
+    const card = (await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json()) as { name: string };
+    expect(card.name.toLowerCase()).toContain(AGENT);
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { fleetFixture, repoRoot } from "../test/fixture.js";
+import { checkDockerfile, readDockerfile } from "./dockerfile.js";
+
+describe("Dockerfile", () => {
+  it("passes the static checks: pinned pnpm, legacy deploy, non-root runtime, node dist/index.js", () => {
+    expect(checkDockerfile(repoRoot)).toEqual([]);
+  });
+
+  it("builds in a build stage and ships a separate runtime stage", () => {
+    const stages = readDockerfile(repoRoot);
+    expect(stages.map((stage) => stage.name)).toEqual(["build", "runtime"]);
+    expect(stages[0]?.runs.some((run) => run.includes("turbo run build"))).toBe(true);
+  });
+
+  it("reports a pnpm version that drifted from package.json", () => {
+    const fixture = fleetFixture();
+    try {
+      fixture.edit("Dockerfile", (text) => text.replace(/ARG PNPM_VERSION=\S+/, "ARG PNPM_VERSION=9.0.0"));
+      expect(checkDockerfile(fixture.root).join("\n")).toMatch(/PNPM_VERSION=9\.0\.0 differs from package\.json/);
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface DockerfileStage {
+  name: string;
+  /** ARG defaults declared in the stage. */
+  args: Map<string, string>;
+  /** ENV values set in the stage. */
+  env: Map<string, string>;
+  /** RUN commands, continuation lines joined, `--mount=…` flags removed. */
+  runs: string[];
+  instructions: Array<{ keyword: string; text: string }>;
+}
+
+/** The Dockerfile's stages in order (instructions with `\` continuations joined; comments dropped). */
+export function readDockerfile(repoRoot: string): DockerfileStage[] {
+  const text = readFileSync(join(repoRoot, "Dockerfile"), "utf8");
+  const logical: string[] = [];
+  let pending = "";
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (pending === "" && (line === "" || line.startsWith("#"))) continue;
+    if (line.startsWith("#")) continue;
+    if (line.endsWith("\\")) {
+      pending += `${line.slice(0, -1).trim()} `;
+      continue;
+    }
+    logical.push((pending + line).trim());
+    pending = "";
+  }
+  const stages: DockerfileStage[] = [];
+  for (const instruction of logical) {
+    const [keyword = "", ...rest] = instruction.split(/\s+/);
+    const body = rest.join(" ");
+    const upper = keyword.toUpperCase();
+    if (upper === "FROM") {
+      stages.push({ name: /\bAS\s+(\S+)/i.exec(body)?.[1] ?? String(stages.length), args: new Map(), env: new Map(), runs: [], instructions: [] });
+      continue;
+    }
+    const stage = stages.at(-1);
+    if (!stage) continue;
+    stage.instructions.push({ keyword: upper, text: body });
+    if (upper === "ARG") {
+      const [name = "", value = ""] = body.split("=");
+      stage.args.set(name, value.replace(/^"|"$/g, ""));
+    } else if (upper === "ENV") {
+      for (const pair of body.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)/g)) {
+        stage.env.set(pair[1] ?? "", (pair[2] ?? "").replace(/^"|"$/g, ""));
+      }
+    } else if (upper === "RUN") {
+      stage.runs.push(body.replace(/^(--[a-z]+=\S+\s+)+/, ""));
+    }
+  }
+  return stages;
+}
+
+/** Static checks of the Dockerfile: pinned pnpm, legacy deploy, non-root runtime, the right CMD. */
+export function checkDockerfile(repoRoot: string): string[] {
+  if (!existsSync(join(repoRoot, "Dockerfile"))) return ["Dockerfile is missing."];
+  const problems: string[] = [];
+  const stages = readDockerfile(repoRoot);
+  const build = stages.find((stage) => stage.name === "build");
+  const runtime = stages.at(-1);
+  const { packageManager = "" } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+    packageManager?: string;
+  };
+  if (!build) return ["Dockerfile: no stage named build."];
+  const pnpmVersion = build.args.get("PNPM_VERSION");
+  if (`pnpm@${pnpmVersion}` !== packageManager) {
+    problems.push(`Dockerfile: ARG PNPM_VERSION=${pnpmVersion} differs from package.json packageManager ${packageManager}.`);
+  }
+  if (!build.args.has("AGENT")) problems.push("Dockerfile: the build stage needs ARG AGENT (a folder under agents/).");
+  if (!build.runs.some((run) => /pnpm install [^&]*--frozen-lockfile/.test(run))) {
+    problems.push("Dockerfile: install with pnpm install --frozen-lockfile (the lockfile decides versions).");
+  }
+  if (!build.runs.some((run) => /pnpm .*deploy .*--legacy .*--prod/.test(run))) {
+    problems.push("Dockerfile: deploy with pnpm deploy --legacy --prod (pnpm 10 needs --legacy without injected workspace packages).");
+  }
+  if (runtime === build || !runtime) problems.push("Dockerfile: ship a separate runtime stage.");
+  else {
+    const user = runtime.instructions.filter((item) => item.keyword === "USER").at(-1)?.text;
+    if (!user || user === "root" || user === "0") problems.push("Dockerfile: the runtime stage must run as a non-root USER.");
+    const cmd = runtime.instructions.find((item) => item.keyword === "CMD")?.text;
+    if (cmd !== '["node", "dist/index.js"]') problems.push('Dockerfile: CMD ["node", "dist/index.js"] in the runtime stage.');
+    if (!runtime.instructions.some((item) => item.keyword === "EXPOSE")) problems.push("Dockerfile: EXPOSE the agent's port.");
+  }
+  return problems;
+}

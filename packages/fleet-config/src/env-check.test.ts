@@ -1,0 +1,94 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { fleetFixture, repoRoot } from "../test/fixture.js";
+import { DOCUMENTED_AHEAD } from "./contract.js";
+import { checkEnvExample } from "./env-check.js";
+import { readEnvExample } from "./env-example.js";
+import { scanEnvReads } from "./env-scan.js";
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function sourceTree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), "fleet-env-scan-"));
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+describe(".env.example in this repository", () => {
+  it("documents every variable the fleet reads, and nothing else", () => {
+    expect(checkEnvExample(repoRoot)).toEqual([]);
+  });
+
+  it("keeps the checkpoint settings and the issue-7 settings", () => {
+    const names = [...readEnvExample(repoRoot).variables.keys()];
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "LANGGRAPH_CHECKPOINT_TYPE",
+        "LANGGRAPH_CHECKPOINT_MONGODB_URI",
+        "LANGGRAPH_CHECKPOINT_TTL_MINUTES",
+        "MONGO_INITDB_ROOT_USERNAME",
+        ...DOCUMENTED_AHEAD,
+      ]),
+    );
+  });
+});
+
+describe("the env scanner", () => {
+  it("finds reads by each of its rules and ignores tests and lower-case names", () => {
+    const root = sourceTree({
+      "pkg/src/env.ts": [
+        'import { z } from "zod";',
+        "const Env = z.object({ FROM_ZOD: z.string(), lowercase_key: z.string() });",
+        "export const a = process.env.FROM_PROCESS_ENV;",
+        "export function read(env: NodeJS.ProcessEnv, options: { env: NodeJS.ProcessEnv }) {",
+        '  return [env.FROM_ENV, env["FROM_ELEMENT"], options.env.FROM_OPTIONS, value(env, "FROM_HELPER"),',
+        "    env[`${prefix}_AGENT_URL`], env.npm_package_name, /^ENABLE_([A-Z0-9_]+)$/];",
+        "}",
+      ].join("\n"),
+      "pkg/src/env.test.ts": "export const b = process.env.ONLY_IN_TESTS;",
+    });
+    const reads = scanEnvReads(root, [join(root, "pkg")]);
+    expect([...reads.names.keys()].sort()).toEqual([
+      "FROM_ELEMENT",
+      "FROM_ENV",
+      "FROM_HELPER",
+      "FROM_OPTIONS",
+      "FROM_PROCESS_ENV",
+      "FROM_ZOD",
+    ]);
+    const patterns = reads.patterns.map((pattern) => pattern.regex);
+    expect(patterns.some((regex) => regex.test("JIRA_AGENT_URL"))).toBe(true);
+    expect(patterns.some((regex) => regex.test("ENABLE_MY_TOOL"))).toBe(true);
+  });
+});
+
+describe("checkEnvExample on a changed workspace", () => {
+  it("asks to document a variable the code starts reading, naming the file", () => {
+    const fixture = fleetFixture();
+    cleanups.push(fixture.cleanup);
+    fixture.edit("agents/jira/src/extra.ts", () => "export const x = (env: NodeJS.ProcessEnv) => env.JIRA_PROJECT_KEY;");
+    expect(checkEnvExample(fixture.root)).toContain(
+      "agents/jira/src/extra.ts reads JIRA_PROJECT_KEY; document it in .env.example.",
+    );
+  });
+
+  it("asks to remove a variable nothing reads, and to wire a new agent into the supervisor", () => {
+    const fixture = fleetFixture();
+    cleanups.push(fixture.cleanup);
+    fixture.edit(".env.example", (text) => `${text}# Left over.\nOLD_SETTING=1\n`);
+    fixture.edit("agents/my-tool/package.json", () => JSON.stringify({ name: "@switchboard/agent-my-tool" }));
+    const problems = checkEnvExample(fixture.root);
+    expect(problems.some((problem) => /nothing reads OLD_SETTING/.test(problem))).toBe(true);
+    expect(problems).toContain(".env.example: add ENABLE_MY_TOOL (supervisor wiring for agents/my-tool).");
+    expect(problems).toContain(".env.example: add MY_TOOL_AGENT_URL (supervisor wiring for agents/my-tool).");
+  });
+});

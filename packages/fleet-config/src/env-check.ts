@@ -1,0 +1,59 @@
+import { envPrefixFor } from "./contract.js";
+import { COMPOSE_FILE, environmentOf, readComposeFile } from "./compose.js";
+import { DOCUMENTED_AHEAD } from "./contract.js";
+import { readEnvExample } from "./env-example.js";
+import { scanEnvReads } from "./env-scan.js";
+import { interpolatedNames } from "./interpolate.js";
+import { listAgentPackages, runtimePackageDirs, SUPERVISOR } from "./workspace.js";
+
+/**
+ * Checks that .env.example documents every variable the fleet's code reads (see env-scan.ts for how
+ * reads are found) and nothing else. Besides code reads, it may hold what docker-compose.dev.yaml
+ * references and the variables listed in DOCUMENTED_AHEAD. For each agent package it must carry
+ * the supervisor's ENABLE_<AGENT>, <AGENT>_AGENT_URL, _HOST and _PORT.
+ * Returns one line per problem; an empty list means the file is right.
+ */
+export function checkEnvExample(repoRoot: string): string[] {
+  const problems: string[] = [];
+  const example = readEnvExample(repoRoot);
+  const reads = scanEnvReads(repoRoot, runtimePackageDirs(repoRoot));
+
+  for (const name of example.duplicates) problems.push(`.env.example: ${name} is written more than once.`);
+  for (const line of example.malformed) problems.push(`.env.example line ${line}: not a comment nor NAME=value.`);
+
+  for (const [name, files] of [...reads.names].sort(([a], [b]) => a.localeCompare(b))) {
+    if (!example.variables.has(name)) problems.push(`${files.join(", ")} reads ${name}; document it in .env.example.`);
+  }
+  for (const pattern of reads.patterns) {
+    const covered = [...example.variables.keys(), ...example.mentioned].some((name) => pattern.regex.test(name));
+    if (!covered) problems.push(`${pattern.file} reads variables named ${pattern.source}; document them in .env.example.`);
+  }
+  for (const agent of listAgentPackages(repoRoot).filter((candidate) => candidate.name !== SUPERVISOR)) {
+    const prefix = envPrefixFor(agent.name);
+    for (const name of [`ENABLE_${prefix}`, `${prefix}_AGENT_URL`, `${prefix}_AGENT_HOST`, `${prefix}_AGENT_PORT`]) {
+      if (!example.variables.has(name)) problems.push(`.env.example: add ${name} (supervisor wiring for agents/${agent.folder}).`);
+    }
+  }
+
+  const composeNames = new Set<string>();
+  try {
+    const compose = readComposeFile(repoRoot);
+    for (const name of interpolatedNames(compose.text)) composeNames.add(name);
+    for (const service of Object.values(compose.document.services ?? {})) {
+      for (const key of environmentOf(service).keys()) composeNames.add(key);
+    }
+  } catch {
+    // checkCompose reports an unreadable compose file.
+  }
+  for (const [name, { line }] of example.variables) {
+    const read =
+      reads.names.has(name) ||
+      reads.patterns.some((pattern) => pattern.regex.test(name)) ||
+      composeNames.has(name) ||
+      DOCUMENTED_AHEAD.includes(name);
+    if (!read) {
+      problems.push(`.env.example line ${line}: nothing reads ${name} (no code, nor ${COMPOSE_FILE}); remove it.`);
+    }
+  }
+  return problems;
+}
