@@ -1,10 +1,14 @@
 import { SwitchboardError } from "@switchboard/utils/errors";
 import { z } from "zod";
+import type { LockSettings } from "./thread-lock.js";
 
 const RuntimeEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   AGENT_PUBLIC_URL: z.url().optional(),
+  CONCURRENT_TURN_POLICY: z.enum(["enqueue", "reject"]).default("enqueue"),
+  THREAD_LEASE_SECONDS: z.coerce.number().positive().default(30),
+  CONCURRENT_TURN_WAIT_SECONDS: z.coerce.number().positive().default(120),
   MAX_REQUEST_BYTES: z.coerce
     .number()
     .int()
@@ -18,9 +22,13 @@ export interface RuntimeSettings {
   /** The URL other agents and clients reach this agent at (on the card); default http://localhost:<port>. */
   publicUrl?: string;
   maxBodyBytes: number;
+  locks: LockSettings;
 }
 
-/** The serving settings: PORT (else the agent's contract port), HOST, AGENT_PUBLIC_URL, MAX_REQUEST_BYTES. */
+/**
+ * The serving settings: PORT (else the agent's contract port), HOST, AGENT_PUBLIC_URL,
+ * MAX_REQUEST_BYTES, and how concurrent messages on one conversation are handled.
+ */
 export function readRuntimeSettings(env: NodeJS.ProcessEnv, defaultPort: number): RuntimeSettings {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
   const parsed = RuntimeEnv.safeParse(present);
@@ -34,5 +42,10 @@ export function readRuntimeSettings(env: NodeJS.ProcessEnv, defaultPort: number)
     host: parsed.data.HOST,
     publicUrl: parsed.data.AGENT_PUBLIC_URL?.replace(/\/+$/, ""),
     maxBodyBytes: parsed.data.MAX_REQUEST_BYTES,
+    locks: {
+      policy: parsed.data.CONCURRENT_TURN_POLICY,
+      leaseMs: parsed.data.THREAD_LEASE_SECONDS * 1000,
+      waitMs: parsed.data.CONCURRENT_TURN_WAIT_SECONDS * 1000,
+    },
   };
 }

@@ -21,6 +21,7 @@ import type { TurnGraph } from "./definition.js";
 import { describeFailure } from "./failure.js";
 import { questionFor, resumeValueFor } from "./interrupts.js";
 import { messageText, statusUpdate, textArtifact } from "./messages.js";
+import type { ThreadLocks } from "./thread-lock.js";
 import { type Progress, runInTurn } from "./turn-context.js";
 
 type Outcome = "completed" | "input-required" | "failed" | "canceled";
@@ -44,6 +45,7 @@ export class AgentTurnExecutor implements AgentExecutor {
   constructor(
     private readonly agent: string,
     private readonly graph: TurnGraph,
+    private readonly locks: ThreadLocks,
     private readonly logger: Logger,
   ) {}
 
@@ -66,9 +68,17 @@ export class AgentTurnExecutor implements AgentExecutor {
             statusUpdate(ids, TaskState.TASK_STATE_WORKING, progress.text, progress.metadata),
           ),
         );
-      outcome = await runInTurn({ ...ids, threadId, token, report, signal: abort.signal }, () =>
-        this.runTurn(ids, threadId, messageText(request.userMessage), abort.signal, bus),
-      );
+      // One turn at a time per thread, across replicas: no interleaved or lost turns.
+      const lease = await this.locks.acquire(threadId, abort.signal);
+      try {
+        outcome = await runInTurn({ ...ids, threadId, token, report, signal: abort.signal }, () =>
+          this.runTurn(ids, threadId, messageText(request.userMessage), abort.signal, bus),
+        );
+      } finally {
+        await lease
+          .release()
+          .catch((error: unknown) => log.warn({ err: error }, "could not release the thread lease"));
+      }
     } catch (error) {
       if (abort.signal.aborted) {
         outcome = "canceled";

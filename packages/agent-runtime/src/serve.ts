@@ -20,6 +20,7 @@ import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
 import { AgentTurnExecutor } from "./executor.js";
 import { MongoTaskStore } from "./mongo-task-store.js";
+import { MemoryThreadLocks, MongoThreadLocks } from "./thread-lock.js";
 
 export interface RunningAgent {
   name: string;
@@ -73,6 +74,9 @@ export async function serveAgent(
         checkpointer,
       });
   const taskStore = db ? await MongoTaskStore.create(db, name) : new InMemoryTaskStore();
+  const locks = db
+    ? await MongoThreadLocks.create(db, name, settings.locks, logger)
+    : new MemoryThreadLocks(settings.locks);
 
   // Bind first: with PORT=0 the card's default URL needs the port the system picked.
   const server = createServer();
@@ -86,7 +90,7 @@ export async function serveAgent(
   const requestHandler = new DefaultRequestHandler(
     card,
     taskStore,
-    new AgentTurnExecutor(name, graph, logger),
+    new AgentTurnExecutor(name, graph, locks, logger),
   );
   server.on(
     "request",

@@ -63,7 +63,6 @@ export async function chat(options: CliOptions, io: ChatIo): Promise<number> {
         break;
       }
       const text = next.value.trim();
-      if (terminal) out.endLine(); // the terminal moved to a new line on Enter
       if (!text) continue;
       if (text === "/quit" || text === "/exit") break;
       if (text === "/new") {

@@ -32,7 +32,9 @@ export function validateComposeDocument(document: unknown): string[] {
   return (validator.errors ?? []).map(
     (error: ErrorObject) =>
       `compose schema: ${error.instancePath || "/"} ${error.message ?? "is invalid"}${
-        error.params && "additionalProperty" in error.params ? ` (${String(error.params.additionalProperty)})` : ""
+        error.params && "additionalProperty" in error.params
+          ? ` (${String(error.params.additionalProperty)})`
+          : ""
       }`,
   );
 }

@@ -1,10 +1,11 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings hold Compose and TypeScript source, ${} included.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { fleetFixture, repoRoot } from "../test/fixture.js";
-import { validateComposeDocument } from "./compose-schema.js";
 import { checkCompose, environmentOf, readComposeFile } from "./compose.js";
+import { validateComposeDocument } from "./compose-schema.js";
 import { CONTRACT_PORTS } from "./contract.js";
 import { interpolate } from "./interpolate.js";
 import { listAgentPackages } from "./workspace.js";
@@ -43,9 +44,9 @@ describe("docker-compose.dev.yaml in this repository", () => {
     expect(interpolate(uri, { MONGO_INITDB_ROOT_USERNAME: "", MONGO_INITDB_ROOT_PASSWORD: "" })).toBe(
       "mongodb://mongodb:27017",
     );
-    expect(interpolate(uri, { MONGO_INITDB_ROOT_USERNAME: "root", MONGO_INITDB_ROOT_PASSWORD: "s3cret" })).toBe(
-      "mongodb://root:s3cret@mongodb:27017",
-    );
+    expect(
+      interpolate(uri, { MONGO_INITDB_ROOT_USERNAME: "root", MONGO_INITDB_ROOT_PASSWORD: "s3cret" }),
+    ).toBe("mongodb://root:s3cret@mongodb:27017");
     expect(interpolate(uri, { FLEET_MONGODB_URI: "mongodb://db.example.com:27017/fleet" })).toBe(
       "mongodb://db.example.com:27017/fleet",
     );
@@ -95,20 +96,26 @@ describe("checkCompose on a changed workspace", () => {
     fixture.edit("docker-compose.dev.yaml", (text) =>
       text
         .replace("JIRA_AGENT_URL: http://agent-jira:8006", "JIRA_AGENT_URL: http://jira:8006")
-        .replace('HOST: 0.0.0.0\n      # Users', "HOST: ${BIND_HOST:-0.0.0.0}\n      # Users"),
+        .replace("HOST: 0.0.0.0\n      # Users", "HOST: ${BIND_HOST:-0.0.0.0}\n      # Users"),
     );
     const problems = checkCompose(fixture.root);
-    expect(problems).toContain("service supervisor: JIRA_AGENT_URL=http://jira:8006 names no service of this file.");
+    expect(problems).toContain(
+      "service supervisor: JIRA_AGENT_URL=http://jira:8006 names no service of this file.",
+    );
     expect(problems).toContain("docker-compose.dev.yaml uses BIND_HOST; document it in .env.example.");
   });
 
   it("reports an agent without its profiles or a healthcheck on /ready", () => {
     fixture = fleetFixture();
     fixture.edit("docker-compose.dev.yaml", (text) =>
-      text.replace('profiles: ["jira", "all-agents"]', 'profiles: ["jira"]').replace(":8006/ready", ":8006/health"),
+      text
+        .replace('profiles: ["jira", "all-agents"]', 'profiles: ["jira"]')
+        .replace(":8006/ready", ":8006/health"),
     );
     const problems = checkCompose(fixture.root);
     expect(problems).toContain('service agent-jira (agents/jira): add profile "all-agents".');
-    expect(problems.some((problem) => problem.includes("agent-jira") && problem.includes("/ready"))).toBe(true);
+    expect(problems.some((problem) => problem.includes("agent-jira") && problem.includes("/ready"))).toBe(
+      true,
+    );
   });
 });

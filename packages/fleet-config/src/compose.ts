@@ -87,17 +87,28 @@ function checkAgentService(
   const where = `service ${serviceName} (agents/${agent.folder})`;
   const env = environmentOf(service);
   const port = CONTRACT_PORTS[agent.name] ?? agent.defaultPort;
-  const dockerfile = typeof service.build === "object" ? (service.build.dockerfile ?? "Dockerfile") : "Dockerfile";
-  if (!existsSync(join(repoRoot, dockerfile))) problems.push(`${where}: builds with ${dockerfile}, which does not exist.`);
+  const dockerfile =
+    typeof service.build === "object" ? (service.build.dockerfile ?? "Dockerfile") : "Dockerfile";
+  if (!existsSync(join(repoRoot, dockerfile)))
+    problems.push(`${where}: builds with ${dockerfile}, which does not exist.`);
 
-  if (CONTRACT_PORTS[agent.name] !== undefined && agent.defaultPort !== undefined && agent.defaultPort !== port) {
-    problems.push(`agents/${agent.folder}: defaultPort ${agent.defaultPort} is not its contract port ${port} (DESIGN.md).`);
+  if (
+    CONTRACT_PORTS[agent.name] !== undefined &&
+    agent.defaultPort !== undefined &&
+    agent.defaultPort !== port
+  ) {
+    problems.push(
+      `agents/${agent.folder}: defaultPort ${agent.defaultPort} is not its contract port ${port} (DESIGN.md).`,
+    );
   }
   if (port === undefined) {
-    problems.push(`agents/${agent.folder}: no contract port and no defaultPort in src/agent.ts; give it a port of its own.`);
+    problems.push(
+      `agents/${agent.folder}: no contract port and no defaultPort in src/agent.ts; give it a port of its own.`,
+    );
   } else {
     const expected = String(port);
-    if (env.get("PORT") !== expected) problems.push(`${where}: set environment PORT: "${expected}" (its port).`);
+    if (env.get("PORT") !== expected)
+      problems.push(`${where}: set environment PORT: "${expected}" (its port).`);
     if (buildArgs(service).get("AGENT_PORT") !== expected) {
       problems.push(`${where}: set build arg AGENT_PORT: "${expected}" (the image EXPOSEs it).`);
     }
@@ -105,13 +116,18 @@ function checkAgentService(
       problems.push(`${where}: publish "${expected}:${expected}".`);
     }
     if (!healthcheckText(service).includes(`:${expected}/ready`)) {
-      problems.push(`${where}: its healthcheck must request http://127.0.0.1:${expected}/ready (node fetch; no curl in node:20-slim).`);
+      problems.push(
+        `${where}: its healthcheck must request http://127.0.0.1:${expected}/ready (node fetch; no curl in node:20-slim).`,
+      );
     }
     const publicUrl = agent.name === SUPERVISOR ? undefined : `http://${serviceName}:${expected}`;
     if (publicUrl && env.get("AGENT_PUBLIC_URL") !== publicUrl) {
-      problems.push(`${where}: set AGENT_PUBLIC_URL: ${publicUrl} so its card carries the URL the supervisor reaches.`);
+      problems.push(
+        `${where}: set AGENT_PUBLIC_URL: ${publicUrl} so its card carries the URL the supervisor reaches.`,
+      );
     }
-    if (!env.get("AGENT_PUBLIC_URL")) problems.push(`${where}: set AGENT_PUBLIC_URL so its card carries a reachable URL.`);
+    if (!env.get("AGENT_PUBLIC_URL"))
+      problems.push(`${where}: set AGENT_PUBLIC_URL so its card carries a reachable URL.`);
   }
 
   const profiles = service.profiles ?? [];
@@ -119,24 +135,27 @@ function checkAgentService(
     if (!profiles.includes(profile)) problems.push(`${where}: add profile "${profile}".`);
   }
   if (mongoHost(env.get("MONGODB_URI")) !== `${MONGODB_SERVICE}:27017`) {
-    problems.push(`${where}: set MONGODB_URI to the ${MONGODB_SERVICE} service (mongodb://…${MONGODB_SERVICE}:27017).`);
+    problems.push(
+      `${where}: set MONGODB_URI to the ${MONGODB_SERVICE} service (mongodb://…${MONGODB_SERVICE}:27017).`,
+    );
   }
   const dependsOn = service.depends_on;
   const mongoCondition = Array.isArray(dependsOn) ? undefined : dependsOn?.[MONGODB_SERVICE]?.condition;
   if (mongoCondition !== "service_healthy") {
     problems.push(`${where}: depends_on ${MONGODB_SERVICE} with condition: service_healthy.`);
   }
-  const envFiles = Array.isArray(service.env_file) ? service.env_file : service.env_file ? [service.env_file] : [];
+  const envFiles = Array.isArray(service.env_file)
+    ? service.env_file
+    : service.env_file
+      ? [service.env_file]
+      : [];
   if (!envFiles.some((file) => typeof file === "object" && file.path === ".env" && file.required === false)) {
     problems.push(`${where}: add env_file { path: .env, required: false } (credentials, optional).`);
   }
   return problems;
 }
 
-function checkSupervisorWiring(
-  services: Record<string, ComposeService>,
-  agents: AgentPackage[],
-): string[] {
+function checkSupervisorWiring(services: Record<string, ComposeService>, agents: AgentPackage[]): string[] {
   const supervisor = services[serviceNameFor(SUPERVISOR)];
   if (!supervisor) return [];
   const problems: string[] = [];
@@ -145,7 +164,8 @@ function checkSupervisorWiring(
     const prefix = envPrefixFor(agent.name);
     const serviceName = serviceNameFor(agent.name);
     const port = CONTRACT_PORTS[agent.name] ?? agent.defaultPort;
-    if (env.get(`ENABLE_${prefix}`) !== "true") problems.push(`service supervisor: set ENABLE_${prefix}: "true".`);
+    if (env.get(`ENABLE_${prefix}`) !== "true")
+      problems.push(`service supervisor: set ENABLE_${prefix}: "true".`);
     if (env.get(`${prefix}_AGENT_URL`) !== `http://${serviceName}:${port}`) {
       problems.push(`service supervisor: set ${prefix}_AGENT_URL: http://${serviceName}:${port}.`);
     }
@@ -154,14 +174,18 @@ function checkSupervisorWiring(
     const prefix = /^([A-Z0-9_]+)_AGENT_URL$/.exec(key)?.[1];
     if (!prefix) continue;
     const host = /^https?:\/\/([^:/]+)/.exec(value)?.[1];
-    if (!host || !services[host]) problems.push(`service supervisor: ${key}=${value} names no service of this file.`);
-    if (env.get(`ENABLE_${prefix}`) !== "true") problems.push(`service supervisor: ${key} is set but ENABLE_${prefix} is not "true".`);
+    if (!host || !services[host])
+      problems.push(`service supervisor: ${key}=${value} names no service of this file.`);
+    if (env.get(`ENABLE_${prefix}`) !== "true")
+      problems.push(`service supervisor: ${key} is set but ENABLE_${prefix} is not "true".`);
   }
   const prefixes = new Set(agents.map((agent) => envPrefixFor(agent.name)));
   for (const key of env.keys()) {
     const prefix = /^ENABLE_([A-Z0-9_]+)$/.exec(key)?.[1];
     if (prefix && !prefixes.has(prefix)) {
-      problems.push(`service supervisor: ${key} enables an agent with no package under agents/; remove it and ${prefix}_AGENT_URL.`);
+      problems.push(
+        `service supervisor: ${key} enables an agent with no package under agents/; remove it and ${prefix}_AGENT_URL.`,
+      );
     }
   }
   return problems;
@@ -178,7 +202,9 @@ export function checkCompose(repoRoot: string): string[] {
   try {
     compose = readComposeFile(repoRoot);
   } catch (error) {
-    return [`${COMPOSE_FILE} cannot be read as YAML: ${error instanceof Error ? error.message : String(error)}`];
+    return [
+      `${COMPOSE_FILE} cannot be read as YAML: ${error instanceof Error ? error.message : String(error)}`,
+    ];
   }
   const problems = validateComposeDocument(compose.document);
   const services = compose.document.services ?? {};
@@ -186,14 +212,17 @@ export function checkCompose(repoRoot: string): string[] {
 
   const mongodb = services[MONGODB_SERVICE];
   if (!mongodb) problems.push(`Add a ${MONGODB_SERVICE} service (image mongo:7).`);
-  else if (!mongodb.healthcheck) problems.push(`service ${MONGODB_SERVICE}: add a healthcheck (agents wait for it).`);
+  else if (!mongodb.healthcheck)
+    problems.push(`service ${MONGODB_SERVICE}: add a healthcheck (agents wait for it).`);
 
   const builtBy = new Map<string, string[]>();
   for (const [name, service] of Object.entries(services)) {
     if (!service.build) continue;
     const folder = buildArgs(service).get("AGENT");
     if (!folder || !existsSync(join(repoRoot, "agents", folder, "package.json"))) {
-      problems.push(`service ${name}: build arg AGENT=${folder ?? "(unset)"} names no package under agents/.`);
+      problems.push(
+        `service ${name}: build arg AGENT=${folder ?? "(unset)"} names no package under agents/.`,
+      );
       continue;
     }
     builtBy.set(folder, [...(builtBy.get(folder) ?? []), name]);
@@ -226,7 +255,8 @@ export function checkCompose(repoRoot: string): string[] {
 
   const documented = readEnvExample(repoRoot).variables;
   const referenced = new Set(interpolatedNames(compose.text));
-  for (const service of Object.values(services)) for (const key of environmentOf(service).keys()) referenced.add(key);
+  for (const service of Object.values(services))
+    for (const key of environmentOf(service).keys()) referenced.add(key);
   for (const name of [...referenced].sort()) {
     if (!documented.has(name)) problems.push(`${COMPOSE_FILE} uses ${name}; document it in .env.example.`);
   }

@@ -9,7 +9,9 @@ const design = join(repoRoot, "..", "shared", "DESIGN.md");
 
 describe("contract ports", () => {
   it.skipIf(!existsSync(design))("match the ports row of DESIGN.md", () => {
-    const row = readFileSync(design, "utf8").split("\n").find((line) => line.startsWith("| ports"));
+    const row = readFileSync(design, "utf8")
+      .split("\n")
+      .find((line) => line.startsWith("| ports"));
     const ports = Object.fromEntries(
       [...(row ?? "").matchAll(/([a-z]+) (\d{4})/g)].map((match) => [match[1], Number(match[2])]),
     );

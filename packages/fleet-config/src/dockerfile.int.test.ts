@@ -1,5 +1,14 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,7 +63,9 @@ function runBuildStage(context: string): void {
   const build = readDockerfile(repoRoot).find((stage) => stage.name === "build");
   if (!build) throw new Error("Dockerfile has no build stage");
   const pnpmVersion = execFileSync("pnpm", ["--version"]).toString().trim();
-  expect(pnpmVersion, "pnpm on PATH must be the Dockerfile's PNPM_VERSION").toBe(build.args.get("PNPM_VERSION"));
+  expect(pnpmVersion, "pnpm on PATH must be the Dockerfile's PNPM_VERSION").toBe(
+    build.args.get("PNPM_VERSION"),
+  );
   const env = {
     ...process.env,
     ...Object.fromEntries(build.args),
@@ -71,7 +82,9 @@ function runBuildStage(context: string): void {
 }
 
 function packagesIn(dir: string): string[] {
-  return existsSync(join(dir, "node_modules", ".pnpm")) ? readdirSync(join(dir, "node_modules", ".pnpm")) : [];
+  return existsSync(join(dir, "node_modules", ".pnpm"))
+    ? readdirSync(join(dir, "node_modules", ".pnpm"))
+    : [];
 }
 
 beforeAll(() => {
@@ -107,7 +120,9 @@ describe(`the Dockerfile for AGENT=${AGENT}`, () => {
     }
     const installed = packagesIn(out);
     expect(installed.some((name) => name.startsWith("@langchain+core@"))).toBe(true);
-    expect(installed.filter((name) => /^(vitest|tsx|typescript|@switchboard\+(test|fake)-)/.test(name))).toEqual([]);
+    expect(
+      installed.filter((name) => /^(vitest|tsx|typescript|@switchboard\+(test|fake)-)/.test(name)),
+    ).toEqual([]);
     expect(existsSync(join(out, "node_modules", "@switchboard", "fake-jira"))).toBe(false);
   });
 
@@ -134,10 +149,13 @@ describe(`the Dockerfile for AGENT=${AGENT}`, () => {
       agent?.once("exit", (code) => reject(new Error(`agent exited with ${code}:\n${log}`)));
     });
     expect(log).toContain("offline mode");
+    expect(log).toContain('"checkpoints":"memory"');
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", agent: AGENT });
-    const card = (await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json()) as { name: string };
+    const card = (await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json()) as {
+      name: string;
+    };
     expect(card.name.toLowerCase()).toContain(AGENT);
   });
 });

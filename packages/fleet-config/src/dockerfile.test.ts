@@ -17,7 +17,9 @@ describe("Dockerfile", () => {
     const fixture = fleetFixture();
     try {
       fixture.edit("Dockerfile", (text) => text.replace(/ARG PNPM_VERSION=\S+/, "ARG PNPM_VERSION=9.0.0"));
-      expect(checkDockerfile(fixture.root).join("\n")).toMatch(/PNPM_VERSION=9\.0\.0 differs from package\.json/);
+      expect(checkDockerfile(fixture.root).join("\n")).toMatch(
+        /PNPM_VERSION=9\.0\.0 differs from package\.json/,
+      );
     } finally {
       fixture.cleanup();
     }

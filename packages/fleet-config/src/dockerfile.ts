@@ -34,7 +34,13 @@ export function readDockerfile(repoRoot: string): DockerfileStage[] {
     const body = rest.join(" ");
     const upper = keyword.toUpperCase();
     if (upper === "FROM") {
-      stages.push({ name: /\bAS\s+(\S+)/i.exec(body)?.[1] ?? String(stages.length), args: new Map(), env: new Map(), runs: [], instructions: [] });
+      stages.push({
+        name: /\bAS\s+(\S+)/i.exec(body)?.[1] ?? String(stages.length),
+        args: new Map(),
+        env: new Map(),
+        runs: [],
+        instructions: [],
+      });
       continue;
     }
     const stage = stages.at(-1);
@@ -67,22 +73,30 @@ export function checkDockerfile(repoRoot: string): string[] {
   if (!build) return ["Dockerfile: no stage named build."];
   const pnpmVersion = build.args.get("PNPM_VERSION");
   if (`pnpm@${pnpmVersion}` !== packageManager) {
-    problems.push(`Dockerfile: ARG PNPM_VERSION=${pnpmVersion} differs from package.json packageManager ${packageManager}.`);
+    problems.push(
+      `Dockerfile: ARG PNPM_VERSION=${pnpmVersion} differs from package.json packageManager ${packageManager}.`,
+    );
   }
-  if (!build.args.has("AGENT")) problems.push("Dockerfile: the build stage needs ARG AGENT (a folder under agents/).");
+  if (!build.args.has("AGENT"))
+    problems.push("Dockerfile: the build stage needs ARG AGENT (a folder under agents/).");
   if (!build.runs.some((run) => /pnpm install [^&]*--frozen-lockfile/.test(run))) {
     problems.push("Dockerfile: install with pnpm install --frozen-lockfile (the lockfile decides versions).");
   }
   if (!build.runs.some((run) => /pnpm .*deploy .*--legacy .*--prod/.test(run))) {
-    problems.push("Dockerfile: deploy with pnpm deploy --legacy --prod (pnpm 10 needs --legacy without injected workspace packages).");
+    problems.push(
+      "Dockerfile: deploy with pnpm deploy --legacy --prod (pnpm 10 needs --legacy without injected workspace packages).",
+    );
   }
   if (runtime === build || !runtime) problems.push("Dockerfile: ship a separate runtime stage.");
   else {
     const user = runtime.instructions.filter((item) => item.keyword === "USER").at(-1)?.text;
-    if (!user || user === "root" || user === "0") problems.push("Dockerfile: the runtime stage must run as a non-root USER.");
+    if (!user || user === "root" || user === "0")
+      problems.push("Dockerfile: the runtime stage must run as a non-root USER.");
     const cmd = runtime.instructions.find((item) => item.keyword === "CMD")?.text;
-    if (cmd !== '["node", "dist/index.js"]') problems.push('Dockerfile: CMD ["node", "dist/index.js"] in the runtime stage.');
-    if (!runtime.instructions.some((item) => item.keyword === "EXPOSE")) problems.push("Dockerfile: EXPOSE the agent's port.");
+    if (cmd !== '["node", "dist/index.js"]')
+      problems.push('Dockerfile: CMD ["node", "dist/index.js"] in the runtime stage.');
+    if (!runtime.instructions.some((item) => item.keyword === "EXPOSE"))
+      problems.push("Dockerfile: EXPOSE the agent's port.");
   }
   return problems;
 }

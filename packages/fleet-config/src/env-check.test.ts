@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings hold Compose and TypeScript source, ${} included.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -75,7 +76,10 @@ describe("checkEnvExample on a changed workspace", () => {
   it("asks to document a variable the code starts reading, naming the file", () => {
     const fixture = fleetFixture();
     cleanups.push(fixture.cleanup);
-    fixture.edit("agents/jira/src/extra.ts", () => "export const x = (env: NodeJS.ProcessEnv) => env.JIRA_PROJECT_KEY;");
+    fixture.edit(
+      "agents/jira/src/extra.ts",
+      () => "export const x = (env: NodeJS.ProcessEnv) => env.JIRA_PROJECT_KEY;",
+    );
     expect(checkEnvExample(fixture.root)).toContain(
       "agents/jira/src/extra.ts reads JIRA_PROJECT_KEY; document it in .env.example.",
     );

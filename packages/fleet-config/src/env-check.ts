@@ -1,6 +1,5 @@
-import { envPrefixFor } from "./contract.js";
 import { COMPOSE_FILE, environmentOf, readComposeFile } from "./compose.js";
-import { DOCUMENTED_AHEAD } from "./contract.js";
+import { DOCUMENTED_AHEAD, envPrefixFor } from "./contract.js";
 import { readEnvExample } from "./env-example.js";
 import { scanEnvReads } from "./env-scan.js";
 import { interpolatedNames } from "./interpolate.js";
@@ -19,19 +18,32 @@ export function checkEnvExample(repoRoot: string): string[] {
   const reads = scanEnvReads(repoRoot, runtimePackageDirs(repoRoot));
 
   for (const name of example.duplicates) problems.push(`.env.example: ${name} is written more than once.`);
-  for (const line of example.malformed) problems.push(`.env.example line ${line}: not a comment nor NAME=value.`);
+  for (const line of example.malformed)
+    problems.push(`.env.example line ${line}: not a comment nor NAME=value.`);
 
   for (const [name, files] of [...reads.names].sort(([a], [b]) => a.localeCompare(b))) {
-    if (!example.variables.has(name)) problems.push(`${files.join(", ")} reads ${name}; document it in .env.example.`);
+    if (!example.variables.has(name))
+      problems.push(`${files.join(", ")} reads ${name}; document it in .env.example.`);
   }
   for (const pattern of reads.patterns) {
-    const covered = [...example.variables.keys(), ...example.mentioned].some((name) => pattern.regex.test(name));
-    if (!covered) problems.push(`${pattern.file} reads variables named ${pattern.source}; document them in .env.example.`);
+    const covered = [...example.variables.keys(), ...example.mentioned].some((name) =>
+      pattern.regex.test(name),
+    );
+    if (!covered)
+      problems.push(
+        `${pattern.file} reads variables named ${pattern.source}; document them in .env.example.`,
+      );
   }
   for (const agent of listAgentPackages(repoRoot).filter((candidate) => candidate.name !== SUPERVISOR)) {
     const prefix = envPrefixFor(agent.name);
-    for (const name of [`ENABLE_${prefix}`, `${prefix}_AGENT_URL`, `${prefix}_AGENT_HOST`, `${prefix}_AGENT_PORT`]) {
-      if (!example.variables.has(name)) problems.push(`.env.example: add ${name} (supervisor wiring for agents/${agent.folder}).`);
+    for (const name of [
+      `ENABLE_${prefix}`,
+      `${prefix}_AGENT_URL`,
+      `${prefix}_AGENT_HOST`,
+      `${prefix}_AGENT_PORT`,
+    ]) {
+      if (!example.variables.has(name))
+        problems.push(`.env.example: add ${name} (supervisor wiring for agents/${agent.folder}).`);
     }
   }
 
@@ -52,7 +64,9 @@ export function checkEnvExample(repoRoot: string): string[] {
       composeNames.has(name) ||
       DOCUMENTED_AHEAD.includes(name);
     if (!read) {
-      problems.push(`.env.example line ${line}: nothing reads ${name} (no code, nor ${COMPOSE_FILE}); remove it.`);
+      problems.push(
+        `.env.example line ${line}: nothing reads ${name} (no code, nor ${COMPOSE_FILE}); remove it.`,
+      );
     }
   }
   return problems;

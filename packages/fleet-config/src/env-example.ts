@@ -20,7 +20,8 @@ export function readEnvExample(repoRoot: string): EnvExample {
     const line = raw.trim();
     if (line === "") return;
     if (line.startsWith("#")) {
-      for (const word of line.replace(/<([A-Z_]+)>/g, "$1").match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? []) {
+      for (const word of line.replace(/<([A-Z_]+)>/g, "$1").match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ??
+        []) {
         example.mentioned.add(word);
       }
       return;

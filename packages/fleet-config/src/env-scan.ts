@@ -32,13 +32,21 @@ function isEnvObject(node: ts.Expression): boolean {
 }
 
 function templatePattern(node: ts.TemplateExpression): string {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return escape(node.head.text) + node.templateSpans.map((span) => `[A-Z0-9_]+${escape(span.literal.text)}`).join("");
+  const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return (
+    escapeRegex(node.head.text) +
+    node.templateSpans.map((span) => `[A-Z0-9_]+${escapeRegex(span.literal.text)}`).join("")
+  );
 }
 
 function isZodObjectCall(node: ts.CallExpression): boolean {
   const callee = node.expression;
-  return ts.isPropertyAccessExpression(callee) && callee.name.text === "object" && ts.isIdentifier(callee.expression) && callee.expression.text === "z";
+  return (
+    ts.isPropertyAccessExpression(callee) &&
+    callee.name.text === "object" &&
+    ts.isIdentifier(callee.expression) &&
+    callee.expression.text === "z"
+  );
 }
 
 function sourceFiles(dir: string): string[] {
@@ -46,7 +54,9 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
-    return /\.(ts|mts|js|mjs)$/.test(entry.name) && !/\.test\.[mc]?[jt]s$/.test(entry.name) && !entry.name.endsWith(".d.ts")
+    return /\.(ts|mts|js|mjs)$/.test(entry.name) &&
+      !/\.test\.[mc]?[jt]s$/.test(entry.name) &&
+      !entry.name.endsWith(".d.ts")
       ? [path]
       : [];
   });
@@ -75,7 +85,8 @@ export function scanEnvReads(repoRoot: string, packageDirs: string[]): EnvReads 
     const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
       if (ts.isPropertyAccessExpression(node) && isEnvObject(node.expression)) addName(node.name.text);
-      else if (ts.isElementAccessExpression(node) && isEnvObject(node.expression)) addArgument(node.argumentExpression);
+      else if (ts.isElementAccessExpression(node) && isEnvObject(node.expression))
+        addArgument(node.argumentExpression);
       else if (ts.isCallExpression(node)) {
         const envAt = node.arguments.findIndex((argument) => isEnvObject(argument));
         if (envAt >= 0) for (const argument of node.arguments.slice(envAt + 1)) addArgument(argument);

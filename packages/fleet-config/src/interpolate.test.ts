@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings hold Compose and TypeScript source, ${} included.
 import { describe, expect, it } from "vitest";
 import { interpolate, interpolatedNames } from "./interpolate.js";
 

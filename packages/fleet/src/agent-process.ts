@@ -23,6 +23,8 @@ export interface AgentProcessOptions {
   timeoutMs?: number;
   /** The entry script relative to the package; default dist/index.js. */
   entry?: string;
+  /** Options for node itself, e.g. ["--import", "tsx"] to run a TypeScript entry. */
+  nodeArgs?: string[];
 }
 
 const running = new Set<ChildProcess>();
@@ -35,11 +37,15 @@ process.once("exit", () => {
  * ready (the line carries the bound port); rejects with the output's tail if it exits first.
  */
 export function startAgentProcess(packageDir: string, options: AgentProcessOptions): Promise<AgentProcess> {
-  const child = spawn(process.execPath, [join(packageDir, options.entry ?? "dist/index.js")], {
-    cwd: packageDir,
-    env: options.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), join(packageDir, options.entry ?? "dist/index.js")],
+    {
+      cwd: packageDir,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   running.add(child);
   let output = "";
   let partial = "";

@@ -8,6 +8,7 @@ export interface StartOptions {
   timeoutMs?: number;
   /** The entry script relative to the package, default dist/index.js. */
   entry?: string;
+  nodeArgs?: string[];
 }
 
 /** Starts an agent package as the fleet does, with a clean test environment and a free port. */
@@ -16,5 +17,6 @@ export function startAgentProcess(packageDir: string, options: StartOptions = {}
     env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...options.env },
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.entry ? { entry: options.entry } : {}),
+    ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
   });
 }

@@ -1,0 +1,139 @@
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
+import { connectAgent } from "@switchboard/a2a-client/client";
+import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
+import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
+import { rules } from "@switchboard/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { MongoClient } from "mongodb";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+const packageDir = join(import.meta.dirname, "..");
+
+// "Double texting": two messages on one conversation at once, to one process or two replicas.
+describe("one conversation, two messages at once", () => {
+  const dbName = uniqueDbName("locks");
+  let llm: ScriptedLlm;
+  let mongo: MongoClient;
+  const replicas: AgentProcess[] = [];
+
+  const replica = async (extra: Record<string, string> = {}) => {
+    const agent = await startAgentProcess(packageDir, {
+      entry: "test/fixtures/notes-main.ts",
+      nodeArgs: ["--import", "tsx"],
+      env: {
+        AGENT_NAME: "notes",
+        MONGODB_URI: testMongoUri(),
+        LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
+        LLM_PROVIDER: "openai",
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_BASE_URL: llm.url,
+        OPENAI_MODEL_NAME: "gpt-4o-mini",
+        ...extra,
+      },
+    });
+    replicas.push(agent);
+    return agent;
+  };
+
+  /** The conversation as stored: one letter per message (h = human, a = AI, t = tool). */
+  const transcript = async (thread: string) => {
+    const saver = new MongoDBSaver({
+      client: mongo,
+      dbName,
+      checkpointCollectionName: "checkpoints_notes",
+      checkpointWritesCollectionName: "checkpoint_writes_notes",
+    });
+    const tuple = await saver.getTuple({ configurable: { thread_id: thread } });
+    const messages = (tuple?.checkpoint.channel_values.messages ?? []) as Array<{
+      getType(): string;
+      content: unknown;
+    }>;
+    return messages.map((message) => ({ type: message.getType()[0], content: String(message.content) }));
+  };
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm({
+      latencyMs: 300,
+      script: rules(
+        [
+          { lastUser: /slow/, reply: callTool("slow_notes", {}) },
+          { lastUser: /list/, reply: callTool("list_notes", {}) },
+          { afterTool: true, reply: replyFromToolResult() },
+        ],
+        (request) => say(`answer to: ${request.messages.at(-1)?.content}`),
+      ),
+    });
+    mongo = await MongoClient.connect(testMongoUri());
+  });
+  afterEach(async () => {
+    await Promise.all(replicas.splice(0).map((agent) => agent.kill("SIGKILL")));
+  });
+  afterAll(async () => {
+    await mongo.db(dbName).dropDatabase();
+    await Promise.all([mongo.close(), llm.close()]);
+  });
+
+  it.each([
+    ["one process", 1],
+    ["two replicas sharing MongoDB", 2],
+  ])("serializes the turns on %s: neither interleaves nor is lost", async (_label, count) => {
+    const agents = [await replica(), ...(count === 2 ? [await replica()] : [])];
+    const contextId = `double-${randomUUID()}`;
+    const [first, second] = await Promise.all(
+      ["first message", "second message"].map(async (text, index) => {
+        const connection = await connectAgent((agents[index % agents.length] as AgentProcess).url);
+        return connection.send({ text, contextId });
+      }),
+    );
+    expect([first?.state, second?.state]).toEqual(["completed", "completed"]);
+    const stored = await transcript(contextId);
+    expect(stored.map((message) => message.type).join("")).toBe("haha");
+    expect(stored[1]?.content).toBe(`answer to: ${stored[0]?.content}`);
+    expect(stored[3]?.content).toBe(`answer to: ${stored[2]?.content}`);
+    expect(
+      await mongo
+        .db(dbName)
+        .collection("locks_notes")
+        .countDocuments({ _id: contextId as never }),
+    ).toBe(0);
+  });
+
+  it("refuses the second message with a clear busy error under CONCURRENT_TURN_POLICY=reject", async () => {
+    const agent = await replica({ CONCURRENT_TURN_POLICY: "reject" });
+    const connection = await connectAgent(agent.url);
+    const contextId = `reject-${randomUUID()}`;
+    const results = await Promise.all(["one", "two"].map((text) => connection.send({ text, contextId })));
+    const states = results.map((result) => result.state).sort();
+    expect(states).toEqual(["completed", "failed"]);
+    expect(results.find((result) => result.state === "failed")?.text).toContain("This conversation is busy");
+    expect((await transcript(contextId)).map((message) => message.type).join("")).toBe("ha");
+  });
+
+  it("frees a thread whose holder crashed once its lease expires", async () => {
+    const lease = { THREAD_LEASE_SECONDS: "1" };
+    const holder = await replica(lease);
+    const contextId = `crash-${randomUUID()}`;
+    const stuck = (await connectAgent(holder.url))
+      .send({ text: "slow please", contextId })
+      .catch(() => undefined);
+    await expect
+      .poll(
+        () =>
+          mongo
+            .db(dbName)
+            .collection("locks_notes")
+            .countDocuments({ _id: contextId as never }),
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    await holder.kill("SIGKILL");
+    await stuck;
+
+    const survivor = await replica(lease);
+    const result = await (await connectAgent(survivor.url)).send({ text: "list notes", contextId });
+    expect(result.state).toBe("completed");
+  });
+});
