@@ -12,6 +12,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "..", "..", "..");
 const fleetBin = join(root, "packages", "fleet", "bin", "fleet.js");
+const chatBin = join(root, "packages", "cli", "bin", "switchboard.js");
+
+interface ChatResult {
+  code: number | null;
+  json: { contextId: string; taskId: string; state: string; text: string };
+}
+
+/** Runs `switchboard` (what `pnpm chat` runs) as a separate process, as a script would. */
+function runChat(args: string[]): Promise<ChatResult> {
+  const child = spawn(process.execPath, [chatBin, ...args], {
+    env: { PATH: process.env.PATH },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, json: JSON.parse(stdout) })));
+}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -60,6 +79,17 @@ describe("the local fleet", () => {
             reply: replyFromToolResult((r) => r.map((x) => x.content).join("\n")),
           },
           {
+            toolOffered: "call_agent",
+            lastUser: /what did I ask/,
+            reply: (request) =>
+              say(
+                `You asked: ${request.messages
+                  .filter((m) => m.role === "user")
+                  .map((m) => m.content)
+                  .join(" | ")}`,
+              ),
+          },
+          {
             lastUser: /open issues in ([A-Z]+)/,
             reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]}` }),
           },
@@ -91,6 +121,30 @@ describe("the local fleet", () => {
       expect(
         lines.some((line) => line.startsWith("supervisor ") && line.includes("subagent jira joined")),
       ).toBe(true);
+    } finally {
+      await fleet.stop();
+    }
+  });
+
+  it("the chat client resumes a conversation after the whole fleet restarts", async () => {
+    const settings = await env();
+    const chat = (args: string[]) =>
+      runChat(["--url", `http://127.0.0.1:${settings.SUPERVISOR_PORT}`, "--json", ...args]);
+    let fleet = await startFleet({ root, env: settings });
+    let first: ChatResult;
+    try {
+      first = await chat(["--message", "jira: open issues in OPS"]);
+      expect(first.code).toBe(0);
+      expect(first.json.text).toContain("OPS-1");
+    } finally {
+      await fleet.stop();
+    }
+    fleet = await startFleet({ root, env: settings });
+    try {
+      const resumed = await chat(["--context", first.json.contextId, "--message", "what did I ask before?"]);
+      expect(resumed.code).toBe(0);
+      expect(resumed.json.contextId).toBe(first.json.contextId);
+      expect(resumed.json.text).toContain("jira: open issues in OPS");
     } finally {
       await fleet.stop();
     }

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fleetFixture, repoRoot } from "../test/fixture.js";
-import { DOCUMENTED_AHEAD } from "./contract.js";
 import { checkEnvExample } from "./env-check.js";
 import { readEnvExample } from "./env-example.js";
 import { scanEnvReads } from "./env-scan.js";
@@ -29,7 +28,7 @@ describe(".env.example in this repository", () => {
     expect(checkEnvExample(repoRoot)).toEqual([]);
   });
 
-  it("keeps the checkpoint settings and the issue-7 settings", () => {
+  it("keeps the checkpoint, compose and authentication/concurrency settings", () => {
     const names = [...readEnvExample(repoRoot).variables.keys()];
     expect(names).toEqual(
       expect.arrayContaining([
@@ -37,7 +36,12 @@ describe(".env.example in this repository", () => {
         "LANGGRAPH_CHECKPOINT_MONGODB_URI",
         "LANGGRAPH_CHECKPOINT_TTL_MINUTES",
         "MONGO_INITDB_ROOT_USERNAME",
-        ...DOCUMENTED_AHEAD,
+        "AUTH_MODE",
+        "AUTH_JWKS_URL",
+        "AUTH_JWT_SECRET",
+        "AUTH_ISSUER",
+        "AUTH_AUDIENCE",
+        "CONCURRENT_TURN_POLICY",
       ]),
     );
   });
