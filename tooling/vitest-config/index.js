@@ -12,7 +12,7 @@ export function defineTestConfig({ mongo = false, ...overrides } = {}) {
         include: ["src/**/*.test.ts", "test/**/*.test.ts"],
         reporters: ["default", "json"],
         outputFile: { json: ".reports/vitest.json" },
-        testTimeout: 30_000,
+        testTimeout: 90_000,
         hookTimeout: 120_000,
         pool: "forks",
         globalSetup: mongo ? ["@switchboard/test-mongo/global-setup"] : [],

@@ -22,6 +22,15 @@ export function isFinalState(state: TurnState): boolean {
   return state !== "submitted" && state !== "working";
 }
 
+/**
+ * What a turn says: its answer (artifacts) when it got one; for a turn that failed or was stopped,
+ * the status message saying why, even if part of an answer had streamed before.
+ */
+function turnText(state: TurnState, answer: string, statusText: string): string {
+  const ended = state === "failed" || state === "canceled" || state === "rejected";
+  return ended ? statusText || answer : answer || statusText;
+}
+
 export function taskToTurnResult(task: Task): TurnResult {
   const state = turnState(task.status?.state);
   const artifacts = (task.artifacts ?? []).map(artifactText);
@@ -31,7 +40,7 @@ export function taskToTurnResult(task: Task): TurnResult {
     taskId: task.id,
     contextId: task.contextId,
     state,
-    text: answer || statusText,
+    text: turnText(state, answer, statusText),
     artifacts,
   };
   if (state === "input-required" || state === "auth-required") result.question = statusText;
@@ -158,7 +167,7 @@ export async function collectTurn(events: AsyncIterable<TurnEvent>): Promise<Tur
     taskId,
     contextId,
     state,
-    text: answer || statusText || messageReply,
+    text: turnText(state, answer, statusText) || messageReply,
     artifacts: texts,
   };
   if (state === "input-required" || state === "auth-required") result.question = statusText;

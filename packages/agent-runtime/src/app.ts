@@ -8,6 +8,7 @@ import express, { type ErrorRequestHandler } from "express";
 import { type AuthSettings, bearerGuard, callerOf } from "./auth.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
 import { countedRequestHandler } from "./counted-handler.js";
+import { checkIds } from "./request-checks.js";
 
 export interface AgentAppDeps {
   agent: string;
@@ -67,6 +68,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     bearerGuard(deps.auth, "jsonrpc"),
     parseJson,
     jsonRpcBodyErrors(deps.maxBodyBytes),
+    checkIds("jsonrpc"),
     jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
   app.use(
@@ -74,6 +76,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     bearerGuard(deps.auth, "rest"),
     express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES, strict: false }),
     restBodyErrors(deps.maxBodyBytes),
+    checkIds("rest"),
     restHandler({ requestHandler, userBuilder, legacyCompat }),
   );
 

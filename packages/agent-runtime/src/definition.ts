@@ -63,6 +63,7 @@ export interface TurnGraph {
       configurable: { thread_id: string };
       signal: AbortSignal;
       streamMode: Array<"updates" | "messages">;
+      durability: "sync" | "async" | "exit";
     },
   ): Promise<AsyncIterable<unknown>>;
   getState(config: { configurable: { thread_id: string } }): Promise<{

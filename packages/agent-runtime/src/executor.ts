@@ -126,7 +126,13 @@ export class AgentTurnExecutor implements AgentExecutor {
     }
 
     const answer = new AnswerStream(ids, bus);
-    const stream = await this.graph.stream(input, { ...config, streamMode: ["updates", "messages"] });
+    // Each step is saved before the next runs: a state that cannot be stored stops the turn before
+    // the model is called again, and a crash loses nothing that was acknowledged.
+    const stream = await this.graph.stream(input, {
+      ...config,
+      streamMode: ["updates", "messages"],
+      durability: "sync",
+    });
     for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
       if (mode === "messages") answer.onMessageChunk(chunk);
       if (mode === "updates") this.reportToolActivity(ids, chunk, bus);

@@ -15,6 +15,10 @@ interface TaskDocument {
 }
 
 const DEFAULT_PAGE_SIZE = 50;
+/** A stored task stays well inside MongoDB's 16 MB document limit. */
+const MAX_TASK_BYTES = 8 * 1024 * 1024;
+/** What is kept of each oversized text part in the stored copy of a task. */
+const KEPT_PART_CHARS = 64 * 1024;
 
 /**
  * A2A tasks in MongoDB (`tasks_<agent>`, beside the checkpoints), so tasks/get, an approval by
@@ -38,6 +42,21 @@ export class MongoTaskStore implements TaskStore {
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
+    await unavailableAsError(() => this.write(task, context));
+  }
+
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    return unavailableAsError(async () => {
+      const document = await this.collection.findOne({ _id: `${resolveUserScope(context)}/${taskId}` });
+      return document ? Task.fromJSON(document.task) : undefined;
+    });
+  }
+
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return unavailableAsError(() => this.query(params, context));
+  }
+
+  private async write(task: Task, context: ServerCallContext): Promise<void> {
     const owner = resolveUserScope(context);
     const document: TaskDocument = {
       _id: `${owner}/${task.id}`,
@@ -46,17 +65,12 @@ export class MongoTaskStore implements TaskStore {
       contextId: task.contextId,
       state: task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
       timestamp: task.status?.timestamp ?? "",
-      task: Task.toJSON(task),
+      task: storableTask(Task.toJSON(task)),
     };
     await this.collection.replaceOne({ _id: document._id }, document, { upsert: true });
   }
 
-  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const document = await this.collection.findOne({ _id: `${resolveUserScope(context)}/${taskId}` });
-    return document ? Task.fromJSON(document.task) : undefined;
-  }
-
-  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+  private async query(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
     const filter: Filter<TaskDocument> = { owner: resolveUserScope(context) };
     if (params.contextId) filter.contextId = params.contextId;
@@ -95,6 +109,46 @@ export class MongoTaskStore implements TaskStore {
       pageSize,
       totalSize,
     };
+  }
+}
+
+interface JsonPart {
+  text?: string;
+}
+interface JsonTask {
+  history?: Array<{ parts?: JsonPart[] }>;
+  artifacts?: Array<{ parts?: JsonPart[] }>;
+}
+
+/**
+ * The task as stored: when its JSON would be too large for one document, long text parts (a
+ * pasted log, a huge answer) are cut in the stored copy, with a marker saying so.
+ */
+function storableTask(json: unknown): unknown {
+  if (Buffer.byteLength(JSON.stringify(json)) <= MAX_TASK_BYTES) return json;
+  const task = json as JsonTask;
+  for (const holder of [...(task.history ?? []), ...(task.artifacts ?? [])]) {
+    for (const part of holder.parts ?? []) {
+      if (typeof part.text === "string" && part.text.length > KEPT_PART_CHARS) {
+        const omitted = part.text.length - KEPT_PART_CHARS;
+        part.text = `${part.text.slice(0, KEPT_PART_CHARS)}\n[… ${omitted} characters omitted from the stored copy]`;
+      }
+    }
+  }
+  return task;
+}
+
+/** A store that cannot be reached is named as such; the SDK passes the message to the caller. */
+async function unavailableAsError<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const name = (error as { name?: string }).name ?? "";
+    if (!name.startsWith("Mongo")) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `Cannot reach MongoDB to store this A2A task (${reason}); try again once MongoDB is back.`,
+    );
   }
 }
 

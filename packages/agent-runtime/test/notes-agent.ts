@@ -55,6 +55,13 @@ export function notesAgent(notes: string[]): AgentDefinition {
         ),
       ),
       readTool(
+        tool(async () => "x".repeat(20 * 1024 * 1024), {
+          name: "dump_notes",
+          description: "Returns every note ever written: a lot of text",
+          schema: z.object({}),
+        }),
+      ),
+      readTool(
         tool(
           async () => {
             const { signal, report } = currentTurn();

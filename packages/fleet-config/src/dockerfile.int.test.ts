@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../test/fixture.js";
+import { readComposeFile } from "./compose.js";
 import { readDockerfile } from "./dockerfile.js";
 
 // No Docker engine here: run the Dockerfile's build-stage RUN lines in a copy of the build context
@@ -153,6 +154,15 @@ describe(`the Dockerfile for AGENT=${AGENT}`, () => {
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", agent: AGENT });
+    // The compose healthcheck, pointed at this port, passes: the agent is ready (in-memory checkpointer).
+    const test = readComposeFile(repoRoot).document.services?.[`agent-${AGENT}`]?.healthcheck?.test;
+    const [, command = "", ...args] = Array.isArray(test) ? test : [];
+    expect(command).toBe("node");
+    execFileSync(
+      process.execPath,
+      args.map((arg) => arg.replace(/127\.0\.0\.1:\d+\//, `127.0.0.1:${port}/`)),
+      { timeout: 10_000 },
+    );
     const card = (await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json()) as {
       name: string;
     };

@@ -170,7 +170,7 @@ async function buildMongo(
     };
     if (ttlSeconds) info.ttlSeconds = ttlSeconds;
     logger.info(info, "Checkpoints persist to MongoDB");
-    return { saver: instrumentSaver(saver, "mongodb"), info, client, db };
+    return { saver: instrumentSaver(refuseOversizedState(saver), "mongodb"), info, client, db };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw new SwitchboardError(
@@ -221,6 +221,54 @@ async function reconcileTtlIndexes(
       if (isTtl && index.expireAfterSeconds !== ttlSeconds) await db.collection(name).dropIndex(index.name);
     }
   }
+}
+
+/** MongoDB's limit for one document, which one checkpoint must fit in (with room for its keys). */
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+const MAX_STATE_BYTES = MAX_DOCUMENT_BYTES - 512 * 1024;
+// The driver reports an oversized document as a BSON size error, or as a RangeError while serializing.
+const TOO_LARGE =
+  /larger than the maximum|BSONObjectTooLarge|too large|exceeds (the )?maximum|"offset" is out of range/i;
+
+function tooLarge(cause?: unknown): SwitchboardError {
+  return new SwitchboardError(
+    "checkpointer.too-large",
+    "user",
+    "This conversation's state grew past MongoDB's 16 MB document limit, so this turn was not saved. " +
+      "Ask for less data at once (or start a new conversation); the conversation so far is kept.",
+    { cause },
+  );
+}
+
+/**
+ * A state past MongoDB's document limit would otherwise end in a raw BSON error (or, on servers
+ * that do not enforce the limit, in a document a real MongoDB refuses to read back). It is
+ * measured before it is written and refused as a readable failure of that turn; the checkpoint
+ * before it stays, so the conversation goes on.
+ */
+function refuseOversizedState(saver: MongoDBSaver): MongoDBSaver {
+  const measure = async (value: unknown) => {
+    const [, bytes] = await saver.serde.dumpsTyped(value);
+    if (bytes.byteLength > MAX_STATE_BYTES) throw tooLarge();
+  };
+  const guard = (operation: "put" | "putWrites", check: (args: unknown[]) => Promise<void>) => {
+    const original = saver[operation].bind(saver) as (...args: unknown[]) => Promise<unknown>;
+    Object.assign(saver, {
+      [operation]: async (...args: unknown[]) => {
+        await check(args);
+        try {
+          return await original(...args);
+        } catch (error) {
+          throw TOO_LARGE.test(error instanceof Error ? error.message : "") ? tooLarge(error) : error;
+        }
+      },
+    });
+  };
+  guard("put", async ([, checkpoint]) => measure(checkpoint));
+  guard("putWrites", async ([, writes]) => {
+    for (const [, value] of writes as Array<[string, unknown]>) await measure(value);
+  });
+  return saver;
 }
 
 function reason(error: unknown): string {

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:net";
+import { connectAgent } from "@switchboard/a2a-client/client";
+import { say } from "@switchboard/test-llm/replies";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
+import { startTestMongo, type TestMongo } from "@switchboard/test-mongo/server";
+import { createLogger } from "@switchboard/utils/logger";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningAgent, serveAgent } from "../src/serve.js";
+import { notesAgent } from "./notes-agent.js";
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+// MongoDB goes away mid-conversation and comes back: the agent says so, never exits, and recovers
+// without a restart. (A server of its own: stopping the shared test MongoDB would break other files.)
+describe("MongoDB outage", () => {
+  let llm: ScriptedLlm;
+  let mongo: TestMongo;
+  let port: number;
+  let agent: RunningAgent;
+
+  beforeAll(async () => {
+    port = await freePort();
+    [llm, mongo] = await Promise.all([
+      startScriptedLlm({ script: () => say("noted") }),
+      startTestMongo({ port }),
+    ]);
+    agent = await serveAgent(notesAgent([]), {
+      env: {
+        PORT: "0",
+        HOST: "127.0.0.1",
+        AGENT_NAME: "notes",
+        MONGODB_URI: mongo.uri,
+        LANGGRAPH_CHECKPOINT_MONGODB_TIMEOUT_MS: "1000",
+        LLM_PROVIDER: "openai",
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_BASE_URL: llm.url,
+        OPENAI_MODEL_NAME: "gpt-4o-mini",
+      },
+      logger: createLogger({ level: "silent" }),
+    });
+  });
+  afterAll(async () => {
+    await agent.close();
+    await Promise.all([llm.close(), mongo.stop()]);
+  });
+
+  it("fails turns clearly and reports not ready while MongoDB is down, then recovers by itself", async () => {
+    const connection = await connectAgent(agent.url);
+    const contextId = `outage-${randomUUID()}`;
+    expect((await connection.send({ text: "hello", contextId })).state).toBe("completed");
+
+    await mongo.stop();
+    expect((await fetch(`${agent.url}/ready`)).status).toBe(503);
+    const during = await connection.send({ text: "are you there?", contextId }).then(
+      (result) => `${result.state}: ${result.text}`,
+      (error: Error) => `error: ${error.message}`,
+    );
+    expect(during).toMatch(/MongoDB/);
+    expect(during).not.toMatch(/\n\s+at /); // no stack trace
+    expect((await fetch(`${agent.url}/health`)).status).toBe(200);
+
+    mongo = await startTestMongo({ port });
+    await expect.poll(async () => (await fetch(`${agent.url}/ready`)).status, { timeout: 15_000 }).toBe(200);
+    const after = await connection.send({ text: "back again", contextId });
+    expect(after.state).toBe("completed");
+  });
+});
