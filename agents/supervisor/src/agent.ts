@@ -1,4 +1,5 @@
 import type { AgentDefinition } from "@switchboard/agent-runtime/definition";
+import { deleteFromSubagents } from "./delete-cascade.js";
 import { buildSupervisorGraph } from "./graph.js";
 import { supervisorPrompt } from "./prompt.js";
 import { Roster } from "./roster.js";
@@ -21,7 +22,7 @@ export const supervisorAgent: AgentDefinition = {
     },
   ],
   tools: () => [],
-  graph: ({ model, checkpointer, env, logger, onClose }) => {
+  graph: ({ model, checkpointer, env, logger, onClose, onDeleteConversation }) => {
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
     if (agents.length === 0)
@@ -29,6 +30,7 @@ export const supervisorAgent: AgentDefinition = {
     const roster = new Roster(agents, logger);
     roster.start();
     onClose(() => roster.stop());
+    onDeleteConversation(deleteFromSubagents(roster));
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
     return buildSupervisorGraph(model, roster, checkpointer);
   },

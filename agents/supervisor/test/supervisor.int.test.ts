@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type FakeGithub, startFakeGithub } from "@switchboard/fake-github/server";
@@ -9,6 +9,7 @@ import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { startPythonA2aAgent } from "@switchboard/test-python/a2a-agent";
+import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startAgent } from "./fleet.js";
@@ -95,8 +96,8 @@ describe("supervisor routing over A2A", () => {
     processes.push(agent);
     return agent;
   };
-  const ask = async (text: string, contextId: string, taskId?: string) => {
-    const connection = await connectAgent(`http://127.0.0.1:${supervisorPort}`);
+  const ask = async (text: string, contextId: string, taskId?: string, token?: string) => {
+    const connection = await connectAgent(`http://127.0.0.1:${supervisorPort}`, token ? { token } : {});
     return connection.send({ text, contextId, ...(taskId ? { taskId } : {}) });
   };
 
@@ -210,6 +211,89 @@ describe("supervisor routing over A2A", () => {
     expect(await toolNames("github")).not.toContain("search_issues");
     expect(await toolNames("jira")).toContain("search_issues");
     expect(await toolNames("jira")).not.toContain("list_pull_requests");
+  });
+
+  it("deletes one conversation from its own and every subagent's collections", async () => {
+    await startJira();
+    await startSupervisor();
+    const contextId = `forget-${randomUUID()}`;
+    const other = `keep-${randomUUID()}`;
+    await ask("jira: open issues in PLAT", contextId);
+    await ask("jira: open issues in OPS", other);
+
+    const response = await fetch(`http://127.0.0.1:${supervisorPort}/conversations/${contextId}`, {
+      method: "DELETE",
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      agent: "supervisor",
+      contextId,
+      tasks: 1,
+      subagents: [{ agent: "jira", contextId, tasks: 1 }],
+    });
+    const db = mongo.db(dbName);
+    for (const collection of ["checkpoints", "checkpoint_writes"]) {
+      for (const agent of ["supervisor", "jira"]) {
+        expect(await db.collection(`${collection}_${agent}`).countDocuments({ thread_id: contextId })).toBe(
+          0,
+        );
+        if (collection === "checkpoints") {
+          expect(
+            await db.collection(`${collection}_${agent}`).countDocuments({ thread_id: other }),
+          ).toBeGreaterThan(0);
+        }
+      }
+    }
+    expect(await db.collection("tasks_jira").countDocuments({ contextId })).toBe(0);
+    expect(await db.collection("tasks_supervisor").countDocuments({ contextId })).toBe(0);
+  });
+
+  it("forwards the caller's token: each agent verifies it and keys the thread by the same user", async () => {
+    const secret = "a-shared-test-secret-of-32-characters!";
+    const auth = { AUTH_MODE: "jwt", AUTH_JWT_SECRET: secret, AUTH_AUDIENCE: "switchboard" };
+    const jiraAgent = await startAgent("jira", jiraPort, {
+      ...common(),
+      ...auth,
+      ATLASSIAN_API_URL: jira.url,
+      ATLASSIAN_EMAIL: jira.email,
+      ATLASSIAN_TOKEN: jira.token,
+    });
+    processes.push(jiraAgent);
+    await startSupervisor(auth);
+    const bearer = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("alice@example.com")
+      .setAudience("switchboard")
+      .setExpirationTime("5m")
+      .sign(new TextEncoder().encode(secret));
+    const contextId = `authed-${randomUUID()}`;
+
+    await expect(ask("jira: open issues in PLAT", contextId)).rejects.toThrow(
+      /Unauthorized: a bearer token is required/,
+    );
+    const answer = await ask("jira: open issues in PLAT", contextId, undefined, bearer);
+    expect(answer.text).toContain("PLAT-1");
+
+    const thread = `${createHash("sha256").update("alice@example.com").digest("hex").slice(0, 16)}:${contextId}`;
+    const db = mongo.db(dbName);
+    expect(
+      await db.collection("checkpoints_supervisor").countDocuments({ thread_id: thread }),
+    ).toBeGreaterThan(0);
+    expect(await db.collection("checkpoints_jira").countDocuments({ thread_id: thread })).toBeGreaterThan(0);
+    expect(await db.collection("checkpoints_jira").countDocuments({ thread_id: contextId })).toBe(0);
+    for (const name of [
+      "checkpoints_supervisor",
+      "checkpoint_writes_supervisor",
+      "tasks_supervisor",
+      "checkpoints_jira",
+      "checkpoint_writes_jira",
+      "tasks_jira",
+    ]) {
+      const stored = JSON.stringify(await db.collection(name).find().toArray(), (_key, value) =>
+        value?._bsontype === "Binary" ? Buffer.from(value.buffer).toString("utf8") : value,
+      );
+      expect(stored).not.toContain(bearer);
+    }
   });
 
   it("relays Jira's confirmation to the user and sends the answer to the same Jira task", async () => {

@@ -6,9 +6,11 @@ import type { Logger } from "@switchboard/utils/logger";
 import { a2aRequests, metricsRegistry } from "@switchboard/utils/metrics";
 import express, { type ErrorRequestHandler } from "express";
 import { type AuthSettings, bearerGuard, callerOf } from "./auth.js";
+import { tokenOf } from "./caller.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
+import { type ConversationStore, deleteConversation } from "./conversations.js";
 import { countedRequestHandler } from "./counted-handler.js";
-import { checkIds } from "./request-checks.js";
+import { checkIds, findBadId } from "./request-checks.js";
 
 export interface AgentAppDeps {
   agent: string;
@@ -20,6 +22,8 @@ export interface AgentAppDeps {
   maxBodyBytes: number;
   /** Bearer-token verification for the A2A endpoints (AUTH_MODE). */
   auth: AuthSettings;
+  /** Where this agent keeps conversations, for DELETE /conversations/:contextId. */
+  conversations: ConversationStore;
 }
 
 const legacyCompat = { enabled: true };
@@ -79,6 +83,15 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     checkIds("rest"),
     restHandler({ requestHandler, userBuilder, legacyCompat }),
   );
+
+  // Deletes the caller's conversation from this agent (and, on the supervisor, its subagents).
+  app.delete("/conversations/:contextId", bearerGuard(deps.auth, "rest"), async (req, res) => {
+    const contextId = String(req.params.contextId);
+    const problem = findBadId({ message: { contextId } });
+    if (problem) return res.status(400).json({ error: `Invalid ${problem}.` });
+    const user = await callerOf(req);
+    res.json(await deleteConversation(deps.conversations, contextId, user, tokenOf(user)));
+  });
 
   app.use(((error, _req, res, _next) => {
     deps.logger.error({ err: error }, "unhandled request error");

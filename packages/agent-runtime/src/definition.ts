@@ -2,6 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { Logger } from "@switchboard/utils/logger";
+import type { DeletionCascade } from "./conversations.js";
 
 /** One skill on the agent card: what the supervisor's model reads to decide where to route. */
 export interface SkillSpec {
@@ -53,6 +54,8 @@ export interface GraphDeps {
   logger: Logger;
   /** Registers cleanup to run when the agent stops (timers, connections). */
   onClose(cleanup: () => Promise<void> | void): void;
+  /** Registers where a conversation deletion is passed on to (the supervisor: its subagents). */
+  onDeleteConversation(cascade: DeletionCascade): void;
 }
 
 /** What the runtime needs of a compiled LangGraph graph to run turns on it. */

@@ -16,6 +16,7 @@ import { buildAgentGraph } from "./agent-graph.js";
 import { createAgentApp } from "./app.js";
 import { readAuthSettings } from "./auth.js";
 import { buildAgentCard } from "./card.js";
+import type { DeletionCascade } from "./conversations.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
 import { AgentTurnExecutor } from "./executor.js";
@@ -59,6 +60,7 @@ export async function serveAgent(
   const db = await getCheckpointerDb();
   const llm = createChatModel({ env });
   const cleanups: Array<() => Promise<void> | void> = [];
+  const cascades: DeletionCascade[] = [];
   const graph = definition.graph
     ? definition.graph({
         model: llm.model,
@@ -66,6 +68,7 @@ export async function serveAgent(
         env,
         logger,
         onClose: (cleanup) => cleanups.push(cleanup),
+        onDeleteConversation: (cascade) => cascades.push(cascade),
       })
     : buildAgentGraph({
         model: llm.model,
@@ -101,6 +104,7 @@ export async function serveAgent(
       ready: pingCheckpointer,
       maxBodyBytes: settings.maxBodyBytes,
       auth,
+      conversations: { agent: name, checkpointer, db, cascades },
     }),
   );
   const url = `http://127.0.0.1:${port}`;

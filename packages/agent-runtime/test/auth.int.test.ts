@@ -208,6 +208,27 @@ describe("bearer-token authentication and per-user isolation", () => {
     expect(notes).toEqual(["wire the money"]);
   });
 
+  it("deletes only the caller's own conversation", async () => {
+    const { url } = await start();
+    const aliceToken = await token("alice");
+    const bobToken = await token("bob");
+    const contextId = `delete-${randomUUID()}`;
+    await (await clientWithToken(url, aliceToken)).send("alice's words", contextId);
+    await (await clientWithToken(url, bobToken)).send("bob's words", contextId);
+    const key = (sub: string) =>
+      `${createHash("sha256").update(sub).digest("hex").slice(0, 16)}:${contextId}`;
+    const checkpoints = mongo.db(dbName).collection("checkpoints_notes");
+
+    expect((await fetch(`${url}/conversations/${contextId}`, { method: "DELETE" })).status).toBe(401);
+    const deleted = await fetch(`${url}/conversations/${contextId}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${bobToken}` },
+    });
+    expect(await deleted.json()).toMatchObject({ agent: "notes", contextId, tasks: 1 });
+    expect(await checkpoints.countDocuments({ thread_id: key("bob") })).toBe(0);
+    expect(await checkpoints.countDocuments({ thread_id: key("alice") })).toBeGreaterThan(0);
+  });
+
   it("never writes the token into checkpoints, task stores or logs", async () => {
     const { url } = await start();
     const bearer = await token("carol");

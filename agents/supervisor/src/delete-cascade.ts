@@ -1,0 +1,25 @@
+import type { DeletedConversation, DeletionCascade } from "@switchboard/agent-runtime/conversations";
+import type { Roster } from "./roster.js";
+
+/**
+ * Deleting a conversation on the supervisor deletes it from every subagent too (each keeps its
+ * own collections), with the caller's token so each deletes only that caller's thread.
+ */
+export function deleteFromSubagents(roster: Roster): DeletionCascade {
+  return async (contextId, token) =>
+    Promise.all(
+      roster.list().map(async ({ config }) => {
+        try {
+          const response = await fetch(`${config.url}/conversations/${encodeURIComponent(contextId)}`, {
+            method: "DELETE",
+            headers: token ? { authorization: `Bearer ${token}` } : {},
+            signal: AbortSignal.timeout(10_000),
+          });
+          if (!response.ok) return { agent: config.name, error: `HTTP ${response.status}` };
+          return (await response.json()) as DeletedConversation;
+        } catch (error) {
+          return { agent: config.name, error: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    );
+}

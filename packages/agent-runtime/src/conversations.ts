@@ -1,0 +1,52 @@
+import { resolveUserScope, ServerCallContext, type User } from "@a2a-js/sdk/server";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { Db } from "mongodb";
+import { threadIdFor } from "./caller.js";
+
+/** What deleting one conversation removed, per agent. */
+export interface DeletedConversation {
+  agent: string;
+  contextId: string;
+  checkpoints: "deleted";
+  tasks: number;
+  /** Subagents the deletion was passed on to (the supervisor's), with their own results. */
+  subagents?: Array<DeletedConversation | { agent: string; error: string }>;
+}
+
+/** Passes a deletion on (the supervisor to its subagents), with the caller's token. */
+export type DeletionCascade = (
+  contextId: string,
+  token: string | undefined,
+) => Promise<NonNullable<DeletedConversation["subagents"]>>;
+
+export interface ConversationStore {
+  agent: string;
+  checkpointer: BaseCheckpointSaver;
+  db: Db | undefined;
+  cascades: DeletionCascade[];
+}
+
+/**
+ * Deletes one conversation of the calling user from this agent: its checkpoints and pending
+ * writes, its A2A tasks and any lease, then from the agents it passes deletions on to.
+ */
+export async function deleteConversation(
+  store: ConversationStore,
+  contextId: string,
+  user: User,
+  token: string | undefined,
+): Promise<DeletedConversation> {
+  const threadId = threadIdFor(contextId, user);
+  await store.checkpointer.deleteThread(threadId);
+  let tasks = 0;
+  if (store.db) {
+    const owner = resolveUserScope(new ServerCallContext({ user }));
+    tasks = (await store.db.collection(`tasks_${store.agent}`).deleteMany({ owner, contextId })).deletedCount;
+    await store.db.collection<{ _id: string }>(`locks_${store.agent}`).deleteOne({ _id: threadId });
+  }
+  const result: DeletedConversation = { agent: store.agent, contextId, checkpoints: "deleted", tasks };
+  if (store.cascades.length > 0) {
+    result.subagents = (await Promise.all(store.cascades.map((cascade) => cascade(contextId, token)))).flat();
+  }
+  return result;
+}
