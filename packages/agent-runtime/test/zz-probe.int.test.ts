@@ -31,225 +31,42 @@ it("probe", async () => {
     parts: [{ kind: "text", text: "hi" }],
     ...extra,
   });
+  const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
+  const deepObj = (n: number): unknown => { let o: unknown = "x"; for (let i = 0; i < n; i++) o = { a: o }; return o; };
   const cases: Array<[string, string, string, Record<string, string>?]> = [
-    ["malformed", "/", "{oops"],
-    [
-      "jsonrpc1.0",
-      "/",
-      JSON.stringify({ jsonrpc: "1.0", id: 1, method: "message/send", params: { message: msg("c1") } }),
-    ],
-    [
-      "jsonrpc1.0 v1",
-      "/",
-      JSON.stringify({ jsonrpc: "1.0", id: 1, method: "SendMessage", params: {} }),
-      { "A2A-Version": "1.0" },
-    ],
-    ["no method", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, params: { message: msg("c1") } })],
-    ["no method v1", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, params: {} }), { "A2A-Version": "1.0" }],
-    ["unknown", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "foo/bar", params: {} })],
-    [
-      "unknown v1",
-      "/",
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "FooBar", params: {} }),
-      { "A2A-Version": "1.0" },
-    ],
-    [
-      "params string",
-      "/",
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: "hello" }),
-    ],
-    [
-      "params string v1",
-      "/",
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: "hello" }),
-      { "A2A-Version": "1.0" },
-    ],
-    [
-      "parts not array",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "message/send",
-        params: { message: msg("c2", { parts: "hi" }) },
-      }),
-    ],
-    [
-      "parts not array v1",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "SendMessage",
-        params: { message: { role: "ROLE_USER", messageId: "m", contextId: "c2v1", parts: "hi" } },
-      }),
-      { "A2A-Version": "1.0" },
-    ],
-    [
-      "role number",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "message/send",
-        params: { message: msg("c3", { role: 7 }) },
-      }),
-    ],
-    [
-      "role number v1",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "SendMessage",
-        params: { message: { role: 7, messageId: "m", contextId: "c3v1", parts: [{ text: "hi" }] } },
-      }),
-      { "A2A-Version": "1.0" },
-    ],
-    [
-      "text number",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "message/send",
-        params: { message: msg("c4", { parts: [{ kind: "text", text: 42 }] }) },
-      }),
-    ],
-    [
-      "text number v1",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "SendMessage",
-        params: { message: { role: "ROLE_USER", messageId: "m", contextId: "c4v1", parts: [{ text: 42 }] } },
-      }),
-      { "A2A-Version": "1.0" },
-    ],
-    [
-      "huge",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "message/send",
-        params: { message: msg("c5", { parts: [{ kind: "text", text: "x".repeat(100000) }] }) },
-      }),
-    ],
-    [
-      "ctx $gt",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "message/send",
-        params: { message: msg({ $gt: "" }) },
-      }),
-    ],
-    [
-      "ctx $where",
-      "/",
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: msg("$where") } }),
-    ],
-    [
-      "ctx a.b",
-      "/",
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: msg("a.b") } }),
-    ],
-    [
-      "ctx unicode",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "message/send",
-        params: { message: msg("héllo-世界-🚀") },
-      }),
-    ],
-    [
-      "ctx 10k",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "message/send",
-        params: { message: msg("x".repeat(10000)) },
-      }),
-    ],
-    [
-      "ctx NUL",
-      "/",
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: msg("a\u0000b") } }),
-    ],
-    [
-      "ctx number",
-      "/",
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: msg(5) } }),
-    ],
-    [
-      "ok v03",
-      "/",
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: msg("ok03") } }),
-    ],
-    [
-      "ok v1",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "SendMessage",
-        params: {
-          message: { role: "ROLE_USER", messageId: "m2", contextId: "ok1", parts: [{ text: "hi" }] },
-        },
-      }),
-      { "A2A-Version": "1.0" },
-    ],
-    [
-      "SendMessage no header",
-      "/",
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "SendMessage",
-        params: {
-          message: { role: "ROLE_USER", messageId: "m2", contextId: "ok1", parts: [{ text: "hi" }] },
-        },
-      }),
-    ],
-    ["rest malformed", "/rest/message:send", "{oops"],
-    ["rest empty", "/rest/message:send", "{}"],
-    ["rest string", "/rest/message:send", '"hello"'],
-    ["rest array", "/rest/message:send", "[1,2]"],
-    [
-      "rest parts string",
-      "/rest/message:send",
-      JSON.stringify({ message: { role: "ROLE_USER", messageId: "m", contextId: "r1", parts: "x" } }),
-    ],
-    [
-      "rest ok",
-      "/rest/message:send",
-      JSON.stringify({
-        message: { role: "ROLE_USER", messageId: "m", contextId: "r2", parts: [{ text: "hi" }] },
-      }),
-    ],
-    ["rest v1 malformed", "/rest/v1/message:send", "{oops"],
-    ["rest v1 empty", "/rest/v1/message:send", "{}"],
-    [
-      "rest v1 ok",
-      "/rest/v1/message:send",
-      JSON.stringify({
-        request: { role: "ROLE_USER", messageId: "m", contextId: "r3", content: [{ text: "hi" }] },
-      }),
-    ],
-    ["rest huge", "/rest/message:send", JSON.stringify({ pad: "x".repeat(100000) })],
-    [
-      "rest ctx obj",
-      "/rest/message:send",
-      JSON.stringify({
-        message: { role: "ROLE_USER", messageId: "m", contextId: { $gt: "" }, parts: [{ text: "hi" }] },
-      }),
-    ],
+    ["charset latin1", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: {} }), { "content-type": "application/json; charset=latin1" }],
+    ["rest charset latin1", "/rest/message:send", "{}", { "content-type": "application/json; charset=latin1" }],
+    ["gzip garbage", "/", "not gzip", { "content-encoding": "gzip" }],
+    ["encoding foo", "/", "{}", { "content-encoding": "foo" }],
+    ["rest encoding foo", "/rest/message:send", "{}", { "content-encoding": "foo" }],
+    ["text/plain", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: {} }), { "content-type": "text/plain" }],
+    ["rest text/plain", "/rest/message:send", "{}", { "content-type": "text/plain" }],
+    ["version 2.0", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {} }), { "A2A-Version": "2.0" }],
+    ["rest version 2.0", "/rest/message:send", "{}", { "A2A-Version": "2.0" }],
+    ["deep array 20000", "/", deep(20000)],
+    ["deep params 5000", "/", `{"jsonrpc":"2.0","id":1,"method":"message/send","params":${deep(5000)}}`],
+    ["deep metadata 150 v03", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", role: "user", messageId: "md", contextId: "deep03", parts: [{ kind: "text", text: "hi" }], metadata: deepObj(150) } } })],
+    ["deep metadata 3000 v1", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { role: "ROLE_USER", messageId: "md", contextId: "deep1", parts: [{ text: "hi" }], metadata: deepObj(3000) } } }), { "A2A-Version": "1.0" }],
+    ["deep data part v1", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { role: "ROLE_USER", messageId: "md2", contextId: "deep2", parts: [{ data: deepObj(3000) }] } } }), { "A2A-Version": "1.0" }],
+    ["batch", "/", "[]"],
+    ["batch2", "/", JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "message/send" }])],
+    ["null", "/", "null"],
+    ["number", "/", "5"],
+    ["string", "/", "\"x\""],
+    ["empty", "/", ""],
+    ["id object", "/", JSON.stringify({ jsonrpc: "2.0", id: { a: 1 }, method: "message/send", params: {} })],
+    ["tasks/get", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "nope" } })],
+    ["tasks/cancel", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/cancel", params: { id: "nope" } })],
+    ["stream invalid", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: { message: { kind: "message" } } })],
+    ["ListTasks", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: { pageSize: 100000 } }), { "A2A-Version": "1.0" }],
+    ["ListTasks token", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: { pageToken: "!!!", statusTimestampAfter: { $gt: 1 } } }), { "A2A-Version": "1.0" }],
+    ["GetTask obj id", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: { $ne: 1 } } }), { "A2A-Version": "1.0" }],
+    ["GetTask hist", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x", historyLength: -5 } }), { "A2A-Version": "1.0" }],
+    ["rest POST unknown", "/rest/foo", "{}"],
+    ["rest tenant", "/rest/t1/message:send", "{}"],
+    ["POST health", "/health", "{}"],
+    ["push config", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/pushNotificationConfig/set", params: { taskId: "x", pushNotificationConfig: { url: "http://x" } } })],
+    ["ext card", "/", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agent/getAuthenticatedExtendedCard" })],
   ];
   for (const [name, path, body, headers] of cases) {
     const r = await fetch(agent.url + path, {
@@ -259,6 +76,10 @@ it("probe", async () => {
     });
     const t = await r.text();
     console.log(`### ${name}: ${r.status} ${r.headers.get("content-type")} ${t.slice(0, 400)}`);
+  }
+  for (const p of ["/rest/tasks/nope", "/rest/tasks", "/rest/tasks?pageSize=abc", "/%", "/rest/tasks/%E0%A4%A", "/rest/v1/tasks/x", "/rest/v1/card", "/.well-known/agent.json", "/ready", "/rest/extendedAgentCard", "/rest/tasks/x:subscribe", "/nope", "/rest/tasks?status=banana&pageToken=%%"]) {
+    const r = await fetch(agent.url + p);
+    console.log(`### GET ${p}: ${r.status} ${r.headers.get("content-type")} ${(await r.text()).slice(0, 200)}`);
   }
   await agent.close();
   await llm.close();
