@@ -61,6 +61,7 @@ describe("one conversation, two messages at once", () => {
         [
           { lastUser: /slow/, reply: callTool("slow_notes", {}) },
           { lastUser: /list/, reply: callTool("list_notes", {}) },
+          { lastUser: /add note (.+)/, reply: (_r, { match }) => callTool("add_note", { text: match?.[1] }) },
           { afterTool: true, reply: replyFromToolResult() },
         ],
         (request) => say(`answer to: ${request.messages.at(-1)?.content}`),
@@ -99,6 +100,19 @@ describe("one conversation, two messages at once", () => {
         .collection("locks_notes")
         .countDocuments({ _id: contextId as never }),
     ).toBe(0);
+  });
+
+  it("lets a second replica see and approve a task the first one paused", async () => {
+    const [first, second] = [await replica(), await replica()];
+    const contextId = `handover-${randomUUID()}`;
+    const asked = await (await connectAgent(first.url)).send({ text: "add note from replica one", contextId });
+    expect(asked.state).toBe("input-required");
+
+    const other = await connectAgent(second.url);
+    expect((await other.getTask(asked.taskId)).state).toBe("input-required");
+    const approved = await other.send({ text: "yes", contextId, taskId: asked.taskId });
+    expect(approved.state).toBe("completed");
+    expect(approved.text).toContain('added "from replica one"');
   });
 
   it("refuses the second message with a clear busy error under CONCURRENT_TURN_POLICY=reject", async () => {
