@@ -8,7 +8,7 @@ import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/p
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
@@ -33,12 +33,8 @@ describe("GitHub agent over A2A", () => {
   const start = async (overrides: Record<string, string | undefined> = {}) => {
     const agent = await startAgentProcess(packageDir, {
       env: {
-        MONGODB_URI: testMongoUri(),
-        LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-        LLM_PROVIDER: "openai",
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: llm.url,
-        OPENAI_MODEL_NAME: "gpt-4o-mini",
+        ...testMongoEnv(dbName),
+        ...llm.env,
         GITHUB_API_URL: github.url,
         GITHUB_PERSONAL_ACCESS_TOKEN: github.token,
         ...overrides,

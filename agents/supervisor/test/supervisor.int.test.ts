@@ -3,16 +3,18 @@ import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type FakeGithub, startFakeGithub } from "@switchboard/fake-github/server";
 import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
+import { freePort } from "@switchboard/test-agents/ports";
 import type { AgentProcess } from "@switchboard/test-agents/process";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { storedText } from "@switchboard/test-mongo/stored";
 import { startPythonA2aAgent } from "@switchboard/test-python/a2a-agent";
 import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startAgent } from "./fleet.js";
+import { startAgent } from "./fleet.js";
 
 /** The supervisor forwards "<agent>: <request>" to that agent; subagents follow their own rules. */
 const script = rules(
@@ -68,12 +70,8 @@ describe("supervisor routing over A2A", () => {
   let supervisorPort: number;
 
   const common = () => ({
-    MONGODB_URI: testMongoUri(),
-    LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-    LLM_PROVIDER: "openai",
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: llm.url,
-    OPENAI_MODEL_NAME: "gpt-4o-mini",
+    ...testMongoEnv(dbName),
+    ...llm.env,
   });
   const startJira = async () => {
     const agent = await startAgent("jira", jiraPort, {
@@ -281,19 +279,7 @@ describe("supervisor routing over A2A", () => {
     ).toBeGreaterThan(0);
     expect(await db.collection("checkpoints_jira").countDocuments({ thread_id: thread })).toBeGreaterThan(0);
     expect(await db.collection("checkpoints_jira").countDocuments({ thread_id: contextId })).toBe(0);
-    for (const name of [
-      "checkpoints_supervisor",
-      "checkpoint_writes_supervisor",
-      "tasks_supervisor",
-      "checkpoints_jira",
-      "checkpoint_writes_jira",
-      "tasks_jira",
-    ]) {
-      const stored = JSON.stringify(await db.collection(name).find().toArray(), (_key, value) =>
-        value?._bsontype === "Binary" ? Buffer.from(value.buffer).toString("utf8") : value,
-      );
-      expect(stored).not.toContain(bearer);
-    }
+    expect(await storedText(db)).not.toContain(bearer);
   });
 
   it("relays Jira's confirmation to the user and sends the answer to the same Jira task", async () => {

@@ -10,7 +10,7 @@ import { tokenOf } from "./caller.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
 import { type ConversationStore, deleteConversation } from "./conversations.js";
 import { countedRequestHandler } from "./counted-handler.js";
-import { checkIds, findBadId } from "./request-checks.js";
+import { checkParams, findBadParams } from "./request-checks.js";
 
 export interface AgentAppDeps {
   agent: string;
@@ -72,30 +72,40 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     bearerGuard(deps.auth, "jsonrpc"),
     parseJson,
     jsonRpcBodyErrors(deps.maxBodyBytes),
-    checkIds("jsonrpc"),
+    checkParams("jsonrpc"),
     jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
   app.use(
     REST_PATH,
     bearerGuard(deps.auth, "rest"),
-    express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES, strict: false }),
+    express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES }),
     restBodyErrors(deps.maxBodyBytes),
-    checkIds("rest"),
+    checkParams("rest"),
     restHandler({ requestHandler, userBuilder, legacyCompat }),
   );
 
   // Deletes the caller's conversation from this agent (and, on the supervisor, its subagents).
   app.delete("/conversations/:contextId", bearerGuard(deps.auth, "rest"), async (req, res) => {
     const contextId = String(req.params.contextId);
-    const problem = findBadId({ message: { contextId } });
+    const problem = findBadParams({ id: contextId });
     if (problem) return res.status(400).json({ error: `Invalid ${problem}.` });
     const user = await callerOf(req);
     res.json(await deleteConversation(deps.conversations, contextId, user, tokenOf(user)));
   });
 
+  app.use((req, res) => {
+    res
+      .status(404)
+      .json({ error: `Not found: ${req.method} ${req.path}. A2A is served at / (JSON-RPC) and /rest.` });
+  });
   app.use(((error, _req, res, _next) => {
-    deps.logger.error({ err: error }, "unhandled request error");
     if (res.headersSent) return res.end();
+    // Express's own refusals (e.g. a path with broken %-encoding) carry a 4xx status: keep it.
+    const status = (error as { status?: number }).status;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      return res.status(status).json({ error: "The request could not be read." });
+    }
+    deps.logger.error({ err: error }, "unhandled request error");
     res.status(500).json({ error: "internal error" });
   }) as ErrorRequestHandler);
   return app;
@@ -105,40 +115,49 @@ function tooLarge(limit: number): string {
   return `Request body is larger than the ${Math.round(limit / 1024)} KiB limit.`;
 }
 
+/** body-parser's refusals (size, syntax, charset, encoding) as HTTP status and a sentence. */
+function bodyError(
+  error: unknown,
+  limit: number,
+): { status: number; message: string; parse: boolean } | undefined {
+  const { type, status } = error as { type?: string; status?: number };
+  if (type === "entity.too.large") return { status: 413, message: tooLarge(limit), parse: false };
+  if (type === "entity.parse.failed" || error instanceof SyntaxError) {
+    return { status: 400, message: "Invalid JSON payload.", parse: true };
+  }
+  if (type === "charset.unsupported" || type === "encoding.unsupported") {
+    return {
+      status: 415,
+      message: "Send the body as UTF-8 JSON, without an unsupported Content-Encoding.",
+      parse: false,
+    };
+  }
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return { status, message: "The request body could not be read.", parse: false };
+  }
+  return undefined;
+}
+
 function jsonRpcBodyErrors(limit: number): ErrorRequestHandler {
   return (error, _req, res, next) => {
-    const type = (error as { type?: string }).type;
-    if (type === "entity.too.large") {
-      a2aRequests.inc({ method: "unknown", outcome: "rejected" });
-      return res
-        .status(413)
-        .json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: tooLarge(limit) } });
-    }
-    if (type === "entity.parse.failed" || error instanceof SyntaxError) {
-      a2aRequests.inc({ method: "unknown", outcome: "rejected" });
-      return res.json({
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32700, message: "Invalid JSON payload." },
-      });
-    }
-    next(error);
+    const refused = bodyError(error, limit);
+    if (!refused) return next(error);
+    a2aRequests.inc({ method: "unknown", outcome: "rejected" });
+    // JSON-RPC reports a parse error in the body, over HTTP 200; other refusals keep their status.
+    if (refused.parse)
+      return res.json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: refused.message } });
+    return res
+      .status(refused.status)
+      .json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: refused.message } });
   };
 }
 
 function restBodyErrors(limit: number): ErrorRequestHandler {
   return (error, _req, res, next) => {
-    const type = (error as { type?: string }).type;
-    if (type === "entity.too.large") {
-      return res
-        .status(413)
-        .json({ error: { code: 413, status: "INVALID_ARGUMENT", message: tooLarge(limit) } });
-    }
-    if (type === "entity.parse.failed" || error instanceof SyntaxError) {
-      return res
-        .status(400)
-        .json({ error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid JSON payload." } });
-    }
-    next(error);
+    const refused = bodyError(error, limit);
+    if (!refused) return next(error);
+    return res
+      .status(refused.status)
+      .json({ error: { code: refused.status, status: "INVALID_ARGUMENT", message: refused.message } });
   };
 }

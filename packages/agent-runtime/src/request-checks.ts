@@ -3,10 +3,19 @@ import type { NextFunction, Request, Response } from "express";
 
 /** Longest id accepted: ids become MongoDB keys and log fields. */
 export const MAX_ID_LENGTH = 256;
-// Printable characters only: no control characters, no NUL.
+/** Deepest JSON accepted: MongoDB refuses documents nested past 100 levels. */
+export const MAX_JSON_DEPTH = 64;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const ID_FIELDS = ["contextId", "context_id", "taskId", "task_id", "messageId", "message_id"];
+const ROLES = new Set(["user", "agent", "ROLE_USER", "ROLE_AGENT"]);
+// A v1 part holds exactly one of these; a v0.3 part names its kind.
+const V1_CONTENT = ["text", "raw", "url", "data"];
+const V03_KINDS: Record<string, string> = { text: "text", file: "file", data: "data" };
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function badId(value: unknown): string | undefined {
   if (value === undefined || value === null || value === "") return undefined;
@@ -16,36 +25,78 @@ function badId(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The first malformed id in an A2A request body (JSON-RPC params or an HTTP+JSON body). */
-export function findBadId(body: unknown): string | undefined {
-  if (!body || typeof body !== "object") return undefined;
-  const root = body as Record<string, unknown>;
-  const params = (root.params ?? root) as Record<string, unknown> | undefined;
-  const message = (params?.message ?? params?.request) as Record<string, unknown> | undefined;
-  const candidates: Array<[string, unknown]> = [];
-  for (const field of ID_FIELDS) {
-    if (message && typeof message === "object") candidates.push([`message.${field}`, message[field]]);
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== "object" || node === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
-  if (params && typeof params === "object") candidates.push(["id", params.id], ["name", params.name]);
-  for (const [field, value] of candidates) {
-    const problem = badId(value);
-    if (problem) return `${field} ${problem}`;
+  return deepest;
+}
+
+function badPart(part: unknown, index: number): string | undefined {
+  const where = `message.parts[${index}]`;
+  if (!isObject(part)) return `${where} must be an object`;
+  if (typeof part.kind === "string") {
+    const field = V03_KINDS[part.kind];
+    if (!field) return `${where}.kind must be text, file or data`;
+    if (field === "text" && typeof part.text !== "string") return `${where}.text must be a string`;
+    if (field !== "text" && !isObject(part[field])) return `${where}.${field} must be an object`;
+    return undefined;
+  }
+  const present = V1_CONTENT.filter((field) => part[field] !== undefined && part[field] !== null);
+  if (present.length !== 1) return `${where} must hold exactly one of ${V1_CONTENT.join(", ")}`;
+  if (present[0] === "text" && typeof part.text !== "string") return `${where}.text must be a string`;
+  return undefined;
+}
+
+function badMessage(message: unknown): string | undefined {
+  if (message === undefined) return undefined;
+  if (!isObject(message)) return "message must be an object";
+  for (const field of ID_FIELDS) {
+    const problem = badId(message[field]);
+    if (problem) return `message.${field} ${problem}`;
+  }
+  if (message.role !== undefined && !ROLES.has(String(message.role)))
+    return "message.role must be user or agent";
+  if (!Array.isArray(message.parts)) return "message.parts must be an array";
+  return message.parts.map(badPart).find(Boolean);
+}
+
+/**
+ * What is wrong with an A2A request's parameters (JSON-RPC `params`, or an HTTP+JSON body), before
+ * the SDK stores a task or a turn runs: ids that would become MongoDB keys, message shapes the SDK
+ * would only trip over after storing the task, and nesting MongoDB cannot store.
+ */
+export function findBadParams(params: unknown): string | undefined {
+  if (params === undefined) return undefined;
+  if (depthOf(params) > MAX_JSON_DEPTH) return `nesting deeper than ${MAX_JSON_DEPTH} levels`;
+  if (!isObject(params)) return undefined; // the SDK answers non-object params itself
+  const message = params.message ?? params.request;
+  const problem = badMessage(message);
+  if (problem) return problem;
+  for (const field of ["id", "name", "taskId"]) {
+    const idProblem = badId(params[field]);
+    if (idProblem) return `${field} ${idProblem}`;
   }
   return undefined;
 }
 
-/**
- * Refuses requests whose ids are not plain, bounded strings before the SDK stores anything: such
- * ids would become MongoDB keys and thread ids.
- */
-export function checkIds(binding: "jsonrpc" | "rest") {
+/** Refuses malformed A2A requests with the binding's own error before anything is stored. */
+export function checkParams(binding: "jsonrpc" | "rest") {
   return (req: Request, res: Response, next: NextFunction) => {
-    const problem = findBadId(req.body);
+    const body = req.body as unknown;
+    const params = binding === "jsonrpc" ? (isObject(body) ? body.params : undefined) : body;
+    const problem = findBadParams(params);
     if (!problem) return next();
     a2aRequests.inc({ method: "unknown", outcome: "rejected" });
     const message = `Invalid params: ${problem}.`;
     if (binding === "jsonrpc") {
-      const id = (req.body as { id?: unknown })?.id;
+      const id = isObject(body) ? body.id : undefined;
       const echoed = typeof id === "string" || typeof id === "number" ? id : null;
       return res.json({ jsonrpc: "2.0", id: echoed, error: { code: -32602, message } });
     }

@@ -5,10 +5,11 @@ import { ClientFactory } from "@a2a-js/sdk/client";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { storedText } from "@switchboard/test-mongo/stored";
 import { createLogger } from "@switchboard/utils/logger";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
-import { type Db, MongoClient } from "mongodb";
+import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAgent, serveAgent } from "../src/serve.js";
 import { send, stateOf, statusText } from "./a2a.js";
@@ -44,21 +45,6 @@ async function clientWithToken(url: string, bearer: string) {
   }));
 }
 
-/** Every stored byte of a database as text, binary checkpoint blobs included. */
-async function everythingStoredIn(db: Db): Promise<string> {
-  const parts: string[] = [];
-  for (const { name } of await db.listCollections().toArray()) {
-    for (const document of await db.collection(name).find().toArray()) {
-      parts.push(
-        JSON.stringify(document, (_key, value) =>
-          value?._bsontype === "Binary" ? Buffer.from(value.buffer).toString("utf8") : value,
-        ),
-      );
-    }
-  }
-  return parts.join("\n");
-}
-
 describe("bearer-token authentication and per-user isolation", () => {
   const dbName = uniqueDbName("auth");
   const notes: string[] = [];
@@ -73,12 +59,8 @@ describe("bearer-token authentication and per-user isolation", () => {
         PORT: "0",
         HOST: "127.0.0.1",
         AGENT_NAME: "notes",
-        MONGODB_URI: testMongoUri(),
-        LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-        LLM_PROVIDER: "openai",
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: llm.url,
-        OPENAI_MODEL_NAME: "gpt-4o-mini",
+        ...testMongoEnv(dbName),
+        ...llm.env,
         AUTH_MODE: "jwt",
         AUTH_JWT_SECRET: SECRET,
         AUTH_ISSUER: ISSUER,
@@ -236,7 +218,7 @@ describe("bearer-token authentication and per-user isolation", () => {
     const contextId = `secret-${randomUUID()}`;
     const asked = await carol.send("add note rotate keys", contextId);
     await carol.send("yes", contextId, asked.id);
-    const stored = await everythingStoredIn(mongo.db(dbName));
+    const stored = await storedText(mongo.db(dbName));
     expect(stored).toContain("rotate keys");
     expect(stored).not.toContain(bearer);
     expect(logLines.join("")).not.toContain(bearer);

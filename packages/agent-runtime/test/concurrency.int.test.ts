@@ -6,7 +6,7 @@ import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/p
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
@@ -25,12 +25,8 @@ describe("one conversation, two messages at once", () => {
       nodeArgs: ["--import", "tsx"],
       env: {
         AGENT_NAME: "notes",
-        MONGODB_URI: testMongoUri(),
-        LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-        LLM_PROVIDER: "openai",
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: llm.url,
-        OPENAI_MODEL_NAME: "gpt-4o-mini",
+        ...testMongoEnv(dbName),
+        ...llm.env,
         ...extra,
       },
     });
@@ -105,7 +101,10 @@ describe("one conversation, two messages at once", () => {
   it("lets a second replica see and approve a task the first one paused", async () => {
     const [first, second] = [await replica(), await replica()];
     const contextId = `handover-${randomUUID()}`;
-    const asked = await (await connectAgent(first.url)).send({ text: "add note from replica one", contextId });
+    const asked = await (await connectAgent(first.url)).send({
+      text: "add note from replica one",
+      contextId,
+    });
     expect(asked.state).toBe("input-required");
 
     const other = await connectAgent(second.url);

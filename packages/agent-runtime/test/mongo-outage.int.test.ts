@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:net";
 import { connectAgent } from "@switchboard/a2a-client/client";
+import { freePort } from "@switchboard/test-agents/ports";
 import { say } from "@switchboard/test-llm/replies";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { startTestMongo, type TestMongo } from "@switchboard/test-mongo/server";
@@ -8,14 +8,6 @@ import { createLogger } from "@switchboard/utils/logger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAgent, serveAgent } from "../src/serve.js";
 import { notesAgent } from "./notes-agent.js";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 // MongoDB goes away mid-conversation and comes back: the agent says so, never exits, and recovers
 // without a restart. (A server of its own: stopping the shared test MongoDB would break other files.)
@@ -38,10 +30,7 @@ describe("MongoDB outage", () => {
         AGENT_NAME: "notes",
         MONGODB_URI: mongo.uri,
         LANGGRAPH_CHECKPOINT_MONGODB_TIMEOUT_MS: "1000",
-        LLM_PROVIDER: "openai",
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: llm.url,
-        OPENAI_MODEL_NAME: "gpt-4o-mini",
+        ...llm.env,
       },
       logger: createLogger({ level: "silent" }),
     });

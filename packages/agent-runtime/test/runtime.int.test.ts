@@ -4,7 +4,7 @@ import { guardOutboundConnections } from "@switchboard/test-llm/outbound-guard";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { createLogger } from "@switchboard/utils/logger";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -25,12 +25,8 @@ describe("agent runtime over A2A", () => {
     PORT: "0",
     HOST: "127.0.0.1",
     AGENT_NAME: "notes",
-    MONGODB_URI: testMongoUri(),
-    LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-    LLM_PROVIDER: "openai",
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: llm.url,
-    OPENAI_MODEL_NAME: "gpt-4o-mini",
+    ...testMongoEnv(dbName),
+    ...llm.env,
     MAX_REQUEST_BYTES: String(64 * 1024),
     ...extra,
   });

@@ -4,7 +4,7 @@ import { connectAgent } from "@switchboard/a2a-client/client";
 import { callTool, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { createLogger } from "@switchboard/utils/logger";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -52,12 +52,8 @@ describe("state near MongoDB's 16 MB document limit", () => {
         PORT: "0",
         HOST: "127.0.0.1",
         AGENT_NAME: "notes",
-        MONGODB_URI: testMongoUri(),
-        LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-        LLM_PROVIDER: "openai",
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: llm.url,
-        OPENAI_MODEL_NAME: "gpt-4o-mini",
+        ...testMongoEnv(dbName),
+        ...llm.env,
         MAX_REQUEST_BYTES: String(40 * 1024 * 1024),
       },
       logger: createLogger({ level: "silent" }),

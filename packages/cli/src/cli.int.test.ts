@@ -6,7 +6,7 @@ import { messageText } from "@switchboard/test-llm/conversation";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { createLogger } from "@switchboard/utils/logger";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -28,12 +28,8 @@ describe("switchboard CLI against a real agent", () => {
         PORT: "0",
         HOST: "127.0.0.1",
         AGENT_NAME: "notes",
-        MONGODB_URI: testMongoUri(),
-        LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-        LLM_PROVIDER: "openai",
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: llm.url,
-        OPENAI_MODEL_NAME: "gpt-4o-mini",
+        ...testMongoEnv(dbName),
+        ...llm.env,
         ...extra,
       },
       logger: createLogger({ level: "silent" }),

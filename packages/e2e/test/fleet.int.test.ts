@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
 import { startFleet } from "@switchboard/fleet/fleet";
+import { freePort } from "@switchboard/test-agents/ports";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "..", "..", "..");
@@ -32,14 +33,6 @@ function runChat(args: string[]): Promise<ChatResult> {
   return new Promise((resolve) => child.once("close", (code) => resolve({ code, json: JSON.parse(stdout) })));
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe("the local fleet", () => {
   let llm: ScriptedLlm;
   let jira: FakeJira;
@@ -48,12 +41,8 @@ describe("the local fleet", () => {
   const env = async (extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> => ({
     PATH: process.env.PATH,
     LOG_LEVEL: "info",
-    MONGODB_URI: testMongoUri(),
-    LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-    LLM_PROVIDER: "openai",
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: llm.url,
-    OPENAI_MODEL_NAME: "gpt-4o-mini",
+    ...testMongoEnv(dbName),
+    ...llm.env,
     ATLASSIAN_API_URL: jira.url,
     ATLASSIAN_EMAIL: jira.email,
     ATLASSIAN_TOKEN: jira.token,

@@ -30,6 +30,8 @@ export interface ScriptedLlm {
    */
   azureEndpoint: string;
   port: number;
+  /** The settings that point an agent's LLM factory here: `LLM_PROVIDER=openai` and friends. */
+  env: Record<string, string>;
   /** Every parsed chat-completion request body received, oldest first (failed ones included). */
   requests: ChatCompletionRequest[];
   /** Stops listening and drops open connections. */
@@ -232,6 +234,12 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     url: `http://127.0.0.1:${port}/v1`,
     azureEndpoint: `http://127.0.0.1:${port}`,
     port,
+    env: {
+      LLM_PROVIDER: "openai",
+      OPENAI_API_KEY: apiKey ?? "sk-test",
+      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      OPENAI_MODEL_NAME: models[0] ?? "gpt-4o-mini",
+    },
     requests,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -16,3 +16,8 @@ export function testMongoUri(): string {
 export function uniqueDbName(prefix = "test"): string {
   return `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
 }
+
+/** The settings that put an agent's checkpoints in database `dbName` of the test MongoDB. */
+export function testMongoEnv(dbName: string): Record<string, string> {
+  return { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName };
+}

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeCheckpointer, getCheckpointer, getCheckpointerInfo, pingCheckpointer } from "./checkpointer.js";
@@ -132,8 +132,7 @@ describe("getCheckpointer", () => {
   it("uses explicit collection names when both are set, and refuses just one", async () => {
     const dbName = newDb("explicitcoll");
     const env = {
-      MONGODB_URI: testMongoUri(),
-      LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
+      ...testMongoEnv(dbName),
       LANGGRAPH_CHECKPOINT_MONGODB_COLLECTION: "legacy_checkpoints",
       LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION: "legacy_writes",
     };

@@ -1,0 +1,167 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { parseArgs } from "node:util";
+import { agentNameProblem } from "./agent-name.js";
+import { defaultDescription, type NewAgentResult, newAgent, removeAgent, suggestPort } from "./scaffold.js";
+
+const USAGE = `Usage:
+  pnpm new-agent <name> [--port <port>] [--description "<one line>"]
+  pnpm remove-agent <name>
+
+  <name>         lowercase letters, digits and '-', starting with a letter, at most 40 characters
+  --port         the agent's port (default: its DESIGN.md port, else the first free one from 8017)
+  --description  what the agent does; shown on its card, for the supervisor's routing
+  --root         the repository (default: the workspace above the current folder)
+
+On a terminal, missing arguments are asked for; otherwise they must be given.`;
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Asks a question on a terminal; undefined when there is none (CI, scripts). */
+  ask?: (question: string) => Promise<string>;
+}
+
+function findRepoRoot(from: string): string | undefined {
+  let dir = resolve(from);
+  for (;;) {
+    if (existsSync(join(dir, "pnpm-workspace.yaml"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function terminalIo(): Io {
+  const io: Io = {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  };
+  if (process.stdin.isTTY && process.stdout.isTTY) {
+    io.ask = async (question) => {
+      const readline = createInterface({ input: process.stdin, output: process.stdout });
+      try {
+        return (await readline.question(question)).trim();
+      } finally {
+        readline.close();
+      }
+    };
+  }
+  return io;
+}
+
+export function nextSteps(result: NewAgentResult): string[] {
+  const filter = result.packageName;
+  const p = result.envPrefix;
+  return [
+    `Created agents/${result.name} (${filter}) on port ${result.port}:`,
+    ...result.files.map((file) => `  agents/${result.name}/${file}`),
+    `Registered it in docker-compose.dev.yaml (service ${result.serviceName}, profiles ${result.name} and all-agents;`,
+    `the supervisor's ENABLE_${p} and ${p}_AGENT_URL) and in .env.example (ENABLE_${p}, ${p}_AGENT_URL/_HOST/_PORT,`,
+    `${p}_API_URL, ${p}_API_TOKEN).`,
+    "",
+    "Next steps:",
+    "  pnpm install                                     link the new package (updates pnpm-lock.yaml)",
+    `  pnpm turbo run build --filter=${filter}...`,
+    `  pnpm --filter ${filter} test                     its tests, as generated, pass`,
+    `  Replace the example API in agents/${result.name}/src/client.ts and src/tools.ts with the real one.`,
+    `  Set ${p}_API_URL and ${p}_API_TOKEN in .env. npm start runs the new agent with the fleet and wires`,
+    `  the supervisor to it (ENABLE_${p}=false leaves it out); elsewhere set ENABLE_${p}=true and`,
+    `  ${p}_AGENT_URL=http://localhost:${result.port} for the supervisor. Docker:`,
+    `  docker compose -f docker-compose.dev.yaml --profile all-agents up --build   (or --profile ${result.name})`,
+    `  pnpm remove-agent ${result.name} undoes all of this.`,
+  ];
+}
+
+/** The create-agent command: `new <name> …` or `remove <name>`. Returns the exit code. */
+export async function main(argv: string[], io: Io = terminalIo()): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  const parse = (args: string[]) =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        port: { type: "string" },
+        description: { type: "string" },
+        root: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, nameArg, ...extra] = positionals;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if ((command !== "new" && command !== "remove") || extra.length > 0) {
+    io.err(extra.length > 0 ? `Unexpected arguments: ${extra.join(" ")}\n\n${USAGE}` : USAGE);
+    return 2;
+  }
+  if (command === "remove" && (values.port !== undefined || values.description !== undefined)) {
+    io.err(`remove-agent takes only a name.\n\n${USAGE}`);
+    return 2;
+  }
+  const repoRoot = values.root ? resolve(values.root) : findRepoRoot(process.cwd());
+  if (!repoRoot) {
+    io.err("No pnpm-workspace.yaml above the current folder: run this in the Switchboard repository.");
+    return 1;
+  }
+
+  try {
+    let name = nameArg;
+    if (name === undefined) {
+      if (!io.ask) {
+        io.err(`Give the agent's name.\n\n${USAGE}`);
+        return 2;
+      }
+      name = await io.ask(command === "new" ? "Agent name (e.g. pagerduty, my-tool): " : "Agent to remove: ");
+    }
+    if (command === "remove") {
+      const removed = removeAgent({ repoRoot, name });
+      io.out(
+        `Removed agents/${removed.name} (${removed.packageName}) and its registrations in docker-compose.dev.yaml ` +
+          "and .env.example. Run pnpm install to update pnpm-lock.yaml.",
+      );
+      return 0;
+    }
+
+    const nameProblem = agentNameProblem(name);
+    if (nameProblem) {
+      io.err(nameProblem);
+      return 1;
+    }
+    let portText = values.port;
+    if (portText === undefined && io.ask) {
+      const suggested = suggestPort(repoRoot, name);
+      portText = (await io.ask(`Port${suggested ? ` [${suggested}]` : ""}: `)) || undefined;
+    }
+    if (portText !== undefined && !/^\d+$/.test(portText.trim())) {
+      io.err(`Port ${JSON.stringify(portText)} is not a port number.`);
+      return 1;
+    }
+    const port = portText === undefined ? undefined : Number(portText);
+    let description = values.description;
+    if (description === undefined && io.ask) {
+      const fallback = defaultDescription(name);
+      description = (await io.ask(`Description [${fallback}]: `)) || fallback;
+    }
+    const result = newAgent({
+      repoRoot,
+      name,
+      ...(port !== undefined ? { port } : {}),
+      ...(description !== undefined ? { description } : {}),
+    });
+    for (const line of nextSteps(result)) io.out(line);
+    return 0;
+  } catch (error) {
+    io.err(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+}
