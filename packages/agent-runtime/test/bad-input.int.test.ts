@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { say } from "@switchboard/test-llm/replies";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { createLogger } from "@switchboard/utils/logger";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,12 +76,8 @@ describe("bad input to an agent", () => {
         PORT: "0",
         HOST: "127.0.0.1",
         AGENT_NAME: "notes",
-        MONGODB_URI: testMongoUri(),
-        LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-        LLM_PROVIDER: "openai",
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: llm.url,
-        OPENAI_MODEL_NAME: "gpt-4o-mini",
+        ...testMongoEnv(dbName),
+        ...llm.env,
         MAX_REQUEST_BYTES: String(64 * 1024),
       },
       logger: createLogger({ level: "silent" }),

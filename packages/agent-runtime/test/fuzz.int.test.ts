@@ -3,7 +3,7 @@ import { runInNewContext } from "node:vm";
 import { TaskState } from "@a2a-js/sdk";
 import { say } from "@switchboard/test-llm/replies";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { createLogger } from "@switchboard/utils/logger";
 import fc from "fast-check";
 import { type Db, MongoClient } from "mongodb";
@@ -397,12 +397,8 @@ describe("fuzzing the A2A endpoints", () => {
         PORT: "0",
         HOST: "127.0.0.1",
         AGENT_NAME: "notes",
-        MONGODB_URI: testMongoUri(),
-        LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-        LLM_PROVIDER: "openai",
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: llm.url,
-        OPENAI_MODEL_NAME: "gpt-4o-mini",
+        ...testMongoEnv(dbName),
+        ...llm.env,
         MAX_REQUEST_BYTES: String(MAX_BODY_BYTES),
       },
       logger: createLogger({ level: "silent" }),

@@ -47,7 +47,7 @@ describe(".env.example edits", () => {
     const lines = added.split("\n");
     const port = lines.indexOf("STATUS_PAGE_AGENT_PORT=");
     expect(lines.slice(port - 3, port + 1)).toEqual([
-      "ENABLE_STATUS_PAGE=false",
+      "ENABLE_STATUS_PAGE=",
       "STATUS_PAGE_AGENT_URL=",
       "STATUS_PAGE_AGENT_HOST=",
       "STATUS_PAGE_AGENT_PORT=",

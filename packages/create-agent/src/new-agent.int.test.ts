@@ -7,7 +7,7 @@ import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/p
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startItemsApi } from "../test/items-api.js";
@@ -122,12 +122,8 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
       async () => {
         expect(existsSync(join(repo, "agents", NAME, "dist", "index.js"))).toBe(true);
         const common = {
-          MONGODB_URI: testMongoUri(),
-          LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
-          LLM_PROVIDER: "openai",
-          OPENAI_API_KEY: "sk-test",
-          OPENAI_BASE_URL: llm.url,
-          OPENAI_MODEL_NAME: "gpt-4o-mini",
+          ...testMongoEnv(dbName),
+          ...llm.env,
         };
         const agent = await startAgentProcess(join(repo, "agents", NAME), {
           env: { ...common, STATUS_PAGE_API_URL: api.url, STATUS_PAGE_API_TOKEN: token },

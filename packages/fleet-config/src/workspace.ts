@@ -52,10 +52,13 @@ export function listAgentPackages(repoRoot: string): AgentPackage[] {
     .sort((a, b) => a.folder.localeCompare(b.folder));
 }
 
+/** The tools people run next to the fleet (`npm start`, `pnpm chat`): their settings are documented too. */
+const USER_TOOLS = ["@switchboard/fleet", "@switchboard/cli"];
+
 /**
  * The folders of every workspace package an agent runs with: each agents/* package and, through
- * `dependencies` (not devDependencies), the workspace packages it ships with. Test servers and
- * tooling stay out, so their variables are not the fleet's.
+ * `dependencies` (not devDependencies), the workspace packages it ships with; plus the user tools.
+ * Test servers and tooling stay out, so their variables are not the fleet's.
  */
 export function runtimePackageDirs(repoRoot: string): string[] {
   const byName = new Map<string, string>();
@@ -79,5 +82,9 @@ export function runtimePackageDirs(repoRoot: string): string[] {
     }
   };
   for (const agent of listAgentPackages(repoRoot)) visit(join(repoRoot, "agents", agent.folder));
+  for (const tool of USER_TOOLS) {
+    const dir = byName.get(tool);
+    if (dir) visit(dir);
+  }
   return [...seen].sort();
 }

@@ -38,7 +38,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   );
 
   const started = await Promise.allSettled(
-    enabled.map((agent) => start(agent, options, options.env[`${envPrefix(agent.name)}_AGENT_PORT`])),
+    enabled.map((agent) => start(agent, options, localPort(agent, options.env))),
   );
   const members: FleetMember[] = [];
   const failed: Fleet["failed"] = [];
@@ -77,6 +77,17 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     failed,
     stop: () => stopAll([head, ...members]),
   };
+}
+
+/**
+ * The port to run an agent on: <AGENT>_AGENT_PORT when it describes this machine. A CAIPE .env
+ * written for containers (JIRA_AGENT_HOST=agent-jira, JIRA_AGENT_PORT=8000) keeps the contract port.
+ */
+function localPort(agent: AgentPackage, env: NodeJS.ProcessEnv): string | undefined {
+  const prefix = envPrefix(agent.name);
+  const host = env[`${prefix}_AGENT_HOST`]?.trim();
+  const local = !host || host === "localhost" || host.startsWith("127.") || host === "::1";
+  return local ? env[`${prefix}_AGENT_PORT`]?.trim() || undefined : undefined;
 }
 
 async function start(
