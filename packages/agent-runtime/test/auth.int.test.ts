@@ -253,6 +253,19 @@ describe("bearer-token authentication and per-user isolation", () => {
     }
   });
 
+  it("warns at start-up when it runs without auth beyond loopback, and not on loopback", async () => {
+    logLines.length = 0;
+    await start({ AUTH_MODE: "none", HOST: "127.0.0.1" });
+    expect(logLines.join("")).not.toContain("AUTH_MODE=none");
+    await agent?.close();
+    await start({ AUTH_MODE: "none", HOST: "0.0.0.0" });
+    const warning = logLines
+      .map((line) => JSON.parse(line))
+      .find((line) => String(line.msg).startsWith("AUTH_MODE=none"));
+    expect(warning).toMatchObject({ level: "warn", host: "0.0.0.0" });
+    expect(warning.msg).toContain("Set AUTH_MODE=jwt to require tokens");
+  });
+
   it("refuses to start in jwt mode without a key", async () => {
     await expect(start({ AUTH_JWT_SECRET: "" })).rejects.toThrow(
       /AUTH_MODE=jwt needs a key to verify tokens: set AUTH_JWKS_URL/,
