@@ -6,7 +6,7 @@ const fixture = join(import.meta.dirname, "..", "test", "fixture");
 
 describe("startAgentProcess", () => {
   it("waits for the ready line, serves on the bound port, and dies on SIGKILL", async () => {
-    const agent = await startAgentProcess(fixture);
+    const agent = await startAgentProcess(fixture, { entry: "agent.js" });
     expect(await (await fetch(`${agent.url}/health`)).text()).toBe("ok");
     expect(agent.logs()).toContain("fixture agent ready");
     await agent.kill();
