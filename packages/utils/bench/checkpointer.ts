@@ -13,7 +13,7 @@ import { type Db, MongoClient } from "mongodb";
 import { closeCheckpointer, getCheckpointer } from "../src/checkpointer.js";
 import { createLogger } from "../src/logger.js";
 
-const SIZES = [1_000, 100_000];
+const SIZES = (process.env.BENCH_SIZES ?? "1000,100000").split(",").map(Number);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const CHECKPOINTS_PER_THREAD = 50;
 const PREFILL_CONCURRENCY = 64;
@@ -127,14 +127,11 @@ async function main() {
     await closeCheckpointer();
   }
 
-  if (!external || dbName.startsWith("bench_")) {
-    const client = await MongoClient.connect(uri);
-    await client
-      .db(dbName)
-      .dropDatabase()
-      .catch(() => undefined);
-    await client.close();
-  }
+  await client
+    .db(dbName)
+    .dropDatabase()
+    .catch(() => undefined);
+  await client.close();
   await mongo?.stop();
 
   const header = ["backend", "checkpoints stored", "operation", "p50 ms", "p95 ms"];
