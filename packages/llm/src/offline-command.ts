@@ -1,5 +1,5 @@
 import { interopSafeParseAsync } from "@langchain/core/utils/types";
-import { type JsonSchema, type OfflineTool, primaryType } from "./offline-tools.js";
+import { type JsonSchema, type OfflineTool, primaryType, requiredArguments } from "./offline-tools.js";
 
 /** `/tool_name {"json":"args"}` or `/tool_name key=value key2="quoted value"`, split but not yet checked. */
 export interface Command {
@@ -126,7 +126,7 @@ function expected(schema: JsonSchema): string {
 function checkAgainstSchema(args: Record<string, unknown>, schema: JsonSchema): string[] {
   const problems: string[] = [];
   const properties = schema.properties ?? {};
-  for (const name of schema.required ?? []) {
+  for (const name of requiredArguments(schema)) {
     if (args[name] === undefined) problems.push(`missing required argument ${name}`);
   }
   for (const [name, value] of Object.entries(args)) {

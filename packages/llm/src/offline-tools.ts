@@ -12,6 +12,7 @@ export interface JsonSchema {
   additionalProperties?: boolean | JsonSchema;
   items?: JsonSchema;
   anyOf?: JsonSchema[];
+  default?: unknown;
 }
 
 /** A bound tool as the offline model sees it. */
@@ -58,7 +59,15 @@ function properties(tool: OfflineTool): [string, JsonSchema][] {
 }
 
 function isRequired(tool: OfflineTool, name: string): boolean {
-  return tool.parameters.required?.includes(name) ?? false;
+  return requiredArguments(tool.parameters).includes(name);
+}
+
+/**
+ * Arguments a person must give: the schema's required ones, less those with a default (tool
+ * schemas list defaulted fields as required, since the model always sees them filled in).
+ */
+export function requiredArguments(schema: JsonSchema): string[] {
+  return (schema.required ?? []).filter((name) => schema.properties?.[name]?.default === undefined);
 }
 
 /** `/search_issues query=<string> [limit=<number>]` */

@@ -171,3 +171,17 @@ describe("OfflineChatModel behaviour", () => {
     expect(text.join("")).toBe(String((await ask("hi")).content));
   });
 });
+
+describe("offline mode with defaulted arguments", () => {
+  it("lets a person leave out an argument that has a default", async () => {
+    const search = tool(async () => "", {
+      name: "search_issues",
+      description: "Search",
+      schema: z.object({ jql: z.string(), max_results: z.number().int().default(20) }),
+    });
+    const model = new OfflineChatModel().bindTools([search]);
+    const reply = await model.invoke([new HumanMessage('/search_issues jql="project = PLAT"')]);
+    // The tool fills in the default itself when it runs.
+    expect(reply.tool_calls?.[0]).toMatchObject({ name: "search_issues", args: { jql: "project = PLAT" } });
+  });
+});
