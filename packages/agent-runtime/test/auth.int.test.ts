@@ -5,15 +5,15 @@ import { ClientFactory } from "@a2a-js/sdk/client";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { storedText } from "@switchboard/test-mongo/stored";
 import { createLogger } from "@switchboard/utils/logger";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type RunningAgent, serveAgent } from "../src/serve.js";
+import type { RunningAgent } from "../src/serve.js";
 import { send, stateOf, statusText } from "./a2a.js";
-import { notesAgent } from "./notes-agent.js";
+import { serveNotesAgent } from "./notes-agent.js";
 
 const SECRET = "switchboard-test-secret-of-at-least-32-chars";
 const ISSUER = "https://id.example.test";
@@ -54,13 +54,11 @@ describe("bearer-token authentication and per-user isolation", () => {
   let agent: RunningAgent | undefined;
 
   const start = async (extra: Record<string, string> = {}) => {
-    agent = await serveAgent(notesAgent(notes), {
+    agent = await serveNotesAgent({
+      llm,
+      dbName,
+      notes,
       env: {
-        PORT: "0",
-        HOST: "127.0.0.1",
-        AGENT_NAME: "notes",
-        ...testMongoEnv(dbName),
-        ...llm.env,
         AUTH_MODE: "jwt",
         AUTH_JWT_SECRET: SECRET,
         AUTH_ISSUER: ISSUER,

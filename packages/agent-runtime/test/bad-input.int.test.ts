@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { say } from "@switchboard/test-llm/replies";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
-import { createLogger } from "@switchboard/utils/logger";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningAgent, serveAgent } from "../src/serve.js";
-import { notesAgent } from "./notes-agent.js";
+import type { RunningAgent } from "../src/serve.js";
+import { serveNotesAgent } from "./notes-agent.js";
 
 // Every rule about malformed input, against one running agent: the caller gets a clear error in
 // the binding's own shape, the process keeps serving, and nothing of the request reaches MongoDB.
@@ -71,17 +70,7 @@ describe("bad input to an agent", () => {
     llm = await startScriptedLlm({ script: () => say("noted") });
     mongo = await MongoClient.connect(testMongoUri());
     db = mongo.db(dbName);
-    agent = await serveAgent(notesAgent([]), {
-      env: {
-        PORT: "0",
-        HOST: "127.0.0.1",
-        AGENT_NAME: "notes",
-        ...testMongoEnv(dbName),
-        ...llm.env,
-        MAX_REQUEST_BYTES: String(64 * 1024),
-      },
-      logger: createLogger({ level: "silent" }),
-    });
+    agent = await serveNotesAgent({ llm, dbName, env: { MAX_REQUEST_BYTES: String(64 * 1024) } });
   });
   afterAll(async () => {
     await agent?.close();

@@ -3,13 +3,12 @@ import { runInNewContext } from "node:vm";
 import { TaskState } from "@a2a-js/sdk";
 import { say } from "@switchboard/test-llm/replies";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
-import { createLogger } from "@switchboard/utils/logger";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import fc from "fast-check";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type RunningAgent, serveAgent } from "../src/serve.js";
-import { notesAgent } from "./notes-agent.js";
+import type { RunningAgent } from "../src/serve.js";
+import { serveNotesAgent } from "./notes-agent.js";
 
 // Thousands of generated requests, mostly invalid, against one agent: it must answer every one
 // without a 5xx, keep serving, keep its memory bounded, and store tasks and checkpoints only for
@@ -392,17 +391,7 @@ describe("fuzzing the A2A endpoints", () => {
     llm = await startScriptedLlm({ script: () => say("noted") });
     mongo = await MongoClient.connect(testMongoUri());
     db = mongo.db(dbName);
-    agent = await serveAgent(notesAgent([]), {
-      env: {
-        PORT: "0",
-        HOST: "127.0.0.1",
-        AGENT_NAME: "notes",
-        ...testMongoEnv(dbName),
-        ...llm.env,
-        MAX_REQUEST_BYTES: String(MAX_BODY_BYTES),
-      },
-      logger: createLogger({ level: "silent" }),
-    });
+    agent = await serveNotesAgent({ llm, dbName, env: { MAX_REQUEST_BYTES: String(MAX_BODY_BYTES) } });
   });
   afterAll(async () => {
     await agent?.close();

@@ -4,10 +4,9 @@ import { freePort } from "@switchboard/test-agents/ports";
 import { say } from "@switchboard/test-llm/replies";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { startTestMongo, type TestMongo } from "@switchboard/test-mongo/server";
-import { createLogger } from "@switchboard/utils/logger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningAgent, serveAgent } from "../src/serve.js";
-import { notesAgent } from "./notes-agent.js";
+import type { RunningAgent } from "../src/serve.js";
+import { serveNotesAgent } from "./notes-agent.js";
 
 // MongoDB goes away mid-conversation and comes back: the agent says so, never exits, and recovers
 // without a restart. (A server of its own: stopping the shared test MongoDB would break other files.)
@@ -23,16 +22,9 @@ describe("MongoDB outage", () => {
       startScriptedLlm({ script: () => say("noted") }),
       startTestMongo({ port }),
     ]);
-    agent = await serveAgent(notesAgent([]), {
-      env: {
-        PORT: "0",
-        HOST: "127.0.0.1",
-        AGENT_NAME: "notes",
-        MONGODB_URI: mongo.uri,
-        LANGGRAPH_CHECKPOINT_MONGODB_TIMEOUT_MS: "1000",
-        ...llm.env,
-      },
-      logger: createLogger({ level: "silent" }),
+    agent = await serveNotesAgent({
+      llm,
+      env: { MONGODB_URI: mongo.uri, LANGGRAPH_CHECKPOINT_MONGODB_TIMEOUT_MS: "1000" },
     });
   });
   afterAll(async () => {

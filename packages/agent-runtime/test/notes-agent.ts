@@ -1,7 +1,11 @@
 import { tool } from "@langchain/core/tools";
+import type { ScriptedLlm } from "@switchboard/test-llm/server";
+import { testMongoEnv } from "@switchboard/test-mongo/inject";
 import { SwitchboardError } from "@switchboard/utils/errors";
+import { createLogger, type Logger } from "@switchboard/utils/logger";
 import { z } from "zod";
 import { type AgentDefinition, changeTool, readTool } from "../src/definition.js";
+import { type RunningAgent, serveAgent } from "../src/serve.js";
 import { currentTurn } from "../src/turn-context.js";
 
 /** A tiny agent for runtime tests: notes kept in the test process, one read and one change tool. */
@@ -74,4 +78,28 @@ export function notesAgent(notes: string[]): AgentDefinition {
       ),
     ],
   };
+}
+
+export interface NotesAgentOptions {
+  llm: ScriptedLlm;
+  /** Database in the test MongoDB; leave out to give MONGODB_URI in `env` yourself. */
+  dbName?: string;
+  notes?: string[];
+  env?: Record<string, string>;
+  logger?: Logger;
+}
+
+/** Serves the notes agent in this process on a free loopback port, with its scripted LLM. */
+export function serveNotesAgent(options: NotesAgentOptions): Promise<RunningAgent> {
+  return serveAgent(notesAgent(options.notes ?? []), {
+    env: {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      AGENT_NAME: "notes",
+      ...(options.dbName ? testMongoEnv(options.dbName) : {}),
+      ...options.llm.env,
+      ...options.env,
+    },
+    logger: options.logger ?? createLogger({ level: "silent" }),
+  });
 }

@@ -4,13 +4,12 @@ import { guardOutboundConnections } from "@switchboard/test-llm/outbound-guard";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
-import { createLogger } from "@switchboard/utils/logger";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type RunningAgent, serveAgent } from "../src/serve.js";
+import type { RunningAgent } from "../src/serve.js";
 import { clientFor, send, stateOf, statusText, userMessage } from "./a2a.js";
-import { notesAgent } from "./notes-agent.js";
+import { serveNotesAgent } from "./notes-agent.js";
 
 type JsonRpcError = { error: { code: number; message: string } };
 
@@ -21,19 +20,12 @@ describe("agent runtime over A2A", () => {
   let mongo: MongoClient;
   let agent: RunningAgent | undefined;
 
-  const env = (extra: Record<string, string> = {}) => ({
-    PORT: "0",
-    HOST: "127.0.0.1",
-    AGENT_NAME: "notes",
-    ...testMongoEnv(dbName),
-    ...llm.env,
-    MAX_REQUEST_BYTES: String(64 * 1024),
-    ...extra,
-  });
   const start = async (extra?: Record<string, string>) => {
-    agent = await serveAgent(notesAgent(notes), {
-      env: env(extra),
-      logger: createLogger({ level: "silent" }),
+    agent = await serveNotesAgent({
+      llm,
+      dbName,
+      notes,
+      env: { MAX_REQUEST_BYTES: String(64 * 1024), ...extra },
     });
     return agent;
   };

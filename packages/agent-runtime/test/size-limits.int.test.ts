@@ -4,13 +4,12 @@ import { connectAgent } from "@switchboard/a2a-client/client";
 import { callTool, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
-import { createLogger } from "@switchboard/utils/logger";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_TOOL_RESULT_CHARS } from "../src/agent-graph.js";
-import { type RunningAgent, serveAgent } from "../src/serve.js";
-import { notesAgent } from "./notes-agent.js";
+import type { RunningAgent } from "../src/serve.js";
+import { serveNotesAgent } from "./notes-agent.js";
 
 // The reference system hit "document too large" with 6.4 MB average checkpoints.
 describe("state near MongoDB's 16 MB document limit", () => {
@@ -47,17 +46,7 @@ describe("state near MongoDB's 16 MB document limit", () => {
       ),
     });
     mongo = await MongoClient.connect(testMongoUri());
-    agent = await serveAgent(notesAgent([]), {
-      env: {
-        PORT: "0",
-        HOST: "127.0.0.1",
-        AGENT_NAME: "notes",
-        ...testMongoEnv(dbName),
-        ...llm.env,
-        MAX_REQUEST_BYTES: String(40 * 1024 * 1024),
-      },
-      logger: createLogger({ level: "silent" }),
-    });
+    agent = await serveNotesAgent({ llm, dbName, env: { MAX_REQUEST_BYTES: String(40 * 1024 * 1024) } });
   });
   afterAll(async () => {
     await agent.close();
