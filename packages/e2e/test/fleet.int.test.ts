@@ -8,7 +8,7 @@ import { freePort } from "@switchboard/test-agents/ports";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "..", "..", "..");
