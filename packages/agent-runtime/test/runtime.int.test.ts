@@ -170,6 +170,10 @@ describe("agent runtime over A2A", () => {
     const finalArtifact = events.indexOf("artifact:true");
     expect(toolCall).toBeGreaterThan(0);
     expect(finalArtifact).toBeGreaterThan(toolCall);
+    // The model streamed its answer: tokens arrived as appended chunks before the final artifact.
+    const firstToken = events.indexOf("artifact:false");
+    expect(firstToken).toBeGreaterThan(toolCall);
+    expect(firstToken).toBeLessThan(finalArtifact);
     expect(events.at(-1)).toMatch(/^status:TASK_STATE_COMPLETED:.*call mom/);
   });
 
