@@ -14,6 +14,7 @@ import { CreateClusterCommand, EKSClient } from "@aws-sdk/client-eks";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
+import { streamTranscript } from "@switchboard/test-agents/transcript";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
@@ -415,14 +416,10 @@ describe("AWS agent over A2A, against moto", () => {
 
   it("streams the tool call as a status update before the final answer", async () => {
     const connection = await connectAgent((await start()).url);
-    const kinds: string[] = [];
-    for await (const event of connection.stream({
+    const kinds = await streamTranscript(connection, {
       text: "list eks clusters",
       contextId: `aws-${randomUUID()}`,
-    })) {
-      if (event.kind === "status") kinds.push(`status:${event.state}:${event.text ?? ""}`);
-      if (event.kind === "artifact" && event.lastChunk) kinds.push("answer");
-    }
+    });
     const toolCall = kinds.indexOf("status:working:Calling list_eks_clusters");
     expect(toolCall).toBeGreaterThan(-1);
     expect(kinds.indexOf("answer")).toBeGreaterThan(toolCall);

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
 import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
+import { streamTranscript } from "@switchboard/test-agents/transcript";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
@@ -156,14 +157,10 @@ describe("Jira agent over A2A", () => {
 
   it("streams the tool call as a status update before the final answer", async () => {
     const connection = await connectAgent((await start()).url);
-    const kinds: string[] = [];
-    for await (const event of connection.stream({
+    const kinds = await streamTranscript(connection, {
       text: "status of PLAT-2",
       contextId: `jira-${randomUUID()}`,
-    })) {
-      if (event.kind === "status") kinds.push(`status:${event.state}:${event.text ?? ""}`);
-      if (event.kind === "artifact" && event.lastChunk) kinds.push("answer");
-    }
+    });
     const toolCall = kinds.indexOf("status:working:Calling get_issue");
     expect(toolCall).toBeGreaterThan(-1);
     expect(kinds.indexOf("answer")).toBeGreaterThan(toolCall);
