@@ -15,7 +15,7 @@ import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
 import { streamTranscript } from "@switchboard/test-agents/transcript";
-import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
+import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
@@ -113,10 +113,7 @@ describe("AWS agent over A2A, against moto", () => {
             },
             {
               lastUser: /what did I ask/,
-              reply: (request) =>
-                say(
-                  `You asked: ${JSON.stringify(request.messages.filter((m) => m.role === "user").map((m) => m.content))}`,
-                ),
+              reply: recallUserMessages(),
             },
             { afterTool: true, reply: replyFromToolResult() },
           ],

@@ -5,7 +5,7 @@ import { type FakeGithub, startFakeGithub } from "@switchboard/fake-github/serve
 import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
 import { freePort } from "@switchboard/test-agents/ports";
 import type { AgentProcess } from "@switchboard/test-agents/process";
-import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
+import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
@@ -46,13 +46,7 @@ const script = rules(
     },
     {
       lastUser: /what did I ask/,
-      reply: (request) =>
-        say(
-          `Earlier you asked: ${request.messages
-            .filter((m) => m.role === "user")
-            .map((m) => m.content)
-            .join(" | ")}`,
-        ),
+      reply: recallUserMessages("Earlier you asked: "),
     },
     { afterTool: true, reply: replyFromToolResult() },
   ],

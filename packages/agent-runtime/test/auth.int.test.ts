@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { Writable } from "node:stream";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
+import { callTool, recallUserMessages, replyFromToolResult } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
@@ -85,13 +85,7 @@ describe("bearer-token authentication and per-user isolation", () => {
           { lastUser: /add note (.+)/, reply: (_r, { match }) => callTool("add_note", { text: match?.[1] }) },
           { afterTool: true, reply: replyFromToolResult() },
         ],
-        (request) =>
-          say(
-            `I have seen: ${request.messages
-              .filter((m) => m.role === "user")
-              .map((m) => m.content)
-              .join(" | ")}`,
-          ),
+        recallUserMessages("I have seen: "),
       ),
     });
     mongo = await MongoClient.connect(testMongoUri());

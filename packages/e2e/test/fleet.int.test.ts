@@ -5,7 +5,7 @@ import { connectAgent } from "@switchboard/a2a-client/client";
 import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
 import { startFleet } from "@switchboard/fleet/fleet";
 import { freePort } from "@switchboard/test-agents/ports";
-import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
+import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { testMongoEnv, uniqueDbName } from "@switchboard/test-mongo/inject";
@@ -70,13 +70,7 @@ describe("the local fleet", () => {
           {
             toolOffered: "call_agent",
             lastUser: /what did I ask/,
-            reply: (request) =>
-              say(
-                `You asked: ${request.messages
-                  .filter((m) => m.role === "user")
-                  .map((m) => m.content)
-                  .join(" | ")}`,
-              ),
+            reply: recallUserMessages(),
           },
           {
             lastUser: /open issues in ([A-Z]+)/,

@@ -1,4 +1,10 @@
-import { lastToolResult, lastUserText, type ToolResult, trailingToolResults } from "./conversation.js";
+import {
+  lastToolResult,
+  lastUserText,
+  messageText,
+  type ToolResult,
+  trailingToolResults,
+} from "./conversation.js";
 import type { ChatCompletionRequest, Script, ScriptReply } from "./types.js";
 
 /** A text reply. */
@@ -40,6 +46,21 @@ export function replyFromToolResult(
 /** Repeats the newest user message, prefixed; a minimal script for plumbing tests and benchmarks. */
 export function echo(prefix = "echo: "): Script {
   return (request) => ({ content: prefix + (lastUserText(request) ?? "") });
+}
+
+/**
+ * Lists every user message the model was sent, oldest first and joined by ` | `: lets a test see
+ * what history an agent loaded for a conversation.
+ */
+export function recallUserMessages(prefix = "You asked: "): Script {
+  return (request) => ({
+    content:
+      prefix +
+      request.messages
+        .filter((message) => message.role === "user")
+        .map((message) => messageText(message.content))
+        .join(" | "),
+  });
 }
 
 /**
