@@ -113,7 +113,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     bus: ExecutionEventBus,
   ): Promise<Outcome> {
     const config = { configurable: { thread_id: threadId }, signal };
-    const pending = await this.pendingInterrupt(config);
+    const pending = pendingInterrupt(await this.graph.getState(config));
     let input: Command | { messages: BaseMessage[] };
     if (pending === undefined) {
       input = { messages: [new HumanMessage(text)] };
@@ -138,23 +138,15 @@ export class AgentTurnExecutor implements AgentExecutor {
       if (mode === "updates") this.reportToolActivity(ids, chunk, bus);
     }
 
-    const question = await this.pendingInterrupt(config);
+    // One read of the state the turn ended in: either a question is pending, or there is an answer.
+    const state = await this.graph.getState(config);
+    const question = pendingInterrupt(state);
     if (question !== undefined) return this.askUser(ids, questionFor(question), bus);
 
-    const state = await this.graph.getState(config);
     const messages = (state.values as { messages?: BaseMessage[] }).messages ?? [];
     const last = [...messages].reverse().find((message) => AIMessage.isInstance(message));
     answer.finish(last ? contentText(last) : "");
     return "completed";
-  }
-
-  private async pendingInterrupt(config: { configurable: { thread_id: string } }): Promise<unknown> {
-    const snapshot = await this.graph.getState(config);
-    for (const task of snapshot.tasks) {
-      const [first] = task.interrupts;
-      if (first) return first.value;
-    }
-    return undefined;
   }
 
   private askUser(ids: Ids, question: string, bus: ExecutionEventBus): Outcome {
@@ -236,6 +228,15 @@ class AnswerStream {
       }),
     );
   }
+}
+
+/** The value of the first interrupt the thread is paused on, if any. */
+function pendingInterrupt(snapshot: Awaited<ReturnType<TurnGraph["getState"]>>): unknown {
+  for (const task of snapshot.tasks) {
+    const [first] = task.interrupts;
+    if (first) return first.value;
+  }
+  return undefined;
 }
 
 function newTask(ids: Ids, request: RequestContext): Task {
