@@ -334,6 +334,24 @@ describe("supervisor routing over A2A", () => {
       .toMatch(/PLAT-1/);
   });
 
+  it("refuses an agent whose card names another agent, and says why", async () => {
+    await startJira();
+    const supervisor = await startSupervisor({
+      ENABLE_GITHUB: "true",
+      GITHUB_AGENT_URL: `http://127.0.0.1:${jiraPort}`,
+    });
+    const contextId = `conv-${randomUUID()}`;
+    await expect
+      .poll(async () => (await ask("github: open pull requests in acme/infra", contextId)).text, {
+        timeout: 15_000,
+      })
+      .toContain(
+        'The github agent is not available: its card is named "jira", but ENABLE_GITHUB expects "github"',
+      );
+    expect(supervisor.logs()).toContain(`Refusing the agent at http://127.0.0.1:${jiraPort}`);
+    expect((await ask("jira: open issues in PLAT", contextId)).text).toContain("PLAT-1");
+  });
+
   it("answers clearly for a disabled or unreachable agent, and keeps serving", async () => {
     await startJira();
     const deadPort = await freePort();
