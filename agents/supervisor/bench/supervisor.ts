@@ -11,6 +11,7 @@ import { startAgentProcess } from "@switchboard/test-agents/process";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { startScriptedLlm } from "@switchboard/test-llm/server";
+import { routeByAgentPrefix } from "@switchboard/test-llm/supervisor-rules";
 import { startTestMongo } from "@switchboard/test-mongo/server";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
@@ -19,16 +20,7 @@ const agentsDir = join(import.meta.dirname, "..", "..");
 
 const script = rules(
   [
-    {
-      toolOffered: "call_agent",
-      lastUser: /^(\w+): (.+)$/s,
-      reply: (_r, { match }) => callTool("call_agent", { agent: match?.[1], message: match?.[2] }),
-    },
-    {
-      toolOffered: "call_agent",
-      afterTool: true,
-      reply: replyFromToolResult((r) => r.map((x) => x.content).join("\n")),
-    },
+    ...routeByAgentPrefix(),
     { lastUser: /issue ([A-Z]+-\d+)/, reply: (_r, { match }) => callTool("get_issue", { key: match?.[1] }) },
     { afterTool: true, reply: replyFromToolResult() },
   ],

@@ -8,6 +8,7 @@ import type { AgentProcess } from "@switchboard/test-agents/process";
 import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
+import { routeByAgentPrefix } from "@switchboard/test-llm/supervisor-rules";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { storedText } from "@switchboard/test-mongo/stored";
 import { startPythonA2aAgent } from "@switchboard/test-python/a2a-agent";
@@ -19,16 +20,7 @@ import { startAgent } from "./fleet.js";
 /** The supervisor forwards "<agent>: <request>" to that agent; subagents follow their own rules. */
 const script = rules(
   [
-    {
-      toolOffered: "call_agent",
-      lastUser: /^(\w+): (.+)$/s,
-      reply: (_r, { match }) => callTool("call_agent", { agent: match?.[1], message: match?.[2] }),
-    },
-    {
-      toolOffered: "call_agent",
-      afterTool: "call_agent",
-      reply: replyFromToolResult((results) => results.map((r) => r.content).join("\n")),
-    },
+    ...routeByAgentPrefix(),
     { toolOffered: "call_agent", reply: say("Tell me which agent to ask.") },
     {
       lastUser: /open issues in ([A-Z]+)/,

@@ -7,6 +7,7 @@ import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/p
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
+import { routeByAgentPrefix } from "@switchboard/test-llm/supervisor-rules";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,12 +96,7 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
         startScriptedLlm({
           script: rules(
             [
-              {
-                toolOffered: "call_agent",
-                lastUser: /^([\w-]+): (.+)$/s,
-                reply: (_r, { match }) => callTool("call_agent", { agent: match?.[1], message: match?.[2] }),
-              },
-              { toolOffered: "call_agent", afterTool: "call_agent", reply: replyFromToolResult() },
+              ...routeByAgentPrefix(),
               { toolOffered: "list_items", lastUser: /^list items$/, reply: callTool("list_items", {}) },
               { afterTool: true, reply: replyFromToolResult() },
             ],

@@ -8,6 +8,7 @@ import { freePort } from "@switchboard/test-agents/ports";
 import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
+import { routeByAgentPrefix } from "@switchboard/test-llm/supervisor-rules";
 import { testMongoEnv, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -57,16 +58,7 @@ describe("the local fleet", () => {
     llm = await startScriptedLlm({
       script: rules(
         [
-          {
-            toolOffered: "call_agent",
-            lastUser: /^(\w+): (.+)$/s,
-            reply: (_r, { match }) => callTool("call_agent", { agent: match?.[1], message: match?.[2] }),
-          },
-          {
-            toolOffered: "call_agent",
-            afterTool: true,
-            reply: replyFromToolResult((r) => r.map((x) => x.content).join("\n")),
-          },
+          ...routeByAgentPrefix(),
           {
             toolOffered: "call_agent",
             lastUser: /what did I ask/,
