@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type FakeGithub, startFakeGithub } from "@switchboard/fake-github/server";
+import { freePort } from "@switchboard/test-agents/ports";
 import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
 import { streamTranscript } from "@switchboard/test-agents/transcript";
 import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
@@ -14,15 +14,6 @@ import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-
-/** A loopback URL nothing listens on. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/api/v3`;
-}
 
 describe("GitHub agent over A2A", () => {
   const dbName = uniqueDbName("github");
@@ -270,7 +261,7 @@ describe("GitHub agent over A2A", () => {
   });
 
   it("names GITHUB_API_URL when GitHub cannot be reached, within seconds", async () => {
-    const apiUrl = await closedPortUrl();
+    const apiUrl = `http://127.0.0.1:${await freePort()}/api/v3`; // nothing listens there
     const connection = await connectAgent((await start({ GITHUB_API_URL: apiUrl })).url);
     const started = Date.now();
     const result = await connection.send({

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime/serve";
+import { freePort } from "@switchboard/test-agents/ports";
 import { messageText } from "@switchboard/test-llm/conversation";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
@@ -187,7 +188,7 @@ describe("switchboard CLI against a real agent", () => {
 
   describe("when the agent is not running", () => {
     it("says so and how to fix it, with exit code 1, in both modes", async () => {
-      const url = await closedPortUrl();
+      const url = `http://127.0.0.1:${await freePort()}`; // nothing listens there
       const expected = `Cannot reach the supervisor at ${url}: ECONNREFUSED. Start the fleet with npm start.\n`;
       const once = await runCli(["--message", "hi"], { SWITCHBOARD_URL: url });
       expect(once).toEqual({ code: 1, stdout: "", stderr: expected });
@@ -281,15 +282,6 @@ describe("switchboard CLI against a real agent", () => {
     expect((await chat.exited).code).toBe(0);
   });
 });
-
-/** A URL on loopback where nothing listens: a port just released by a server of ours. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
 
 interface RecordingProxy {
   url: string;

@@ -1,25 +1,16 @@
-import { Octokit, RequestError } from "octokit";
+import type { Octokit } from "octokit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeGithub, startFakeGithub } from "./server.js";
+import { failure, startFakeGithubWithOctokit } from "../test/client.js";
+import type { FakeGithub } from "./server.js";
 
 let github: FakeGithub;
 let octokit: Octokit;
 const repo = { owner: "acme", repo: "platform-api" };
 
 beforeAll(async () => {
-  github = await startFakeGithub({ token: "ghp_issues" });
-  octokit = new Octokit({ auth: "ghp_issues", baseUrl: github.url });
+  ({ github, octokit } = await startFakeGithubWithOctokit({ token: "ghp_issues" }));
 });
 afterAll(() => github.close());
-
-async function failure(promise: Promise<unknown>): Promise<RequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof RequestError)) throw new Error(`expected a RequestError, got ${String(error)}`);
-  return error;
-}
 
 describe("issues with the real Octokit", () => {
   it("lists open issues including pull requests, which carry a pull_request key", async () => {

@@ -1,24 +1,15 @@
-import { Octokit, RequestError } from "octokit";
+import { Octokit } from "octokit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeGithub, startFakeGithub } from "./server.js";
+import { failure, startFakeGithubWithOctokit } from "../test/client.js";
+import type { FakeGithub } from "./server.js";
 
 let github: FakeGithub;
 let octokit: Octokit;
 
 beforeAll(async () => {
-  github = await startFakeGithub();
-  octokit = new Octokit({ auth: github.token, baseUrl: github.url });
+  ({ github, octokit } = await startFakeGithubWithOctokit());
 });
 afterAll(() => github.close());
-
-async function failure(promise: Promise<unknown>): Promise<RequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof RequestError)) throw new Error(`expected a RequestError, got ${String(error)}`);
-  return error;
-}
 
 describe("users and repositories with the real Octokit", () => {
   it("GET /user returns the token's user with profile fields", async () => {

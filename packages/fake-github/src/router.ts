@@ -1,3 +1,4 @@
+import FindMyWay from "find-my-way";
 import type { FakeGithubState } from "./state.js";
 
 export interface RouteContext {
@@ -21,33 +22,31 @@ export interface RouteResult {
 
 export type Handler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
 
-interface Route {
-  method: string;
-  parts: string[];
-  handler: Handler;
-}
-
-/** Path patterns use `{name}` segments, as in GitHub's REST docs. */
+/**
+ * Path patterns use `{name}` segments, as in GitHub's REST docs; find-my-way spells them `:name`.
+ * Its handlers take (req, res), so ours ride in each route's store instead.
+ */
 export class Router {
-  private readonly routes: Route[] = [];
+  // Stray slashes (`/user/`, `//`) still match, and long names are not cut off at find-my-way's 100 characters.
+  private readonly routes = FindMyWay({
+    ignoreTrailingSlash: true,
+    ignoreDuplicateSlashes: true,
+    maxParamLength: Number.MAX_SAFE_INTEGER,
+  });
 
-  on(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, parts: pattern.split("/").filter(Boolean), handler });
+  on(method: FindMyWay.HTTPMethod, pattern: string, handler: Handler): this {
+    this.routes.on(method, pattern.replace(/\{(\w+)\}/g, ":$1"), () => undefined, handler);
     return this;
   }
 
+  /** Params come back URL-decoded. */
   match(method: string, path: string): { handler: Handler; params: Record<string, string> } | undefined {
-    const segments = path.split("/").filter(Boolean);
-    for (const route of this.routes) {
-      if (route.method !== method || route.parts.length !== segments.length) continue;
-      const params: Record<string, string> = {};
-      const ok = route.parts.every((part, i) => {
-        const segment = segments[i] ?? "";
-        if (part.startsWith("{")) params[part.slice(1, -1)] = decodeURIComponent(segment);
-        return part.startsWith("{") || part === segment;
-      });
-      if (ok) return { handler: route.handler, params };
-    }
-    return undefined;
+    // The cast is safe: find-my-way finds nothing for a method it has no routes for, known or not.
+    const found = this.routes.find(method as FindMyWay.HTTPMethod, path);
+    if (!found) return undefined;
+    const params = Object.entries(found.params).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    );
+    return { handler: found.store as Handler, params: Object.fromEntries(params) };
   }
 }

@@ -1,28 +1,16 @@
-import { HttpException, Version3Client } from "jira.js";
+import type { Version3Client } from "jira.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failure, startFakeJiraWithClient } from "../test/client.js";
 import { adfToText, textToAdf } from "./adf.js";
-import { type FakeJira, startFakeJira } from "./server.js";
+import type { FakeJira } from "./server.js";
 
 let jira: FakeJira;
 let client: Version3Client;
 
 beforeAll(async () => {
-  jira = await startFakeJira();
-  client = new Version3Client({
-    host: jira.url,
-    authentication: { basic: { email: jira.email, apiToken: jira.token } },
-  });
+  ({ jira, client } = await startFakeJiraWithClient());
 });
 afterAll(() => jira.close());
-
-async function failure(promise: Promise<unknown>): Promise<HttpException> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof HttpException)) throw new Error(`expected an HttpException, got ${String(error)}`);
-  return error;
-}
 
 describe("issues with the real jira.js client", () => {
   it("gets an issue by key with all fields, description in ADF and its comments", async () => {

@@ -1,3 +1,4 @@
+import FindMyWay from "find-my-way";
 import type { FakeJiraState } from "./state.js";
 
 export interface RouteContext {
@@ -16,45 +17,42 @@ export interface RouteResult {
 
 export type Handler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
 
-interface Route {
-  method: string;
-  parts: string[];
-  handler: Handler;
-}
+type Match = { handler: Handler; params: Record<string, string> };
 
-/** Path patterns use `{name}` segments, as in Atlassian's REST docs. */
+/**
+ * Path patterns use `{name}` segments, as in Atlassian's REST docs; find-my-way spells them `:name`.
+ * Its handlers take (req, res), so ours ride in each route's store instead.
+ */
 export class Router {
-  private readonly routes: Route[] = [];
+  // Stray slashes (`/myself/`, `//`) still match, and long keys are not cut off at find-my-way's 100 characters.
+  private readonly routes = FindMyWay({
+    ignoreTrailingSlash: true,
+    ignoreDuplicateSlashes: true,
+    maxParamLength: Number.MAX_SAFE_INTEGER,
+  });
+  /** find-my-way keeps one tree per method, so a 405 asks each method that has routes. */
+  private readonly methods = new Set<FindMyWay.HTTPMethod>();
 
-  on(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, parts: pattern.split("/").filter(Boolean), handler });
+  on(method: FindMyWay.HTTPMethod, pattern: string, handler: Handler): this {
+    this.routes.on(method, pattern.replace(/\{(\w+)\}/g, ":$1"), () => undefined, handler);
+    this.methods.add(method);
     return this;
   }
 
-  /** `undefined` when no route has this path; `"method"` when the path exists but not for this method. */
-  match(
-    method: string,
-    path: string,
-  ): { handler: Handler; params: Record<string, string> } | "method" | undefined {
-    const segments = path.split("/").filter(Boolean);
-    let pathMatched = false;
-    for (const route of this.routes) {
-      const params = matchParts(route.parts, segments);
-      if (!params) continue;
-      pathMatched = true;
-      if (route.method === method) return { handler: route.handler, params };
+  /**
+   * `undefined` when no route has this path; `"method"` when the path exists but not for this method.
+   * Params come back URL-decoded.
+   */
+  match(method: string, path: string): Match | "method" | undefined {
+    // The cast is safe: find-my-way finds nothing for a method it has no routes for, known or not.
+    const found = this.routes.find(method as FindMyWay.HTTPMethod, path);
+    if (found) {
+      const params = Object.entries(found.params).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      );
+      return { handler: found.store as Handler, params: Object.fromEntries(params) };
     }
-    return pathMatched ? "method" : undefined;
+    for (const other of this.methods) if (this.routes.find(other, path)) return "method";
+    return undefined;
   }
-}
-
-function matchParts(parts: string[], segments: string[]): Record<string, string> | undefined {
-  if (parts.length !== segments.length) return undefined;
-  const params: Record<string, string> = {};
-  for (const [i, part] of parts.entries()) {
-    const segment = segments[i] ?? "";
-    if (part.startsWith("{") && part.endsWith("}")) params[part.slice(1, -1)] = decodeURIComponent(segment);
-    else if (part !== segment) return undefined;
-  }
-  return params;
 }

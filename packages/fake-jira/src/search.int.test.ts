@@ -1,16 +1,13 @@
-import { HttpException, Version3Client } from "jira.js";
+import { HttpException, type Version3Client } from "jira.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeJira, startFakeJira } from "./server.js";
+import { startFakeJiraWithClient } from "../test/client.js";
+import type { FakeJira } from "./server.js";
 
 let jira: FakeJira;
 let client: Version3Client;
 
 beforeAll(async () => {
-  jira = await startFakeJira();
-  client = new Version3Client({
-    host: jira.url,
-    authentication: { basic: { email: jira.email, apiToken: jira.token } },
-  });
+  ({ jira, client } = await startFakeJiraWithClient());
 });
 afterAll(() => jira.close());
 
