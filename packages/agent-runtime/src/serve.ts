@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createChatModel } from "@switchboard/llm/chat-model";
 import { detectAgentName } from "@switchboard/utils/agent-name";
 import {
@@ -34,6 +35,8 @@ export interface RunningAgent {
 export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
+  /** A saver to use instead of getCheckpointer()'s (benchmarks compare savers this way). */
+  checkpointer?: BaseCheckpointSaver;
 }
 
 /**
@@ -56,14 +59,18 @@ export async function serveAgent(
     );
   }
 
-  const checkpointer = await getCheckpointer({ env, agentName: name, logger });
-  const db = await getCheckpointerDb();
+  const checkpointer = options.checkpointer ?? (await getCheckpointer({ env, agentName: name, logger }));
+  const db = await getCheckpointerDb({ env, agentName: name, logger });
   const llm = createChatModel({ env });
+  // The offline model reads only the newest message (or tool results) and cannot summarize: its
+  // "summary" would be its help text in place of the history.
+  const context = llm.offline ? undefined : settings.context;
   const cleanups: Array<() => Promise<void> | void> = [];
   const cascades: DeletionCascade[] = [];
   const graph = definition.graph
     ? definition.graph({
         model: llm.model,
+        context,
         checkpointer,
         env,
         logger,
@@ -75,6 +82,8 @@ export async function serveAgent(
         tools: definition.tools(env),
         systemPrompt: definition.systemPrompt,
         checkpointer,
+        context,
+        logger,
       });
   const taskStore = db ? await MongoTaskStore.create(db, name) : new InMemoryTaskStore();
   const locks = db
@@ -114,6 +123,7 @@ export async function serveAgent(
       url: publicUrl,
       port,
       llm: llm.offline ? "offline mode" : `${llm.provider} ${llm.modelName}`,
+      context: context ? `summarized beyond ${context.maxTokens} tokens` : "whole conversation",
       checkpoints: info.backend === "mongodb" ? `${info.dbName}.${info.collection}` : "memory",
     },
     `${name} agent ready`,

@@ -1,13 +1,14 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
-import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { type Db, MongoClient } from "mongodb";
 import { assertValidAgentName, detectAgentName } from "./agent-name.js";
 import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-env.js";
 import { SwitchboardError } from "./errors.js";
 import { getLogger, type Logger } from "./logger.js";
 import { instrumentSaver } from "./metrics.js";
+import { MongoCheckpointSaver } from "./mongo-saver.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
+import { EXPIRY_FIELD, type SaverCollections } from "./saver-docs.js";
 
 export interface CheckpointerOptions {
   /** Defaults to process.env. */
@@ -28,6 +29,7 @@ export type CheckpointerInfo =
       dbName: string;
       collection: string;
       writesCollection: string;
+      messagesCollection: string;
       ttlSeconds?: number;
     };
 
@@ -39,13 +41,15 @@ interface Checkpointer {
 }
 
 export const DEFAULT_DB_NAME = "switchboard";
-const TTL_INDEX_KEY = "upserted_at";
+/** Upstream MongoDBSaver's per-document TTL field: it expired old messages of live conversations. */
+const UPSTREAM_TTL_KEY = "upserted_at";
 
 let current: Promise<Checkpointer> | undefined;
 
 /**
- * The process's checkpoint saver, built once: a MongoDBSaver on `checkpoints_<agent>` /
- * `checkpoint_writes_<agent>` when a MongoDB URI is configured, else the in-memory saver with a
+ * The process's checkpoint saver, built once: a MongoCheckpointSaver on `checkpoints_<agent>` /
+ * `checkpoint_writes_<agent>` (and `checkpoint_messages_<agent>`) when a MongoDB URI is
+ * configured, else the in-memory saver with a
  * warning. Never falls back silently: an unreachable MongoDB is an error naming host and setting.
  * Options are read on the first call only; later calls share the same saver and client.
  */
@@ -130,7 +134,7 @@ async function buildMongo(
   const uri = encodeMongoUri(settings.uri);
   const shown = redactMongoUri(uri);
   const dbName = settings.dbName ?? databaseFromUri(uri) ?? DEFAULT_DB_NAME;
-  const [collection, writesCollection] = collectionNames(agent, settings);
+  const collections = collectionNames(agent, settings);
   const ttlSeconds = settings.ttlMinutes > 0 ? Math.round(settings.ttlMinutes * 60) : undefined;
 
   let client: MongoClient;
@@ -150,27 +154,21 @@ async function buildMongo(
     await client.connect();
     const db = client.db(dbName);
     await db.command({ ping: 1 });
-    await reconcileTtlIndexes(db, [collection, writesCollection], ttlSeconds);
-    const saver = new MongoDBSaver({
-      client,
-      dbName,
-      checkpointCollectionName: collection,
-      checkpointWritesCollectionName: writesCollection,
-      ttl: ttlSeconds,
-    });
-    const failures = await saver.setup();
-    if (failures.length > 0) throw failures[0];
+    await reconcileTtlIndexes(db, Object.values(collections), ttlSeconds !== undefined);
+    const saver = new MongoCheckpointSaver({ db, collections, ttlSeconds });
+    await saver.setup();
     const info: CheckpointerInfo = {
       agent,
       backend: "mongodb",
       uri: shown,
       dbName,
-      collection,
-      writesCollection,
+      collection: collections.checkpoints,
+      writesCollection: collections.writes,
+      messagesCollection: collections.messages,
     };
     if (ttlSeconds) info.ttlSeconds = ttlSeconds;
     logger.info(info, "Checkpoints persist to MongoDB");
-    return { saver: instrumentSaver(refuseOversizedState(saver), "mongodb"), info, client, db };
+    return { saver: instrumentSaver(saver, "mongodb"), info, client, db };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw new SwitchboardError(
@@ -184,12 +182,10 @@ async function buildMongo(
   }
 }
 
-function collectionNames(
-  agent: string,
-  settings: Extract<CheckpointSettings, { type: "mongodb" }>,
-): [string, string] {
+function collectionNames(agent: string, settings: Extract<CheckpointSettings, { type: "mongodb" }>): SaverCollections {
   const { collection, writesCollection } = settings;
-  if (collection && writesCollection) return [collection, writesCollection];
+  const messages = `checkpoint_messages_${agent}`;
+  if (collection && writesCollection) return { checkpoints: collection, writes: writesCollection, messages };
   if (collection || writesCollection) {
     throw new SwitchboardError(
       "checkpointer.config",
@@ -198,77 +194,28 @@ function collectionNames(
         `neither to use this agent's own checkpoints_${agent} / checkpoint_writes_${agent}.`,
     );
   }
-  return [`checkpoints_${agent}`, `checkpoint_writes_${agent}`];
+  return { checkpoints: `checkpoints_${agent}`, writes: `checkpoint_writes_${agent}`, messages };
 }
 
 /**
- * setup() creates the TTL index but cannot change one: a changed LANGGRAPH_CHECKPOINT_TTL_MINUTES
- * would fail with an index conflict, and 0 ("keep forever") would leave the old expiry in force.
- * So an existing TTL index that disagrees with the setting is dropped first.
+ * Conversations expire as a whole (see MongoCheckpointSaver), through a TTL index on each
+ * document's expiry time. Upstream's per-document TTL index would expire the old messages of a
+ * live conversation, so it is dropped; so is ours when retention is turned off (0).
  */
-async function reconcileTtlIndexes(
-  db: Db,
-  collections: string[],
-  ttlSeconds: number | undefined,
-): Promise<void> {
+async function reconcileTtlIndexes(db: Db, collections: string[], retention: boolean): Promise<void> {
   const existing = await db.listCollections({}, { nameOnly: true }).toArray();
   const names = new Set(existing.map((entry) => entry.name));
   for (const name of collections) {
     if (!names.has(name)) continue;
     const indexes = await db.collection(name).listIndexes().toArray();
     for (const index of indexes) {
-      const isTtl = index.key && TTL_INDEX_KEY in index.key && index.expireAfterSeconds !== undefined;
-      if (isTtl && index.expireAfterSeconds !== ttlSeconds) await db.collection(name).dropIndex(index.name);
+      if (index.expireAfterSeconds === undefined || !index.key) continue;
+      const ours = EXPIRY_FIELD in index.key;
+      if ((UPSTREAM_TTL_KEY in index.key && !ours) || (ours && !retention)) {
+        await db.collection(name).dropIndex(index.name);
+      }
     }
   }
-}
-
-/** MongoDB's limit for one document, which one checkpoint must fit in (with room for its keys). */
-const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-const MAX_STATE_BYTES = MAX_DOCUMENT_BYTES - 512 * 1024;
-// The driver reports an oversized document as a BSON size error, or as a RangeError while serializing.
-const TOO_LARGE =
-  /larger than the maximum|BSONObjectTooLarge|too large|exceeds (the )?maximum|"offset" is out of range/i;
-
-function tooLarge(cause?: unknown): SwitchboardError {
-  return new SwitchboardError(
-    "checkpointer.too-large",
-    "user",
-    "This conversation's state grew past MongoDB's 16 MB document limit, so this turn was not saved. " +
-      "Ask for less data at once (or start a new conversation); the conversation so far is kept.",
-    { cause },
-  );
-}
-
-/**
- * A state past MongoDB's document limit would otherwise end in a raw BSON error (or, on servers
- * that do not enforce the limit, in a document a real MongoDB refuses to read back). It is
- * measured before it is written and refused as a readable failure of that turn; the checkpoint
- * before it stays, so the conversation goes on.
- */
-function refuseOversizedState(saver: MongoDBSaver): MongoDBSaver {
-  const measure = async (value: unknown) => {
-    const [, bytes] = await saver.serde.dumpsTyped(value);
-    if (bytes.byteLength > MAX_STATE_BYTES) throw tooLarge();
-  };
-  const guard = (operation: "put" | "putWrites", check: (args: unknown[]) => Promise<void>) => {
-    const original = saver[operation].bind(saver) as (...args: unknown[]) => Promise<unknown>;
-    Object.assign(saver, {
-      [operation]: async (...args: unknown[]) => {
-        await check(args);
-        try {
-          return await original(...args);
-        } catch (error) {
-          throw TOO_LARGE.test(error instanceof Error ? error.message : "") ? tooLarge(error) : error;
-        }
-      },
-    });
-  };
-  guard("put", async ([, checkpoint]) => measure(checkpoint));
-  guard("putWrites", async ([, writes]) => {
-    for (const [, value] of writes as Array<[string, unknown]>) await measure(value);
-  });
-  return saver;
 }
 
 function reason(error: unknown): string {

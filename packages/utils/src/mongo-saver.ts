@@ -1,0 +1,655 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  BaseCheckpointSaver,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointPendingWrite,
+  type CheckpointTuple,
+  compareWritesSortKeys,
+  maxChannelVersion,
+  type PendingWrite,
+  TASKS,
+  WRITES_IDX_MAP,
+  writesSortKey,
+} from "@langchain/langgraph-checkpoint";
+import { Binary, type Collection, type Db, type Filter, MongoBulkWriteError } from "mongodb";
+import { SwitchboardError } from "./errors.js";
+import {
+  type CheckpointDoc,
+  createSaverIndexes,
+  EXPIRY_FIELD,
+  FORMAT,
+  type MessageDoc,
+  type SaverCollections,
+  type StoredValue,
+  type WriteDoc,
+} from "./saver-docs.js";
+import { type NewMessage, referencesIn, rememberList, rememberMessage, restoreRefs, ValueEncoder } from "./saver-refs.js";
+import { type CheckpointNode, type Resolved, ThreadCache, type ThreadState } from "./saver-threads.js";
+
+export interface MongoSaverOptions {
+  db: Db;
+  collections: SaverCollections;
+  /** A conversation expires this long after its last activity; unset keeps it forever. */
+  ttlSeconds?: number;
+  /** Bytes of conversations kept decoded in memory (default 64 MB). */
+  cacheBytes?: number;
+}
+
+/** MongoDB's limit for one document, with room for the keys around a stored value. */
+export const MAX_VALUE_BYTES = 16 * 1024 * 1024 - 64 * 1024;
+
+const ABSENT = Symbol("absent");
+const utf8 = new TextDecoder();
+
+/**
+ * A LangGraph checkpoint saver on MongoDB whose storage grows with the conversation, not with its
+ * square: a checkpoint stores only the channels that changed; a list that grew stores only what
+ * it added; a message is stored once per conversation and referred to wherever it appears again.
+ * Writes are ordered so that a crash leaves at most unreferenced messages, never a checkpoint
+ * that refers to something missing. Reads documents written by upstream's MongoDBSaver, so
+ * conversations stored before continue.
+ */
+export class MongoCheckpointSaver extends BaseCheckpointSaver {
+  private readonly checkpoints: Collection<CheckpointDoc>;
+  private readonly writes: Collection<WriteDoc>;
+  private readonly messages: Collection<MessageDoc>;
+  private readonly threads: ThreadCache;
+  private readonly ttlMs?: number;
+
+  constructor(private readonly options: MongoSaverOptions) {
+    super();
+    const { db, collections } = options;
+    this.checkpoints = db.collection(collections.checkpoints);
+    this.writes = db.collection(collections.writes);
+    this.messages = db.collection(collections.messages);
+    this.threads = new ThreadCache(options.cacheBytes ?? 64 * 1024 * 1024);
+    if (options.ttlSeconds) this.ttlMs = options.ttlSeconds * 1000;
+  }
+
+  /** Creates the indexes every lookup uses (and the TTL indexes when retention is on). */
+  async setup(): Promise<void> {
+    await createSaverIndexes(this.options.db, this.options.collections, this.ttlMs !== undefined);
+  }
+
+  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const threadId = configString(config, "thread_id");
+    if (threadId === undefined) return undefined;
+    const ns = configString(config, "checkpoint_ns") ?? "";
+    const checkpointId = configString(config, "checkpoint_id");
+    const query: Filter<CheckpointDoc> = { thread_id: threadId, checkpoint_ns: ns };
+    if (checkpointId) query.checkpoint_id = checkpointId;
+    const doc = await this.checkpoints.findOne(query, { sort: { checkpoint_id: -1 } });
+    if (!doc) return undefined;
+    if (!checkpointId && this.expired(doc)) {
+      // Its TTL deletes it soon anyway; until then the conversation must not half-exist.
+      await this.deleteThread(threadId);
+      return undefined;
+    }
+    const [tuple] = await this.toTuples([doc]);
+    return tuple;
+  }
+
+  async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    const { limit, before, filter } = options ?? {};
+    const query: Filter<CheckpointDoc> = {};
+    const threadId = configString(config, "thread_id");
+    const ns = configString(config, "checkpoint_ns");
+    const checkpointId = configString(config, "checkpoint_id");
+    const beforeId = before ? configString(before, "checkpoint_id") : undefined;
+    if (threadId) query.thread_id = threadId;
+    if (ns !== undefined) query.checkpoint_ns = ns;
+    if (checkpointId || beforeId) {
+      query.checkpoint_id = {
+        ...(checkpointId ? { $eq: checkpointId } : {}),
+        ...(beforeId ? { $lt: beforeId } : {}),
+      };
+    }
+    const filtered = filter !== undefined && Object.keys(filter).length > 0;
+    let remaining = limit ?? Number.POSITIVE_INFINITY;
+    if (remaining <= 0) return;
+    const cursor = this.checkpoints.find(query, { sort: { checkpoint_id: -1 } });
+    if (limit !== undefined && !filtered) cursor.limit(limit);
+    const batchSize = Math.min(50, filtered ? 50 : remaining);
+    let batch: CheckpointDoc[] = [];
+    const flush = async function* (this: MongoCheckpointSaver) {
+      for (const tuple of await this.toTuples(batch)) {
+        if (filtered && !Object.entries(filter).every(([key, value]) => (tuple.metadata as Record<string, unknown> | undefined)?.[key] === value)) {
+          continue;
+        }
+        yield tuple;
+        if (--remaining <= 0) return;
+      }
+      batch = [];
+    };
+    for await (const doc of cursor) {
+      batch.push(doc);
+      if (batch.length < batchSize) continue;
+      yield* flush.call(this);
+      if (remaining <= 0) return;
+    }
+    if (batch.length > 0) yield* flush.call(this);
+  }
+
+  async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const threadId = requiredString(config, "thread_id");
+    const ns = configString(config, "checkpoint_ns") ?? "";
+    const parent = configString(config, "checkpoint_id");
+    const thread = this.threads.get(threadId);
+    if (parent !== undefined) await this.ensureNode(thread, ns, parent);
+
+    const encoder = new ValueEncoder(this.serde, threadId, ns, (key) => thread.messages.has(key));
+    const values: StoredValue[] = [];
+    const lists: Array<[string, unknown[]]> = [];
+    for (const channel of Object.keys(newVersions)) {
+      const version = checkpoint.channel_versions[channel] ?? (newVersions[channel] as number | string);
+      const value = checkpoint.channel_values[channel];
+      if (value === undefined) {
+        values.push({ c: channel, v: version, x: true });
+        continue;
+      }
+      const kept =
+        parent !== undefined && Array.isArray(value) ? await this.keptPrefix(thread, ns, parent, channel, value) : 0;
+      const [type, bytes] = await encoder.encode(kept > 0 ? (value as unknown[]).slice(kept) : value);
+      refuseOversized(bytes.byteLength);
+      const stored: StoredValue = { c: channel, v: version, t: type, d: new Binary(bytes) };
+      if (kept > 0) stored.k = kept;
+      values.push(stored);
+      if (Array.isArray(value)) lists.push([channel, value]);
+    }
+    const { channel_values: _values, ...rest } = checkpoint;
+    const [[type, checkpointBytes], [metadataType, metadataBytes]] = await Promise.all([
+      this.serde.dumpsTyped(rest),
+      this.serde.dumpsTyped(metadata),
+    ]);
+    if (type !== metadataType) throw new Error("Mismatched checkpoint and metadata types.");
+
+    refuseOversized(values.reduce((sum, value) => sum + (value.d?.length() ?? 0), checkpointBytes.byteLength));
+    // Messages first: a crash between the two leaves unreferenced messages, never a dangling ref.
+    await this.insertMessages(thread, encoder.newMessages);
+    const doc: CheckpointDoc = {
+      thread_id: threadId,
+      checkpoint_ns: ns,
+      checkpoint_id: checkpoint.id,
+      format: FORMAT,
+      type,
+      checkpoint: new Binary(checkpointBytes),
+      metadata: new Binary(metadataBytes),
+      values,
+    };
+    if (parent !== undefined) doc.parent_checkpoint_id = parent;
+    await this.stamp(thread, doc);
+    await this.checkpoints.replaceOne(
+      { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
+      doc,
+      { upsert: true },
+    );
+
+    thread.addNode(ns, {
+      id: checkpoint.id,
+      parent,
+      legacy: false,
+      values: new Map(values.map((value) => [value.c, value])),
+    });
+    for (const [channel, list] of lists) {
+      const home = { thread: threadId, ns, checkpoint: checkpoint.id, channel };
+      const version = checkpoint.channel_versions[channel] as number | string;
+      thread.decoded.set(memoKey(ns, checkpoint.id, channel), { version, value: list.slice(), owner: home });
+      rememberList(list, home);
+    }
+    this.threads.touch(thread);
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+  }
+
+  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+    const threadId = requiredString(config, "thread_id");
+    const ns = configString(config, "checkpoint_ns") ?? "";
+    const checkpointId = requiredString(config, "checkpoint_id");
+    const thread = this.threads.get(threadId);
+    const encoder = new ValueEncoder(this.serde, threadId, ns, (key) => thread.messages.has(key));
+    const allSpecial = writes.every(([channel]) => channel in WRITES_IDX_MAP);
+    const docs = await Promise.all(
+      writes.map(async ([channel, value], idx) => {
+        const [type, bytes] = await encoder.encode(value);
+        refuseOversized(bytes.byteLength);
+        const doc: WriteDoc = {
+          thread_id: threadId,
+          checkpoint_ns: ns,
+          checkpoint_id: checkpointId,
+          task_id: taskId,
+          idx: WRITES_IDX_MAP[channel] ?? idx,
+          channel,
+          type,
+          value: new Binary(bytes),
+          task_path: taskPath ?? "",
+          format: FORMAT,
+        };
+        return doc;
+      }),
+    );
+    if (docs.length === 0) return;
+    await this.insertMessages(thread, encoder.newMessages);
+    const expiry = this.expiry();
+    await this.writes.bulkWrite(
+      docs.map((doc) => {
+        if (expiry) doc.expire_at = expiry;
+        const { thread_id, checkpoint_ns, checkpoint_id, task_id, idx } = doc;
+        // Special writes (errors, interrupts) replace; regular ones keep the first write of a slot.
+        return {
+          updateOne: {
+            filter: { thread_id, checkpoint_ns, checkpoint_id, task_id, idx },
+            update: allSpecial ? { $set: doc } : { $setOnInsert: doc },
+            upsert: true,
+          },
+        };
+      }),
+    );
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    if (typeof threadId !== "string") throw new Error("Invalid threadId: expected a string");
+    this.threads.delete(threadId);
+    await Promise.all(
+      this.perThread().map((collection) => collection.deleteMany({ thread_id: threadId })),
+    );
+    this.threads.delete(threadId);
+  }
+
+  /** The three collections, as far as what every document has: its conversation. */
+  private perThread(): Array<Collection<{ thread_id: string }>> {
+    return [this.checkpoints, this.writes, this.messages] as unknown as Array<Collection<{ thread_id: string }>>;
+  }
+
+  // ---- reading -------------------------------------------------------------------------------
+
+  private async toTuples(docs: CheckpointDoc[]): Promise<CheckpointTuple[]> {
+    const writes = await this.writesOf(docs);
+    return Promise.all(docs.map((doc) => this.toTuple(doc, writes.get(docKey(doc)) ?? [])));
+  }
+
+  private async toTuple(doc: CheckpointDoc, writeDocs: WriteDoc[]): Promise<CheckpointTuple> {
+    const { thread_id, checkpoint_ns: ns, checkpoint_id } = doc;
+    const thread = this.threads.get(thread_id);
+    this.learn(thread, doc);
+    const [checkpoint, metadata] = await Promise.all([
+      this.serde.loadsTyped(doc.type, bytesOf(doc.checkpoint)) as Promise<Checkpoint>,
+      this.serde.loadsTyped(doc.type, bytesOf(doc.metadata)) as Promise<CheckpointMetadata>,
+    ]);
+    if (doc.format === FORMAT) {
+      checkpoint.channel_values = {};
+      for (const [channel, version] of Object.entries(checkpoint.channel_versions)) {
+        const resolved = await this.valueAt(thread, ns, checkpoint_id, channel);
+        if (resolved && resolved.version === version && resolved.value !== ABSENT) {
+          checkpoint.channel_values[channel] = handOut(resolved);
+        }
+      }
+    }
+    const pendingWrites = await this.decodeWrites(thread, ns, writeDocs);
+    if (checkpoint.v < 4 && doc.parent_checkpoint_id !== undefined) {
+      await this.migratePendingSends(thread, checkpoint, doc);
+    }
+    const tuple: CheckpointTuple = {
+      config: { configurable: { thread_id, checkpoint_ns: ns, checkpoint_id } },
+      checkpoint,
+      metadata,
+      pendingWrites,
+    };
+    if (doc.parent_checkpoint_id !== undefined && doc.parent_checkpoint_id !== null) {
+      tuple.parentConfig = {
+        configurable: { thread_id, checkpoint_ns: ns, checkpoint_id: doc.parent_checkpoint_id },
+      };
+    }
+    this.threads.touch(thread);
+    return tuple;
+  }
+
+  /** The pending writes of each document's checkpoint, in the order LangGraph applies them. */
+  private async writesOf(docs: CheckpointDoc[]): Promise<Map<string, WriteDoc[]>> {
+    const byCheckpoint = new Map<string, WriteDoc[]>();
+    if (docs.length === 0) return byCheckpoint;
+    const groups = new Map<string, { thread_id: string; checkpoint_ns: string; ids: string[] }>();
+    for (const doc of docs) {
+      const group = `${doc.thread_id}\u0000${doc.checkpoint_ns}`;
+      const entry = groups.get(group) ?? { thread_id: doc.thread_id, checkpoint_ns: doc.checkpoint_ns, ids: [] };
+      entry.ids.push(doc.checkpoint_id);
+      groups.set(group, entry);
+    }
+    const $or = [...groups.values()].map(({ thread_id, checkpoint_ns, ids }) => ({
+      thread_id,
+      checkpoint_ns,
+      checkpoint_id: ids.length === 1 ? ids[0] : { $in: ids },
+    }));
+    const found = await this.writes.find($or.length === 1 ? ($or[0] as Filter<WriteDoc>) : { $or }).toArray();
+    for (const write of found) {
+      const key = docKey(write);
+      byCheckpoint.set(key, [...(byCheckpoint.get(key) ?? []), write]);
+    }
+    for (const list of byCheckpoint.values()) {
+      list.sort((a, b) =>
+        compareWritesSortKeys(writesSortKey(a.task_path ?? "", a.task_id, a.idx), writesSortKey(b.task_path ?? "", b.task_id, b.idx)),
+      );
+    }
+    return byCheckpoint;
+  }
+
+  private async decodeWrites(thread: ThreadState, ns: string, docs: WriteDoc[]): Promise<CheckpointPendingWrite[]> {
+    return Promise.all(
+      docs.map(async (doc): Promise<CheckpointPendingWrite> => {
+        const value =
+          doc.format === FORMAT
+            ? await this.decode(thread, ns, doc.type, doc.value)
+            : await this.serde.loadsTyped(doc.type, bytesOf(doc.value));
+        return [doc.task_id, doc.channel, value];
+      }),
+    );
+  }
+
+  /** Checkpoints before format 4 kept pending sends in their parent's writes. */
+  private async migratePendingSends(thread: ThreadState, checkpoint: Checkpoint, doc: CheckpointDoc): Promise<void> {
+    const parentWrites = await this.writes
+      .find({
+        thread_id: doc.thread_id,
+        checkpoint_ns: doc.checkpoint_ns,
+        checkpoint_id: doc.parent_checkpoint_id,
+        channel: TASKS,
+      })
+      .toArray();
+    parentWrites.sort((a, b) =>
+      compareWritesSortKeys(writesSortKey(a.task_path ?? "", a.task_id, a.idx), writesSortKey(b.task_path ?? "", b.task_id, b.idx)),
+    );
+    const sends = await this.decodeWrites(thread, doc.checkpoint_ns, parentWrites);
+    checkpoint.channel_values ??= {};
+    checkpoint.channel_values[TASKS] = sends.map(([, , value]) => value);
+    checkpoint.channel_versions ??= {};
+    const versions = Object.values(checkpoint.channel_versions);
+    checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+  }
+
+  /**
+   * A channel's value at a checkpoint: the nearest checkpoint on its ancestor path that stored
+   * the channel, with the lists it extends applied oldest first. Forks stay apart, since only
+   * the path to the root is followed.
+   */
+  private async valueAt(
+    thread: ThreadState,
+    ns: string,
+    checkpointId: string,
+    channel: string,
+  ): Promise<Resolved | undefined> {
+    const nodes = thread.namespace(ns);
+    if (!nodes.has(checkpointId)) await this.ensureNode(thread, ns, checkpointId);
+    const chain: Array<{ node: CheckpointNode; value: StoredValue }> = [];
+    let base: Resolved | undefined;
+    for (let node = nodes.get(checkpointId); node; node = node.parent ? nodes.get(node.parent) : undefined) {
+      const memo = thread.decoded.get(memoKey(ns, node.id, channel));
+      if (memo) {
+        base = memo;
+        break;
+      }
+      if (node.legacy) {
+        base = await this.legacyValue(thread, ns, node, channel);
+        break;
+      }
+      const value = node.values.get(channel);
+      if (!value) continue;
+      chain.push({ node, value });
+      if (value.k === undefined) break;
+    }
+    if (chain.length === 0) return base;
+
+    let current = base;
+    let list: unknown[] | undefined;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { node, value } = chain[i] as (typeof chain)[number];
+      const owner = { thread: thread.id, ns, checkpoint: node.id, channel };
+      if (value.x) {
+        current = { version: value.v, value: ABSENT, owner };
+        list = undefined;
+        continue;
+      }
+      const decoded = await this.decode(thread, ns, value.t ?? "json", value.d as Binary);
+      if (value.k === undefined) {
+        list = undefined;
+        current = { version: value.v, value: decoded, owner };
+        continue;
+      }
+      if (!list) {
+        if (!Array.isArray(current?.value)) {
+          throw new SwitchboardError(
+            "checkpointer.corrupt",
+            "system",
+            `Checkpoint ${node.id} of conversation ${thread.id} extends a list its ancestors do not store (channel ${channel}).`,
+          );
+        }
+        list = (current.value as unknown[]).slice();
+      }
+      // Working on a private copy, an append (the usual step) costs only the new items.
+      list.length = value.k;
+      for (const item of decoded as unknown[]) list.push(item);
+      current = { version: value.v, value: list, owner };
+    }
+    const head = chain[0] as (typeof chain)[number];
+    if (current) thread.decoded.set(memoKey(ns, head.node.id, channel), current);
+    return current;
+  }
+
+  private async legacyValue(
+    thread: ThreadState,
+    ns: string,
+    node: CheckpointNode,
+    channel: string,
+  ): Promise<Resolved | undefined> {
+    const doc = await this.checkpoints.findOne({ thread_id: thread.id, checkpoint_ns: ns, checkpoint_id: node.id });
+    if (!doc) return undefined;
+    const checkpoint = (await this.serde.loadsTyped(doc.type, bytesOf(doc.checkpoint))) as Checkpoint;
+    let found: Resolved | undefined;
+    for (const [name, value] of Object.entries(checkpoint.channel_values ?? {})) {
+      const version = checkpoint.channel_versions[name];
+      if (version === undefined) continue;
+      const resolved = { version, value, owner: { thread: thread.id, ns, checkpoint: node.id, channel: name } };
+      thread.decoded.set(memoKey(ns, node.id, name), resolved);
+      if (name === channel) found = resolved;
+    }
+    return found;
+  }
+
+  /** A stored value back as LangGraph wrote it, with its messages and lists in place. */
+  private async decode(thread: ThreadState, ns: string, type: string, data: Binary): Promise<unknown> {
+    const bytes = bytesOf(data);
+    if (type !== "json") return this.serde.loadsTyped(type, bytes);
+    const text = utf8.decode(bytes);
+    const refs = referencesIn(text);
+    await this.loadMessages(thread, refs.messages);
+    const lists = new Map<string, unknown>();
+    for (const [channel, checkpoint] of refs.lists) {
+      const resolved = await this.valueAt(thread, ns, checkpoint, channel);
+      if (resolved && resolved.value !== ABSENT) lists.set(`${channel}\u0000${checkpoint}`, handOut(resolved));
+    }
+    // Values made only of references and plain data need no reviver (the costly part).
+    const parsed = text.includes('"lc"') ? await this.serde.loadsTyped("json", text) : JSON.parse(text);
+    return restoreRefs(
+      parsed,
+      (key) => {
+        const message = thread.messages.get(key);
+        if (!message) throw missing(thread.id, `message ${key}`);
+        return message;
+      },
+      (channel, checkpoint) => lists.get(`${channel}\u0000${checkpoint}`),
+    );
+  }
+
+  private async loadMessages(thread: ThreadState, keys: string[]): Promise<void> {
+    const wanted = [...new Set(keys.filter((key) => !thread.messages.has(key)))];
+    if (wanted.length === 0) return;
+    const docs = await this.messages.find({ thread_id: thread.id, key: { $in: wanted } }).toArray();
+    await Promise.all(
+      docs.map(async (doc) => {
+        const message = (await this.serde.loadsTyped(doc.type, bytesOf(doc.body))) as BaseMessage;
+        rememberMessage(message, thread.id, doc.key);
+        thread.addMessage(doc.key, message, doc.body.length());
+      }),
+    );
+    const absent = wanted.find((key) => !thread.messages.has(key));
+    if (absent) throw missing(thread.id, `message ${absent}`);
+  }
+
+  /** Makes sure the checkpoint and its ancestors are known, reading the namespace if needed. */
+  private async ensureNode(thread: ThreadState, ns: string, checkpointId: string): Promise<void> {
+    const nodes = thread.namespace(ns);
+    let node = nodes.get(checkpointId);
+    while (node?.parent !== undefined && nodes.has(node.parent)) node = nodes.get(node.parent);
+    if (node && node.parent === undefined) return;
+    const docs = await this.checkpoints
+      .find(
+        { thread_id: thread.id, checkpoint_ns: ns },
+        { projection: { checkpoint_id: 1, parent_checkpoint_id: 1, format: 1, values: 1 } },
+      )
+      .toArray();
+    for (const doc of docs) this.learn(thread, doc as CheckpointDoc);
+    thread.loadedNamespaces.add(ns);
+  }
+
+  private learn(thread: ThreadState, doc: CheckpointDoc): void {
+    const nodes = thread.namespace(doc.checkpoint_ns);
+    if (nodes.has(doc.checkpoint_id)) return;
+    thread.addNode(doc.checkpoint_ns, {
+      id: doc.checkpoint_id,
+      parent: doc.parent_checkpoint_id ?? undefined,
+      legacy: doc.format !== FORMAT,
+      values: new Map((doc.values ?? []).map((value) => [value.c, value])),
+    });
+  }
+
+  // ---- writing -------------------------------------------------------------------------------
+
+  private async keptPrefix(
+    thread: ThreadState,
+    ns: string,
+    parent: string,
+    channel: string,
+    value: unknown[],
+  ): Promise<number> {
+    const base = await this.valueAt(thread, ns, parent, channel);
+    if (!base || !Array.isArray(base.value)) return 0;
+    const previous = base.value as unknown[];
+    const limit = Math.min(previous.length, value.length);
+    let kept = 0;
+    while (kept < limit && previous[kept] === value[kept]) kept++;
+    return kept;
+  }
+
+  private async insertMessages(thread: ThreadState, messages: Map<string, NewMessage>): Promise<void> {
+    if (messages.size === 0) return;
+    const expiry = this.expiry();
+    const docs: MessageDoc[] = [];
+    for (const [key, { type, bytes }] of messages) {
+      refuseOversized(bytes.byteLength);
+      const doc: MessageDoc = { thread_id: thread.id, key, type, body: new Binary(bytes) };
+      if (expiry) doc.expire_at = expiry;
+      docs.push(doc);
+    }
+    try {
+      await this.messages.insertMany(docs, { ordered: false });
+    } catch (error) {
+      // Already stored (another replica, or a retried step): the same key is the same content.
+      const duplicatesOnly =
+        error instanceof MongoBulkWriteError &&
+        (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]).every(
+          (writeError) => writeError.code === 11000,
+        );
+      if (!duplicatesOnly) throw error;
+    }
+    for (const [key, { bytes, message }] of messages) thread.addMessage(key, message, bytes.byteLength);
+  }
+
+  // ---- retention -----------------------------------------------------------------------------
+
+  /** When documents written now expire: a TTL past the last activity, plus slack (see stamp). */
+  private expiry(): Date | undefined {
+    return this.ttlMs === undefined ? undefined : new Date(Date.now() + this.ttlMs * 1.5);
+  }
+
+  /**
+   * Sets a new checkpoint's expiry, and pushes the whole conversation's expiry forward when any
+   * of its documents could expire within a TTL from now: a live conversation never loses an old
+   * message, and the refresh runs at most once per half TTL per conversation.
+   */
+  private async stamp(thread: ThreadState, doc: CheckpointDoc): Promise<void> {
+    const expiry = this.expiry();
+    if (!expiry || this.ttlMs === undefined) return;
+    doc.expire_at = expiry;
+    if (thread.expiresNoSoonerThan !== undefined && thread.expiresNoSoonerThan > Date.now() + this.ttlMs) return;
+    await Promise.all(
+      this.perThread().map((collection) =>
+        collection.updateMany({ thread_id: thread.id }, { $set: { [EXPIRY_FIELD]: expiry } }),
+      ),
+    );
+    thread.expiresNoSoonerThan = expiry.getTime();
+  }
+
+  /** Past its TTL since the last activity (the latest checkpoint's write), whatever the TTL monitor did. */
+  private expired(doc: CheckpointDoc): boolean {
+    if (this.ttlMs === undefined || !doc.expire_at) return false;
+    return doc.expire_at.getTime() - this.ttlMs * 0.5 < Date.now();
+  }
+}
+
+function configString(config: RunnableConfig, name: string): string | undefined {
+  const value = config.configurable?.[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new Error(`Invalid configurable.${name}: expected a string`);
+  return value;
+}
+
+function requiredString(config: RunnableConfig, name: string): string {
+  const value = configString(config, name);
+  if (value === undefined) throw new Error(`Invalid configurable.${name}: expected a string`);
+  return value;
+}
+
+function bytesOf(data: Binary): Uint8Array {
+  return data.buffer.subarray(0, data.length());
+}
+
+function docKey(doc: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }): string {
+  return `${doc.thread_id}\u0000${doc.checkpoint_ns}\u0000${doc.checkpoint_id}`;
+}
+
+function memoKey(ns: string, checkpoint: string, channel: string): string {
+  return `${ns}\u0000${checkpoint}\u0000${channel}`;
+}
+
+/** Lists go out as copies (LangGraph may hold them), each remembered as the stored list it is. */
+function handOut(resolved: Resolved): unknown {
+  if (!Array.isArray(resolved.value)) return resolved.value;
+  const copy = resolved.value.slice();
+  rememberList(copy, resolved.owner);
+  return copy;
+}
+
+function missing(threadId: string, what: string): SwitchboardError {
+  return new SwitchboardError(
+    "checkpointer.corrupt",
+    "system",
+    `Conversation ${threadId} refers to ${what}, which is not stored (was it deleted by hand?).`,
+  );
+}
+
+/** A single value past MongoDB's document limit is refused before anything is written. */
+function refuseOversized(bytes: number): void {
+  if (bytes <= MAX_VALUE_BYTES) return;
+  throw new SwitchboardError(
+    "checkpointer.too-large",
+    "user",
+    "This turn holds a single value past MongoDB's 16 MB document limit, so it was not saved. " +
+      "Ask for less data at once (or start a new conversation); the conversation so far is kept.",
+  );
+}

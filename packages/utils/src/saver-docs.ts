@@ -1,0 +1,97 @@
+import type { Binary, Db } from "mongodb";
+
+/**
+ * The documents the checkpoint saver stores, one collection of each kind per agent:
+ * `checkpoints_<agent>`, `checkpoint_writes_<agent>` and `checkpoint_messages_<agent>`.
+ * See docs/ARCHITECTURE.md ("Conversation state") for why state is split this way.
+ */
+export interface SaverCollections {
+  checkpoints: string;
+  writes: string;
+  messages: string;
+}
+
+/** Documents written by this saver carry it; upstream MongoDBSaver's documents have none. */
+export const FORMAT = 2;
+
+/**
+ * One channel value a checkpoint changed. A list that extends its parent's value stores only
+ * what it adds: `k` items are kept from the value of the same channel at the parent checkpoint.
+ */
+export interface StoredValue {
+  /** Channel name. */
+  c: string;
+  /** The channel's version at this checkpoint. */
+  v: number | string;
+  /** Serializer type of `d`. */
+  t?: string;
+  /** The value (or, with `k`, the appended items), serialized with message references. */
+  d?: Binary;
+  /** Items kept from the parent's value before the appended ones. */
+  k?: number;
+  /** The channel was emptied at this checkpoint. */
+  x?: true;
+}
+
+export interface CheckpointDoc {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  parent_checkpoint_id?: string;
+  /** Absent on upstream documents, whose `checkpoint` holds every channel value. */
+  format?: typeof FORMAT;
+  type: string;
+  /** The checkpoint without its channel values. */
+  checkpoint: Binary;
+  metadata: Binary;
+  values?: StoredValue[];
+  expire_at?: Date;
+}
+
+export interface WriteDoc {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  task_id: string;
+  idx: number;
+  channel: string;
+  type: string;
+  value: Binary;
+  task_path?: string;
+  format?: typeof FORMAT;
+  expire_at?: Date;
+}
+
+/** A message, stored once per conversation however many checkpoints and writes refer to it. */
+export interface MessageDoc {
+  thread_id: string;
+  /** `<message id>:<hash of its serialized form>`: an edited message is a new document. */
+  key: string;
+  type: string;
+  body: Binary;
+  expire_at?: Date;
+}
+
+/** The field every document carries when retention is on; its TTL index expires at that time. */
+export const EXPIRY_FIELD = "expire_at";
+
+/** Indexes for every lookup the saver makes, and for retention; made at start-up, idempotently. */
+export async function createSaverIndexes(db: Db, names: SaverCollections, withTtl: boolean): Promise<void> {
+  const ttl = withTtl ? [{ key: { [EXPIRY_FIELD]: 1 }, name: "expire_at_ttl", expireAfterSeconds: 0 }] : [];
+  await Promise.all([
+    db.collection(names.checkpoints).createIndexes([
+      { key: { thread_id: 1, checkpoint_ns: 1, checkpoint_id: -1 }, name: "thread_ns_checkpoint_idx" },
+      ...ttl,
+    ]),
+    db.collection(names.writes).createIndexes([
+      {
+        key: { thread_id: 1, checkpoint_ns: 1, checkpoint_id: 1, task_id: 1, idx: 1 },
+        name: "thread_ns_checkpoint_task_idx",
+      },
+      ...ttl,
+    ]),
+    db
+      .collection(names.messages)
+      .createIndexes([{ key: { thread_id: 1, key: 1 }, name: "thread_key_idx", unique: true }, ...ttl]),
+  ]);
+}

@@ -1,0 +1,91 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { LRUCache } from "lru-cache";
+import type { StoredValue } from "./saver-docs.js";
+import type { ListHome } from "./saver-refs.js";
+
+/** What the saver knows of one checkpoint without reading its document again. */
+export interface CheckpointNode {
+  id: string;
+  parent?: string;
+  /** An upstream MongoDBSaver document: every channel value is inside its own `checkpoint`. */
+  legacy: boolean;
+  /** Channel values this checkpoint stored (ours only). */
+  values: Map<string, StoredValue>;
+}
+
+/** A resolved channel value and the version it had where it was stored. */
+export interface Resolved {
+  version: number | string;
+  value: unknown;
+  /** The checkpoint that stored it. */
+  owner: Omit<ListHome, "length">;
+}
+
+/**
+ * One conversation's checkpoint tree and messages, as far as this process has seen them. Every
+ * entry is an immutable fact (a checkpoint, a message body under its content hash), so a cached
+ * entry is never stale; what is missing is read from MongoDB.
+ */
+export class ThreadState {
+  /** Checkpoint nodes per namespace, and the namespaces read completely. */
+  readonly nodes = new Map<string, Map<string, CheckpointNode>>();
+  readonly loadedNamespaces = new Set<string>();
+  readonly messages = new Map<string, BaseMessage>();
+  /** Decoded channel values by `<ns> <checkpoint> <channel>`, for the few latest only. */
+  readonly decoded = new LRUCache<string, Resolved>({ max: 16 });
+  /** Approximate bytes held, for the cache's size bound. */
+  bytes = 0;
+  /** No document of this conversation expires before this time (ms), as far as this process knows. */
+  expiresNoSoonerThan?: number;
+
+  constructor(readonly id: string) {}
+
+  namespace(ns: string): Map<string, CheckpointNode> {
+    let nodes = this.nodes.get(ns);
+    if (!nodes) {
+      nodes = new Map();
+      this.nodes.set(ns, nodes);
+    }
+    return nodes;
+  }
+
+  addNode(ns: string, node: CheckpointNode): void {
+    if (!this.namespace(ns).has(node.id)) this.bytes += 200;
+    this.namespace(ns).set(node.id, node);
+  }
+
+  addMessage(key: string, message: BaseMessage, bytes: number): void {
+    if (!this.messages.has(key)) this.bytes += bytes;
+    this.messages.set(key, message);
+  }
+}
+
+/** The conversations a process works on, least recently used dropped first past a byte budget. */
+export class ThreadCache {
+  private readonly threads: LRUCache<string, ThreadState>;
+
+  constructor(maxBytes: number) {
+    this.threads = new LRUCache<string, ThreadState>({
+      maxSize: maxBytes,
+      sizeCalculation: (thread) => Math.max(1, thread.bytes),
+    });
+  }
+
+  get(threadId: string): ThreadState {
+    let thread = this.threads.get(threadId);
+    if (!thread) {
+      thread = new ThreadState(threadId);
+      this.threads.set(threadId, thread);
+    }
+    return thread;
+  }
+
+  /** Re-measures a thread after it grew. */
+  touch(thread: ThreadState): void {
+    if (this.threads.peek(thread.id) === thread) this.threads.set(thread.id, thread);
+  }
+
+  delete(threadId: string): void {
+    this.threads.delete(threadId);
+  }
+}
