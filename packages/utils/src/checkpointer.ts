@@ -182,7 +182,10 @@ async function buildMongo(
   }
 }
 
-function collectionNames(agent: string, settings: Extract<CheckpointSettings, { type: "mongodb" }>): SaverCollections {
+function collectionNames(
+  agent: string,
+  settings: Extract<CheckpointSettings, { type: "mongodb" }>,
+): SaverCollections {
   const { collection, writesCollection } = settings;
   const messages = `checkpoint_messages_${agent}`;
   if (collection && writesCollection) return { checkpoints: collection, writes: writesCollection, messages };

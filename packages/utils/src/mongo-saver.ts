@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
@@ -23,11 +24,23 @@ import {
   EXPIRY_FIELD,
   FORMAT,
   type MessageDoc,
+  pack,
   type SaverCollections,
   type StoredValue,
+  type StoredWrite,
+  unpack,
   type WriteDoc,
+  type WritesDoc,
 } from "./saver-docs.js";
-import { type NewMessage, referencesIn, rememberList, rememberMessage, restoreRefs, ValueEncoder } from "./saver-refs.js";
+import {
+  type KnownList,
+  type NewMessage,
+  referencesIn,
+  rememberList,
+  rememberMessage,
+  restoreRefs,
+  ValueEncoder,
+} from "./saver-refs.js";
 import { type CheckpointNode, type Resolved, ThreadCache, type ThreadState } from "./saver-threads.js";
 
 export interface MongoSaverOptions {
@@ -117,7 +130,12 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     let batch: CheckpointDoc[] = [];
     const flush = async function* (this: MongoCheckpointSaver) {
       for (const tuple of await this.toTuples(batch)) {
-        if (filtered && !Object.entries(filter).every(([key, value]) => (tuple.metadata as Record<string, unknown> | undefined)?.[key] === value)) {
+        if (
+          filtered &&
+          !Object.entries(filter).every(
+            ([key, value]) => (tuple.metadata as Record<string, unknown> | undefined)?.[key] === value,
+          )
+        ) {
           continue;
         }
         yield tuple;
@@ -146,7 +164,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const thread = this.threads.get(threadId);
     if (parent !== undefined) await this.ensureNode(thread, ns, parent);
 
-    const encoder = new ValueEncoder(this.serde, threadId, ns, (key) => thread.messages.has(key));
+    const encoder = this.encoder(thread, ns);
     const values: StoredValue[] = [];
     const lists: Array<[string, unknown[]]> = [];
     for (const channel of Object.keys(newVersions)) {
@@ -157,22 +175,28 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
         continue;
       }
       const kept =
-        parent !== undefined && Array.isArray(value) ? await this.keptPrefix(thread, ns, parent, channel, value) : 0;
+        parent !== undefined && Array.isArray(value)
+          ? await this.keptPrefix(thread, ns, parent, channel, value)
+          : 0;
       const [type, bytes] = await encoder.encode(kept > 0 ? (value as unknown[]).slice(kept) : value);
       refuseOversized(bytes.byteLength);
-      const stored: StoredValue = { c: channel, v: version, t: type, d: new Binary(bytes) };
+      const packed = pack(type, bytes);
+      const stored: StoredValue = { c: channel, v: version, t: packed.type, d: packed.data };
       if (kept > 0) stored.k = kept;
       values.push(stored);
       if (Array.isArray(value)) lists.push([channel, value]);
     }
     const { channel_values: _values, ...rest } = checkpoint;
+    const { id: _id, ...withoutId } = rest;
     const [[type, checkpointBytes], [metadataType, metadataBytes]] = await Promise.all([
-      this.serde.dumpsTyped(rest),
+      this.serde.dumpsTyped(withoutId),
       this.serde.dumpsTyped(metadata),
     ]);
     if (type !== metadataType) throw new Error("Mismatched checkpoint and metadata types.");
 
-    refuseOversized(values.reduce((sum, value) => sum + (value.d?.length() ?? 0), checkpointBytes.byteLength));
+    refuseOversized(
+      values.reduce((sum, value) => sum + (value.d?.length() ?? 0), checkpointBytes.byteLength),
+    );
     // Messages first: a crash between the two leaves unreferenced messages, never a dangling ref.
     await this.insertMessages(thread, encoder.newMessages);
     const doc: CheckpointDoc = {
@@ -181,7 +205,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
       checkpoint_id: checkpoint.id,
       format: FORMAT,
       type,
-      checkpoint: new Binary(checkpointBytes),
+      checkpoint: new Binary(deflateRawSync(checkpointBytes)),
       metadata: new Binary(metadataBytes),
       values,
     };
@@ -209,66 +233,53 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
-  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+  async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath?: string,
+  ): Promise<void> {
     const threadId = requiredString(config, "thread_id");
     const ns = configString(config, "checkpoint_ns") ?? "";
     const checkpointId = requiredString(config, "checkpoint_id");
     const thread = this.threads.get(threadId);
-    const encoder = new ValueEncoder(this.serde, threadId, ns, (key) => thread.messages.has(key));
-    const allSpecial = writes.every(([channel]) => channel in WRITES_IDX_MAP);
-    const docs = await Promise.all(
-      writes.map(async ([channel, value], idx) => {
-        const [type, bytes] = await encoder.encode(value);
+    const encoder = this.encoder(thread, ns);
+    const stored = await Promise.all(
+      writes.map(async ([channel, value], idx): Promise<StoredWrite> => {
+        const [serdeType, bytes] = await encoder.encode(value);
         refuseOversized(bytes.byteLength);
-        const doc: WriteDoc = {
-          thread_id: threadId,
-          checkpoint_ns: ns,
-          checkpoint_id: checkpointId,
-          task_id: taskId,
-          idx: WRITES_IDX_MAP[channel] ?? idx,
-          channel,
-          type,
-          value: new Binary(bytes),
-          task_path: taskPath ?? "",
-          format: FORMAT,
-        };
-        return doc;
+        const { type, data } = pack(serdeType, bytes);
+        return { i: WRITES_IDX_MAP[channel] ?? idx, c: channel, t: type, d: data };
       }),
     );
-    if (docs.length === 0) return;
+    if (stored.length === 0) return;
     await this.insertMessages(thread, encoder.newMessages);
+    const doc: WritesDoc = {
+      thread_id: threadId,
+      checkpoint_ns: ns,
+      checkpoint_id: checkpointId,
+      task_id: taskId,
+      task_path: taskPath ?? "",
+      writes: stored,
+    };
     const expiry = this.expiry();
-    await this.writes.bulkWrite(
-      docs.map((doc) => {
-        if (expiry) doc.expire_at = expiry;
-        const { thread_id, checkpoint_ns, checkpoint_id, task_id, idx } = doc;
-        // Special writes (errors, interrupts) replace; regular ones keep the first write of a slot.
-        return {
-          updateOne: {
-            filter: { thread_id, checkpoint_ns, checkpoint_id, task_id, idx },
-            update: allSpecial ? { $set: doc } : { $setOnInsert: doc },
-            upsert: true,
-          },
-        };
-      }),
-    );
+    if (expiry) doc.expire_at = expiry;
+    await this.writes.insertOne(doc);
   }
 
   async deleteThread(threadId: string): Promise<void> {
     if (typeof threadId !== "string") throw new Error("Invalid threadId: expected a string");
     this.threads.delete(threadId);
-    await Promise.all(
-      this.perThread().map((collection) => collection.deleteMany({ thread_id: threadId })),
-    );
+    await Promise.all(this.perThread().map((collection) => collection.deleteMany({ thread_id: threadId })));
     this.threads.delete(threadId);
   }
 
   /** The three collections, as far as what every document has: its conversation. */
   private perThread(): Array<Collection<{ thread_id: string }>> {
-    return [this.checkpoints, this.writes, this.messages] as unknown as Array<Collection<{ thread_id: string }>>;
+    return [this.checkpoints, this.writes, this.messages] as unknown as Array<
+      Collection<{ thread_id: string }>
+    >;
   }
-
-  // ---- reading -------------------------------------------------------------------------------
 
   private async toTuples(docs: CheckpointDoc[]): Promise<CheckpointTuple[]> {
     const writes = await this.writesOf(docs);
@@ -279,11 +290,14 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const { thread_id, checkpoint_ns: ns, checkpoint_id } = doc;
     const thread = this.threads.get(thread_id);
     this.learn(thread, doc);
+    const ours = doc.format === FORMAT;
+    const checkpointBytes = ours ? inflateRawSync(bytesOf(doc.checkpoint)) : bytesOf(doc.checkpoint);
     const [checkpoint, metadata] = await Promise.all([
-      this.serde.loadsTyped(doc.type, bytesOf(doc.checkpoint)) as Promise<Checkpoint>,
+      this.serde.loadsTyped(doc.type, checkpointBytes) as Promise<Checkpoint>,
       this.serde.loadsTyped(doc.type, bytesOf(doc.metadata)) as Promise<CheckpointMetadata>,
     ]);
-    if (doc.format === FORMAT) {
+    if (ours) {
+      checkpoint.id = checkpoint_id;
       checkpoint.channel_values = {};
       for (const [channel, version] of Object.entries(checkpoint.channel_versions)) {
         const resolved = await this.valueAt(thread, ns, checkpoint_id, channel);
@@ -318,7 +332,11 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const groups = new Map<string, { thread_id: string; checkpoint_ns: string; ids: string[] }>();
     for (const doc of docs) {
       const group = `${doc.thread_id}\u0000${doc.checkpoint_ns}`;
-      const entry = groups.get(group) ?? { thread_id: doc.thread_id, checkpoint_ns: doc.checkpoint_ns, ids: [] };
+      const entry = groups.get(group) ?? {
+        thread_id: doc.thread_id,
+        checkpoint_ns: doc.checkpoint_ns,
+        ids: [],
+      };
       entry.ids.push(doc.checkpoint_id);
       groups.set(group, entry);
     }
@@ -327,50 +345,74 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
       checkpoint_ns,
       checkpoint_id: ids.length === 1 ? ids[0] : { $in: ids },
     }));
-    const found = await this.writes.find($or.length === 1 ? ($or[0] as Filter<WriteDoc>) : { $or }).toArray();
+    const query = $or.length === 1 ? ($or[0] as Filter<WriteDoc>) : { $or };
+    // In the order they were stored: a slot keeps its first regular write and its last special one.
+    const found = await this.writes.find(query, { sort: { _id: 1 } }).toArray();
     for (const write of found) {
       const key = docKey(write);
       byCheckpoint.set(key, [...(byCheckpoint.get(key) ?? []), write]);
     }
-    for (const list of byCheckpoint.values()) {
-      list.sort((a, b) =>
-        compareWritesSortKeys(writesSortKey(a.task_path ?? "", a.task_id, a.idx), writesSortKey(b.task_path ?? "", b.task_id, b.idx)),
-      );
-    }
     return byCheckpoint;
   }
 
-  private async decodeWrites(thread: ThreadState, ns: string, docs: WriteDoc[]): Promise<CheckpointPendingWrite[]> {
+  private async decodeWrites(
+    thread: ThreadState,
+    ns: string,
+    docs: WriteDoc[],
+  ): Promise<CheckpointPendingWrite[]> {
+    const slots = new Map<string, { taskId: string; path: string; write: StoredWrite; upstream: boolean }>();
+    for (const doc of docs) {
+      const upstream = !("writes" in doc);
+      const writes: StoredWrite[] = upstream
+        ? [{ i: doc.idx, c: doc.channel, t: doc.type, d: doc.value }]
+        : doc.writes;
+      for (const write of writes) {
+        const slot = `${doc.task_id}\u0000${write.i}`;
+        if (write.i >= 0 && slots.has(slot)) continue;
+        slots.set(slot, { taskId: doc.task_id, path: upstream ? "" : doc.task_path, write, upstream });
+      }
+    }
+    const ordered = [...slots.values()].sort((a, b) =>
+      compareWritesSortKeys(
+        writesSortKey(a.path, a.taskId, a.write.i),
+        writesSortKey(b.path, b.taskId, b.write.i),
+      ),
+    );
     return Promise.all(
-      docs.map(async (doc): Promise<CheckpointPendingWrite> => {
-        const value =
-          doc.format === FORMAT
-            ? await this.decode(thread, ns, doc.type, doc.value)
-            : await this.serde.loadsTyped(doc.type, bytesOf(doc.value));
-        return [doc.task_id, doc.channel, value];
+      ordered.map(async ({ taskId, write, upstream }): Promise<CheckpointPendingWrite> => {
+        const value = upstream
+          ? await this.serde.loadsTyped(write.t, bytesOf(write.d))
+          : await this.decode(thread, ns, write.t, write.d);
+        return [taskId, write.c, value];
       }),
     );
   }
 
   /** Checkpoints before format 4 kept pending sends in their parent's writes. */
-  private async migratePendingSends(thread: ThreadState, checkpoint: Checkpoint, doc: CheckpointDoc): Promise<void> {
+  private async migratePendingSends(
+    thread: ThreadState,
+    checkpoint: Checkpoint,
+    doc: CheckpointDoc,
+  ): Promise<void> {
     const parentWrites = await this.writes
-      .find({
-        thread_id: doc.thread_id,
-        checkpoint_ns: doc.checkpoint_ns,
-        checkpoint_id: doc.parent_checkpoint_id,
-        channel: TASKS,
-      })
+      .find(
+        {
+          thread_id: doc.thread_id,
+          checkpoint_ns: doc.checkpoint_ns,
+          checkpoint_id: doc.parent_checkpoint_id,
+        },
+        { sort: { _id: 1 } },
+      )
       .toArray();
-    parentWrites.sort((a, b) =>
-      compareWritesSortKeys(writesSortKey(a.task_path ?? "", a.task_id, a.idx), writesSortKey(b.task_path ?? "", b.task_id, b.idx)),
+    const sends = (await this.decodeWrites(thread, doc.checkpoint_ns, parentWrites)).filter(
+      ([, channel]) => channel === TASKS,
     );
-    const sends = await this.decodeWrites(thread, doc.checkpoint_ns, parentWrites);
     checkpoint.channel_values ??= {};
     checkpoint.channel_values[TASKS] = sends.map(([, , value]) => value);
     checkpoint.channel_versions ??= {};
     const versions = Object.values(checkpoint.channel_versions);
-    checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+    checkpoint.channel_versions[TASKS] =
+      versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
   }
 
   /**
@@ -447,14 +489,22 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     node: CheckpointNode,
     channel: string,
   ): Promise<Resolved | undefined> {
-    const doc = await this.checkpoints.findOne({ thread_id: thread.id, checkpoint_ns: ns, checkpoint_id: node.id });
+    const doc = await this.checkpoints.findOne({
+      thread_id: thread.id,
+      checkpoint_ns: ns,
+      checkpoint_id: node.id,
+    });
     if (!doc) return undefined;
     const checkpoint = (await this.serde.loadsTyped(doc.type, bytesOf(doc.checkpoint))) as Checkpoint;
     let found: Resolved | undefined;
     for (const [name, value] of Object.entries(checkpoint.channel_values ?? {})) {
       const version = checkpoint.channel_versions[name];
       if (version === undefined) continue;
-      const resolved = { version, value, owner: { thread: thread.id, ns, checkpoint: node.id, channel: name } };
+      const resolved = {
+        version,
+        value,
+        owner: { thread: thread.id, ns, checkpoint: node.id, channel: name },
+      };
       thread.decoded.set(memoKey(ns, node.id, name), resolved);
       if (name === channel) found = resolved;
     }
@@ -462,8 +512,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
   }
 
   /** A stored value back as LangGraph wrote it, with its messages and lists in place. */
-  private async decode(thread: ThreadState, ns: string, type: string, data: Binary): Promise<unknown> {
-    const bytes = bytesOf(data);
+  private async decode(thread: ThreadState, ns: string, storedType: string, data: Binary): Promise<unknown> {
+    const { type, bytes } = unpack(storedType, data);
     if (type !== "json") return this.serde.loadsTyped(type, bytes);
     const text = utf8.decode(bytes);
     const refs = referencesIn(text);
@@ -471,7 +521,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const lists = new Map<string, unknown>();
     for (const [channel, checkpoint] of refs.lists) {
       const resolved = await this.valueAt(thread, ns, checkpoint, channel);
-      if (resolved && resolved.value !== ABSENT) lists.set(`${channel}\u0000${checkpoint}`, handOut(resolved));
+      if (resolved && resolved.value !== ABSENT)
+        lists.set(`${channel}\u0000${checkpoint}`, handOut(resolved));
     }
     // Values made only of references and plain data need no reviver (the costly part).
     const parsed = text.includes('"lc"') ? await this.serde.loadsTyped("json", text) : JSON.parse(text);
@@ -492,7 +543,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const docs = await this.messages.find({ thread_id: thread.id, key: { $in: wanted } }).toArray();
     await Promise.all(
       docs.map(async (doc) => {
-        const message = (await this.serde.loadsTyped(doc.type, bytesOf(doc.body))) as BaseMessage;
+        const { type, bytes } = unpack(doc.type, doc.body);
+        const message = (await this.serde.loadsTyped(type, bytes)) as BaseMessage;
         rememberMessage(message, thread.id, doc.key);
         thread.addMessage(doc.key, message, doc.body.length());
       }),
@@ -528,7 +580,23 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     });
   }
 
-  // ---- writing -------------------------------------------------------------------------------
+  private encoder(thread: ThreadState, ns: string): ValueEncoder {
+    return new ValueEncoder(
+      this.serde,
+      thread.id,
+      ns,
+      (key) => thread.messages.has(key),
+      () => {
+        const lists: KnownList[] = [];
+        for (const resolved of thread.decoded.values()) {
+          if (resolved.owner.ns === ns && Array.isArray(resolved.value)) {
+            lists.push({ home: resolved.owner, list: resolved.value });
+          }
+        }
+        return lists;
+      },
+    );
+  }
 
   private async keptPrefix(
     thread: ThreadState,
@@ -552,7 +620,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const docs: MessageDoc[] = [];
     for (const [key, { type, bytes }] of messages) {
       refuseOversized(bytes.byteLength);
-      const doc: MessageDoc = { thread_id: thread.id, key, type, body: new Binary(bytes) };
+      const packed = pack(type, bytes);
+      const doc: MessageDoc = { thread_id: thread.id, key, type: packed.type, body: packed.data };
       if (expiry) doc.expire_at = expiry;
       docs.push(doc);
     }
@@ -570,8 +639,6 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     for (const [key, { bytes, message }] of messages) thread.addMessage(key, message, bytes.byteLength);
   }
 
-  // ---- retention -----------------------------------------------------------------------------
-
   /** When documents written now expire: a TTL past the last activity, plus slack (see stamp). */
   private expiry(): Date | undefined {
     return this.ttlMs === undefined ? undefined : new Date(Date.now() + this.ttlMs * 1.5);
@@ -586,7 +653,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const expiry = this.expiry();
     if (!expiry || this.ttlMs === undefined) return;
     doc.expire_at = expiry;
-    if (thread.expiresNoSoonerThan !== undefined && thread.expiresNoSoonerThan > Date.now() + this.ttlMs) return;
+    if (thread.expiresNoSoonerThan !== undefined && thread.expiresNoSoonerThan > Date.now() + this.ttlMs)
+      return;
     await Promise.all(
       this.perThread().map((collection) =>
         collection.updateMany({ thread_id: thread.id }, { $set: { [EXPIRY_FIELD]: expiry } }),

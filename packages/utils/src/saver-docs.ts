@@ -1,4 +1,5 @@
-import type { Binary, Db } from "mongodb";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { Binary, type Db } from "mongodb";
 
 /**
  * The documents the checkpoint saver stores, one collection of each kind per agent:
@@ -48,7 +49,27 @@ export interface CheckpointDoc {
   expire_at?: Date;
 }
 
-export interface WriteDoc {
+/** The writes of one task, as one putWrites call stored them. */
+export interface WritesDoc {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  task_id: string;
+  task_path: string;
+  writes: StoredWrite[];
+  expire_at?: Date;
+}
+
+export interface StoredWrite {
+  /** Index of the write in its task (negative for errors, interrupts and the like). */
+  i: number;
+  c: string;
+  t: string;
+  d: Binary;
+}
+
+/** One write per document, as upstream MongoDBSaver stored them. */
+export interface UpstreamWriteDoc {
   thread_id: string;
   checkpoint_ns: string;
   checkpoint_id: string;
@@ -57,10 +78,9 @@ export interface WriteDoc {
   channel: string;
   type: string;
   value: Binary;
-  task_path?: string;
-  format?: typeof FORMAT;
-  expire_at?: Date;
 }
+
+export type WriteDoc = WritesDoc | UpstreamWriteDoc;
 
 /** A message, stored once per conversation however many checkpoints and writes refer to it. */
 export interface MessageDoc {
@@ -79,10 +99,12 @@ export const EXPIRY_FIELD = "expire_at";
 export async function createSaverIndexes(db: Db, names: SaverCollections, withTtl: boolean): Promise<void> {
   const ttl = withTtl ? [{ key: { [EXPIRY_FIELD]: 1 }, name: "expire_at_ttl", expireAfterSeconds: 0 }] : [];
   await Promise.all([
-    db.collection(names.checkpoints).createIndexes([
-      { key: { thread_id: 1, checkpoint_ns: 1, checkpoint_id: -1 }, name: "thread_ns_checkpoint_idx" },
-      ...ttl,
-    ]),
+    db
+      .collection(names.checkpoints)
+      .createIndexes([
+        { key: { thread_id: 1, checkpoint_ns: 1, checkpoint_id: -1 }, name: "thread_ns_checkpoint_idx" },
+        ...ttl,
+      ]),
     db.collection(names.writes).createIndexes([
       {
         key: { thread_id: 1, checkpoint_ns: 1, checkpoint_id: 1, task_id: 1, idx: 1 },
@@ -94,4 +116,21 @@ export async function createSaverIndexes(db: Db, names: SaverCollections, withTt
       .collection(names.messages)
       .createIndexes([{ key: { thread_id: 1, key: 1 }, name: "thread_key_idx", unique: true }, ...ttl]),
   ]);
+}
+
+/** Serialized values this long or longer are stored deflated; their type says so. */
+const MIN_PACKED_BYTES = 200;
+const PACKED = "+deflate";
+
+/** A serialized value as stored: deflated when that pays (text compresses about threefold). */
+export function pack(type: string, bytes: Uint8Array): { type: string; data: Binary } {
+  if (bytes.byteLength < MIN_PACKED_BYTES) return { type, data: new Binary(bytes) };
+  return { type: type + PACKED, data: new Binary(deflateRawSync(bytes)) };
+}
+
+/** The serializer's type and bytes of a stored value. */
+export function unpack(type: string, data: Binary): { type: string; bytes: Uint8Array } {
+  const bytes = data.buffer.subarray(0, data.length());
+  if (!type.endsWith(PACKED)) return { type, bytes };
+  return { type: type.slice(0, -PACKED.length), bytes: inflateRawSync(bytes) };
 }

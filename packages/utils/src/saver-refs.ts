@@ -10,6 +10,10 @@ import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
  */
 const MESSAGE_REF = "__sb_msg";
 const CHANNEL_REF = "__sb_chan";
+/** Items after a referenced list: a list that extends a stored one (the state a Send carries). */
+const MORE = "__sb_more";
+/** Shorter lists are cheaper to store item by item than to match against stored ones. */
+const MIN_MATCHED_LENGTH = 4;
 
 /** Where a list object was stored as a channel value. */
 export interface ListHome {
@@ -41,6 +45,12 @@ export function rememberList(list: unknown[], home: Omit<ListHome, "length">): v
 
 export type Serialized = [type: string, bytes: Uint8Array];
 
+/** A list already stored in this conversation, which a new list may extend. */
+export interface KnownList {
+  home: Omit<ListHome, "length">;
+  list: unknown[];
+}
+
 /** A message to be stored, with the object it came from. */
 export interface NewMessage {
   type: string;
@@ -58,6 +68,7 @@ export class ValueEncoder {
     private readonly thread: string,
     private readonly ns: string,
     private readonly isStored: (key: string) => boolean,
+    private readonly knownLists: () => KnownList[] = () => [],
   ) {}
 
   async encode(value: unknown): Promise<Serialized> {
@@ -79,6 +90,11 @@ export class ValueEncoder {
       if (home && home.thread === this.thread && home.ns === this.ns && home.length === value.length) {
         return { [CHANNEL_REF]: [home.channel, home.checkpoint] };
       }
+      const extended = this.extendedList(value);
+      if (extended) {
+        const more = value.slice(extended.list.length).map((item) => this.walk(item, keyOf));
+        return { [CHANNEL_REF]: [extended.home.channel, extended.home.checkpoint], [MORE]: more };
+      }
       return value.map((item) => this.walk(item, keyOf));
     }
     const record = value as Record<string, unknown>;
@@ -93,6 +109,25 @@ export class ValueEncoder {
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(record)) copy[key] = this.walk(item, keyOf);
     return copy;
+  }
+
+  /**
+   * The longest stored list this one starts with, item for item. LangGraph hands a conditional
+   * edge a fresh copy of the state (the stored messages plus the node's new ones), and a Send
+   * carries that copy: this stores it as a reference and the new items.
+   */
+  private extendedList(value: unknown[]): KnownList | undefined {
+    if (value.length < MIN_MATCHED_LENGTH || !isBaseMessage(value[0])) return undefined;
+    let best: KnownList | undefined;
+    for (const known of this.knownLists()) {
+      const { list } = known;
+      if (list.length < MIN_MATCHED_LENGTH || list.length > value.length) continue;
+      if (best && best.list.length >= list.length) continue;
+      let same = true;
+      for (let i = list.length - 1; i >= 0 && same; i--) same = list[i] === value[i];
+      if (same) best = known;
+    }
+    return best;
   }
 
   private knownKey(message: BaseMessage): string | undefined {
@@ -146,7 +181,12 @@ export function restoreRefs(
   const key = record[MESSAGE_REF];
   if (typeof key === "string") return message(key);
   const ref = record[CHANNEL_REF];
-  if (Array.isArray(ref)) return list(String(ref[0]), String(ref[1]));
+  if (Array.isArray(ref)) {
+    const stored = list(String(ref[0]), String(ref[1]));
+    const more = record[MORE];
+    if (!Array.isArray(more)) return stored;
+    return [...(stored as unknown[]), ...(restoreRefs(more, message, list) as unknown[])];
+  }
   for (const [field, item] of Object.entries(record)) record[field] = restoreRefs(item, message, list);
   return value;
 }
