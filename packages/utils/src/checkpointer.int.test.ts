@@ -1,11 +1,12 @@
 import { Writable } from "node:stream";
-import { MemorySaver } from "@langchain/langgraph-checkpoint";
-import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
+import { HumanMessage } from "@langchain/core/messages";
+import { emptyCheckpoint, MemorySaver } from "@langchain/langgraph-checkpoint";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeCheckpointer, getCheckpointer, getCheckpointerInfo, pingCheckpointer } from "./checkpointer.js";
 import { createLogger } from "./logger.js";
+import { MongoCheckpointSaver } from "./mongo-saver.js";
 
 /** A logger whose lines the test can read. */
 function capturedLogger() {
@@ -49,19 +50,29 @@ describe("getCheckpointer", () => {
     await client.close();
   });
 
-  it("binds a MongoDBSaver to the agent's own collections and creates their indexes", async () => {
+  it("binds a MongoCheckpointSaver to the agent's own collections and creates their indexes", async () => {
     const dbName = newDb("own");
     const saver = await getCheckpointer({
       agentName: "jira",
       env: { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName },
     });
-    expect(saver).toBeInstanceOf(MongoDBSaver);
+    expect(saver).toBeInstanceOf(MongoCheckpointSaver);
     expect(await getCheckpointerInfo()).toMatchObject({
       agent: "jira",
       backend: "mongodb",
       dbName,
       collection: "checkpoints_jira",
       writesCollection: "checkpoint_writes_jira",
+      messagesCollection: "checkpoint_messages_jira",
+    });
+    const messageIndexes = await client
+      .db(dbName)
+      .collection("checkpoint_messages_jira")
+      .listIndexes()
+      .toArray();
+    expect(messageIndexes.find((index) => index.name === "thread_key_idx")).toMatchObject({
+      key: { thread_id: 1, key: 1 },
+      unique: true,
     });
     const checkpointIndexes = await client.db(dbName).collection("checkpoints_jira").listIndexes().toArray();
     const writesIndexes = await client
@@ -149,26 +160,47 @@ describe("getCheckpointer", () => {
     );
   });
 
-  it("turns LANGGRAPH_CHECKPOINT_TTL_MINUTES into TTL indexes on both collections, and follows changes", async () => {
+  it("turns LANGGRAPH_CHECKPOINT_TTL_MINUTES into whole-conversation expiry, and follows changes", async () => {
     const dbName = newDb("ttl");
     const env = { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName };
-    const ttlOf = async (collection: string) => {
+    const collections = ["checkpoints_jira", "checkpoint_writes_jira", "checkpoint_messages_jira"];
+    const ttlIndexes = async (collection: string) => {
       const indexes = await client.db(dbName).collection(collection).listIndexes().toArray();
-      return indexes.find((index) => index.key?.upserted_at === 1)?.expireAfterSeconds;
+      return indexes.filter((index) => index.expireAfterSeconds !== undefined).map((index) => index.key);
     };
+    // Upstream MongoDBSaver's per-document TTL index would expire old messages of live conversations.
+    await client
+      .db(dbName)
+      .collection("checkpoints_jira")
+      .createIndex({ upserted_at: 1 }, { expireAfterSeconds: 60 });
 
-    await getCheckpointer({ agentName: "jira", env: { ...env, LANGGRAPH_CHECKPOINT_TTL_MINUTES: "90" } });
-    expect(await ttlOf("checkpoints_jira")).toBe(5400);
-    expect(await ttlOf("checkpoint_writes_jira")).toBe(5400);
-    await closeCheckpointer();
-
-    await getCheckpointer({ agentName: "jira", env: { ...env, LANGGRAPH_CHECKPOINT_TTL_MINUTES: "30" } });
-    expect(await ttlOf("checkpoints_jira")).toBe(1800);
+    const saver = await getCheckpointer({
+      agentName: "jira",
+      env: { ...env, LANGGRAPH_CHECKPOINT_TTL_MINUTES: "90" },
+    });
+    for (const collection of collections) expect(await ttlIndexes(collection)).toEqual([{ expire_at: 1 }]);
+    const config = await saver.put(
+      { configurable: { thread_id: "t-ttl", checkpoint_ns: "" } },
+      {
+        ...emptyCheckpoint(),
+        channel_values: { messages: [new HumanMessage({ id: "m1", content: "hi" })] },
+        channel_versions: { messages: 1 },
+      },
+      { source: "input", step: -1, parents: {} },
+      { messages: 1 },
+    );
+    await saver.putWrites(config, [["messages", new HumanMessage({ id: "m2", content: "more" })]], "task-1");
+    for (const collection of collections) {
+      const doc = await client.db(dbName).collection(collection).findOne({ thread_id: "t-ttl" });
+      const minutes = ((doc?.expire_at as Date).getTime() - Date.now()) / 60_000;
+      // 90 minutes after the last activity, plus the slack that lets refreshes be rare.
+      expect(minutes).toBeGreaterThan(90);
+      expect(minutes).toBeLessThanOrEqual(135);
+    }
     await closeCheckpointer();
 
     await getCheckpointer({ agentName: "jira", env: { ...env, LANGGRAPH_CHECKPOINT_TTL_MINUTES: "0" } });
-    expect(await ttlOf("checkpoints_jira")).toBeUndefined();
-    expect(await ttlOf("checkpoint_writes_jira")).toBeUndefined();
+    for (const collection of collections) expect(await ttlIndexes(collection)).toEqual([]);
   });
 
   it("fails fast, naming the host and the setting, when MongoDB is unreachable; never falls back", async () => {

@@ -426,8 +426,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     checkpointId: string,
     channel: string,
   ): Promise<Resolved | undefined> {
+    await this.ensureNode(thread, ns, checkpointId);
     const nodes = thread.namespace(ns);
-    if (!nodes.has(checkpointId)) await this.ensureNode(thread, ns, checkpointId);
     const chain: Array<{ node: CheckpointNode; value: StoredValue }> = [];
     let base: Resolved | undefined;
     for (let node = nodes.get(checkpointId); node; node = node.parent ? nodes.get(node.parent) : undefined) {
@@ -553,16 +553,17 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     if (absent) throw missing(thread.id, `message ${absent}`);
   }
 
-  /** Makes sure the checkpoint and its ancestors are known, reading the namespace if needed. */
+  /**
+   * Makes sure the checkpoint and its ancestors are known: a namespace is read whole once, and
+   * again only when a checkpoint turns up whose parent this process has not seen (another
+   * replica wrote it).
+   */
   private async ensureNode(thread: ThreadState, ns: string, checkpointId: string): Promise<void> {
-    const nodes = thread.namespace(ns);
-    let node = nodes.get(checkpointId);
-    while (node?.parent !== undefined && nodes.has(node.parent)) node = nodes.get(node.parent);
-    if (node && node.parent === undefined) return;
+    if (thread.loadedNamespaces.has(ns) && thread.namespace(ns).has(checkpointId)) return;
     const docs = await this.checkpoints
       .find(
         { thread_id: thread.id, checkpoint_ns: ns },
-        { projection: { checkpoint_id: 1, parent_checkpoint_id: 1, format: 1, values: 1 } },
+        { projection: { checkpoint_ns: 1, checkpoint_id: 1, parent_checkpoint_id: 1, format: 1, values: 1 } },
       )
       .toArray();
     for (const doc of docs) this.learn(thread, doc as CheckpointDoc);
@@ -572,6 +573,10 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
   private learn(thread: ThreadState, doc: CheckpointDoc): void {
     const nodes = thread.namespace(doc.checkpoint_ns);
     if (nodes.has(doc.checkpoint_id)) return;
+    const parent = doc.parent_checkpoint_id;
+    if (parent !== undefined && parent !== null && !nodes.has(parent)) {
+      thread.loadedNamespaces.delete(doc.checkpoint_ns);
+    }
     thread.addNode(doc.checkpoint_ns, {
       id: doc.checkpoint_id,
       parent: doc.parent_checkpoint_id ?? undefined,

@@ -1,7 +1,7 @@
-import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MongoCheckpointSaver } from "../src/mongo-saver.js";
 import { fixtureEnv, runFixtureTurn } from "./agent-process.js";
 
 // Two agent processes from two packages, different graphs, one thread id: the core promise of
@@ -46,6 +46,8 @@ describe("two agents sharing a thread id", () => {
 
     const names = (await db.listCollections().toArray()).map((c) => c.name).sort();
     expect(names).toEqual([
+      "checkpoint_messages_alpha",
+      "checkpoint_messages_supervisor-beta",
       "checkpoint_writes_alpha",
       "checkpoint_writes_supervisor-beta",
       "checkpoints_alpha",
@@ -55,11 +57,13 @@ describe("two agents sharing a thread id", () => {
       ["alpha", "counter", "notes"],
       ["supervisor-beta", "notes", "counter"],
     ] as const) {
-      const saver = new MongoDBSaver({
-        client,
-        dbName,
-        checkpointCollectionName: `checkpoints_${collection}`,
-        checkpointWritesCollectionName: `checkpoint_writes_${collection}`,
+      const saver = new MongoCheckpointSaver({
+        db,
+        collections: {
+          checkpoints: `checkpoints_${collection}`,
+          writes: `checkpoint_writes_${collection}`,
+          messages: `checkpoint_messages_${collection}`,
+        },
       });
       const checkpoints = [];
       for await (const tuple of saver.list({ configurable: { thread_id: thread } })) checkpoints.push(tuple);
