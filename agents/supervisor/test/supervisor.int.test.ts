@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from "node:crypto";
-import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type FakeGithub, startFakeGithub } from "@switchboard/fake-github/server";
 import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
@@ -12,6 +11,8 @@ import { routeByAgentPrefix } from "@switchboard/test-llm/supervisor-rules";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { storedText } from "@switchboard/test-mongo/stored";
 import { startPythonA2aAgent } from "@switchboard/test-python/a2a-agent";
+import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
+import { agentCollections } from "@switchboard/utils/saver-docs";
 import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -104,12 +105,7 @@ describe("supervisor routing over A2A", () => {
   });
 
   const latestChannels = async (agent: string, thread: string) => {
-    const saver = new MongoDBSaver({
-      client: mongo,
-      dbName,
-      checkpointCollectionName: `checkpoints_${agent}`,
-      checkpointWritesCollectionName: `checkpoint_writes_${agent}`,
-    });
+    const saver = new MongoCheckpointSaver({ db: mongo.db(dbName), collections: agentCollections(agent) });
     const tuple = await saver.getTuple({ configurable: { thread_id: thread } });
     return tuple?.checkpoint.channel_values ?? {};
   };

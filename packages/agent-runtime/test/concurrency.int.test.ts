@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
+import { agentCollections } from "@switchboard/utils/saver-docs";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
@@ -36,12 +37,7 @@ describe("one conversation, two messages at once", () => {
 
   /** The conversation as stored: one letter per message (h = human, a = AI, t = tool). */
   const transcript = async (thread: string) => {
-    const saver = new MongoDBSaver({
-      client: mongo,
-      dbName,
-      checkpointCollectionName: "checkpoints_notes",
-      checkpointWritesCollectionName: "checkpoint_writes_notes",
-    });
+    const saver = new MongoCheckpointSaver({ db: mongo.db(dbName), collections: agentCollections("notes") });
     const tuple = await saver.getTuple({ configurable: { thread_id: thread } });
     const messages = (tuple?.checkpoint.channel_values.messages ?? []) as Array<{
       getType(): string;

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { callTool, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
+import { agentCollections } from "@switchboard/utils/saver-docs";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_TOOL_RESULT_CHARS } from "../src/agent-graph.js";
@@ -19,12 +20,7 @@ describe("state near MongoDB's 16 MB document limit", () => {
   let agent: RunningAgent;
 
   const messagesOf = async (thread: string) => {
-    const saver = new MongoDBSaver({
-      client: mongo,
-      dbName,
-      checkpointCollectionName: "checkpoints_notes",
-      checkpointWritesCollectionName: "checkpoint_writes_notes",
-    });
+    const saver = new MongoCheckpointSaver({ db: mongo.db(dbName), collections: agentCollections("notes") });
     const tuple = await saver.getTuple({ configurable: { thread_id: thread } });
     return (tuple?.checkpoint.channel_values.messages ?? []) as Array<{
       getType(): string;

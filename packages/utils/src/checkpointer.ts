@@ -8,7 +8,7 @@ import { getLogger, type Logger } from "./logger.js";
 import { instrumentSaver } from "./metrics.js";
 import { MongoCheckpointSaver } from "./mongo-saver.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
-import { EXPIRY_FIELD, type SaverCollections } from "./saver-docs.js";
+import { agentCollections, EXPIRY_FIELD, type SaverCollections } from "./saver-docs.js";
 
 export interface CheckpointerOptions {
   /** Defaults to process.env. */
@@ -187,8 +187,8 @@ function collectionNames(
   settings: Extract<CheckpointSettings, { type: "mongodb" }>,
 ): SaverCollections {
   const { collection, writesCollection } = settings;
-  const messages = `checkpoint_messages_${agent}`;
-  if (collection && writesCollection) return { checkpoints: collection, writes: writesCollection, messages };
+  const own = agentCollections(agent);
+  if (collection && writesCollection) return { ...own, checkpoints: collection, writes: writesCollection };
   if (collection || writesCollection) {
     throw new SwitchboardError(
       "checkpointer.config",
@@ -197,7 +197,7 @@ function collectionNames(
         `neither to use this agent's own checkpoints_${agent} / checkpoint_writes_${agent}.`,
     );
   }
-  return { checkpoints: `checkpoints_${agent}`, writes: `checkpoint_writes_${agent}`, messages };
+  return own;
 }
 
 /**

@@ -457,7 +457,13 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
         list = undefined;
         continue;
       }
-      const decoded = await this.decode(thread, ns, value.t ?? "json", value.d as Binary);
+      // Immutable once stored: each piece is decoded once, however many checkpoints share it.
+      node.decoded ??= new Map();
+      let decoded = node.decoded.get(channel);
+      if (decoded === undefined) {
+        decoded = await this.decode(thread, ns, value.t ?? "json", value.d as Binary);
+        node.decoded.set(channel, decoded);
+      }
       if (value.k === undefined) {
         list = undefined;
         current = { version: value.v, value: decoded, owner };

@@ -12,6 +12,15 @@ export interface SaverCollections {
   messages: string;
 }
 
+/** An agent's own collections (the contract's names). */
+export function agentCollections(agent: string): SaverCollections {
+  return {
+    checkpoints: `checkpoints_${agent}`,
+    writes: `checkpoint_writes_${agent}`,
+    messages: `checkpoint_messages_${agent}`,
+  };
+}
+
 /** Documents written by this saver carry it; upstream MongoDBSaver's documents have none. */
 export const FORMAT = 2;
 

@@ -11,6 +11,8 @@ export interface CheckpointNode {
   legacy: boolean;
   /** Channel values this checkpoint stored (ours only). */
   values: Map<string, StoredValue>;
+  /** Those values decoded (for a list that extends its parent's: the added items). */
+  decoded?: Map<string, unknown>;
 }
 
 /** A resolved channel value and the version it had where it was stored. */

@@ -1,0 +1,148 @@
+import { randomUUID } from "node:crypto";
+import { type AgentConnection, connectAgent } from "@switchboard/a2a-client/client";
+import { collectTurn } from "@switchboard/a2a-client/turn";
+import { type ContextSummary, SUMMARY_PREFIX } from "@switchboard/agent-runtime/context-budget";
+import type { RunningAgent } from "@switchboard/agent-runtime/serve";
+import { serveAgent } from "@switchboard/agent-runtime/serve";
+import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
+import { freePort } from "@switchboard/test-agents/ports";
+import type { AgentProcess } from "@switchboard/test-agents/process";
+import {
+  conversationTokens,
+  isSummaryRequest,
+  messageText,
+  offeredToolNames,
+  toolPairProblems,
+} from "@switchboard/test-llm/conversation";
+import { callTool, replyFromToolResult, say, summarizeMatches } from "@switchboard/test-llm/replies";
+import { rules } from "@switchboard/test-llm/rules";
+import { type ChatCompletionRequest, type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
+import { routeByAgentPrefix } from "@switchboard/test-llm/supervisor-rules";
+import { getCheckpointer } from "@switchboard/utils/checkpointer";
+import { createLogger } from "@switchboard/utils/logger";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { supervisorAgent } from "../src/agent.js";
+import { startAgent } from "./fleet.js";
+
+const BUDGET = 1_500;
+const TURNS = 60;
+const FILLER = "with a little background so that every turn has some weight to it.";
+/** Every third turn asks Jira (a call_agent hop), the others are plain chat with the supervisor. */
+const isHop = (i: number) => i % 3 === 0;
+const turnText = (i: number) =>
+  isHop(i) ? `jira: open issues in PLAT for topic-${i} ${FILLER}` : `remember topic-${i} ${FILLER}`;
+
+const script = rules(
+  [
+    { test: isSummaryRequest, reply: summarizeMatches(/topic-\d+/) },
+    ...routeByAgentPrefix(),
+    { toolOffered: "call_agent", reply: (_r, { userText }) => say(`Noted ${userText.split(" ")[1]}.`) },
+    {
+      lastUser: /open issues in ([A-Z]+)/,
+      reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]}` }),
+    },
+    { afterTool: true, reply: replyFromToolResult() },
+  ],
+  say("No rule for this."),
+);
+
+const isSupervisorRequest = (request: ChatCompletionRequest) =>
+  offeredToolNames(request).includes("call_agent");
+const userTexts = (request: ChatCompletionRequest) =>
+  request.messages
+    .filter((message) => message.role === "user")
+    .map((message) => messageText(message.content));
+
+/** One streamed turn: its result, and the text of every artifact event (streamed chunks too). */
+async function streamTurn(connection: AgentConnection, text: string, contextId: string) {
+  const artifacts: string[] = [];
+  const turn = await collectTurn(
+    (async function* () {
+      for await (const event of connection.stream({ text, contextId })) {
+        if (event.kind === "artifact") artifacts.push(event.text);
+        yield event;
+      }
+    })(),
+  );
+  return { ...turn, streamed: artifacts.join("") };
+}
+
+// The supervisor runs in this process, so the test reads its checkpoint through the supervisor's
+// own saver (in memory here); Jira runs as its own process, as in the fleet.
+describe("bounded model context in the supervisor", () => {
+  let llm: ScriptedLlm;
+  let jira: FakeJira;
+  let jiraAgent: AgentProcess;
+  let supervisor: RunningAgent;
+
+  beforeAll(async () => {
+    let jiraPort: number;
+    [llm, jira, jiraPort] = await Promise.all([startScriptedLlm({ script }), startFakeJira(), freePort()]);
+    jiraAgent = await startAgent("jira", jiraPort, {
+      ...llm.env,
+      ATLASSIAN_API_URL: jira.url,
+      ATLASSIAN_EMAIL: jira.email,
+      ATLASSIAN_TOKEN: jira.token,
+    });
+    supervisor = await serveAgent(supervisorAgent, {
+      env: {
+        ...llm.env,
+        AGENT_NAME: "supervisor",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        ENABLE_JIRA: "true",
+        JIRA_AGENT_URL: jiraAgent.url,
+        MAX_CONTEXT_TOKENS: String(BUDGET),
+        MIN_MESSAGES_TO_KEEP: "3",
+      },
+      logger: createLogger({ level: "silent" }),
+    });
+  });
+  afterAll(async () => {
+    await supervisor?.close();
+    await jiraAgent?.kill("SIGTERM");
+    await Promise.all([llm.close(), jira.close()]);
+  });
+
+  it("sends the model a summary and the newest turns while its checkpoint keeps all 60 turns", async () => {
+    const connection = await connectAgent(supervisor.url);
+    const contextId = `conv-${randomUUID()}`;
+    const firstRequest = llm.requests.length;
+    for (let i = 1; i <= TURNS; i++) {
+      const turn = await streamTurn(connection, turnText(i), contextId);
+      expect(turn.state).toBe("completed");
+      // The summary call is not streamed to the user as if it were the answer.
+      expect(turn.streamed).not.toContain("Mentioned so far");
+      if (isHop(i)) expect(turn.text).toContain("PLAT-1");
+      else expect(turn.text).toBe(`Noted topic-${i}.`);
+    }
+
+    const requests = llm.requests.slice(firstRequest);
+    const modelRequests = requests.filter(isSupervisorRequest);
+    expect(modelRequests.length).toBe(TURNS + TURNS / 3);
+    expect(requests.filter(isSummaryRequest).length).toBeGreaterThanOrEqual(3);
+    for (const request of modelRequests) {
+      expect(conversationTokens(request)).toBeLessThan(BUDGET);
+      expect(toolPairProblems(request)).toEqual([]);
+    }
+
+    const last = modelRequests.at(-1) as ChatCompletionRequest;
+    const [summary, ...verbatim] = userTexts(last);
+    expect(summary?.startsWith(SUMMARY_PREFIX)).toBe(true);
+    expect(summary).toContain("topic-1,");
+    expect(verbatim.at(-1)).toBe(turnText(TURNS));
+    expect(verbatim.length).toBeLessThan(TURNS / 4);
+    const known = `${summary} ${verbatim.join(" ")}`;
+    for (let i = 1; i <= TURNS; i++) expect(known).toMatch(new RegExp(`topic-${i}\\b`));
+
+    // The checkpoint keeps every message (2 per chat turn, 4 per hop) and the summary beside them.
+    const tuple = await (await getCheckpointer()).getTuple({ configurable: { thread_id: contextId } });
+    const channels = tuple?.checkpoint.channel_values ?? {};
+    const stored = (channels.messages ?? []) as Array<{ content: unknown; id?: string }>;
+    expect(stored).toHaveLength((TURNS / 3) * 4 + ((2 * TURNS) / 3) * 2);
+    expect(stored[0]?.content).toBe(turnText(1));
+    const kept = channels.contextSummary as ContextSummary;
+    expect(kept.text).toBe(summary);
+    expect(stored.map((message) => message.id)).toContain(kept.through);
+  });
+});

@@ -1,0 +1,188 @@
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  RemoveMessage,
+  ToolMessage,
+} from "@langchain/core/messages";
+import { type BaseCheckpointSaver, END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { BSON, type Db, MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MongoCheckpointSaver } from "./mongo-saver.js";
+import { agentCollections } from "./saver-docs.js";
+
+/** A chat graph shaped like an agent's: each turn a tool call, its ~2 kB result, and an answer. */
+function chatGraph(saver: BaseCheckpointSaver) {
+  return new StateGraph(MessagesAnnotation)
+    .addNode("model", (state) => {
+      const turn = state.messages.filter((message) => message.getType() === "human").length;
+      const last = state.messages.at(-1);
+      if (last?.getType() === "tool")
+        return { messages: [new AIMessage(`answer ${turn}: ${last.content}`.slice(0, 300))] };
+      return {
+        messages: [
+          new AIMessage({
+            content: "",
+            tool_calls: [{ id: `call-${turn}`, name: "search", args: { turn } }],
+          }),
+        ],
+      };
+    })
+    .addNode("tools", (state) => {
+      const call = (state.messages.at(-1) as AIMessage).tool_calls?.[0];
+      const turn = Number(call?.args.turn);
+      const rows = Array.from(
+        { length: 20 },
+        (_, i) => `PLAT-${i} open issue ${turn}: ${summary(turn * 20 + i)}`,
+      );
+      return { messages: [new ToolMessage({ tool_call_id: call?.id ?? "", content: rows.join("\n") })] };
+    })
+    .addEdge(START, "model")
+    .addConditionalEdges("model", (state) =>
+      (state.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END,
+    )
+    .addEdge("tools", "model")
+    .compile({ checkpointer: saver });
+}
+
+const WORDS =
+  "deploy rollback certificate expires cluster latency alert pager database migration index quota token rotate ingress canary budget flaky pipeline runner".split(
+    " ",
+  );
+
+/** A Jira-like issue summary: varied words, so stored text compresses as real results do. */
+function summary(seed: number): string {
+  let x = seed * 2654435761;
+  return Array.from({ length: 12 }, () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return WORDS[x % WORDS.length];
+  }).join(" ");
+}
+
+const texts = (messages: BaseMessage[]) =>
+  messages.map((message) => `${message.getType()}:${message.content}`);
+
+describe("MongoCheckpointSaver on an agent's conversation", () => {
+  let client: MongoClient;
+  let db: Db;
+  const saverOn = (agent: string) => new MongoCheckpointSaver({ db, collections: agentCollections(agent) });
+  const storedBytes = async (agent: string) => {
+    let total = 0;
+    for (const name of Object.values(agentCollections(agent))) {
+      for (const doc of await db.collection(name).find().toArray()) total += BSON.calculateObjectSize(doc);
+    }
+    return total;
+  };
+
+  beforeAll(async () => {
+    client = await MongoClient.connect(testMongoUri());
+    db = client.db(uniqueDbName("saver"));
+  });
+  afterAll(async () => {
+    await db.dropDatabase();
+    await client.close();
+  });
+
+  it("stores a 500-turn conversation in under 3x its state, and every turn reloads intact", async () => {
+    const saver = saverOn("long");
+    await saver.setup();
+    const graph = chatGraph(saver);
+    const config = { configurable: { thread_id: "long-talk" }, durability: "sync" as const };
+    const turns = 500;
+    for (let turn = 1; turn <= turns; turn++) {
+      await graph.invoke({ messages: [new HumanMessage(`search turn ${turn}`)] }, config);
+    }
+    const live = (await graph.getState(config)).values.messages as BaseMessage[];
+    expect(live).toHaveLength(turns * 4);
+
+    const [, stateBytes] = await saver.serde.dumpsTyped({ messages: live });
+    const ratio = (await storedBytes("long")) / stateBytes.byteLength;
+    expect(ratio).toBeLessThan(3);
+
+    // A process that has seen none of it (another replica, or after a restart) reads the turns
+    // back: every 25th turn's last checkpoint holds exactly the messages up to that turn.
+    const ids: string[] = [];
+    for await (const tuple of saver.list({ configurable: { thread_id: "long-talk" } })) {
+      ids.push(String(tuple.config.configurable?.checkpoint_id));
+    }
+    const reader = saverOn("long");
+    let checked = 0;
+    for (const checkpoint_id of ids.filter((_, i) => i % 100 === 0)) {
+      const tuple = await reader.getTuple({ configurable: { thread_id: "long-talk", checkpoint_id } });
+      const messages = (tuple?.checkpoint.channel_values.messages ?? []) as BaseMessage[];
+      expect(texts(messages)).toEqual(texts(live.slice(0, messages.length)));
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(turns / 25);
+    const latest = await saverOn("long").getTuple({ configurable: { thread_id: "long-talk" } });
+    expect(texts(latest?.checkpoint.channel_values.messages as BaseMessage[])).toEqual(texts(live));
+  }, 600_000);
+
+  it("loads conversations stored by upstream MongoDBSaver, and continues them", async () => {
+    const names = agentCollections("upgraded");
+    const upstream = new MongoDBSaver({
+      client,
+      dbName: db.databaseName,
+      checkpointCollectionName: names.checkpoints,
+      checkpointWritesCollectionName: names.writes,
+    });
+    const config = { configurable: { thread_id: "from-before" } };
+    for (const turn of [1, 2]) {
+      await chatGraph(upstream).invoke({ messages: [new HumanMessage(`before upgrade ${turn}`)] }, config);
+    }
+    const before = (await chatGraph(upstream).getState(config)).values.messages as BaseMessage[];
+
+    const graph = chatGraph(saverOn("upgraded"));
+    expect(texts((await graph.getState(config)).values.messages)).toEqual(texts(before));
+    await graph.invoke({ messages: [new HumanMessage("after upgrade")] }, config);
+    const after = (await chatGraph(saverOn("upgraded")).getState(config)).values.messages as BaseMessage[];
+    expect(texts(after.slice(0, before.length))).toEqual(texts(before));
+    expect(texts(after.slice(before.length))).toEqual([
+      "human:after upgrade",
+      "ai:",
+      expect.stringMatching(/^tool:PLAT-0 open issue 3/),
+      expect.stringMatching(/^ai:answer 3: PLAT-0/),
+    ]);
+  });
+
+  it("keeps removals and same-id replacements exactly as LangGraph applied them", async () => {
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("edit", (state) => {
+        const [first, second] = state.messages;
+        const last = state.messages.at(-1);
+        if (last?.content !== "edit") {
+          return { messages: [new AIMessage({ id: `a${state.messages.length}`, content: "reply" })] };
+        }
+        return {
+          messages: [
+            new RemoveMessage({ id: String(first?.id) }),
+            new HumanMessage({ id: String(second?.id), content: "edited" }),
+            new RemoveMessage({ id: String(last.id) }),
+          ],
+        };
+      })
+      .addEdge(START, "edit")
+      .addEdge("edit", END)
+      .compile({ checkpointer: saverOn("edits") });
+    const config = { configurable: { thread_id: "edits" } };
+    await graph.invoke({ messages: [new HumanMessage({ id: "h1", content: "one" })] }, config);
+    await graph.invoke({ messages: [new HumanMessage({ id: "h2", content: "two" })] }, config);
+    await graph.invoke({ messages: [new HumanMessage({ id: "e", content: "edit" })] }, config);
+    const live = (await graph.getState(config)).values.messages as BaseMessage[];
+    expect(live.map((message) => [message.id, message.content])).toEqual([
+      ["a1", "edited"],
+      ["h2", "two"],
+      ["a3", "reply"],
+    ]);
+
+    const reloaded = await saverOn("edits").getTuple(config);
+    const messages = reloaded?.checkpoint.channel_values.messages as BaseMessage[];
+    expect(messages.map((message) => [message.id, message.content])).toEqual([
+      ["a1", "edited"],
+      ["h2", "two"],
+      ["a3", "reply"],
+    ]);
+  });
+});
