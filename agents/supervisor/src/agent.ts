@@ -1,3 +1,4 @@
+import { contextSummarizer } from "@switchboard/agent-runtime/context-budget";
 import type { AgentDefinition } from "@switchboard/agent-runtime/definition";
 import { deleteFromSubagents } from "./delete-cascade.js";
 import { buildSupervisorGraph } from "./graph.js";
@@ -22,7 +23,7 @@ export const supervisorAgent: AgentDefinition = {
     },
   ],
   tools: () => [],
-  graph: ({ model, checkpointer, env, logger, onClose, onDeleteConversation }) => {
+  graph: ({ model, context, checkpointer, env, logger, onClose, onDeleteConversation }) => {
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
     if (agents.length === 0)
@@ -32,6 +33,7 @@ export const supervisorAgent: AgentDefinition = {
     onClose(() => roster.stop());
     onDeleteConversation(deleteFromSubagents(roster));
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
-    return buildSupervisorGraph(model, roster, checkpointer);
+    const summarize = context ? contextSummarizer(model, context, logger) : undefined;
+    return buildSupervisorGraph(model, roster, checkpointer, summarize);
   },
 };

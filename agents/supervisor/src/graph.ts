@@ -6,10 +6,16 @@ import {
   type BaseCheckpointSaver,
   END,
   interrupt,
+  type LangGraphRunnableConfig,
   MessagesAnnotation,
   START,
   StateGraph,
 } from "@langchain/langgraph";
+import {
+  boundedHistory,
+  type ContextSummary,
+  type Summarize,
+} from "@switchboard/agent-runtime/context-budget";
 import type { TurnGraph } from "@switchboard/agent-runtime/definition";
 import type { RelayedQuestion } from "@switchboard/agent-runtime/interrupts";
 import { z } from "zod";
@@ -28,6 +34,11 @@ interface PendingRelay {
 const SupervisorState = Annotation.Root({
   ...MessagesAnnotation.spec,
   pendingRelays: Annotation<PendingRelay[]>({ reducer: (_old, next) => next, default: () => [] }),
+  // The summary of older messages sent in their place; `messages` keeps the whole conversation.
+  contextSummary: Annotation<ContextSummary | undefined>({
+    reducer: (_old, next) => next,
+    default: () => undefined,
+  }),
 });
 type State = typeof SupervisorState.State;
 
@@ -47,19 +58,24 @@ const callAgentTool = tool(async () => "", {
  * model → delegate (one hop per call_agent call) → model … → answer. A subagent that asks the
  * user something sends the graph to `relay`, which pauses with the question (persisted in the
  * checkpoint) and sends the user's answer to that same subagent task. Each node makes its outside
- * calls only after its pause, so resuming never repeats a hop.
+ * calls only after its pause, so resuming never repeats a hop. With `summarize`, the model is sent
+ * a summary of the older messages and the newest ones, while the checkpoint keeps every message.
  */
 export function buildSupervisorGraph(
   model: BaseChatModel,
   roster: Roster,
   checkpointer: BaseCheckpointSaver,
+  summarize?: Summarize,
 ): TurnGraph {
   if (!model.bindTools) throw new Error("The supervisor's model must support tool calling.");
   const routed = model.bindTools([callAgentTool]);
 
-  const callModel = async (state: State) => {
-    const response = await routed.invoke([new SystemMessage(supervisorPrompt(roster)), ...state.messages]);
-    return { messages: [response] };
+  const callModel = async (state: State, config: LangGraphRunnableConfig) => {
+    const sent = summarize
+      ? await boundedHistory(state.messages, state.contextSummary, summarize, config.signal)
+      : { messages: state.messages };
+    const response = await routed.invoke([new SystemMessage(supervisorPrompt(roster)), ...sent.messages]);
+    return sent.summary ? { messages: [response], contextSummary: sent.summary } : { messages: [response] };
   };
 
   const delegate = async (state: State) => {

@@ -3,7 +3,15 @@ import { ToolMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { isGraphInterrupt } from "@langchain/langgraph";
 import { isSwitchboardError } from "@switchboard/utils/errors";
-import { createAgent, createMiddleware, humanInTheLoopMiddleware, type InterruptOnConfig } from "langchain";
+import { getLogger, type Logger } from "@switchboard/utils/logger";
+import {
+  type AnyAgentMiddleware,
+  createAgent,
+  createMiddleware,
+  humanInTheLoopMiddleware,
+  type InterruptOnConfig,
+} from "langchain";
+import { type ContextBudget, contextBudgetMiddleware, contextSummarizer } from "./context-budget.js";
 import type { AgentTool, TurnGraph } from "./definition.js";
 
 /** Tool output beyond this is cut before it reaches the model (and the checkpoint). */
@@ -14,14 +22,25 @@ export interface AgentGraphOptions {
   tools: AgentTool[];
   systemPrompt: string;
   checkpointer: BaseCheckpointSaver;
+  /** Bounds what the model is sent; unset: the whole conversation (offline mode, or turned off). */
+  context?: ContextBudget;
+  logger?: Logger;
 }
 
 /**
- * A LangGraph tool-calling agent: the model loop from `createAgent`, a confirmation pause before
- * every tool that changes something, and tool failures turned into messages the model can act on,
- * except configuration errors (e.g. a missing credential), which end the turn with their message.
+ * A LangGraph tool-calling agent: the model loop from `createAgent`, a conversation over its
+ * context budget summarized before the model sees it, a confirmation pause before every tool that
+ * changes something, and tool failures turned into messages the model can act on, except
+ * configuration errors (e.g. a missing credential), which end the turn with their message.
  */
-export function buildAgentGraph({ model, tools, systemPrompt, checkpointer }: AgentGraphOptions): TurnGraph {
+export function buildAgentGraph({
+  model,
+  tools,
+  systemPrompt,
+  checkpointer,
+  context,
+  logger = getLogger(),
+}: AgentGraphOptions): TurnGraph {
   const interruptOn: Record<string, InterruptOnConfig> = {};
   for (const { tool, confirm } of tools) {
     if (confirm) {
@@ -31,12 +50,14 @@ export function buildAgentGraph({ model, tools, systemPrompt, checkpointer }: Ag
       };
     }
   }
+  const middleware: AnyAgentMiddleware[] = [humanInTheLoopMiddleware({ interruptOn }), toolResultsMiddleware];
+  if (context) middleware.unshift(contextBudgetMiddleware(contextSummarizer(model, context, logger)));
   const agent = createAgent({
     model,
     tools: tools.map(({ tool }) => tool),
     systemPrompt,
     checkpointer,
-    middleware: [humanInTheLoopMiddleware({ interruptOn }), toolResultsMiddleware],
+    middleware,
   });
   return agent.graph as unknown as TurnGraph;
 }

@@ -2,6 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { Logger } from "@switchboard/utils/logger";
+import type { ContextBudget } from "./context-budget.js";
 import type { DeletionCascade } from "./conversations.js";
 
 /** One skill on the agent card: what the supervisor's model reads to decide where to route. */
@@ -49,6 +50,11 @@ export interface AgentDefinition {
 
 export interface GraphDeps {
   model: BaseChatModel;
+  /**
+   * How much of a conversation the model may be sent (see `boundedHistory` in context-budget);
+   * undefined: all of it (offline mode, or ENABLE_AUTO_COMPRESSION=false).
+   */
+  context: ContextBudget | undefined;
   checkpointer: BaseCheckpointSaver;
   env: NodeJS.ProcessEnv;
   logger: Logger;

@@ -1,5 +1,6 @@
 import { SwitchboardError } from "@switchboard/utils/errors";
 import { z } from "zod";
+import type { ContextBudget } from "./context-budget.js";
 import type { LockSettings } from "./thread-lock.js";
 
 const RuntimeEnv = z.object({
@@ -14,6 +15,11 @@ const RuntimeEnv = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
+  // CAIPE's names. Half of a 128k window: the count is an estimate (characters / 4), and the system
+  // prompt, tool definitions and the answer need room beside the conversation.
+  ENABLE_AUTO_COMPRESSION: z.stringbool().default(true),
+  MAX_CONTEXT_TOKENS: z.coerce.number().int().positive().default(64_000),
+  MIN_MESSAGES_TO_KEEP: z.coerce.number().int().positive().default(10),
 });
 
 export interface RuntimeSettings {
@@ -23,11 +29,14 @@ export interface RuntimeSettings {
   publicUrl?: string;
   maxBodyBytes: number;
   locks: LockSettings;
+  /** How much of a conversation the model is sent; undefined: all of it (ENABLE_AUTO_COMPRESSION=false). */
+  context: ContextBudget | undefined;
 }
 
 /**
  * The serving settings: PORT (else the agent's contract port), HOST, AGENT_PUBLIC_URL,
- * MAX_REQUEST_BYTES, and how concurrent messages on one conversation are handled.
+ * MAX_REQUEST_BYTES, how concurrent messages on one conversation are handled, and the model's
+ * context budget.
  */
 export function readRuntimeSettings(env: NodeJS.ProcessEnv, defaultPort: number): RuntimeSettings {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
@@ -47,5 +56,8 @@ export function readRuntimeSettings(env: NodeJS.ProcessEnv, defaultPort: number)
       leaseMs: parsed.data.THREAD_LEASE_SECONDS * 1000,
       waitMs: parsed.data.CONCURRENT_TURN_WAIT_SECONDS * 1000,
     },
+    context: parsed.data.ENABLE_AUTO_COMPRESSION
+      ? { maxTokens: parsed.data.MAX_CONTEXT_TOKENS, keepMessages: parsed.data.MIN_MESSAGES_TO_KEEP }
+      : undefined,
   };
 }

@@ -11,6 +11,7 @@ import {
   AIMessageChunk,
   type BaseMessage,
   HumanMessage,
+  RemoveMessage,
   ToolMessage,
 } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
@@ -158,6 +159,8 @@ export class AgentTurnExecutor implements AgentExecutor {
   private reportToolActivity(ids: Ids, update: unknown, bus: ExecutionEventBus): void {
     for (const value of Object.values(update as Record<string, { messages?: unknown }>)) {
       const messages = Array.isArray(value?.messages) ? (value.messages as BaseMessage[]) : [];
+      // A rewritten history (a context summary followed by the messages kept) repeats old calls.
+      if (messages.some((message) => RemoveMessage.isInstance(message))) continue;
       for (const message of messages) {
         if (AIMessage.isInstance(message)) {
           for (const call of message.tool_calls ?? []) {

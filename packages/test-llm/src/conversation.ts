@@ -89,3 +89,59 @@ export function lastToolResult(request: ChatCompletionRequest): ToolResult | und
   }
   return undefined;
 }
+
+const SUMMARY_MARKER = "Messages to summarize:";
+
+/**
+ * True for the request an agent sends to summarize the older part of a conversation (langchain's
+ * summarizationMiddleware prompt: one user message, the messages to summarize after a marker).
+ */
+export function isSummaryRequest(request: ChatCompletionRequest): boolean {
+  const [only, ...rest] = request.messages;
+  return rest.length === 0 && only?.role === "user" && messageText(only.content).includes(SUMMARY_MARKER);
+}
+
+/** The conversation text a summary request asks to summarize ("" for any other request). */
+export function textToSummarize(request: ChatCompletionRequest): string {
+  if (!isSummaryRequest(request)) return "";
+  const text = messageText(request.messages[0]?.content);
+  return text.slice(text.indexOf(SUMMARY_MARKER) + SUMMARY_MARKER.length);
+}
+
+/**
+ * The request's conversation size as the agents estimate it (characters / 4): every message but the
+ * system prompt, with tool-call arguments. A little under the agents' own count, which also counts
+ * tool-call ids and names.
+ */
+export function conversationTokens(request: ChatCompletionRequest): number {
+  let chars = 0;
+  for (const message of request.messages) {
+    if (message.role === "system" || message.role === "developer") continue;
+    chars += messageText(message.content ?? "").length;
+    if (message.role === "assistant") {
+      for (const call of message.tool_calls ?? []) chars += call.function.arguments.length;
+    }
+  }
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * What a provider would refuse about the request's tool messages: a tool result whose call is not
+ * in the assistant message before it, or a tool call left without its result. Empty when paired.
+ */
+export function toolPairProblems(request: ChatCompletionRequest): string[] {
+  const problems: string[] = [];
+  let open = new Set<string>();
+  for (const [index, message] of request.messages.entries()) {
+    if (message.role === "tool") {
+      if (!open.delete(message.tool_call_id)) {
+        problems.push(`messages[${index}]: tool result ${message.tool_call_id} without its call before it`);
+      }
+      continue;
+    }
+    for (const id of open) problems.push(`messages[${index}]: tool call ${id} has no result`);
+    open = new Set(message.role === "assistant" ? (message.tool_calls ?? []).map((call) => call.id) : []);
+  }
+  for (const id of open) problems.push(`tool call ${id} has no result`);
+  return problems;
+}

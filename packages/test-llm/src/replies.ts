@@ -3,6 +3,7 @@ import {
   lastUserText,
   messageText,
   type ToolResult,
+  textToSummarize,
   trailingToolResults,
 } from "./conversation.js";
 import type { ChatCompletionRequest, Script, ScriptReply } from "./types.js";
@@ -76,5 +77,21 @@ export function sequence(...steps: (ScriptReply | Script)[]): Script {
     }
     next += 1;
     return typeof step === "function" ? step(request) : step;
+  };
+}
+
+/**
+ * Answers a summary request (see `isSummaryRequest`) with every distinct match of `pattern` in the
+ * text it summarizes, in order of first appearance: a summary a test can check for what it carried
+ * over, the matches in an earlier summary included.
+ */
+export function summarizeMatches(pattern: RegExp, prefix = "Mentioned so far: "): Script {
+  const global = new RegExp(
+    pattern.source,
+    pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`,
+  );
+  return (request) => {
+    const found = [...new Set(textToSummarize(request).match(global) ?? [])];
+    return { content: `${prefix}${found.join(", ")}` };
   };
 }
