@@ -23,11 +23,15 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm-store pnpm install --frozen-lo
 # Build the agent and the workspace packages it depends on (turbo's ^build), then copy out just that
 # package with its production dependencies. pnpm 10's deploy wants inject-workspace-packages=true;
 # --legacy keeps the workspace's symlinked layout for development and deploys as pnpm 9 did.
+# A legacy deploy resolves the package's dependencies again, which needs package metadata that
+# neither pnpm fetch nor a frozen-lockfile install stores, and this container starts with none:
+# --offline would fail (ERR_PNPM_NO_OFFLINE_META). --prefer-offline fetches just the metadata (a few
+# seconds); the packages themselves still come from the store that pnpm fetch filled.
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm-store \
   test -f "agents/${AGENT}/package.json" || { echo "AGENT=${AGENT}: no agents/${AGENT}/package.json" >&2; exit 1; }; \
   pkg="$(node -p "require('./agents/${AGENT}/package.json').name")" && \
   pnpm exec turbo run build --filter="${pkg}" --output-logs=errors-only && \
-  pnpm --filter="${pkg}" deploy --legacy --prod --offline --store-dir "$PNPM_STORE_DIR" /out
+  pnpm --filter="${pkg}" deploy --legacy --prod --prefer-offline --store-dir "$PNPM_STORE_DIR" /out
 
 FROM ${NODE_IMAGE} AS runtime
 # The agent's contract port (DESIGN.md), for EXPOSE only; PORT at run time overrides the listening port.

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { checkFleet } from "@switchboard/fleet-config/check-fleet";
@@ -24,12 +25,23 @@ const STEP_TIMEOUT = 300_000;
  */
 describe("pnpm new-agent, end to end in a copy of the repository", () => {
   let repo: string;
+  /**
+   * pnpm's metadata cache for this run, empty at the start. Installing a new package resolves its
+   * dependencies, which needs package metadata that a frozen-lockfile install never stores, so a
+   * machine's warm cache could hide an install that fails on a fresh one (ERR_PNPM_NO_OFFLINE_META).
+   * The store stays the machine's: the workspace install already put every package there.
+   */
+  let pnpmCache: string;
   let original: { compose: string; envExample: string };
   const durations: Record<string, number> = {};
 
   const step = async (label: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> => {
     const started = Date.now();
-    const result = await run("pnpm", args, { cwd: repo, env, timeoutMs: STEP_TIMEOUT });
+    const result = await run("pnpm", args, {
+      cwd: repo,
+      env: { npm_config_cache_dir: pnpmCache, ...env },
+      timeoutMs: STEP_TIMEOUT,
+    });
     durations[label] = Date.now() - started;
     if (result.code !== 0)
       throw new Error(`${label} (pnpm ${args.join(" ")}) failed:\n${result.output.slice(-6000)}`);
@@ -39,18 +51,20 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
 
   beforeAll(() => {
     repo = copyRepo("create-agent-e2e-");
+    pnpmCache = mkdtempSync(join(tmpdir(), "create-agent-pnpm-cache-"));
     original = { compose: read("docker-compose.dev.yaml"), envExample: read(".env.example") };
   });
   afterAll(() => {
     console.log("step durations (ms):", durations);
     rmSync(repo, { recursive: true, force: true });
+    if (pnpmCache) rmSync(pnpmCache, { recursive: true, force: true });
   });
 
   it(
     "generates a package that installs, builds, lints, typechecks and passes its own tests unedited",
     async () => {
       // A fresh copy has no node_modules: install what is there, then run the root script itself.
-      await step("install (copy)", ["install", "--offline", "--no-frozen-lockfile"]);
+      await step("install (copy)", ["install", "--prefer-offline", "--no-frozen-lockfile"]);
       const created = await step("new-agent", [
         "new-agent",
         NAME,
@@ -65,7 +79,9 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
       );
       expect(read(".env.example")).toContain("STATUS_PAGE_API_URL=\nSTATUS_PAGE_API_TOKEN=\n");
 
-      await step("install (new package)", ["install", "--offline", "--no-frozen-lockfile"]);
+      // Not --offline: resolving the new package needs package metadata (see pnpmCache), which
+      // --prefer-offline downloads when the cache lacks it; the packages come from the store.
+      await step("install (new package)", ["install", "--prefer-offline", "--no-frozen-lockfile"]);
       await step("build", [
         "exec",
         "turbo",

@@ -25,6 +25,7 @@ const RUN_TIMEOUT_MS = 600_000;
 let work: string;
 let out: string;
 let agent: ChildProcess | undefined;
+const runSeconds: Record<string, number> = {};
 
 function copyContext(target: string): void {
   // Tracked and new files, minus what .gitignore excludes (node_modules, dist, .env, ...), as .dockerignore does.
@@ -73,7 +74,12 @@ function runBuildStage(context: string): void {
     ...Object.fromEntries(build.args),
     ...Object.fromEntries(build.env),
     AGENT,
+    // The store is a cache mount in the image, so sharing this machine's is faithful (and fast) ...
     PNPM_STORE_DIR: pnpmStoreDir(),
+    // ... but pnpm's metadata cache is not: a clean `docker build` starts without one, and pnpm fetch
+    // fills only the store. An empty one here keeps a warm machine from hiding a RUN line that needs
+    // metadata offline (as `deploy --legacy --offline` did: ERR_PNPM_NO_OFFLINE_META on a fresh machine).
+    npm_config_cache_dir: join(work, "pnpm-cache"),
   };
   for (const run of build.runs) {
     // Installing pnpm itself is the image's business; here the pinned pnpm is already on PATH.
@@ -82,6 +88,7 @@ function runBuildStage(context: string): void {
     const started = Date.now();
     try {
       execFileSync("sh", ["-ec", command], { cwd: context, env, stdio: "pipe", timeout: RUN_TIMEOUT_MS });
+      runSeconds[command.slice(0, 60)] = Math.round((Date.now() - started) / 1000);
     } catch (error) {
       const failed = error as { stderr?: Buffer; stdout?: Buffer; message: string };
       const seconds = Math.round((Date.now() - started) / 1000);
@@ -108,6 +115,7 @@ beforeAll(() => {
 }, RUN_TIMEOUT_MS * 3);
 
 afterAll(async () => {
+  console.log("build stage RUN durations (s):", runSeconds);
   if (agent && agent.exitCode === null) {
     const exited = new Promise((resolve) => agent?.once("exit", resolve));
     agent.kill("SIGTERM");

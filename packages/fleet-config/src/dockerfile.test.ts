@@ -13,6 +13,25 @@ describe("Dockerfile", () => {
     expect(stages[0]?.runs.some((run) => run.includes("turbo run build"))).toBe(true);
   });
 
+  it("reports a deploy that only works offline on a machine whose pnpm metadata cache is warm", () => {
+    const fixture = fleetFixture();
+    try {
+      fixture.edit("Dockerfile", (text) => {
+        const edited = text.replace(
+          /deploy --legacy --prod --prefer-offline /,
+          "deploy --legacy --prod --offline ",
+        );
+        expect(edited).not.toBe(text);
+        return edited;
+      });
+      expect(checkDockerfile(fixture.root).join("\n")).toMatch(
+        /deploy --legacy --offline fails in a clean build/,
+      );
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
   it("reports a pnpm version that drifted from package.json", () => {
     const fixture = fleetFixture();
     try {

@@ -60,7 +60,7 @@ export function readDockerfile(repoRoot: string): DockerfileStage[] {
   return stages;
 }
 
-/** Static checks of the Dockerfile: pinned pnpm, legacy deploy, non-root runtime, the right CMD. */
+/** Static checks of the Dockerfile: pinned pnpm, legacy deploy (not offline), non-root runtime, the right CMD. */
 export function checkDockerfile(repoRoot: string): string[] {
   if (!existsSync(join(repoRoot, "Dockerfile"))) return ["Dockerfile is missing."];
   const problems: string[] = [];
@@ -85,6 +85,17 @@ export function checkDockerfile(repoRoot: string): string[] {
   if (!build.runs.some((run) => /pnpm .*deploy .*--legacy .*--prod/.test(run))) {
     problems.push(
       "Dockerfile: deploy with pnpm deploy --legacy --prod (pnpm 10 needs --legacy without injected workspace packages).",
+    );
+  }
+  // A legacy deploy resolves dependencies again: it needs package metadata, which pnpm fetch and a
+  // frozen-lockfile install never store, so --offline passes only where an earlier install left some.
+  const offlineLegacyDeploy = (command: string) =>
+    /\bpnpm\b.*\sdeploy\s/.test(command) &&
+    /\s--legacy(?=\s|$)/.test(command) &&
+    /\s--offline(?=\s|$)/.test(command);
+  if (build.runs.some((run) => run.split(/&&|\|\||[;|]/).some(offlineLegacyDeploy))) {
+    problems.push(
+      "Dockerfile: pnpm deploy --legacy --offline fails in a clean build (ERR_PNPM_NO_OFFLINE_META: pnpm fetch stores no package metadata); use --prefer-offline.",
     );
   }
   if (runtime === build || !runtime) problems.push("Dockerfile: ship a separate runtime stage.");
