@@ -1,22 +1,35 @@
 // pnpm bench:supervisor — the supervisor's cost per hop, with a zero-latency scripted LLM:
 // p50/p95 of a turn through the supervisor to the Jira agent against the same turn sent to Jira
-// directly, then supervisor turns per second with 1, 10 and 100 concurrent conversations.
+// directly, and against the bare framework (langchain's createAgent().invoke in this process, with
+// the same model, tools, prompt and saver kind); then supervisor turns per second with 1, 10 and
+// 100 concurrent conversations.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server).
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { HumanMessage } from "@langchain/core/messages";
 import { connectAgent } from "@switchboard/a2a-client/client";
+import { jiraAgent } from "@switchboard/agent-jira/agent";
 import { startFakeJira } from "@switchboard/fake-jira/server";
+import { createChatModel } from "@switchboard/llm/chat-model";
 import { startAgentProcess } from "@switchboard/test-agents/process";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
 import { startScriptedLlm } from "@switchboard/test-llm/server";
 import { routeByAgentPrefix } from "@switchboard/test-llm/supervisor-rules";
 import { startTestMongo } from "@switchboard/test-mongo/server";
+import { closeCheckpointer, getCheckpointer } from "@switchboard/utils/checkpointer";
+import { createLogger } from "@switchboard/utils/logger";
+import { createAgent } from "langchain";
+import { MongoClient } from "mongodb";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const CONCURRENCY = [1, 10, 100];
 const agentsDir = join(import.meta.dirname, "..", "..");
+const TARGET_SUPERVISOR_RATIO = 1.5;
+const TARGET_BARE_RATIO = 1.5;
+const TARGET_TURNS_PER_SECOND = 50;
+const TARGET_CONCURRENCY = 100;
 
 const script = rules(
   [
@@ -30,14 +43,26 @@ const script = rules(
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
-async function timeTurns(send: () => Promise<unknown>, count: number): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    await send();
-    samples.push(performance.now() - start);
+/**
+ * Times `count` turns of every path, one of each per round in a rotating order, so a slow spell
+ * of the (shared, noisy) machine lands on all paths alike and the ratios between them hold.
+ */
+async function timeTurns(
+  paths: Record<string, () => Promise<unknown>>,
+  count: number,
+): Promise<Record<string, number[]>> {
+  const names = Object.keys(paths);
+  const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < count; round++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(round + i) % names.length] ?? "";
+      const start = performance.now();
+      await paths[name]?.();
+      samples[name]?.push(performance.now() - start);
+    }
   }
-  return samples.sort((a, b) => a - b);
+  for (const list of Object.values(samples)) list.sort((a, b) => a - b);
+  return samples;
 }
 
 async function throughput(send: () => Promise<unknown>, workers: number, turns: number): Promise<number> {
@@ -49,6 +74,25 @@ async function throughput(send: () => Promise<unknown>, workers: number, turns: 
     }),
   );
   return turns / ((performance.now() - start) / 1000);
+}
+
+function expectAnswer(path: string, text: string): void {
+  if (!text.includes("get_issue returned")) {
+    throw new Error(`${path} did not answer from get_issue: ${text.slice(0, 300)}`);
+  }
+}
+
+/** The run's database (checkpoints, tasks, locks), so runs against a lasting server leave nothing. */
+async function dropDatabase(uri: string, name: string): Promise<void> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000 });
+  try {
+    await client.connect();
+    await client.db(name).dropDatabase();
+  } catch (error) {
+    process.stderr.write(`could not drop ${name}: ${error instanceof Error ? error.message : error}\n`);
+  } finally {
+    await client.close();
+  }
 }
 
 async function main() {
@@ -64,36 +108,90 @@ async function main() {
     OPENAI_MODEL_NAME: "gpt-4o-mini",
     LOG_LEVEL: "info",
   };
-  const jiraAgent = await startAgentProcess(join(agentsDir, "jira"), {
-    env: { ...common, ATLASSIAN_API_URL: jira.url, ATLASSIAN_EMAIL: jira.email, ATLASSIAN_TOKEN: jira.token },
+  const jiraEnv = { ATLASSIAN_API_URL: jira.url, ATLASSIAN_EMAIL: jira.email, ATLASSIAN_TOKEN: jira.token };
+  const jiraAgentProcess = await startAgentProcess(join(agentsDir, "jira"), {
+    env: { ...common, ...jiraEnv },
   });
   const supervisor = await startAgentProcess(join(agentsDir, "supervisor"), {
-    env: { ...common, ENABLE_JIRA: "true", JIRA_AGENT_URL: jiraAgent.url },
+    env: { ...common, ENABLE_JIRA: "true", JIRA_AGENT_URL: jiraAgentProcess.url },
   });
   try {
-    const direct = await connectAgent(jiraAgent.url);
+    // The bare framework in this process: the model the agents get from createChatModel, the Jira
+    // agent's tools and prompt, and getCheckpointer()'s saver (its own collections, same database).
+    const bare = createAgent({
+      model: createChatModel({ env: common }).model,
+      tools: jiraAgent.tools({ ...common, ...jiraEnv }).map(({ tool }) => tool),
+      systemPrompt: jiraAgent.systemPrompt,
+      checkpointer: await getCheckpointer({
+        env: common,
+        agentName: "bare-jira",
+        logger: createLogger({ level: "silent" }),
+      }),
+    });
+    const bareTurn = async (durability?: "sync") => {
+      const state = await bare.invoke(
+        { messages: [new HumanMessage("issue PLAT-1")] },
+        { configurable: { thread_id: randomUUID() }, ...(durability ? { durability } : {}) },
+      );
+      return String(state.messages.at(-1)?.content ?? "");
+    };
+
+    const direct = await connectAgent(jiraAgentProcess.url);
     const routed = await connectAgent(supervisor.url);
     const viaSupervisor = () => routed.send({ text: "jira: issue PLAT-1", contextId: randomUUID() });
     const toJira = () => direct.send({ text: "issue PLAT-1", contextId: randomUUID() });
-    // Warm up both paths (JIT, connections, the supervisor's first card fetch).
-    await timeTurns(viaSupervisor, 10);
-    await timeTurns(toJira, 10);
+    const paths = {
+      "direct to Jira agent": toJira,
+      "supervisor → Jira (one hop)": viaSupervisor,
+      "bare createAgent().invoke": () => bareTurn(),
+      'bare, durability "sync"': () => bareTurn("sync"),
+    };
+    // Every path does the same work: one model call for get_issue, one for the answer.
+    expectAnswer("direct", (await toJira()).text);
+    expectAnswer("supervisor", (await viaSupervisor()).text);
+    expectAnswer("bare", await bareTurn());
+    // Warm up every path (JIT, connections, the supervisor's first card fetch).
+    await timeTurns(paths, 10);
 
-    const directSamples = await timeTurns(toJira, SAMPLES);
-    const routedSamples = await timeTurns(viaSupervisor, SAMPLES);
-    const rows = [
-      ["direct to Jira agent", quantile(directSamples, 0.5), quantile(directSamples, 0.95)],
-      ["supervisor → Jira (one hop)", quantile(routedSamples, 0.5), quantile(routedSamples, 0.95)],
-    ] as const;
+    const samples = await timeTurns(paths, SAMPLES);
+    const p50 = (path: keyof typeof paths) => quantile(samples[path] ?? [], 0.5);
+    const p95 = (path: keyof typeof paths) => quantile(samples[path] ?? [], 0.95);
     console.log(
-      `\nLatency, ${SAMPLES} sequential turns each (zero-latency scripted LLM, new conversation per turn)\n`,
+      `\nLatency, ${SAMPLES} sequential turns per path, interleaved (zero-latency scripted LLM, new conversation per turn)\n`,
     );
     console.log("| path                         | p50 ms | p95 ms |");
     console.log("| ---------------------------- | ------ | ------ |");
-    for (const [path, p50, p95] of rows)
-      console.log(`| ${path.padEnd(28)} | ${p50.toFixed(1).padStart(6)} | ${p95.toFixed(1).padStart(6)} |`);
-    const ratio = quantile(routedSamples, 0.5) / quantile(directSamples, 0.5);
-    console.log(`\nsupervisor overhead at p50: ×${ratio.toFixed(2)} of a direct call\n`);
+    for (const path of Object.keys(paths) as (keyof typeof paths)[])
+      console.log(
+        `| ${path.padEnd(28)} | ${p50(path).toFixed(1).padStart(6)} | ${p95(path).toFixed(1).padStart(6)} |`,
+      );
+    const ratio = p50("supervisor → Jira (one hop)") / p50("direct to Jira agent");
+    console.log(
+      `\nsupervisor overhead at p50: ×${ratio.toFixed(2)} of a direct call (target ≤ ${TARGET_SUPERVISOR_RATIO})\n`,
+    );
+
+    const ratios = [
+      [
+        "supervisor ÷ direct",
+        "supervisor → Jira (one hop)",
+        "direct to Jira agent",
+        `≤ ${TARGET_SUPERVISOR_RATIO}`,
+      ],
+      ["direct ÷ bare", "direct to Jira agent", "bare createAgent().invoke", `≤ ${TARGET_BARE_RATIO}`],
+      ['direct ÷ bare (durability "sync")', "direct to Jira agent", 'bare, durability "sync"', "—"],
+    ] as const;
+    console.log("| ratio                             | at p50 | at p95 | target |");
+    console.log("| --------------------------------- | ------ | ------ | ------ |");
+    for (const [label, over, under, target] of ratios) {
+      const atP50 = (p50(over) / p50(under)).toFixed(2);
+      const atP95 = (p95(over) / p95(under)).toFixed(2);
+      console.log(
+        `| ${label.padEnd(33)} | ${atP50.padStart(6)} | ${atP95.padStart(6)} | ${target.padEnd(6)} |`,
+      );
+    }
+    console.log(
+      '\nbare: createAgent() from langchain in the bench process, no A2A, no middleware; the agents run turns with durability "sync".\n',
+    );
 
     console.log("| concurrent conversations | turns | supervisor turns/s |");
     console.log("| ------------------------ | ----- | ------------------ |");
@@ -104,8 +202,13 @@ async function main() {
         `| ${String(workers).padStart(24)} | ${String(turns).padStart(5)} | ${rate.toFixed(1).padStart(18)} |`,
       );
     }
+    console.log(
+      `\ntarget: ≥ ${TARGET_TURNS_PER_SECOND} supervisor turns/s at ${TARGET_CONCURRENCY} concurrent conversations`,
+    );
   } finally {
-    await Promise.all([supervisor.kill("SIGTERM"), jiraAgent.kill("SIGTERM")]);
+    await Promise.all([supervisor.kill("SIGTERM"), jiraAgentProcess.kill("SIGTERM")]);
+    await closeCheckpointer();
+    await dropDatabase(common.MONGODB_URI, common.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME);
     await Promise.all([llm.close(), jira.close()]);
     await mongo?.stop();
   }

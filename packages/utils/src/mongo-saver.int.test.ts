@@ -5,7 +5,14 @@ import {
   RemoveMessage,
   ToolMessage,
 } from "@langchain/core/messages";
-import { type BaseCheckpointSaver, END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import {
+  type BaseCheckpointSaver,
+  END,
+  emptyCheckpoint,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from "@langchain/langgraph";
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { BSON, type Db, MongoClient } from "mongodb";
@@ -186,5 +193,22 @@ describe("MongoCheckpointSaver on an agent's conversation", () => {
       ["h2", "two"],
       ["a3", "reply"],
     ]);
+  });
+
+  it("keeps a channel that holds undefined apart from one that was emptied", async () => {
+    const saver = saverOn("values");
+    const config = await saver.put(
+      { configurable: { thread_id: "undefined-values", checkpoint_ns: "" } },
+      {
+        ...emptyCheckpoint(),
+        channel_values: { jumpTo: undefined, step: 1 },
+        channel_versions: { jumpTo: 1, step: 1, gone: 1 },
+      },
+      { source: "loop", step: 0, parents: {} },
+      { jumpTo: 1, step: 1, gone: 1 },
+    );
+    const tuple = await saverOn("values").getTuple(config);
+    expect(tuple?.checkpoint.channel_values).toEqual({ jumpTo: undefined, step: 1 });
+    expect(Object.keys(tuple?.checkpoint.channel_values ?? {}).sort()).toEqual(["jumpTo", "step"]);
   });
 });

@@ -170,7 +170,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     for (const channel of Object.keys(newVersions)) {
       const version = checkpoint.channel_versions[channel] ?? (newVersions[channel] as number | string);
       const value = checkpoint.channel_values[channel];
-      if (value === undefined) {
+      // Absent means emptied; a channel holding `undefined` is stored as such (LangGraph keeps both apart).
+      if (!(channel in checkpoint.channel_values)) {
         values.push({ c: channel, v: version, x: true });
         continue;
       }
