@@ -14,11 +14,11 @@ import { performance } from "node:perf_hooks";
 import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver } from "@langchain/langgraph-checkpoint";
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client/client";
-import { serveAgent } from "@switchboard/agent-runtime/serve";
+import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime/serve";
 import { startFakeJira } from "@switchboard/fake-jira/server";
 import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
-import { startScriptedLlm } from "@switchboard/test-llm/server";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
 import { startTestMongo } from "@switchboard/test-mongo/server";
 import { closeCheckpointer, getCheckpointer } from "@switchboard/utils/checkpointer";
 import { createLogger } from "@switchboard/utils/logger";
@@ -42,8 +42,9 @@ for (const saver of SAVERS) {
 }
 /**
  * Upstream's saver stores the whole state at every step, so its bytes and its time grow with the
- * square of the length: 500 turns measured ~3 GB and ~16 min on mongo-java-server (near the JVM's
- * default heap). Longer conversations are skipped with a note projecting them from the longest run.
+ * square of the length: 500 turns measured 3.1 GB and 7.5 min on mongo-java-server (BENCH_TURNS=500
+ * BENCH_SAVERS=upstream BENCH_UPSTREAM_MAX_TURNS=500). By default longer runs than 100 turns are
+ * skipped with a note projecting them from the longest run.
  */
 const UPSTREAM_MAX_TURNS = Number(process.env.BENCH_UPSTREAM_MAX_TURNS ?? 100);
 /** The user's question, the model's search call, the search result, the model's answer. */
@@ -101,6 +102,8 @@ interface RunResult {
   messages: number;
   firstP50: number;
   lastP50: number;
+  /** The model request answering the last turn: the whole history goes to the model every time. */
+  lastRequest: { messages: number; bytes: number };
   seconds: number;
 }
 
@@ -109,9 +112,13 @@ const median = (values: number[]) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(0.5 * sorted.length))] ?? 0;
 };
 
+/** The saver's database and the one for A2A tasks and locks (unused for ours, which shares its own). */
+function databaseNames(kind: SaverKind, prefix: string): [string, string] {
+  return [`${prefix}_${kind}`, `${prefix}_${kind}_runtime`];
+}
+
 async function createSaver(kind: SaverKind, uri: string, prefix: string): Promise<SaverUnderTest> {
-  const dbName = `${prefix}_${kind}`;
-  const runtimeDbName = `${prefix}_${kind}_runtime`;
+  const [dbName, runtimeDbName] = databaseNames(kind, prefix);
   switch (kind) {
     case "memory":
       return { saver: new MemorySaver(), runtimeDbName, close: async () => undefined };
@@ -210,24 +217,34 @@ function memorySizes(saver: MemorySaver): CollectionSize[] {
 async function runConversation(
   kind: SaverKind,
   turns: number,
-  setup: { uri: string; client: MongoClient; prefix: string; llmUrl: string; jira: JiraEnv },
+  setup: { uri: string; client: MongoClient; prefix: string; llm: ScriptedLlm; jira: JiraEnv },
 ): Promise<RunResult> {
   const started = performance.now();
-  const under = await createSaver(kind, setup.uri, `${setup.prefix}_${turns}`);
-  const agent = await serveAgent(jiraAgent, {
-    env: agentEnv(setup.uri, under.runtimeDbName, setup.llmUrl, setup.jira),
-    logger: silent,
-    checkpointer: under.saver,
-  });
+  const dbPrefix = `${setup.prefix}_${turns}`;
+  let under: SaverUnderTest | undefined;
+  let agent: RunningAgent | undefined;
   try {
+    under = await createSaver(kind, setup.uri, dbPrefix);
+    agent = await serveAgent(jiraAgent, {
+      env: agentEnv(setup.uri, under.runtimeDbName, setup.llm.url, setup.jira),
+      logger: silent,
+      checkpointer: under.saver,
+    });
     const connection = await connectAgent(agent.url, { logger: silent });
     const contextId = randomUUID();
     const latencies: number[] = [];
+    let lastRequest = { messages: 0, bytes: 0 };
     for (let turn = 0; turn < turns; turn++) {
       const jql = QUERIES[turn % QUERIES.length] ?? "";
       const start = performance.now();
       const result = await connection.send({ text: `search: ${jql}`, contextId });
       latencies.push(performance.now() - start);
+      // The scripted LLM keeps every request it parsed: by turn 500 that would be gigabytes of heap.
+      const last = setup.llm.requests.at(-1);
+      if (turn === turns - 1 && last) {
+        lastRequest = { messages: last.messages.length, bytes: Buffer.byteLength(JSON.stringify(last)) };
+      }
+      setup.llm.requests.length = 0;
       if (result.state !== "completed" || !result.text.includes("search_issues returned")) {
         throw new Error(`${kind}, turn ${turn + 1}: ${result.state}: ${result.text.slice(0, 300)}`);
       }
@@ -262,18 +279,18 @@ async function runConversation(
       messages,
       firstP50: median(latencies.slice(0, tenth)),
       lastP50: median(latencies.slice(-tenth)),
+      lastRequest,
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
-    await agent.close(); // closes the process-wide checkpointer too
-    await under.close();
+    await agent?.close(); // closes the process-wide checkpointer too
+    await under?.close();
     await closeCheckpointer();
-    for (const name of [under.dbName, under.runtimeDbName]) {
-      if (name)
-        await setup.client
-          .db(name)
-          .dropDatabase()
-          .catch(() => undefined);
+    for (const name of databaseNames(kind, dbPrefix)) {
+      await setup.client
+        .db(name)
+        .dropDatabase()
+        .catch(() => undefined);
     }
   }
 }
@@ -331,6 +348,7 @@ function report(results: RunResult[], notes: string[], mongoLabel: string): void
       "p50 first tenth ms",
       "p50 last tenth ms",
       `last ÷ first (≤ ${TARGET_LATENCY_RATIO})`,
+      "last model request KB",
       "run s",
     ],
     results.map((r) => {
@@ -349,6 +367,7 @@ function report(results: RunResult[], notes: string[], mongoLabel: string): void
         r.firstP50.toFixed(1),
         r.lastP50.toFixed(1),
         `${latencyRatio.toFixed(2)} ${latencyRatio <= TARGET_LATENCY_RATIO ? "ok" : "over"}`,
+        `${kb(r.lastRequest.bytes)} (${r.lastRequest.messages} msgs)`,
         r.seconds.toFixed(0),
       ];
     }),
@@ -372,7 +391,9 @@ function report(results: RunResult[], notes: string[], mongoLabel: string): void
     `\nTargets: stored ÷ final-state bytes ≤ ${TARGET_STORED_RATIO} at every length; p50 of the last tenth of ` +
       `turns ≤ ${TARGET_LATENCY_RATIO} × p50 of the first tenth. Final state: the latest checkpoint's channel ` +
       "values (getTuple), serialized by one JsonPlusSerializer for every saver. Memory: the bytes of the " +
-      "serialized checkpoints, metadata and writes it holds (no BSON).",
+      "serialized checkpoints, metadata and writes it holds (no BSON). Turn latency also holds work that " +
+      "grows with the history whatever the saver: both model requests carry the whole conversation (last " +
+      "model request KB), built by ChatOpenAI and parsed by the scripted LLM, both in this process.",
   );
   for (const note of notes) console.log(`\n${note}`);
   const wrong = results.filter((r) => r.messages !== r.turns * MESSAGES_PER_TURN);
@@ -409,7 +430,7 @@ async function main() {
     MongoClient.connect(uri),
   ]);
   const prefix = `bench_conv_${Date.now()}`;
-  const setup = { uri, client, prefix, llmUrl: llm.url, jira };
+  const setup = { uri, client, prefix, llm, jira };
   const results: RunResult[] = [];
   const notes: string[] = [];
   try {
