@@ -8,11 +8,10 @@ import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
 import { freePort } from "@switchboard/test-agents/ports";
 import type { AgentProcess } from "@switchboard/test-agents/process";
 import {
-  conversationTokens,
+  contextProblems,
   isSummaryRequest,
   messageText,
   offeredToolNames,
-  toolPairProblems,
 } from "@switchboard/test-llm/conversation";
 import { callTool, replyFromToolResult, say, summarizeMatches } from "@switchboard/test-llm/replies";
 import { rules } from "@switchboard/test-llm/rules";
@@ -121,10 +120,7 @@ describe("bounded model context in the supervisor", () => {
     const modelRequests = requests.filter(isSupervisorRequest);
     expect(modelRequests.length).toBe(TURNS + TURNS / 3);
     expect(requests.filter(isSummaryRequest).length).toBeGreaterThanOrEqual(3);
-    for (const request of modelRequests) {
-      expect(conversationTokens(request)).toBeLessThan(BUDGET);
-      expect(toolPairProblems(request)).toEqual([]);
-    }
+    expect(contextProblems(modelRequests, BUDGET)).toEqual([]);
 
     const last = modelRequests.at(-1) as ChatCompletionRequest;
     const [summary, ...verbatim] = userTexts(last);

@@ -3,11 +3,10 @@ import { taskStateToJSON } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import type { BaseMessage } from "@langchain/core/messages";
 import {
-  conversationTokens,
+  contextProblems,
   isSummaryRequest,
   messageText,
   textToSummarize,
-  toolPairProblems,
 } from "@switchboard/test-llm/conversation";
 import { LlmHttpError } from "@switchboard/test-llm/errors";
 import { guardOutboundConnections } from "@switchboard/test-llm/outbound-guard";
@@ -146,10 +145,7 @@ describe("bounded model context in an agent", () => {
     const summaries = requests.filter(isSummaryRequest);
     const modelRequests = requests.filter((request) => !isSummaryRequest(request));
     expect(summaries.length).toBeGreaterThanOrEqual(5);
-    for (const request of modelRequests) {
-      expect(conversationTokens(request)).toBeLessThan(BUDGET);
-      expect(toolPairProblems(request)).toEqual([]);
-    }
+    expect(contextProblems(modelRequests, BUDGET)).toEqual([]);
     const last = modelRequests.at(-1) as ChatCompletionRequest;
     const [summary, ...verbatim] = userTexts(last);
     expect(summary?.startsWith(SUMMARY_PREFIX)).toBe(true);

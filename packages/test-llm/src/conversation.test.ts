@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { conversationTokens, isSummaryRequest, textToSummarize, toolPairProblems } from "./conversation.js";
+import {
+  contextProblems,
+  conversationTokens,
+  isSummaryRequest,
+  textToSummarize,
+  toolPairProblems,
+} from "./conversation.js";
 import type { ChatCompletionRequest, ChatMessage } from "./types.js";
 
 const request = (messages: ChatMessage[]): ChatCompletionRequest => ({ model: "gpt-4o-mini", messages });
@@ -43,5 +49,18 @@ describe("summary requests and sizes", () => {
       { role: "user", content: "y".repeat(40) },
     ]);
     expect(conversationTokens(sized)).toBe(10);
+  });
+});
+
+describe("contextProblems", () => {
+  it("names each request that went over the budget or broke a tool pair", () => {
+    const fits = request([{ role: "user", content: "hi" }, call("c1"), result("c1")]);
+    const long = request([{ role: "user", content: "x".repeat(400) }]);
+    const orphan = request([{ role: "user", content: "hi" }, result("c9")]);
+    expect(contextProblems([fits], 50)).toEqual([]);
+    const problems = contextProblems([fits, long, orphan], 50);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^request 1: \d+ tokens, budget 50$/);
+    expect(problems[1]).toMatch(/^request 2: /);
   });
 });

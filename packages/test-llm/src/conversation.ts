@@ -145,3 +145,15 @@ export function toolPairProblems(request: ChatCompletionRequest): string[] {
   for (const id of open) problems.push(`tool call ${id} has no result`);
   return problems;
 }
+
+/**
+ * What is wrong with the context each request sent the model: over the token budget, or a tool
+ * result without its call (or the reverse). Empty when every request kept to the budget.
+ */
+export function contextProblems(requests: ChatCompletionRequest[], budget: number): string[] {
+  return requests.flatMap((request, index) => {
+    const tokens = conversationTokens(request);
+    const overBudget = tokens < budget ? [] : [`request ${index}: ${tokens} tokens, budget ${budget}`];
+    return [...overBudget, ...toolPairProblems(request).map((problem) => `request ${index}: ${problem}`)];
+  });
+}

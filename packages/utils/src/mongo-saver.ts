@@ -126,30 +126,24 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     if (remaining <= 0) return;
     const cursor = this.checkpoints.find(query, { sort: { checkpoint_id: -1 } });
     if (limit !== undefined && !filtered) cursor.limit(limit);
-    const batchSize = Math.min(50, filtered ? 50 : remaining);
+    // Decoded a batch at a time, so each batch's pending writes take one query.
+    const batchSize = Math.min(50, remaining);
     let batch: CheckpointDoc[] = [];
-    const flush = async function* (this: MongoCheckpointSaver) {
+    for await (const doc of cursor) {
+      batch.push(doc);
+      if (batch.length < batchSize) continue;
       for (const tuple of await this.toTuples(batch)) {
-        if (
-          filtered &&
-          !Object.entries(filter).every(
-            ([key, value]) => (tuple.metadata as Record<string, unknown> | undefined)?.[key] === value,
-          )
-        ) {
-          continue;
-        }
+        if (filtered && !matches(tuple.metadata, filter)) continue;
         yield tuple;
         if (--remaining <= 0) return;
       }
       batch = [];
-    };
-    for await (const doc of cursor) {
-      batch.push(doc);
-      if (batch.length < batchSize) continue;
-      yield* flush.call(this);
-      if (remaining <= 0) return;
     }
-    if (batch.length > 0) yield* flush.call(this);
+    for (const tuple of await this.toTuples(batch)) {
+      if (filtered && !matches(tuple.metadata, filter)) continue;
+      yield tuple;
+      if (--remaining <= 0) return;
+    }
   }
 
   async put(
@@ -270,8 +264,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
 
   async deleteThread(threadId: string): Promise<void> {
     if (typeof threadId !== "string") throw new Error("Invalid threadId: expected a string");
-    this.threads.delete(threadId);
     await Promise.all(this.perThread().map((collection) => collection.deleteMany({ thread_id: threadId })));
+    // Dropped after the deletes: a read racing them cannot leave the cache holding the old tree.
     this.threads.delete(threadId);
   }
 
@@ -693,6 +687,12 @@ function requiredString(config: RunnableConfig, name: string): string {
   const value = configString(config, name);
   if (value === undefined) throw new Error(`Invalid configurable.${name}: expected a string`);
   return value;
+}
+
+function matches(metadata: CheckpointMetadata | undefined, filter: Record<string, unknown>): boolean {
+  return Object.entries(filter).every(
+    ([key, value]) => (metadata as Record<string, unknown> | undefined)?.[key] === value,
+  );
 }
 
 function bytesOf(data: Binary): Uint8Array {
