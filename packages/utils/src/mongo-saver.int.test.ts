@@ -1,5 +1,6 @@
 import {
   AIMessage,
+  AIMessageChunk,
   type BaseMessage,
   HumanMessage,
   RemoveMessage,
@@ -210,5 +211,49 @@ describe("MongoCheckpointSaver on an agent's conversation", () => {
     const tuple = await saverOn("values").getTuple(config);
     expect(tuple?.checkpoint.channel_values).toEqual({ jumpTo: undefined, step: 1 });
     expect(Object.keys(tuple?.checkpoint.channel_values ?? {}).sort()).toEqual(["jumpTo", "step"]);
+  });
+
+  it("stores a streamed model reply once: the chunk LangGraph wrote and the message its reducer kept", async () => {
+    // A model node that streams returns an AIMessageChunk; the messages channel keeps its plain
+    // AIMessage copy. Both are read back as written, from one stored body.
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("model", (state) => ({
+        messages: [
+          new AIMessageChunk({
+            id: `reply-${state.messages.length}`,
+            content: `streamed answer to ${state.messages.at(-1)?.content}`,
+            tool_call_chunks: [{ name: "search", args: '{"q":1}', id: "call-1", index: 0 }],
+          }),
+        ],
+      }))
+      .addEdge(START, "model")
+      .addEdge("model", END)
+      .compile({ checkpointer: saverOn("chunks") });
+    const config = { configurable: { thread_id: "chunks" } };
+    for (const text of ["one", "two", "three"]) {
+      await graph.invoke({ messages: [new HumanMessage(text)] }, config);
+    }
+    const live = (await graph.getState(config)).values.messages as BaseMessage[];
+    expect(live).toHaveLength(6);
+    const stored = await db
+      .collection(agentCollections("chunks").messages)
+      .countDocuments({ thread_id: "chunks" });
+    expect(stored).toBe(live.length);
+
+    const reader = saverOn("chunks");
+    const latest = (await reader.getTuple(config))?.checkpoint.channel_values.messages as BaseMessage[];
+    expect(latest.map((message) => message.constructor.name)).toEqual(live.map((m) => m.constructor.name));
+    expect(latest.at(-1)).toBeInstanceOf(AIMessage);
+    expect(latest.at(-1)?.toDict()).toEqual(live.at(-1)?.toDict());
+    // The model step's pending write still holds the chunk exactly as the node returned it.
+    const writes = [];
+    for await (const tuple of reader.list(config)) {
+      for (const [, channel, value] of tuple.pendingWrites ?? []) {
+        if (channel === "messages") writes.push(...(value as BaseMessage[]));
+      }
+    }
+    const chunk = writes.find((message) => message.id === live.at(-1)?.id);
+    expect(chunk).toBeInstanceOf(AIMessageChunk);
+    expect((chunk as AIMessageChunk).tool_call_chunks).toHaveLength(1);
   });
 });

@@ -1,4 +1,3 @@
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
@@ -16,25 +15,29 @@ import {
   WRITES_IDX_MAP,
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
-import { Binary, type Collection, type Db, type Filter, MongoBulkWriteError } from "mongodb";
+import { type Binary, type Collection, type Db, type Filter, MongoBulkWriteError } from "mongodb";
 import { SwitchboardError } from "./errors.js";
 import {
+  bytesOf,
   type CheckpointDoc,
   createSaverIndexes,
   EXPIRY_FIELD,
   FORMAT,
   type MessageDoc,
   pack,
+  packBody,
   type SaverCollections,
   type StoredValue,
   type StoredWrite,
   unpack,
+  unpackBodies,
   type WriteDoc,
   type WritesDoc,
 } from "./saver-docs.js";
 import {
+  documentKey,
   type KnownList,
-  type NewMessage,
+  messageFor,
   referencesIn,
   rememberList,
   rememberMessage,
@@ -71,6 +74,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
   private readonly writes: Collection<WriteDoc>;
   private readonly messages: Collection<MessageDoc>;
   private readonly threads: ThreadCache;
+  /** The last write queued per conversation (see serially). */
+  private readonly writing = new Map<string, Promise<void>>();
   private readonly ttlMs?: number;
 
   constructor(private readonly options: MongoSaverOptions) {
@@ -153,6 +158,18 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
     const threadId = requiredString(config, "thread_id");
+    return this.serially(threadId, () =>
+      this.putCheckpoint(threadId, config, checkpoint, metadata, newVersions),
+    );
+  }
+
+  private async putCheckpoint(
+    threadId: string,
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
     const ns = configString(config, "checkpoint_ns") ?? "";
     const parent = configString(config, "checkpoint_id");
     const thread = this.threads.get(threadId);
@@ -176,7 +193,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
       const [type, bytes] = await encoder.encode(kept > 0 ? (value as unknown[]).slice(kept) : value);
       refuseOversized(bytes.byteLength);
       const packed = pack(type, bytes);
-      const stored: StoredValue = { c: channel, v: version, t: packed.type, d: packed.data };
+      const stored: StoredValue = { c: channel, v: version, ...typeField(packed.type), d: packed.data };
       if (kept > 0) stored.k = kept;
       values.push(stored);
       if (Array.isArray(value)) lists.push([channel, value]);
@@ -193,15 +210,15 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
       values.reduce((sum, value) => sum + (value.d?.length() ?? 0), checkpointBytes.byteLength),
     );
     // Messages first: a crash between the two leaves unreferenced messages, never a dangling ref.
-    await this.insertMessages(thread, encoder.newMessages);
+    await this.insertMessages(thread, encoder);
     const doc: CheckpointDoc = {
       thread_id: threadId,
       checkpoint_ns: ns,
       checkpoint_id: checkpoint.id,
       format: FORMAT,
-      type,
-      checkpoint: new Binary(deflateRawSync(checkpointBytes)),
-      metadata: new Binary(metadataBytes),
+      ...(type === "json" ? {} : { type }),
+      checkpoint: packBody(checkpointBytes),
+      metadata: packBody(metadataBytes),
       values,
     };
     if (parent !== undefined) doc.parent_checkpoint_id = parent;
@@ -235,6 +252,16 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     taskPath?: string,
   ): Promise<void> {
     const threadId = requiredString(config, "thread_id");
+    return this.serially(threadId, () => this.putTaskWrites(threadId, config, writes, taskId, taskPath));
+  }
+
+  private async putTaskWrites(
+    threadId: string,
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath?: string,
+  ): Promise<void> {
     const ns = configString(config, "checkpoint_ns") ?? "";
     const checkpointId = requiredString(config, "checkpoint_id");
     const thread = this.threads.get(threadId);
@@ -244,11 +271,11 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
         const [serdeType, bytes] = await encoder.encode(value);
         refuseOversized(bytes.byteLength);
         const { type, data } = pack(serdeType, bytes);
-        return { i: WRITES_IDX_MAP[channel] ?? idx, c: channel, t: type, d: data };
+        return { i: WRITES_IDX_MAP[channel] ?? idx, c: channel, ...typeField(type), d: data };
       }),
     );
     if (stored.length === 0) return;
-    await this.insertMessages(thread, encoder.newMessages);
+    await this.insertMessages(thread, encoder);
     const doc: WritesDoc = {
       thread_id: threadId,
       checkpoint_ns: ns,
@@ -260,6 +287,25 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const expiry = this.expiry();
     if (expiry) doc.expire_at = expiry;
     await this.writes.insertOne(doc);
+  }
+
+  /**
+   * Runs one conversation's writes one after another in this process, as LangGraph issues them
+   * (a step's writes and the next checkpoint may otherwise overlap): each then finds the messages
+   * the previous stored, so a message is inserted once and a chunk's plain copy is recognized.
+   */
+  private async serially<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    const result = (this.writing.get(threadId) ?? Promise.resolve()).then(work);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.writing.set(threadId, settled);
+    try {
+      return await result;
+    } finally {
+      if (this.writing.get(threadId) === settled) this.writing.delete(threadId);
+    }
   }
 
   async deleteThread(threadId: string): Promise<void> {
@@ -285,11 +331,14 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const { thread_id, checkpoint_ns: ns, checkpoint_id } = doc;
     const thread = this.threads.get(thread_id);
     this.learn(thread, doc);
-    const ours = doc.format === FORMAT;
-    const checkpointBytes = ours ? inflateRawSync(bytesOf(doc.checkpoint)) : bytesOf(doc.checkpoint);
+    const ours = doc.format !== undefined;
+    const bodies = ours
+      ? unpackBodies(doc)
+      : { checkpoint: bytesOf(doc.checkpoint), metadata: bytesOf(doc.metadata) };
+    const type = doc.type ?? "json";
     const [checkpoint, metadata] = await Promise.all([
-      this.serde.loadsTyped(doc.type, checkpointBytes) as Promise<Checkpoint>,
-      this.serde.loadsTyped(doc.type, bytesOf(doc.metadata)) as Promise<CheckpointMetadata>,
+      this.serde.loadsTyped(type, bodies.checkpoint) as Promise<Checkpoint>,
+      this.serde.loadsTyped(type, bodies.metadata) as Promise<CheckpointMetadata>,
     ]);
     if (ours) {
       checkpoint.id = checkpoint_id;
@@ -376,8 +425,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     return Promise.all(
       ordered.map(async ({ taskId, write, upstream }): Promise<CheckpointPendingWrite> => {
         const value = upstream
-          ? await this.serde.loadsTyped(write.t, bytesOf(write.d))
-          : await this.decode(thread, ns, write.t, write.d);
+          ? await this.serde.loadsTyped(write.t ?? "json", bytesOf(write.d))
+          : await this.decode(thread, ns, write.t ?? "json", write.d);
         return [taskId, write.c, value];
       }),
     );
@@ -496,7 +545,10 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
       checkpoint_id: node.id,
     });
     if (!doc) return undefined;
-    const checkpoint = (await this.serde.loadsTyped(doc.type, bytesOf(doc.checkpoint))) as Checkpoint;
+    const checkpoint = (await this.serde.loadsTyped(
+      doc.type ?? "json",
+      bytesOf(doc.checkpoint),
+    )) as Checkpoint;
     let found: Resolved | undefined;
     for (const [name, value] of Object.entries(checkpoint.channel_values ?? {})) {
       const version = checkpoint.channel_versions[name];
@@ -541,7 +593,11 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
   private async loadMessages(thread: ThreadState, keys: string[]): Promise<void> {
     const wanted = [...new Set(keys.filter((key) => !thread.messages.has(key)))];
     if (wanted.length === 0) return;
-    const docs = await this.messages.find({ thread_id: thread.id, key: { $in: wanted } }).toArray();
+    const docKeys = [...new Set(wanted.map(documentKey).filter((key) => !thread.messages.has(key)))];
+    const docs =
+      docKeys.length === 0
+        ? []
+        : await this.messages.find({ thread_id: thread.id, key: { $in: docKeys } }).toArray();
     await Promise.all(
       docs.map(async (doc) => {
         const { type, bytes } = unpack(doc.type, doc.body);
@@ -550,8 +606,14 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
         thread.addMessage(doc.key, message, doc.body.length());
       }),
     );
-    const absent = wanted.find((key) => !thread.messages.has(key));
-    if (absent) throw missing(thread.id, `message ${absent}`);
+    for (const key of wanted) {
+      const stored = thread.messages.get(documentKey(key));
+      if (!stored) throw missing(thread.id, `message ${key}`);
+      if (key === documentKey(key)) continue;
+      const message = messageFor(key, stored);
+      rememberMessage(message, thread.id, key);
+      thread.addMessage(key, message, 0);
+    }
   }
 
   /**
@@ -581,18 +643,17 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     thread.addNode(doc.checkpoint_ns, {
       id: doc.checkpoint_id,
       parent: doc.parent_checkpoint_id ?? undefined,
-      legacy: doc.format !== FORMAT,
+      legacy: doc.format === undefined,
       values: new Map((doc.values ?? []).map((value) => [value.c, value])),
     });
   }
 
   private encoder(thread: ThreadState, ns: string): ValueEncoder {
-    return new ValueEncoder(
-      this.serde,
-      thread.id,
-      ns,
-      (key) => thread.messages.has(key),
-      () => {
+    return new ValueEncoder(this.serde, thread.id, ns, {
+      hasMessage: (key) => thread.messages.has(key),
+      chunkKey: (id) => thread.chunkKeys.get(id),
+      message: (key) => thread.messages.get(key),
+      lists: () => {
         const lists: KnownList[] = [];
         for (const resolved of thread.decoded.values()) {
           if (resolved.owner.ns === ns && Array.isArray(resolved.value)) {
@@ -601,7 +662,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
         }
         return lists;
       },
-    );
+    });
   }
 
   private async keptPrefix(
@@ -620,7 +681,10 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     return kept;
   }
 
-  private async insertMessages(thread: ThreadState, messages: Map<string, NewMessage>): Promise<void> {
+  /** Stores the encoder's new messages (before anything that refers to them). */
+  private async insertMessages(thread: ThreadState, encoder: ValueEncoder): Promise<void> {
+    for (const [key, message] of encoder.newPlainCopies) thread.addMessage(key, message, 0);
+    const messages = encoder.newMessages;
     if (messages.size === 0) return;
     const expiry = this.expiry();
     const docs: MessageDoc[] = [];
@@ -695,8 +759,9 @@ function matches(metadata: CheckpointMetadata | undefined, filter: Record<string
   );
 }
 
-function bytesOf(data: Binary): Uint8Array {
-  return data.buffer.subarray(0, data.length());
+/** A stored value's `t`, left out for plain "json" (most values). */
+function typeField(type: string): { t?: string } {
+  return type === "json" ? {} : { t: type };
 }
 
 function docKey(doc: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }): string {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { type BaseMessage, isBaseMessage } from "@langchain/core/messages";
+import { type BaseMessage, BaseMessageChunk, isBaseMessage } from "@langchain/core/messages";
+import { messagesStateReducer } from "@langchain/langgraph";
 import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
 
 /**
@@ -14,6 +15,28 @@ const CHANNEL_REF = "__sb_chan";
 const MORE = "__sb_more";
 /** Shorter lists are cheaper to store item by item than to match against stored ones. */
 const MIN_MATCHED_LENGTH = 4;
+/**
+ * Ends the key of a message that is the plain copy of a stored chunk. A streaming model node
+ * writes an `AIMessageChunk`; the messages reducer keeps its plain `AIMessage` copy in the
+ * channel. The copy is stored as the chunk's key and this suffix, not as a second body. A stored
+ * key ends in hex digits, so the suffix cannot be part of one.
+ */
+const PLAIN_COPY = "~plain";
+
+/** The key of the document holding a message (a plain copy's is its chunk's). */
+export function documentKey(key: string): string {
+  return key.endsWith(PLAIN_COPY) ? key.slice(0, -PLAIN_COPY.length) : key;
+}
+
+/** The message a key names, given the message its document holds. */
+export function messageFor(key: string, stored: BaseMessage): BaseMessage {
+  return key.endsWith(PLAIN_COPY) ? plainCopy(stored) : stored;
+}
+
+/** What the messages reducer keeps of a chunk: its plain class, same id and content. */
+function plainCopy(chunk: BaseMessage): BaseMessage {
+  return messagesStateReducer([], [chunk])[0] as BaseMessage;
+}
 
 /** Where a list object was stored as a channel value. */
 export interface ListHome {
@@ -58,17 +81,27 @@ export interface NewMessage {
   message: BaseMessage;
 }
 
+/** What a conversation has stored already, as far as this process knows. */
+export interface StoredSoFar {
+  hasMessage(key: string): boolean;
+  /** The key of the stored chunk with this message id, if any. */
+  chunkKey(id: string): string | undefined;
+  message(key: string): BaseMessage | undefined;
+  lists(): KnownList[];
+}
+
 /** Turns values into what is stored, collecting the messages not stored yet. */
 export class ValueEncoder {
   /** New message bodies by key, to be written before anything that refers to them. */
   readonly newMessages = new Map<string, NewMessage>();
+  /** New messages stored as the plain copy of a chunk (no body of their own), by key. */
+  readonly newPlainCopies = new Map<string, BaseMessage>();
 
   constructor(
     private readonly serde: SerializerProtocol,
     private readonly thread: string,
     private readonly ns: string,
-    private readonly isStored: (key: string) => boolean,
-    private readonly knownLists: () => KnownList[] = () => [],
+    private readonly stored: StoredSoFar,
   ) {}
 
   async encode(value: unknown): Promise<Serialized> {
@@ -119,7 +152,7 @@ export class ValueEncoder {
   private extendedList(value: unknown[]): KnownList | undefined {
     if (value.length < MIN_MATCHED_LENGTH || !isBaseMessage(value[0])) return undefined;
     let best: KnownList | undefined;
-    for (const known of this.knownLists()) {
+    for (const known of this.stored.lists()) {
       const { list } = known;
       if (list.length < MIN_MATCHED_LENGTH || list.length > value.length) continue;
       if (best && best.list.length >= list.length) continue;
@@ -139,14 +172,47 @@ export class ValueEncoder {
     }
     const known = storedMessages.get(message);
     const current = known && known.thread === this.thread && known.id === message.id;
-    return current && (this.isStored(known.key) || this.newMessages.has(known.key)) ? known.key : undefined;
+    return current && this.has(known.key) ? known.key : undefined;
+  }
+
+  private has(key: string): boolean {
+    const stored = documentKey(key);
+    return this.stored.hasMessage(stored) || this.newMessages.has(stored);
   }
 
   private async store(message: BaseMessage): Promise<void> {
     const [type, bytes] = await this.serde.dumpsTyped(message);
     const key = `${message.id}:${createHash("sha1").update(bytes).digest("hex").slice(0, 16)}`;
+    if (this.has(key)) {
+      rememberMessage(message, this.thread, key);
+      return;
+    }
+    const copyKey = await this.plainCopyKey(message, bytes);
+    if (copyKey) {
+      rememberMessage(message, this.thread, copyKey);
+      this.newPlainCopies.set(copyKey, message);
+      return;
+    }
     rememberMessage(message, this.thread, key);
-    if (!this.isStored(key)) this.newMessages.set(key, { type, bytes, message });
+    this.newMessages.set(key, { type, bytes, message });
+  }
+
+  /** The plain-copy key, when the message is exactly what the reducer keeps of a stored chunk. */
+  private async plainCopyKey(message: BaseMessage, bytes: Uint8Array): Promise<string | undefined> {
+    if (BaseMessageChunk.isInstance(message)) return undefined;
+    const id = String(message.id);
+    let chunkKey = this.stored.chunkKey(id);
+    let chunk = chunkKey === undefined ? undefined : this.stored.message(chunkKey);
+    if (!chunk) {
+      for (const [key, added] of this.newMessages) {
+        if (added.message.id === id && BaseMessageChunk.isInstance(added.message)) {
+          [chunkKey, chunk] = [key, added.message];
+        }
+      }
+    }
+    if (!chunk || chunkKey === undefined) return undefined;
+    const [, copyBytes] = await this.serde.dumpsTyped(plainCopy(chunk));
+    return Buffer.from(copyBytes).equals(bytes) ? `${chunkKey}${PLAIN_COPY}` : undefined;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import { type BaseMessage, BaseMessageChunk } from "@langchain/core/messages";
 import { LRUCache } from "lru-cache";
 import type { StoredValue } from "./saver-docs.js";
 import type { ListHome } from "./saver-refs.js";
@@ -33,6 +33,8 @@ export class ThreadState {
   readonly nodes = new Map<string, Map<string, CheckpointNode>>();
   readonly loadedNamespaces = new Set<string>();
   readonly messages = new Map<string, BaseMessage>();
+  /** The key of each message chunk in `messages`, by message id (see saver-refs PLAIN_COPY). */
+  readonly chunkKeys = new Map<string, string>();
   /** Decoded channel values by `<ns> <checkpoint> <channel>`, for the few latest only. */
   readonly decoded = new LRUCache<string, Resolved>({ max: 16 });
   /** Approximate bytes held, for the cache's size bound. */
@@ -59,6 +61,7 @@ export class ThreadState {
   addMessage(key: string, message: BaseMessage, bytes: number): void {
     if (!this.messages.has(key)) this.bytes += bytes;
     this.messages.set(key, message);
+    if (BaseMessageChunk.isInstance(message)) this.chunkKeys.set(String(message.id), key);
   }
 }
 
