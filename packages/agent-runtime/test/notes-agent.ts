@@ -1,4 +1,6 @@
+import { join } from "node:path";
 import { tool } from "@langchain/core/tools";
+import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
 import type { ScriptedLlm } from "@switchboard/test-llm/server";
 import { testMongoEnv } from "@switchboard/test-mongo/inject";
 import { SwitchboardError } from "@switchboard/utils/errors";
@@ -101,5 +103,21 @@ export function serveNotesAgent(options: NotesAgentOptions): Promise<RunningAgen
       ...options.env,
     },
     logger: options.logger ?? createLogger({ level: "silent" }),
+  });
+}
+
+export interface NotesProcessOptions {
+  llm: ScriptedLlm;
+  /** Database in the test MongoDB that every replica started with it shares. */
+  dbName: string;
+  env?: Record<string, string>;
+}
+
+/** The notes agent as an OS process of its own (test/fixtures/notes-main.ts): one replica. */
+export function startNotesProcess(options: NotesProcessOptions): Promise<AgentProcess> {
+  return startAgentProcess(join(import.meta.dirname, ".."), {
+    entry: "test/fixtures/notes-main.ts",
+    nodeArgs: ["--import", "tsx"],
+    env: { AGENT_NAME: "notes", ...testMongoEnv(options.dbName), ...options.llm.env, ...options.env },
   });
 }

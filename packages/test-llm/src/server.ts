@@ -19,6 +19,8 @@ export interface ScriptedLlmOptions {
   apiKey?: string;
   /** Ids listed by `GET /v1/models`. Default `["gpt-4o-mini"]`. */
   models?: string[];
+  /** Larger request bodies get 413. Default 20 MB; raise it for conversations sent whole past that. */
+  maxBodyBytes?: number;
 }
 
 export interface ScriptedLlm {
@@ -38,7 +40,7 @@ export interface ScriptedLlm {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 20 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 
 function sendJson(
   res: ServerResponse,
@@ -63,14 +65,13 @@ function sendError(res: ServerResponse, error: LlmHttpError): void {
   sendJson(res, error.status, error.toBody(), headers);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   const parts: Buffer[] = [];
   let size = 0;
   for await (const part of req) {
     const buffer = part as Buffer;
     size += buffer.length;
-    if (size > MAX_BODY_BYTES)
-      throw new LlmHttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    if (size > maxBytes) throw new LlmHttpError(413, `Request body is larger than ${maxBytes} bytes.`);
     parts.push(buffer);
   }
   return Buffer.concat(parts).toString("utf8");
@@ -142,7 +143,13 @@ function writeStream(res: ServerResponse, chunks: object[]): void {
 
 /** Starts a scripted OpenAI-compatible server on 127.0.0.1 for the real OpenAI clients to talk to. */
 export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<ScriptedLlm> {
-  const { script, latencyMs = 0, apiKey, models = ["gpt-4o-mini"] } = options;
+  const {
+    script,
+    latencyMs = 0,
+    apiKey,
+    models = ["gpt-4o-mini"],
+    maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
+  } = options;
   if (typeof script !== "function") {
     throw new TypeError(
       "startScriptedLlm needs a `script` function, e.g. rules([...]) from @switchboard/test-llm/rules",
@@ -155,7 +162,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     res: ServerResponse,
     deployment?: string,
   ): Promise<void> {
-    const request = parseChatRequest(await readBody(req), deployment);
+    const request = parseChatRequest(await readBody(req, maxBodyBytes), deployment);
     requests.push(request);
     const reply = resolveReply(await script(request));
     if (latencyMs > 0) await sleep(latencyMs);
