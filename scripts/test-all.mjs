@@ -34,6 +34,9 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 // A file can fail with no failed test (a beforeAll that throws or times out marks its tests skipped),
 // so failures are listed per file too, with the reason: CI logs are often read from the tail.
 const failures = [];
+// Suites that skip for a reason name it (`… [skipped: reason]`, e.g. DocumentDB tests without
+// ../shared/tools/documentdb), so the log says why those tests did not run.
+const skipReasons = new Map();
 for (const dir of packageDirs) {
   if (!existsSync(reportOf(dir))) continue;
   const report = JSON.parse(readFileSync(reportOf(dir), "utf8"));
@@ -44,6 +47,10 @@ for (const dir of packageDirs) {
     const where = relative(root, file.name);
     if (file.status === "failed" && file.message) failures.push(`${where}: ${file.message}`);
     for (const test of file.assertionResults) {
+      const reason = test.ancestorTitles.map((title) => /\[skipped: (.+)\]$/.exec(title)?.[1]).find(Boolean);
+      if (reason && test.status !== "passed" && test.status !== "failed") {
+        skipReasons.set(reason, (skipReasons.get(reason) ?? 0) + 1);
+      }
       if (test.status !== "failed") continue;
       failures.push(`${where} > ${test.fullName}: ${test.failureMessages.join("\n")}`);
     }
@@ -51,6 +58,7 @@ for (const dir of packageDirs) {
 }
 const firstLines = (text) => text.split("\n").slice(0, 12).join("\n    ");
 for (const failure of failures) console.log(`\nFAILED ${firstLines(failure)}`);
+for (const [reason, count] of skipReasons) console.log(`\nskipped ${count} tests: ${reason}`);
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 if (!lintOk) console.log("lint failed: run `pnpm lint:fix`, then fix what it reports");
 process.exit(lintOk && suiteOk && failures.length === 0 ? 0 : 1);
