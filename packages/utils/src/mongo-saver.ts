@@ -324,7 +324,10 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
 
   private async toTuples(docs: CheckpointDoc[]): Promise<CheckpointTuple[]> {
     const writes = await this.writesOf(docs);
-    return Promise.all(docs.map((doc) => this.toTuple(doc, writes.get(docKey(doc)) ?? [])));
+    // One after another: each finds the nodes, values and messages the previous one loaded.
+    const tuples: CheckpointTuple[] = [];
+    for (const doc of docs) tuples.push(await this.toTuple(doc, writes.get(docKey(doc)) ?? []));
+    return tuples;
   }
 
   private async toTuple(doc: CheckpointDoc, writeDocs: WriteDoc[]): Promise<CheckpointTuple> {
@@ -490,6 +493,10 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
       if (value.k === undefined) break;
     }
     if (chain.length === 0) return base;
+    await this.loadMessagesOf(
+      thread,
+      chain.filter(({ node, value }) => value.d !== undefined && node.decoded?.get(channel) === undefined),
+    );
 
     let current = base;
     let list: unknown[] | undefined;
@@ -590,14 +597,25 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     );
   }
 
+  /** The messages a run of stored values refers to, in a few queries rather than one per value. */
+  private async loadMessagesOf(thread: ThreadState, stored: Array<{ value: StoredValue }>): Promise<void> {
+    const keys: string[] = [];
+    for (const { value } of stored) {
+      const { type, bytes } = unpack(value.t ?? "json", value.d as Binary);
+      if (type === "json") keys.push(...referencesIn(utf8.decode(bytes)).messages);
+    }
+    await this.loadMessages(thread, keys);
+  }
+
   private async loadMessages(thread: ThreadState, keys: string[]): Promise<void> {
     const wanted = [...new Set(keys.filter((key) => !thread.messages.has(key)))];
     if (wanted.length === 0) return;
     const docKeys = [...new Set(wanted.map(documentKey).filter((key) => !thread.messages.has(key)))];
-    const docs =
-      docKeys.length === 0
-        ? []
-        : await this.messages.find({ thread_id: thread.id, key: { $in: docKeys } }).toArray();
+    const docs: MessageDoc[] = [];
+    for (let start = 0; start < docKeys.length; start += MESSAGES_PER_QUERY) {
+      const batch = docKeys.slice(start, start + MESSAGES_PER_QUERY);
+      docs.push(...(await this.messages.find({ thread_id: thread.id, key: { $in: batch } }).toArray()));
+    }
     await Promise.all(
       docs.map(async (doc) => {
         const { type, bytes } = unpack(doc.type, doc.body);
@@ -758,6 +776,9 @@ function matches(metadata: CheckpointMetadata | undefined, filter: Record<string
     ([key, value]) => (metadata as Record<string, unknown> | undefined)?.[key] === value,
   );
 }
+
+/** Message keys per `$in` query when a conversation's messages are read back. */
+const MESSAGES_PER_QUERY = 1000;
 
 /** A stored value's `t`, left out for plain "json" (most values). */
 function typeField(type: string): { t?: string } {
