@@ -478,7 +478,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const chain: Array<{ node: CheckpointNode; value: StoredValue }> = [];
     let base: Resolved | undefined;
     for (let node = nodes.get(checkpointId); node; node = node.parent ? nodes.get(node.parent) : undefined) {
-      const memo = thread.decoded.get(memoKey(ns, node.id, channel));
+      const key = memoKey(ns, node.id, channel);
+      const memo = thread.decoded.get(key) ?? thread.anchors.get(key);
       if (memo) {
         base = memo;
         break;
@@ -534,6 +535,9 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
       list.length = value.k;
       for (const item of decoded as unknown[]) list.push(item);
       current = { version: value.v, value: list, owner };
+      if (i > 0 && i % ANCHOR_EVERY === 0) {
+        thread.anchors.set(memoKey(ns, node.id, channel), { ...current, value: list.slice() });
+      }
     }
     const head = chain[0] as (typeof chain)[number];
     if (current) thread.decoded.set(memoKey(ns, head.node.id, channel), current);
@@ -776,6 +780,9 @@ function matches(metadata: CheckpointMetadata | undefined, filter: Record<string
     ([key, value]) => (metadata as Record<string, unknown> | undefined)?.[key] === value,
   );
 }
+
+/** How many stored steps apart a long walk leaves a resolved list behind (see ThreadState.anchors). */
+const ANCHOR_EVERY = 32;
 
 /** Message keys per `$in` query when a conversation's messages are read back. */
 const MESSAGES_PER_QUERY = 1000;

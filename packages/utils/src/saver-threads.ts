@@ -37,6 +37,11 @@ export class ThreadState {
   readonly chunkKeys = new Map<string, string>();
   /** Decoded channel values by `<ns> <checkpoint> <channel>`, for the few latest only. */
   readonly decoded = new LRUCache<string, Resolved>({ max: 16 });
+  /**
+   * Lists resolved at every ANCHOR_EVERY-th stored step of a long walk, so that reading older
+   * checkpoints (list() goes newest first) walks a few steps instead of back to the start.
+   */
+  readonly anchors = new LRUCache<string, Resolved>({ max: 64 });
   /** Approximate bytes held, for the cache's size bound. */
   bytes = 0;
   /** No document of this conversation expires before this time (ms), as far as this process knows. */
