@@ -1,12 +1,16 @@
 // pnpm bench:supervisor — the supervisor's cost per hop, with a zero-latency scripted LLM:
 // p50/p95 of a turn through the supervisor to the Jira agent against the same turn sent to Jira
 // directly, and against the bare framework (langchain's createAgent().invoke in this process, with
-// the same model, tools, prompt and saver kind); then supervisor turns per second with 1, 10 and
-// 100 concurrent conversations.
+// the same model, tools, prompt and saver kind); the MongoDB commands and CPU time each agent
+// process spends per turn; then supervisor turns per second with 1, 10 and 100 concurrent
+// conversations.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server).
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import { HumanMessage } from "@langchain/core/messages";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { jiraAgent } from "@switchboard/agent-jira/agent";
@@ -30,6 +34,8 @@ const TARGET_SUPERVISOR_RATIO = 1.5;
 const TARGET_BARE_RATIO = 1.5;
 const TARGET_TURNS_PER_SECOND = 50;
 const TARGET_CONCURRENCY = 100;
+/** Turns per path over which MongoDB commands and CPU time are counted. */
+const STATS_TURNS = Math.min(SAMPLES, 50);
 
 const script = rules(
   [
@@ -82,6 +88,54 @@ function expectAnswer(path: string, text: string): void {
   }
 }
 
+interface ProcessStats {
+  pid: number;
+  seq: number;
+  /** MongoDB commands sent so far, by command and collection. */
+  commands: Record<string, number>;
+  cpuMs: number;
+}
+
+/** An agent process's counts now (process-stats.mjs writes them when signalled). */
+async function processStats(file: string): Promise<ProcessStats> {
+  const read = () => JSON.parse(readFileSync(file, "utf8")) as ProcessStats;
+  const before = read();
+  process.kill(before.pid, "SIGUSR2");
+  for (let waited = 0; waited < 5_000; waited += 5) {
+    const now = read();
+    if (now.seq > before.seq) return now;
+    await sleep(5);
+  }
+  throw new Error(`no stats from process ${before.pid}`);
+}
+
+/** MongoDB commands and CPU ms per turn of each agent process, over `turns` sequential turns. */
+async function perTurn(
+  send: () => Promise<unknown>,
+  turns: number,
+  files: Record<string, string>,
+): Promise<Record<string, { cpuMs: number; commands: Record<string, number> }>> {
+  const snapshot = async () =>
+    Object.fromEntries(
+      await Promise.all(Object.entries(files).map(async ([name, file]) => [name, await processStats(file)])),
+    ) as Record<string, ProcessStats>;
+  const before = await snapshot();
+  for (let turn = 0; turn < turns; turn++) await send();
+  const after = await snapshot();
+  return Object.fromEntries(
+    Object.keys(files).map((name) => {
+      const [start, end] = [before[name] as ProcessStats, after[name] as ProcessStats];
+      const commands: Record<string, number> = {};
+      for (const [command, count] of Object.entries(end.commands)) {
+        const kind = command.replace(/_(jira|supervisor)$/, "");
+        const delta = (count - (start.commands[command] ?? 0)) / turns;
+        if (delta > 0) commands[kind] = (commands[kind] ?? 0) + delta;
+      }
+      return [name, { cpuMs: (end.cpuMs - start.cpuMs) / turns, commands }];
+    }),
+  );
+}
+
 /** The run's database (checkpoints, tasks, locks), so runs against a lasting server leave nothing. */
 async function dropDatabase(uri: string, name: string): Promise<void> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000 });
@@ -109,11 +163,21 @@ async function main() {
     LOG_LEVEL: "info",
   };
   const jiraEnv = { ATLASSIAN_API_URL: jira.url, ATLASSIAN_EMAIL: jira.email, ATLASSIAN_TOKEN: jira.token };
+  const statsDir = mkdtempSync(join(tmpdir(), "bench-supervisor-"));
+  const stats = { jira: join(statsDir, "jira.json"), supervisor: join(statsDir, "supervisor.json") };
+  const nodeArgs = ["--import", join(import.meta.dirname, "process-stats.mjs")];
   const jiraAgentProcess = await startAgentProcess(join(agentsDir, "jira"), {
-    env: { ...common, ...jiraEnv },
+    env: { ...common, ...jiraEnv, BENCH_STATS_FILE: stats.jira },
+    nodeArgs,
   });
   const supervisor = await startAgentProcess(join(agentsDir, "supervisor"), {
-    env: { ...common, ENABLE_JIRA: "true", JIRA_AGENT_URL: jiraAgentProcess.url },
+    env: {
+      ...common,
+      ENABLE_JIRA: "true",
+      JIRA_AGENT_URL: jiraAgentProcess.url,
+      BENCH_STATS_FILE: stats.supervisor,
+    },
+    nodeArgs,
   });
   try {
     // The bare framework in this process: the model the agents get from createChatModel, the Jira
@@ -193,6 +257,31 @@ async function main() {
       '\nbare: createAgent() from langchain in the bench process, no A2A, no middleware; the agents run turns with durability "sync".\n',
     );
 
+    const direct1 = await perTurn(toJira, STATS_TURNS, { jira: stats.jira });
+    const routed1 = await perTurn(viaSupervisor, STATS_TURNS, stats);
+    const columns = [
+      ["direct: Jira", direct1.jira],
+      ["via supervisor: Jira", routed1.jira],
+      ["via supervisor: supervisor", routed1.supervisor],
+    ] as const;
+    const kinds = [...new Set(columns.flatMap(([, column]) => Object.keys(column?.commands ?? {})))].sort();
+    const cell = (value: number | undefined) => (value ?? 0).toFixed(1).padStart(10);
+    console.log(
+      `Per turn, counted over ${STATS_TURNS} sequential turns of each path, in each agent process:\n`,
+    );
+    console.log(`| MongoDB command             | ${columns.map(([label]) => label).join(" | ")} |`);
+    console.log(
+      `| --------------------------- | ${columns.map(([label]) => "-".repeat(label.length)).join(" | ")} |`,
+    );
+    const row = (label: string, value: (column: (typeof columns)[number][1]) => number | undefined) =>
+      console.log(
+        `| ${label.padEnd(27)} | ${columns.map(([name, column]) => cell(value(column)).padStart(name.length)).join(" | ")} |`,
+      );
+    for (const kind of kinds) row(kind, (column) => column?.commands[kind]);
+    row("all commands", (column) => Object.values(column?.commands ?? {}).reduce((sum, n) => sum + n, 0));
+    row("CPU ms", (column) => column?.cpuMs);
+    console.log("");
+
     console.log("| concurrent conversations | turns | supervisor turns/s |");
     console.log("| ------------------------ | ----- | ------------------ |");
     for (const workers of CONCURRENCY) {
@@ -207,6 +296,7 @@ async function main() {
     );
   } finally {
     await Promise.all([supervisor.kill("SIGTERM"), jiraAgentProcess.kill("SIGTERM")]);
+    rmSync(statsDir, { recursive: true, force: true });
     await closeCheckpointer();
     await dropDatabase(common.MONGODB_URI, common.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME);
     await Promise.all([llm.close(), jira.close()]);

@@ -1,8 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type AgentConnection, connectAgent } from "@switchboard/a2a-client/client";
 import type { AgentCardSummary } from "@switchboard/a2a-client/types";
+import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "@switchboard/agent-runtime/card";
 import type { Logger } from "@switchboard/utils/logger";
 import { type SubagentConfig, sameAgentName } from "./subagents-env.js";
+
+/** The A2A service parameter (HTTP header) naming the extensions a client asks for. */
+const EXTENSIONS_HEADER = "A2A-Extensions";
 
 export type SubagentStatus = "connecting" | "available" | "refused" | "unreachable";
 
@@ -98,7 +102,12 @@ export class Roster {
     const { config } = agent;
     const connect = this.options.connect ?? connectAgent;
     try {
-      const connection = await connect(config.url, { cardRetries: 0, logger: this.logger });
+      const connection = await connect(config.url, {
+        cardRetries: 0,
+        logger: this.logger,
+        // The supervisor relays a subagent's progress and writes the answer itself: no answer tokens.
+        headers: { [EXTENSIONS_HEADER]: ANSWER_WITHOUT_TOKENS_EXTENSION },
+      });
       if (!sameAgentName(connection.card.name, config.name)) {
         const reason = `its card is named "${connection.card.name}", but ENABLE_${config.prefix} expects "${config.name}"`;
         if (agent.reason !== reason)

@@ -7,6 +7,14 @@ export const JSONRPC_PATH = "/";
 export const REST_PATH = "/rest";
 
 /**
+ * An A2A extension (requested in the A2A-Extensions header) for clients that read a turn's final
+ * answer, not its tokens as they stream: the supervisor relays its subagents' progress but writes
+ * the answer itself. The agent then does not ask its model for a token stream; every status update
+ * and the answer artifact come as always.
+ */
+export const ANSWER_WITHOUT_TOKENS_EXTENSION = "urn:switchboard:a2a:answer-without-tokens:v1";
+
+/**
  * The agent card. Every URL is the public URL (AGENT_PUBLIC_URL), never the bind address; the
  * interfaces are declared for protocol 1.0 and again for 0.3, which CAIPE's Python agents speak.
  */
@@ -28,7 +36,19 @@ export function buildAgentCard(
       ],
       ["JSONRPC", "HTTP+JSON"],
     ),
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extensions: [
+        {
+          uri: ANSWER_WITHOUT_TOKENS_EXTENSION,
+          description: "Streams status updates and the final answer, without the answer's tokens.",
+          required: false,
+          params: undefined,
+        },
+      ],
+      extendedAgentCard: false,
+    },
     securitySchemes: options.bearerAuth
       ? {
           bearer: {

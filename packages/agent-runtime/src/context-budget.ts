@@ -1,6 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
-import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
+import { Command, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import type { Logger } from "@switchboard/utils/logger";
 import { countTokensApproximately, createMiddleware, summarizationMiddleware } from "langchain";
 
@@ -83,17 +83,24 @@ export function contextSummarizer(model: BaseChatModel, budget: ContextBudget, l
 }
 
 /**
- * For `createAgent`: before each model call, a conversation over budget is replaced, in the state
- * and so in the checkpoint, by the summary and the messages kept (what `summarizationMiddleware`
- * does), so the stored history of a subagent shrinks with it.
+ * For `createAgent`: a conversation over budget is replaced, in the state and so in the checkpoint,
+ * by the summary and the messages kept (what `summarizationMiddleware` does), so the stored history
+ * of a subagent shrinks with it. This runs inside the model call's own step (the model's answer and
+ * the rewritten history are one update): as a before-model hook it would add a step, and a
+ * checkpoint written for nothing, to every model call, nearly all of which fit the budget.
  */
 export function contextBudgetMiddleware(summarize: Summarize) {
   return createMiddleware({
     name: "SwitchboardContextBudget",
-    beforeModel: async (state, runtime) => {
-      const result = await summarize(state.messages, runtime.signal);
-      if (!result) return undefined;
-      return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), result.summary, ...result.kept] };
+    wrapModelCall: async (request, handler) => {
+      const result = await summarize(request.messages, request.runtime.signal);
+      if (!result) return handler(request);
+      const messages = [result.summary, ...result.kept];
+      const answer = await handler({ ...request, messages });
+      // The agent adds the answer itself, before this update: the answer goes last again here.
+      return new Command({
+        update: { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...messages, answer] },
+      });
     },
   });
 }

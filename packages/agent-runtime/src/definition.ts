@@ -43,7 +43,8 @@ export interface AgentDefinition {
   tools: (env: NodeJS.ProcessEnv) => AgentTool[];
   /**
    * A graph of the agent's own instead of the standard tool-calling agent (the supervisor has one).
-   * It must be compiled with the given checkpointer.
+   * It must be compiled with the given checkpointer (and no other), which shares the turn's first
+   * read of the thread with the runtime.
    */
   graph?: (deps: GraphDeps) => TurnGraph;
 }
@@ -64,21 +65,20 @@ export interface GraphDeps {
   onDeleteConversation(cascade: DeletionCascade): void;
 }
 
-/** What the runtime needs of a compiled LangGraph graph to run turns on it. */
+/**
+ * What the runtime needs of a compiled LangGraph graph to run turns on it. The turn's outcome (an
+ * answer, or the interrupt that paused it) is read from the stream's "values" chunks.
+ */
 export interface TurnGraph {
   stream(
     input: unknown,
     options: {
       configurable: { thread_id: string };
       signal: AbortSignal;
-      streamMode: Array<"updates" | "messages">;
+      streamMode: Array<"updates" | "values" | "messages">;
       durability: "sync" | "async" | "exit";
     },
   ): Promise<AsyncIterable<unknown>>;
-  getState(config: { configurable: { thread_id: string } }): Promise<{
-    values: unknown;
-    tasks: ReadonlyArray<{ interrupts: ReadonlyArray<{ value?: unknown }> }>;
-  }>;
 }
 
 export function readTool(tool: StructuredToolInterface): AgentTool {

@@ -5,6 +5,7 @@ import {
   type AgentExecutor,
   type ExecutionEventBus,
   type RequestContext,
+  type ServerCallContext,
 } from "@a2a-js/sdk/server";
 import {
   AIMessage,
@@ -14,7 +15,7 @@ import {
   RemoveMessage,
   ToolMessage,
 } from "@langchain/core/messages";
-import { Command } from "@langchain/langgraph";
+import { Command, INTERRUPT } from "@langchain/langgraph";
 import type { Logger } from "@switchboard/utils/logger";
 import { turnDuration } from "@switchboard/utils/metrics";
 import { threadIdFor, tokenOf } from "./caller.js";
@@ -22,7 +23,9 @@ import type { TurnGraph } from "./definition.js";
 import { describeFailure } from "./failure.js";
 import { questionFor, resumeValueFor } from "./interrupts.js";
 import { messageText, statusUpdate, textArtifact } from "./messages.js";
+import { awaitsOnlyTheResult } from "./request-handler.js";
 import type { ThreadLocks } from "./thread-lock.js";
+import { pendingInterrupt, type TurnCheckpoints } from "./turn-checkpoints.js";
 import { type Progress, runInTurn } from "./turn-context.js";
 
 type Outcome = "completed" | "input-required" | "failed" | "canceled";
@@ -35,6 +38,17 @@ interface Ids {
 /** Streamed answer tokens are sent in batches of at most this interval. */
 const TOKEN_FLUSH_MS = 100;
 
+export interface TurnExecutorDeps {
+  agent: string;
+  graph: TurnGraph;
+  /** The saver the graph was compiled with, as the executor reads it. */
+  checkpoints: TurnCheckpoints;
+  locks: ThreadLocks;
+  logger: Logger;
+  /** Told of a task before it is first published, so its store need not look for it. */
+  tasks?: { willCreate(taskId: string, context: ServerCallContext): void };
+}
+
 /**
  * Runs one A2A message as one LangGraph turn on the conversation's thread and reports it as task
  * events: working, tool calls, streamed tokens, then the answer (completed), a question
@@ -42,19 +56,28 @@ const TOKEN_FLUSH_MS = 100;
  */
 export class AgentTurnExecutor implements AgentExecutor {
   private readonly running = new Map<string, { abort: AbortController; contextId: string }>();
+  private readonly agent: string;
+  private readonly graph: TurnGraph;
+  private readonly checkpoints: TurnCheckpoints;
+  private readonly locks: ThreadLocks;
+  private readonly logger: Logger;
 
-  constructor(
-    private readonly agent: string,
-    private readonly graph: TurnGraph,
-    private readonly locks: ThreadLocks,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: TurnExecutorDeps) {
+    this.agent = deps.agent;
+    this.graph = deps.graph;
+    this.checkpoints = deps.checkpoints;
+    this.locks = deps.locks;
+    this.logger = deps.logger;
+  }
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ids = { taskId: request.taskId, contextId: request.contextId };
-    const log = this.logger.child({ contextId: ids.contextId, taskId: ids.taskId });
+    // Built only when something is logged: most turns log nothing.
+    const log = () => this.logger.child({ contextId: ids.contextId, taskId: ids.taskId });
     const abort = new AbortController();
     this.running.set(ids.taskId, { abort, contextId: ids.contextId });
+    // The SDK gave a message without a task a fresh id: the task is new.
+    if (!request.task) this.deps.tasks?.willCreate(ids.taskId, request.context);
     bus.publish(AgentEvent.task(request.task ?? newTask(ids, request)));
     bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_WORKING)));
 
@@ -72,19 +95,23 @@ export class AgentTurnExecutor implements AgentExecutor {
       // One turn at a time per thread, across replicas: no interleaved or lost turns.
       const lease = await this.locks.acquire(threadId, abort.signal);
       try {
+        // A caller that reads only the final answer (a blocking send, or a client of the
+        // answer-without-tokens extension) gets no token stream: the model is not asked for one.
+        const tokens = !awaitsOnlyTheResult(request);
         outcome = await runInTurn({ ...ids, threadId, token, report, signal: abort.signal }, () =>
-          this.runTurn(ids, threadId, messageText(request.userMessage), abort.signal, bus),
+          this.runTurn(ids, threadId, messageText(request.userMessage), abort.signal, bus, tokens),
         );
       } finally {
+        this.checkpoints.release(threadId);
         await lease
           .release()
-          .catch((error: unknown) => log.warn({ err: error }, "could not release the thread lease"));
+          .catch((error: unknown) => log().warn({ err: error }, "could not release the thread lease"));
       }
     } catch (error) {
       if (abort.signal.aborted) {
         outcome = "canceled";
       } else {
-        log.error({ err: error }, "turn failed");
+        log().error({ err: error }, "turn failed");
         bus.publish(
           AgentEvent.statusUpdate(
             statusUpdate(ids, TaskState.TASK_STATE_FAILED, describeFailure(error, this.agent)),
@@ -112,9 +139,10 @@ export class AgentTurnExecutor implements AgentExecutor {
     text: string,
     signal: AbortSignal,
     bus: ExecutionEventBus,
+    tokens: boolean,
   ): Promise<Outcome> {
-    const config = { configurable: { thread_id: threadId }, signal };
-    const pending = pendingInterrupt(await this.graph.getState(config));
+    // The graph's own first read of the thread is handed this same checkpoint (see TurnCheckpoints).
+    const pending = pendingInterrupt(await this.checkpoints.latest(threadId));
     let input: Command | { messages: BaseMessage[] };
     if (pending === undefined) {
       input = { messages: [new HumanMessage(text)] };
@@ -130,22 +158,27 @@ export class AgentTurnExecutor implements AgentExecutor {
     // Each step is saved before the next runs: a state that cannot be stored stops the turn before
     // the model is called again, and a crash loses nothing that was acknowledged.
     const stream = await this.graph.stream(input, {
-      ...config,
-      streamMode: ["updates", "messages"],
+      configurable: { thread_id: threadId },
+      signal,
+      streamMode: tokens ? ["updates", "values", "messages"] : ["updates", "values"],
       durability: "sync",
     });
+    // The state the turn ended in comes with the stream (each step's values, or the interrupt that
+    // paused it): no second read of the checkpoint it just wrote.
+    let values: { messages?: BaseMessage[] } | undefined;
+    let question: { value?: unknown } | undefined;
     for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
       if (mode === "messages") answer.onMessageChunk(chunk);
-      if (mode === "updates") this.reportToolActivity(ids, chunk, bus);
+      else if (mode === "updates") this.reportToolActivity(ids, chunk, bus);
+      else if (mode === "values") {
+        const interrupts = (chunk as Record<string, unknown>)[INTERRUPT];
+        if (!Array.isArray(interrupts)) values = chunk as typeof values;
+        else question ??= interrupts[0] as { value?: unknown } | undefined;
+      }
     }
+    if (question !== undefined) return this.askUser(ids, questionFor(question.value), bus);
 
-    // One read of the state the turn ended in: either a question is pending, or there is an answer.
-    const state = await this.graph.getState(config);
-    const question = pendingInterrupt(state);
-    if (question !== undefined) return this.askUser(ids, questionFor(question), bus);
-
-    const messages = (state.values as { messages?: BaseMessage[] }).messages ?? [];
-    const last = [...messages].reverse().find((message) => AIMessage.isInstance(message));
+    const last = values?.messages?.findLast((message) => AIMessage.isInstance(message));
     answer.finish(last ? contentText(last) : "");
     return "completed";
   }
@@ -157,7 +190,9 @@ export class AgentTurnExecutor implements AgentExecutor {
 
   /** Node updates from the agent graph: the model asking for tools, and tools answering. */
   private reportToolActivity(ids: Ids, update: unknown, bus: ExecutionEventBus): void {
-    for (const value of Object.values(update as Record<string, { messages?: unknown }>)) {
+    // A node that wrote one channel twice (an answer, then a rewritten history) has a list of updates.
+    const values = Object.values(update as Record<string, unknown>).flat();
+    for (const value of values as Array<{ messages?: unknown } | undefined>) {
       const messages = Array.isArray(value?.messages) ? (value.messages as BaseMessage[]) : [];
       // A rewritten history (a context summary followed by the messages kept) repeats old calls.
       if (messages.some((message) => RemoveMessage.isInstance(message))) continue;
@@ -231,15 +266,6 @@ class AnswerStream {
       }),
     );
   }
-}
-
-/** The value of the first interrupt the thread is paused on, if any. */
-function pendingInterrupt(snapshot: Awaited<ReturnType<TurnGraph["getState"]>>): unknown {
-  for (const task of snapshot.tasks) {
-    const [first] = task.interrupts;
-    if (first) return first.value;
-  }
-  return undefined;
 }
 
 function newTask(ids: Ids, request: RequestContext): Task {

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
+import { InMemoryTaskStore } from "@a2a-js/sdk/server";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createChatModel } from "@switchboard/llm/chat-model";
 import { detectAgentName } from "@switchboard/utils/agent-name";
@@ -22,7 +22,9 @@ import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
 import { AgentTurnExecutor } from "./executor.js";
 import { MongoTaskStore } from "./mongo-task-store.js";
+import { AgentRequestHandler } from "./request-handler.js";
 import { MemoryThreadLocks, MongoThreadLocks } from "./thread-lock.js";
+import { TurnCheckpoints } from "./turn-checkpoints.js";
 
 export interface RunningAgent {
   name: string;
@@ -65,13 +67,14 @@ export async function serveAgent(
   // The offline model reads only the newest message (or tool results) and cannot summarize: its
   // "summary" would be its help text in place of the history.
   const context = llm.offline ? undefined : settings.context;
+  const turnCheckpoints = new TurnCheckpoints(checkpointer);
   const cleanups: Array<() => Promise<void> | void> = [];
   const cascades: DeletionCascade[] = [];
   const graph = definition.graph
     ? definition.graph({
         model: llm.model,
         context,
-        checkpointer,
+        checkpointer: turnCheckpoints.saver,
         env,
         logger,
         onClose: (cleanup) => cleanups.push(cleanup),
@@ -81,7 +84,7 @@ export async function serveAgent(
         model: llm.model,
         tools: definition.tools(env),
         systemPrompt: definition.systemPrompt,
-        checkpointer,
+        checkpointer: turnCheckpoints.saver,
         context,
         logger,
       });
@@ -99,10 +102,17 @@ export async function serveAgent(
   const { port } = server.address() as AddressInfo;
   const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
   const card = buildAgentCard({ ...definition, name }, publicUrl, { bearerAuth: auth.mode === "jwt" });
-  const requestHandler = new DefaultRequestHandler(
+  const requestHandler = new AgentRequestHandler(
     card,
     taskStore,
-    new AgentTurnExecutor(name, graph, locks, logger),
+    new AgentTurnExecutor({
+      agent: name,
+      graph,
+      checkpoints: turnCheckpoints,
+      locks,
+      logger,
+      tasks: taskStore instanceof MongoTaskStore ? taskStore : undefined,
+    }),
   );
   server.on(
     "request",

@@ -7,6 +7,7 @@ import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server
 import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../src/card.js";
 import type { RunningAgent } from "../src/serve.js";
 import { clientFor, send, stateOf, statusText, userMessage } from "./a2a.js";
 import { serveNotesAgent } from "./notes-agent.js";
@@ -175,6 +176,40 @@ describe("agent runtime over A2A", () => {
     expect(firstToken).toBeGreaterThan(toolCall);
     expect(firstToken).toBeLessThan(finalArtifact);
     expect(events.at(-1)).toMatch(/^status:TASK_STATE_COMPLETED:.*call mom/);
+  });
+
+  it("streams progress and the answer without its tokens to a client that asks for that extension", async () => {
+    const client = await clientFor((await start()).url);
+    notes.push("call mom");
+    const card = await client.getAgentCard();
+    expect(card.capabilities?.extensions.map((extension) => extension.uri)).toContain(
+      ANSWER_WITHOUT_TOKENS_EXTENSION,
+    );
+    const events: string[] = [];
+    for await (const event of client.sendMessageStream(
+      {
+        tenant: "",
+        message: userMessage("list notes", `ctx-${randomUUID()}`),
+        configuration: undefined,
+        metadata: undefined,
+      },
+      { serviceParameters: { "A2A-Extensions": ANSWER_WITHOUT_TOKENS_EXTENSION } },
+    )) {
+      const payload = event.payload;
+      if (payload?.$case === "statusUpdate") {
+        const text = payload.value.status?.message?.parts[0]?.content;
+        events.push(`status:${text?.$case === "text" ? text.value : ""}`);
+      } else if (payload?.$case === "artifactUpdate") {
+        const text = payload.value.artifact?.parts[0]?.content;
+        events.push(`artifact:${payload.value.lastChunk}:${text?.$case === "text" ? text.value : ""}`);
+      }
+    }
+    expect(events).toContain("status:Calling list_notes");
+    expect(events.filter((event) => event.startsWith("artifact:false"))).toEqual([]);
+    expect(events.filter((event) => event.startsWith("artifact:true"))).toEqual([
+      expect.stringContaining("call mom"),
+    ]);
+    expect(events.at(-1)).toMatch(/^status:.*call mom/);
   });
 
   it("cancels a running turn", async () => {

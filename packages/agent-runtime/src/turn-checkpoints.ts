@@ -1,0 +1,70 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { type BaseCheckpointSaver, type CheckpointTuple, INTERRUPT } from "@langchain/langgraph";
+
+/**
+ * The process's checkpoint saver as the agent graph sees it, so that a turn reads its thread's
+ * latest checkpoint once: the executor reads it to tell a new message from the answer to a pending
+ * question, and the graph's own first read of that thread in the same turn is handed the same
+ * tuple instead of asking MongoDB again. The turn holds the thread's lease (one turn at a time per
+ * thread, across replicas), so nothing can change the thread between the two reads. Every other
+ * call goes to the saver untouched.
+ */
+export class TurnCheckpoints {
+  /** What the graph is compiled with. */
+  readonly saver: BaseCheckpointSaver;
+  private readonly primed = new Map<string, CheckpointTuple | undefined>();
+
+  constructor(private readonly inner: BaseCheckpointSaver) {
+    const bound = new Map<PropertyKey, unknown>();
+    const getTuple = (config: RunnableConfig) => this.getTuple(config);
+    this.saver = new Proxy(inner, {
+      get(target, property) {
+        if (property === "getTuple") return getTuple;
+        const value = Reflect.get(target, property, target);
+        if (typeof value !== "function") return value;
+        // Methods run on the saver itself (its fields, its private state), not on the proxy.
+        let method = bound.get(property);
+        if (method === undefined) {
+          method = value.bind(target);
+          bound.set(property, method);
+        }
+        return method;
+      },
+    });
+  }
+
+  /**
+   * The thread's latest checkpoint, read now and kept for the graph's first read of the thread;
+   * call {@link release} when the turn ends, whether or not the graph ran.
+   */
+  async latest(threadId: string): Promise<CheckpointTuple | undefined> {
+    const tuple = await this.inner.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+    this.primed.set(threadId, tuple);
+    return tuple;
+  }
+
+  release(threadId: string): void {
+    this.primed.delete(threadId);
+  }
+
+  private getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id } = config.configurable ?? {};
+    if (typeof threadId === "string" && !ns && !id && this.primed.has(threadId)) {
+      const tuple = this.primed.get(threadId);
+      // Once: a later read in the turn (after the graph wrote) must see what was written.
+      this.primed.delete(threadId);
+      return Promise.resolve(tuple);
+    }
+    return this.inner.getTuple(config);
+  }
+}
+
+/** The value of the first interrupt a checkpoint is paused on, if any (what getState reports). */
+export function pendingInterrupt(tuple: CheckpointTuple | undefined): unknown {
+  for (const [, channel, value] of tuple?.pendingWrites ?? []) {
+    if (channel !== INTERRUPT || !Array.isArray(value)) continue;
+    const [first] = value as Array<{ value?: unknown }>;
+    if (first) return first.value;
+  }
+  return undefined;
+}

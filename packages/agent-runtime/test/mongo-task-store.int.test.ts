@@ -1,0 +1,132 @@
+import { randomUUID } from "node:crypto";
+import { Task, TaskState } from "@a2a-js/sdk";
+import { ServerCallContext } from "@a2a-js/sdk/server";
+import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { type Db, MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MongoTaskStore, PROGRESS_WRITE_MS } from "../src/mongo-task-store.js";
+
+const context = new ServerCallContext();
+
+function task(id: string, state: keyof typeof TaskState, messages: string[], answer?: string): Task {
+  return Task.fromJSON({
+    id,
+    contextId: "ctx",
+    status: { state, timestamp: new Date().toISOString() },
+    history: messages.map((text) => ({ messageId: text, role: "ROLE_USER", parts: [{ text }] })),
+    artifacts: answer ? [{ artifactId: "answer", parts: [{ text: answer }] }] : [],
+  });
+}
+
+const texts = (loaded: Task | undefined) =>
+  (loaded?.history ?? []).map((message) =>
+    message.parts[0]?.content?.$case === "text" ? message.parts[0].content.value : "",
+  );
+
+// Two stores on one collection are two replicas of an agent.
+describe("A2A tasks in MongoDB", () => {
+  const dbName = uniqueDbName("tasks");
+  let mongo: MongoClient;
+  let db: Db;
+  let replica: MongoTaskStore;
+  let other: MongoTaskStore;
+
+  beforeAll(async () => {
+    mongo = await MongoClient.connect(testMongoUri());
+    db = mongo.db(dbName);
+    replica = await MongoTaskStore.create(db, "notes");
+    other = await MongoTaskStore.create(db, "notes");
+  });
+  afterAll(async () => {
+    await db.dropDatabase();
+    await mongo.close();
+  });
+
+  it("stores a new task and every change of state at once, and a turn's progress soon after", async () => {
+    const id = randomUUID();
+    await replica.save(task(id, "TASK_STATE_SUBMITTED", ["hi"]), context);
+    expect((await other.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+    await replica.save(task(id, "TASK_STATE_WORKING", ["hi"]), context);
+    expect((await other.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+
+    // Progress within a state: the replica running the turn sees it at once, others a moment later.
+    await replica.save(task(id, "TASK_STATE_WORKING", ["hi", "Calling list_notes"]), context);
+    expect(texts(await replica.load(id, context))).toEqual(["hi", "Calling list_notes"]);
+    await new Promise((resolve) => setTimeout(resolve, PROGRESS_WRITE_MS * 3));
+    expect(texts(await other.load(id, context))).toEqual(["hi", "Calling list_notes"]);
+
+    await replica.save(
+      task(id, "TASK_STATE_WORKING", ["hi", "Calling list_notes", "list_notes done"]),
+      context,
+    );
+    await replica.save(
+      task(id, "TASK_STATE_COMPLETED", ["hi", "Calling list_notes", "list_notes done"], "3 notes"),
+      context,
+    );
+    // Once save resolves, the outcome and all progress before it are in MongoDB.
+    const finished = await other.load(id, context);
+    expect(finished?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(texts(finished)).toEqual(["hi", "Calling list_notes", "list_notes done"]);
+    expect(finished?.artifacts.map((artifact) => artifact.artifactId)).toEqual(["answer"]);
+  });
+
+  it("lists what a running turn has done so far", async () => {
+    const id = randomUUID();
+    await replica.save(task(id, "TASK_STATE_WORKING", ["list"]), context);
+    await replica.save(task(id, "TASK_STATE_WORKING", ["list", "Calling list_notes"]), context);
+    const listed = await replica.list(
+      {
+        tenant: "",
+        contextId: "ctx",
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: 100,
+        pageToken: "",
+        statusTimestampAfter: undefined,
+      },
+      context,
+    );
+    expect(texts(listed.tasks.find((listedTask) => listedTask.id === id))).toEqual([
+      "list",
+      "Calling list_notes",
+    ]);
+  });
+
+  it("keeps a task another replica canceled mid-turn canceled", async () => {
+    const id = randomUUID();
+    await replica.save(task(id, "TASK_STATE_WORKING", ["slow please"]), context);
+    // The other replica cancels it (the SDK reads, then writes the canceled state).
+    const seen = await other.load(id, context);
+    await other.save(
+      Task.fromJSON({ ...(Task.toJSON(seen as Task) as object), status: { state: "TASK_STATE_CANCELED" } }),
+      context,
+    );
+
+    await replica.save(task(id, "TASK_STATE_WORKING", ["slow please", "still thinking"]), context);
+    await replica.save(task(id, "TASK_STATE_COMPLETED", ["slow please", "still thinking"], "done"), context);
+    expect((await other.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await replica.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it("keeps a message another replica added to a running task, and the question this one asked", async () => {
+    const id = randomUUID();
+    await replica.save(task(id, "TASK_STATE_WORKING", ["first"]), context);
+    // The other replica takes a second message on the task (its turn waits for this one).
+    const seen = (await other.load(id, context)) as Task;
+    await other.save(task(id, "TASK_STATE_WORKING", [...texts(seen), "second"]), context);
+    await replica.save(task(id, "TASK_STATE_INPUT_REQUIRED", ["first", "Add the note?"]), context);
+    await new Promise((resolve) => setTimeout(resolve, PROGRESS_WRITE_MS * 3));
+
+    const stored = await (await MongoTaskStore.create(db, "notes")).load(id, context);
+    expect(stored?.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(texts(stored)).toEqual(expect.arrayContaining(["first", "second", "Add the note?"]));
+  });
+
+  it("does not bring back a task deleted mid-turn", async () => {
+    const id = randomUUID();
+    await replica.save(task(id, "TASK_STATE_WORKING", ["hi"]), context);
+    await db.collection("tasks_notes").deleteMany({ taskId: id });
+    await replica.save(task(id, "TASK_STATE_COMPLETED", ["hi"], "hello"), context);
+    expect(await db.collection("tasks_notes").countDocuments({ taskId: id })).toBe(0);
+    expect(await replica.load(id, context)).toBeUndefined();
+  });
+});
