@@ -22,6 +22,7 @@ import { threadIdFor, tokenOf } from "./caller.js";
 import type { TurnGraph } from "./definition.js";
 import { describeFailure } from "./failure.js";
 import { questionFor, resumeValueFor } from "./interrupts.js";
+import { answersToLostToolCalls } from "./lost-tool-calls.js";
 import { messageText, statusUpdate, textArtifact } from "./messages.js";
 import { awaitsOnlyTheResult } from "./request-handler.js";
 import type { ThreadLocks } from "./thread-lock.js";
@@ -142,10 +143,12 @@ export class AgentTurnExecutor implements AgentExecutor {
     tokens: boolean,
   ): Promise<Outcome> {
     // The graph's own first read of the thread is handed this same checkpoint (see TurnCheckpoints).
-    const pending = pendingInterrupt(await this.checkpoints.latest(threadId));
+    const latest = await this.checkpoints.latest(threadId);
+    const pending = pendingInterrupt(latest);
     let input: Command | { messages: BaseMessage[] };
     if (pending === undefined) {
-      input = { messages: [new HumanMessage(text)] };
+      // Tool calls a dead turn left unanswered get their answers first: the model must see them.
+      input = { messages: [...answersToLostToolCalls(latest), new HumanMessage(text)] };
     } else {
       const resume = resumeValueFor(pending, text);
       if (resume === undefined) {

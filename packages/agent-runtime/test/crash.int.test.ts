@@ -23,6 +23,7 @@ import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
 import { agentCollections } from "@switchboard/utils/saver-docs";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { LOST_RESULT } from "../src/lost-tool-calls.js";
 import { startNotesProcess } from "./notes-agent.js";
 
 /** Model replies held back until released: a turn stays mid-flight exactly as long as a test wants. */
@@ -188,17 +189,15 @@ describe("SIGKILL mid-turn with two replicas", () => {
 
   /**
    * A new turn on the survivor: it completes, and the model was sent the whole earlier history as
-   * a provider accepts it (every tool call with its result), apart from the calls in `unanswered`.
+   * a provider accepts it (every tool call with its result).
    */
-  const expectContinues = async (contextId: string, history: Acknowledged[], unanswered: string[] = []) => {
+  const expectContinues = async (contextId: string, history: Acknowledged[]) => {
     const text = `recall ${contextId}`;
     const result = await toSurvivor.send({ text, contextId });
     expect(result.state, result.text).toBe("completed");
     const request = llm.requests.findLast((r) => lastUserText(r) === text);
     if (!request) throw new Error("the model was not asked");
-    expect(
-      toolPairProblems(request).filter((problem) => !unanswered.some((id) => problem.includes(id))),
-    ).toEqual([]);
+    expect(toolPairProblems(request)).toEqual([]);
     const sent = request.messages.map((m) => `${m.role}: ${messageText(m.content ?? "")}`);
     for (const { user, answer } of history) {
       expect(sent).toContain(`user: ${user}`);
@@ -314,22 +313,30 @@ describe("SIGKILL mid-turn with two replicas", () => {
 
     await expectWhole(contextId, marks);
     await expectHistory(contextId, history);
-    // Known bug (see the `it.fails` below): calls whose results the crash lost stay unanswered.
-    await expectContinues(contextId, history, unansweredCalls(await latest(contextId)));
+    await expectContinues(contextId, history);
     await expectWhole(contextId, marks);
     await expectHistory(contextId, history);
   });
 
-  // Fails today: the survivor sends the model the dead turn's tool calls without results, which
-  // OpenAI and Anthropic refuse (400), so the conversation could not go on with a real provider.
-  // Make this `it` once the runtime answers or drops such calls before the next model call.
-  it.fails("sends the model no tool call whose result was lost when a replica died mid-tool", async () => {
+  // A tool call without a result is refused by OpenAI and Anthropic (400): the conversation could
+  // not go on with a real provider.
+  it("answers the tool calls a replica died in: the result it stored, and 'interrupted' for the other", async () => {
     const { victim, toVictim } = await startVictim();
     const contextId = `lost-call-${randomUUID()}`;
     const history: Acknowledged[] = [];
     await acknowledge(toVictim, "look up turn 1", contextId, history, []);
     await killMidTurn(victim, toVictim, "two tools, turn 2", contextId);
-    await expectContinues(contextId, history);
+    const stored = (await latest(contextId)).pendingWrites
+      ?.flatMap(([, , value]) => [value].flat())
+      .find((value): value is ToolMessage => ToolMessage.isInstance(value) && value.name === "list_notes");
+    if (!stored) throw new Error("list_notes's result was not stored");
+
+    const request = await expectContinues(contextId, history);
+    const results = request.messages.filter((m) => m.role === "tool").slice(-2);
+    expect(results.map((m) => messageText(m.content ?? ""))).toEqual([
+      messageText(stored.content),
+      LOST_RESULT,
+    ]);
   });
 
   it("keeps the survivor's conversations whole when the other replica dies while both are writing", async () => {
@@ -405,16 +412,4 @@ function idsOf(tuple: CheckpointTuple): string[] {
 function toolName(value: unknown): string | undefined {
   const messages = Array.isArray(value) ? value : [value];
   return messages.find((message) => ToolMessage.isInstance(message))?.name;
-}
-
-/** Ids of tool calls in the conversation that no tool result answers. */
-function unansweredCalls(tuple: CheckpointTuple): string[] {
-  const messages = messagesOf(tuple);
-  const answered = new Set(
-    messages.filter((message) => ToolMessage.isInstance(message)).map((message) => message.tool_call_id),
-  );
-  return messages
-    .flatMap((message) => (AIMessage.isInstance(message) ? (message.tool_calls ?? []) : []))
-    .map((call) => String(call.id))
-    .filter((id) => !answered.has(id));
 }
