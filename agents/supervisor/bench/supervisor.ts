@@ -183,7 +183,7 @@ async function main() {
     // The bare framework in this process: the model the agents get from createChatModel, the Jira
     // agent's tools and prompt, and getCheckpointer()'s saver (its own collections, same database).
     const bare = createAgent({
-      model: createChatModel({ env: common }).model,
+      model: (await createChatModel({ env: common })).model,
       tools: jiraAgent.tools({ ...common, ...jiraEnv }).map(({ tool }) => tool),
       systemPrompt: jiraAgent.systemPrompt,
       checkpointer: await getCheckpointer({

@@ -63,7 +63,7 @@ export async function serveAgent(
 
   const checkpointer = options.checkpointer ?? (await getCheckpointer({ env, agentName: name, logger }));
   const db = await getCheckpointerDb({ env, agentName: name, logger });
-  const llm = createChatModel({ env });
+  const llm = await createChatModel({ env });
   // The offline model reads only the newest message (or tool results) and cannot summarize: its
   // "summary" would be its help text in place of the history.
   const context = llm.offline ? undefined : settings.context;

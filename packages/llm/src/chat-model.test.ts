@@ -14,14 +14,14 @@ const guard = guardOutboundConnections();
 afterAll(() => guard.restore());
 
 describe("createChatModel", () => {
-  it("returns the offline model when LLM_PROVIDER is unset", () => {
-    const choice = createChatModel({ env: {} });
+  it("returns the offline model when LLM_PROVIDER is unset", async () => {
+    const choice = await createChatModel({ env: {} });
     expect(choice).toMatchObject({ provider: "offline", modelName: "offline", offline: true });
     expect(choice.model).toBeInstanceOf(OfflineChatModel);
   });
 
-  it("builds ChatOpenAI from OPENAI_* without streaming: true", () => {
-    const { model } = createChatModel({
+  it("builds ChatOpenAI from OPENAI_* without streaming: true", async () => {
+    const { model } = await createChatModel({
       env: {
         LLM_PROVIDER: "openai",
         OPENAI_API_KEY: "k",
@@ -35,8 +35,8 @@ describe("createChatModel", () => {
     expect(openai.clientConfig.baseURL).toBe("http://gw:4000/v1");
   });
 
-  it("builds AzureChatOpenAI from AZURE_OPENAI_*", () => {
-    const { model, modelName } = createChatModel({
+  it("builds AzureChatOpenAI from AZURE_OPENAI_*", async () => {
+    const { model, modelName } = await createChatModel({
       env: {
         LLM_PROVIDER: "azure-openai",
         AZURE_OPENAI_API_KEY: "k",
@@ -55,8 +55,8 @@ describe("createChatModel", () => {
     ]).toEqual(["https://acme.openai.azure.com", "gpt-4o", "2025-03-01-preview"]);
   });
 
-  it("builds ChatAnthropic from ANTHROPIC_*", () => {
-    const { model } = createChatModel({
+  it("builds ChatAnthropic from ANTHROPIC_*", async () => {
+    const { model } = await createChatModel({
       env: {
         LLM_PROVIDER: "anthropic-claude",
         ANTHROPIC_API_KEY: "k",
@@ -74,7 +74,7 @@ describe("createChatModel", () => {
   });
 
   it("builds ChatBedrockConverse from AWS_BEDROCK_MODEL_ID, AWS_REGION, keys and AWS_ENDPOINT_URL", async () => {
-    const { model, modelName } = createChatModel({
+    const { model, modelName } = await createChatModel({
       env: {
         LLM_PROVIDER: "aws-bedrock",
         AWS_BEDROCK_MODEL_ID: "us.amazon.nova-pro-v1:0",
@@ -97,8 +97,8 @@ describe("createChatModel", () => {
     expect(endpoint).toMatchObject({ protocol: "http:", hostname: "127.0.0.1", port: 5000 });
   });
 
-  it("builds ChatGoogleGenerativeAI from GOOGLE_*", () => {
-    const { model } = createChatModel({
+  it("builds ChatGoogleGenerativeAI from GOOGLE_*", async () => {
+    const { model } = await createChatModel({
       env: {
         LLM_PROVIDER: "google-gemini",
         GOOGLE_API_KEY: "k",
@@ -110,8 +110,8 @@ describe("createChatModel", () => {
     expect([gemini.model, gemini.temperature]).toEqual(["gemini-2.5-flash", 0.3]);
   });
 
-  it("builds ChatOllama from OLLAMA_*", () => {
-    const { model } = createChatModel({
+  it("builds ChatOllama from OLLAMA_*", async () => {
+    const { model } = await createChatModel({
       env: { LLM_PROVIDER: "ollama", OLLAMA_MODEL: "llama3.2", OLLAMA_BASE_URL: "http://gpu-box:11434/" },
     });
     expect(model).toBeInstanceOf(ChatOllama);
@@ -119,10 +119,10 @@ describe("createChatModel", () => {
     expect([ollama.model, ollama.baseUrl]).toEqual(["llama3.2", "http://gpu-box:11434"]);
   });
 
-  it("throws a user error naming the missing variable and the provider", () => {
-    expect(() =>
+  it("throws a user error naming the missing variable and the provider", async () => {
+    await expect(
       createChatModel({ env: { LLM_PROVIDER: "anthropic-claude", ANTHROPIC_API_KEY: "k" } }),
-    ).toThrow(
+    ).rejects.toThrow(
       new SwitchboardError(
         "llm.config",
         "user",
@@ -131,7 +131,7 @@ describe("createChatModel", () => {
     );
   });
 
-  it("contacted nothing while constructing", () => {
+  it("contacted nothing while constructing", async () => {
     expect(guard.disallowedHosts()).toEqual([]);
   });
 });

@@ -1,10 +1,4 @@
-import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
-import { ChatAnthropic } from "@langchain/anthropic";
-import { ChatBedrockConverse } from "@langchain/aws";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
-import { ChatOllama } from "@langchain/ollama";
-import { AzureChatOpenAI, ChatOpenAI } from "@langchain/openai";
 import { type LlmProvider, type ProviderSettings, readLlmSettings } from "./env.js";
 import { OfflineChatModel } from "./offline.js";
 
@@ -24,10 +18,12 @@ export interface CreateChatModelOptions {
 }
 
 // Every endpoint, key and model is passed explicitly, so the provider SDKs never fill gaps from process.env
-// behind the caller's back (which would make `options.env` lie).
-function providerModel(s: ProviderSettings): BaseChatModel {
+// behind the caller's back (which would make `options.env` lie). Only the chosen provider's package is
+// loaded: together they hold about 25 MB of an agent's memory.
+async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
   switch (s.provider) {
-    case "openai":
+    case "openai": {
+      const { ChatOpenAI } = await import("@langchain/openai");
       return new ChatOpenAI({
         model: s.modelName,
         apiKey: s.apiKey,
@@ -38,7 +34,9 @@ function providerModel(s: ProviderSettings): BaseChatModel {
         // stream token by token and invoke() never counts.
         configuration: { baseURL: s.baseUrl, defaultHeaders: s.defaultHeaders },
       });
-    case "azure-openai":
+    }
+    case "azure-openai": {
+      const { AzureChatOpenAI } = await import("@langchain/openai");
       return new AzureChatOpenAI({
         model: s.deployment,
         azureOpenAIApiKey: s.apiKey,
@@ -47,14 +45,19 @@ function providerModel(s: ProviderSettings): BaseChatModel {
         azureOpenAIApiVersion: s.apiVersion,
         temperature: s.temperature,
       });
-    case "anthropic-claude":
+    }
+    case "anthropic-claude": {
+      const { ChatAnthropic } = await import("@langchain/anthropic");
       return new ChatAnthropic({
         model: s.modelName,
         apiKey: s.apiKey,
         anthropicApiUrl: s.baseUrl,
         temperature: s.temperature,
       });
-    case "aws-bedrock":
+    }
+    case "aws-bedrock": {
+      const { ChatBedrockConverse } = await import("@langchain/aws");
+      const { BedrockRuntimeClient } = await import("@aws-sdk/client-bedrock-runtime");
       return new ChatBedrockConverse({
         model: s.modelName,
         region: s.region,
@@ -73,10 +76,15 @@ function providerModel(s: ProviderSettings): BaseChatModel {
             }
           : {}),
       });
-    case "google-gemini":
+    }
+    case "google-gemini": {
+      const { ChatGoogleGenerativeAI } = await import("@langchain/google-genai");
       return new ChatGoogleGenerativeAI({ model: s.modelName, apiKey: s.apiKey, temperature: s.temperature });
-    case "ollama":
+    }
+    case "ollama": {
+      const { ChatOllama } = await import("@langchain/ollama");
       return new ChatOllama({ model: s.modelName, baseUrl: s.baseUrl, temperature: s.temperature });
+    }
   }
 }
 
@@ -85,7 +93,7 @@ function providerModel(s: ProviderSettings): BaseChatModel {
  * With `LLM_PROVIDER` unset or `offline`, the deterministic {@link OfflineChatModel}; check `offline` to tell
  * the user. Throws a `user` SwitchboardError naming the variables to fix.
  */
-export function createChatModel(options: CreateChatModelOptions = {}): ChatModelChoice {
+export async function createChatModel(options: CreateChatModelOptions = {}): Promise<ChatModelChoice> {
   const settings = readLlmSettings(options.env ?? process.env);
   if (settings.provider === "offline") {
     return { provider: "offline", modelName: "offline", model: new OfflineChatModel(), offline: true };
@@ -93,7 +101,7 @@ export function createChatModel(options: CreateChatModelOptions = {}): ChatModel
   return {
     provider: settings.provider,
     modelName: settings.modelName,
-    model: providerModel(settings),
+    model: await providerModel(settings),
     offline: false,
   };
 }

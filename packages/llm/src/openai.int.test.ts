@@ -49,7 +49,7 @@ describe("createChatModel with a real OpenAI-compatible server", () => {
   });
 
   it("answers invoke() with the model CAIPE's OPENAI_MODEL_NAME names", async () => {
-    const choice = createChatModel({ env: openaiEnv() });
+    const choice = await createChatModel({ env: openaiEnv() });
     expect(choice).toMatchObject({ provider: "openai", modelName: "gpt-4o-mini", offline: false });
     expect(choice.model).toBeInstanceOf(ChatOpenAI);
     const reply = await choice.model.invoke("hi");
@@ -62,13 +62,13 @@ describe("createChatModel with a real OpenAI-compatible server", () => {
 
   it("reaches the server through CAIPE's OPENAI_ENDPOINT too", async () => {
     const env = { ...openaiEnv(), OPENAI_BASE_URL: "", OPENAI_ENDPOINT: llm.url, OPENAI_TEMPERATURE: "0" };
-    const reply = await createChatModel({ env }).model.invoke("hi");
+    const reply = await (await createChatModel({ env })).model.invoke("hi");
     expect(reply.text).toBe("Hello from the scripted model");
     expect(llm.requests.at(-1)?.temperature).toBe(0);
   });
 
   it("runs a tool-call round trip through bindTools", async () => {
-    const model = createChatModel({ env: openaiEnv() }).model;
+    const { model } = await createChatModel({ env: openaiEnv() });
     const bound = model.bindTools?.([getIssue]);
     if (!bound) throw new Error("bindTools missing");
     const first = await bound.invoke([new HumanMessage("What is the status of PROJ-7?")]);
@@ -81,7 +81,7 @@ describe("createChatModel with a real OpenAI-compatible server", () => {
   });
 
   it("streams with .stream() without constructing a streaming: true model", async () => {
-    const { model } = createChatModel({ env: openaiEnv() });
+    const { model } = await createChatModel({ env: openaiEnv() });
     expect((model as ChatOpenAI).streaming).toBe(false);
     const chunks: string[] = [];
     for await (const chunk of await model.stream("hi")) chunks.push(chunk.text);
@@ -91,7 +91,7 @@ describe("createChatModel with a real OpenAI-compatible server", () => {
   });
 
   it("talks to an Azure deployment route with CAIPE's AZURE_OPENAI_* variables", async () => {
-    const choice = createChatModel({
+    const choice = await createChatModel({
       env: {
         LLM_PROVIDER: "azure-openai",
         AZURE_OPENAI_API_KEY: "sk-switchboard",

@@ -23,6 +23,7 @@ import {
   createSaverIndexes,
   EXPIRY_FIELD,
   FORMAT,
+  inNamespace,
   type MessageDoc,
   pack,
   packBody,
@@ -98,7 +99,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     if (threadId === undefined) return undefined;
     const ns = configString(config, "checkpoint_ns") ?? "";
     const checkpointId = configString(config, "checkpoint_id");
-    const query: Filter<CheckpointDoc> = { thread_id: threadId, checkpoint_ns: ns };
+    const query: Filter<CheckpointDoc> = { thread_id: threadId, ...inNamespace(ns) };
     if (checkpointId) query.checkpoint_id = checkpointId;
     const doc = await this.checkpoints.findOne(query, { sort: { checkpoint_id: -1 } });
     if (!doc) return undefined;
@@ -119,7 +120,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const checkpointId = configString(config, "checkpoint_id");
     const beforeId = before ? configString(before, "checkpoint_id") : undefined;
     if (threadId) query.thread_id = threadId;
-    if (ns !== undefined) query.checkpoint_ns = ns;
+    if (ns !== undefined) Object.assign(query, inNamespace(ns));
     if (checkpointId || beforeId) {
       query.checkpoint_id = {
         ...(checkpointId ? { $eq: checkpointId } : {}),
@@ -223,11 +224,14 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     };
     if (parent !== undefined) doc.parent_checkpoint_id = parent;
     await this.stamp(thread, doc);
-    await this.checkpoints.replaceOne(
-      { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
-      doc,
-      { upsert: true },
-    );
+    // LangGraph gives every new checkpoint a new id (uuid6): one this process has not seen is
+    // inserted. A known one is replaced, with no upsert (which could not take `inNamespace`).
+    const filter = { thread_id: threadId, checkpoint_id: checkpoint.id, ...inNamespace(ns) };
+    if (
+      !thread.namespace(ns).has(checkpoint.id) ||
+      (await this.checkpoints.replaceOne(filter, doc)).matchedCount === 0
+    )
+      await this.checkpoints.insertOne(doc);
 
     thread.addNode(ns, {
       id: checkpoint.id,
@@ -389,8 +393,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     }
     const $or = [...groups.values()].map(({ thread_id, checkpoint_ns, ids }) => ({
       thread_id,
-      checkpoint_ns,
       checkpoint_id: ids.length === 1 ? ids[0] : { $in: ids },
+      ...inNamespace(checkpoint_ns),
     }));
     const query = $or.length === 1 ? ($or[0] as Filter<WriteDoc>) : { $or };
     // In the order they were stored: a slot keeps its first regular write and its last special one.
@@ -552,8 +556,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
   ): Promise<Resolved | undefined> {
     const doc = await this.checkpoints.findOne({
       thread_id: thread.id,
-      checkpoint_ns: ns,
       checkpoint_id: node.id,
+      ...inNamespace(ns),
     });
     if (!doc) return undefined;
     const checkpoint = (await this.serde.loadsTyped(
@@ -647,7 +651,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     if (thread.loadedNamespaces.has(ns) && thread.namespace(ns).has(checkpointId)) return;
     const docs = await this.checkpoints
       .find(
-        { thread_id: thread.id, checkpoint_ns: ns },
+        { thread_id: thread.id, ...inNamespace(ns) },
         { projection: { checkpoint_ns: 1, checkpoint_id: 1, parent_checkpoint_id: 1, format: 1, values: 1 } },
       )
       .toArray();

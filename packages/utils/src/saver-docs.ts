@@ -111,6 +111,16 @@ export interface MessageDoc {
 /** The field every document carries when retention is on; its TTL index expires at that time. */
 export const EXPIRY_FIELD = "expire_at";
 
+/**
+ * The query condition "in namespace `ns`". Nearly every document holds the root namespace "", and
+ * DocumentDB plans an equality on that value badly (measured at 100k stored: 7 ms more per read,
+ * 20 ms per upsert); an `$expr` equality costs it nothing, and MongoDB turns it into the same index
+ * bounds as a plain equality.
+ */
+export function inNamespace(ns: string): { $expr: { $eq: [string, string] } } {
+  return { $expr: { $eq: ["$checkpoint_ns", ns] } };
+}
+
 /** Indexes for every lookup the saver makes, and for retention; made at start-up, idempotently. */
 export async function createSaverIndexes(db: Db, names: SaverCollections, withTtl: boolean): Promise<void> {
   const ttl = withTtl ? [{ key: { [EXPIRY_FIELD]: 1 }, name: "expire_at_ttl", expireAfterSeconds: 0 }] : [];
