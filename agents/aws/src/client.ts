@@ -1,19 +1,30 @@
-import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
-import { CostExplorerClient } from "@aws-sdk/client-cost-explorer";
-import { EC2Client } from "@aws-sdk/client-ec2";
-import { EKSClient } from "@aws-sdk/client-eks";
-import { S3Client } from "@aws-sdk/client-s3";
 import { SwitchboardError } from "@switchboard/utils/errors";
 import { type AwsKeys, CREDENTIAL_HINT, readAwsSettings } from "./env.js";
 
-interface Clients {
-  ec2: EC2Client;
-  s3: S3Client;
-  cloudwatch: CloudWatchClient;
-  eks: EKSClient;
-  costExplorer: CostExplorerClient;
+/** Each service's SDK package. */
+interface Sdks {
+  ec2: typeof import("@aws-sdk/client-ec2");
+  s3: typeof import("@aws-sdk/client-s3");
+  cloudwatch: typeof import("@aws-sdk/client-cloudwatch");
+  eks: typeof import("@aws-sdk/client-eks");
+  costExplorer: typeof import("@aws-sdk/client-cost-explorer");
 }
-type Service = keyof Clients;
+type Service = keyof Sdks;
+/** Each loaded on the service's first use: together they hold ~30 MB. */
+const SDKS: { [S in Service]: () => Promise<Sdks[S]> } = {
+  ec2: () => import("@aws-sdk/client-ec2"),
+  s3: () => import("@aws-sdk/client-s3"),
+  cloudwatch: () => import("@aws-sdk/client-cloudwatch"),
+  eks: () => import("@aws-sdk/client-eks"),
+  costExplorer: () => import("@aws-sdk/client-cost-explorer"),
+};
+interface Clients {
+  ec2: Sdks["ec2"]["EC2Client"]["prototype"];
+  s3: Sdks["s3"]["S3Client"]["prototype"];
+  cloudwatch: Sdks["cloudwatch"]["CloudWatchClient"]["prototype"];
+  eks: Sdks["eks"]["EKSClient"]["prototype"];
+  costExplorer: Sdks["costExplorer"]["CostExplorerClient"]["prototype"];
+}
 
 interface ClientConfig {
   region?: string;
@@ -33,13 +44,13 @@ const ENDPOINT_NAMES: Record<Service, string> = {
   costExplorer: "COST_EXPLORER",
 };
 
-const FACTORIES: { [S in Service]: (config: ClientConfig) => Clients[S] } = {
-  ec2: (config) => new EC2Client(config),
+const FACTORIES: { [S in Service]: (sdk: Sdks[S], config: ClientConfig) => Clients[S] } = {
+  ec2: (sdk, config) => new sdk.EC2Client(config),
   // Custom endpoints (moto, LocalStack, an IP) have no per-bucket DNS names.
-  s3: (config) => new S3Client({ ...config, forcePathStyle: Boolean(config.endpoint) }),
-  cloudwatch: (config) => new CloudWatchClient(config),
-  eks: (config) => new EKSClient(config),
-  costExplorer: (config) => new CostExplorerClient(config),
+  s3: (sdk, config) => new sdk.S3Client({ ...config, forcePathStyle: Boolean(config.endpoint) }),
+  cloudwatch: (sdk, config) => new sdk.CloudWatchClient(config),
+  eks: (sdk, config) => new sdk.EKSClient(config),
+  costExplorer: (sdk, config) => new sdk.CostExplorerClient(config),
 };
 
 /**
@@ -55,20 +66,25 @@ export class AwsConnection {
     this.secrets = readAwsSettings(env).secrets;
   }
 
-  async call<S extends Service, T>(service: S, run: (client: Clients[S]) => Promise<T>): Promise<T> {
+  /** Runs `run` with the service's client and its SDK package (for the command classes). */
+  async call<S extends Service, T>(
+    service: S,
+    run: (client: Clients[S], sdk: Sdks[S]) => Promise<T>,
+  ): Promise<T> {
     try {
-      return await run(this.client(service));
+      const sdk = await SDKS[service]();
+      return await run(this.client(service, sdk), sdk);
     } catch (error) {
       throw describeAwsError(error, this.secrets);
     }
   }
 
-  private client<S extends Service>(service: S): Clients[S] {
+  private client<S extends Service>(service: S, sdk: Sdks[S]): Clients[S] {
     const existing = this.clients[service];
     if (existing) return existing;
     const { region, profile, credentials, endpointFor } = readAwsSettings(this.env);
     const endpoint = endpointFor(ENDPOINT_NAMES[service]);
-    const created = FACTORIES[service]({
+    const created = FACTORIES[service](sdk, {
       ...(region ? { region } : {}),
       ...(profile ? { profile } : {}),
       ...(credentials ? { credentials } : {}),

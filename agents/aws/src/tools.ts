@@ -1,14 +1,5 @@
-import { DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
-import { GetCostAndUsageCommand, type ResultByTime } from "@aws-sdk/client-cost-explorer";
-import {
-  DescribeInstancesCommand,
-  type Filter,
-  type Instance,
-  StartInstancesCommand,
-  StopInstancesCommand,
-} from "@aws-sdk/client-ec2";
-import { DescribeClusterCommand, ListClustersCommand } from "@aws-sdk/client-eks";
-import { ListBucketsCommand } from "@aws-sdk/client-s3";
+import type { ResultByTime } from "@aws-sdk/client-cost-explorer";
+import type { Filter, Instance } from "@aws-sdk/client-ec2";
 import { tool } from "@langchain/core/tools";
 import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime/definition";
 import { z } from "zod";
@@ -55,9 +46,9 @@ export function awsTools(aws: AwsConnection): AgentTool[] {
           const instances: Instance[] = [];
           let nextToken: string | undefined;
           do {
-            const page = await aws.call("ec2", (client) =>
+            const page = await aws.call("ec2", (client, sdk) =>
               client.send(
-                new DescribeInstancesCommand({
+                new sdk.DescribeInstancesCommand({
                   ...(filters.length ? { Filters: filters } : {}),
                   // The API refuses MaxResults together with InstanceIds.
                   ...(instance_ids?.length ? { InstanceIds: instance_ids } : { MaxResults: 1000 }),
@@ -97,8 +88,8 @@ export function awsTools(aws: AwsConnection): AgentTool[] {
     changeTool<{ instance_ids: string[] }>(
       tool(
         async ({ instance_ids }) => {
-          const result = await aws.call("ec2", (client) =>
-            client.send(new StopInstancesCommand({ InstanceIds: instance_ids })),
+          const result = await aws.call("ec2", (client, sdk) =>
+            client.send(new sdk.StopInstancesCommand({ InstanceIds: instance_ids })),
           );
           return `Stopping:\n${(result.StoppingInstances ?? []).map(formatStateChange).join("\n")}`;
         },
@@ -113,8 +104,8 @@ export function awsTools(aws: AwsConnection): AgentTool[] {
     changeTool<{ instance_ids: string[] }>(
       tool(
         async ({ instance_ids }) => {
-          const result = await aws.call("ec2", (client) =>
-            client.send(new StartInstancesCommand({ InstanceIds: instance_ids })),
+          const result = await aws.call("ec2", (client, sdk) =>
+            client.send(new sdk.StartInstancesCommand({ InstanceIds: instance_ids })),
           );
           return `Starting:\n${(result.StartingInstances ?? []).map(formatStateChange).join("\n")}`;
         },
@@ -129,7 +120,7 @@ export function awsTools(aws: AwsConnection): AgentTool[] {
     readTool(
       tool(
         async ({ prefix }) => {
-          const result = await aws.call("s3", (client) => client.send(new ListBucketsCommand({})));
+          const result = await aws.call("s3", (client, sdk) => client.send(new sdk.ListBucketsCommand({})));
           const buckets = (result.Buckets ?? []).filter(
             (bucket) => !prefix || bucket.Name?.startsWith(prefix),
           );
@@ -152,9 +143,9 @@ export function awsTools(aws: AwsConnection): AgentTool[] {
     readTool(
       tool(
         async ({ state, name_prefix }) => {
-          const result = await aws.call("cloudwatch", (client) =>
+          const result = await aws.call("cloudwatch", (client, sdk) =>
             client.send(
-              new DescribeAlarmsCommand({
+              new sdk.DescribeAlarmsCommand({
                 ...(state ? { StateValue: state } : {}),
                 ...(name_prefix ? { AlarmNamePrefix: name_prefix } : {}),
                 AlarmTypes: ["MetricAlarm", "CompositeAlarm"],
@@ -189,14 +180,19 @@ export function awsTools(aws: AwsConnection): AgentTool[] {
         async ({ name }) => {
           const names = name
             ? [name]
-            : ((await aws.call("eks", (client) => client.send(new ListClustersCommand({ maxResults: 100 }))))
-                .clusters ?? []);
+            : ((
+                await aws.call("eks", (client, sdk) =>
+                  client.send(new sdk.ListClustersCommand({ maxResults: 100 })),
+                )
+              ).clusters ?? []);
           if (names.length === 0) return "No EKS clusters in this region.";
           const described = await Promise.all(
             names
               .slice(0, CLUSTERS_DESCRIBED)
               .map((cluster) =>
-                aws.call("eks", (client) => client.send(new DescribeClusterCommand({ name: cluster }))),
+                aws.call("eks", (client, sdk) =>
+                  client.send(new sdk.DescribeClusterCommand({ name: cluster })),
+                ),
               ),
           );
           const lines = described.map(({ cluster }) => formatClusterLine(cluster ?? {}));
@@ -223,9 +219,9 @@ export function awsTools(aws: AwsConnection): AgentTool[] {
           const results: ResultByTime[] = [];
           let nextPageToken: string | undefined;
           for (let page = 0; page < COST_PAGES; page += 1) {
-            const answer = await aws.call("costExplorer", (client) =>
+            const answer = await aws.call("costExplorer", (client, sdk) =>
               client.send(
-                new GetCostAndUsageCommand({
+                new sdk.GetCostAndUsageCommand({
                   TimePeriod: { Start: from, End: until },
                   Granularity: "MONTHLY",
                   Metrics: [metric],

@@ -1,6 +1,6 @@
 import { SwitchboardError } from "@switchboard/utils/errors";
 import { getLogger } from "@switchboard/utils/logger";
-import { Octokit, RequestError } from "octokit";
+import type { Octokit, RequestError } from "octokit";
 import { readGithubSettings } from "./env.js";
 
 /** A request GitHub does not answer within this fails instead of holding the turn open. */
@@ -29,16 +29,18 @@ export class GithubConnection {
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
   async call<T>(run: (client: Octokit) => Promise<T>): Promise<T> {
-    this.client ??= this.connect();
+    this.client ??= await this.connect();
     try {
       return await run(this.client);
     } catch (error) {
-      throw describeGithubError(error, this.apiUrl);
+      throw await describeGithubError(error, this.apiUrl);
     }
   }
 
-  private connect(): Octokit {
+  /** Octokit is loaded here, on first use: an agent that is never asked holds no copy of it. */
+  private async connect(): Promise<Octokit> {
     const { apiUrl, token } = readGithubSettings(this.env);
+    const { Octokit } = await import("octokit");
     this.apiUrl = apiUrl;
     const log = getLogger().child({ component: "octokit" });
     return new Octokit({
@@ -74,8 +76,9 @@ interface GithubErrorBody {
   errors?: Array<{ resource?: string; field?: string; code?: string; message?: string } | string>;
 }
 
-function describeGithubError(error: unknown, apiUrl: string): Error {
+async function describeGithubError(error: unknown, apiUrl: string): Promise<Error> {
   if (error instanceof SwitchboardError) return error;
+  const { RequestError } = await import("octokit");
   if (!(error instanceof RequestError)) return error instanceof Error ? error : new Error(String(error));
   const { response } = error;
   if (!response) return describeUnreachable(error, apiUrl);

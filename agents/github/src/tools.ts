@@ -1,6 +1,5 @@
 import { tool } from "@langchain/core/tools";
 import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime/definition";
-import { RequestError } from "octokit";
 import { z } from "zod";
 import { type GithubConnection, NO_RETRY } from "./client.js";
 import {
@@ -63,6 +62,7 @@ export function githubTools(github: GithubConnection): AgentTool[] {
               return await client.rest.repos.listForOrg({ org: owner, per_page: limit, sort: "pushed" });
             } catch (error) {
               // Not an organization: a user's public repositories live under /users.
+              const { RequestError } = await import("octokit");
               if (error instanceof RequestError && error.status === 404) {
                 return client.rest.repos.listForUser({ username: owner, per_page: limit, sort: "pushed" });
               }

@@ -1,5 +1,5 @@
 import { SwitchboardError } from "@switchboard/utils/errors";
-import { HttpException, Version3Client } from "jira.js";
+import type { Version3Client } from "jira.js";
 import { readJiraSettings } from "./env.js";
 
 /**
@@ -12,22 +12,25 @@ export class JiraConnection {
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
   async call<T>(run: (client: Version3Client) => Promise<T>): Promise<T> {
-    this.client ??= this.connect();
+    this.client ??= await this.connect();
     try {
       return await run(this.client);
     } catch (error) {
-      throw describeJiraError(error);
+      throw await describeJiraError(error);
     }
   }
 
-  private connect(): Version3Client {
+  /** jira.js is loaded here, on first use: an agent that is never asked holds no copy of it. */
+  private async connect(): Promise<Version3Client> {
     const { url, email, token } = readJiraSettings(this.env);
+    const { Version3Client } = await import("jira.js");
     return new Version3Client({ host: url, authentication: { basic: { email, apiToken: token } } });
   }
 }
 
-function describeJiraError(error: unknown): Error {
+async function describeJiraError(error: unknown): Promise<Error> {
   if (error instanceof SwitchboardError) return error;
+  const { HttpException } = await import("jira.js");
   if (error instanceof HttpException) {
     const status = error.status ?? 0;
     if (status === 401 || status === 403) {
