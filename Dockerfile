@@ -3,7 +3,7 @@
 #   docker build --build-arg AGENT=jira -t switchboard/agent-jira .       (agents/jira)
 #   docker build --build-arg AGENT=supervisor -t switchboard/supervisor .  (agents/supervisor)
 # AGENT names a folder under agents/; the image holds only that package, its workspace dependencies
-# (built) and their production node_modules. packages/fleet-config's tests run this file's `build`
+# (built) and their production node_modules. tooling/fleet-config's tests run this file's `build`
 # stage RUN lines outside Docker (the literal /out is swapped for a temp folder), so keep them plain sh.
 
 ARG NODE_IMAGE=node:20-slim

@@ -51,7 +51,7 @@ switch (task) {
     break;
   case "start":
     pnpm("exec", "turbo", "run", "build", "--output-logs=errors-only");
-    pnpm("exec", "node", "packages/fleet/bin/fleet.js", ...rest);
+    pnpm("exec", "node", "tools/fleet/bin/fleet.js", ...rest);
     break;
   default:
     pnpm(task ?? "--help", ...rest);

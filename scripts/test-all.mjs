@@ -2,16 +2,21 @@
 // The whole suite: lint, typecheck, then every package's tests (turbo builds what they need).
 // Ends with one plain "N passed, N failed" line summed over every package's vitest report.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const packageDirs = ["packages", "agents"].flatMap((group) => {
-  const dir = join(root, group);
-  return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];
+// Every workspace package, as pnpm lists them (pnpm-workspace.yaml is the one list).
+const listed = spawnSync("pnpm", ["ls", "--recursive", "--depth", "-1", "--json"], {
+  cwd: root,
+  encoding: "utf8",
 });
+if (listed.status !== 0) throw new Error(`pnpm ls failed: ${listed.stderr}`);
+const packageDirs = JSON.parse(listed.stdout)
+  .map((workspacePackage) => workspacePackage.path)
+  .filter((dir) => dir !== root);
 const reportOf = (dir) => join(dir, ".reports", "vitest.json");
 
 function step(command, args) {

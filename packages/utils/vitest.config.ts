@@ -18,7 +18,7 @@ class TtlFirst extends BaseSequencer {
 export default defineTestConfig({
   mongo: true,
   test: {
-    globalSetup: ["@switchboard/test-mongo/documentdb-setup"],
+    globalSetup: ["@switchboard-testing/test-mongo/documentdb-setup"],
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: TtlFirst },
   },

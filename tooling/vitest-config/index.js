@@ -16,7 +16,7 @@ export function defineTestConfig({ mongo = false, ...overrides } = {}) {
         testTimeout: 180_000,
         hookTimeout: 240_000,
         pool: "forks",
-        globalSetup: mongo ? ["@switchboard/test-mongo/global-setup"] : [],
+        globalSetup: mongo ? ["@switchboard-testing/test-mongo/global-setup"] : [],
       },
     }),
     overrides,

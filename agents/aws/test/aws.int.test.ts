@@ -13,13 +13,18 @@ import {
 import { CreateClusterCommand, EKSClient } from "@aws-sdk/client-eks";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { connectAgent } from "@switchboard/a2a-client/client";
-import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
-import { streamTranscript } from "@switchboard/test-agents/transcript";
-import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
-import { rules } from "@switchboard/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
-import { startMoto, type TestMoto } from "@switchboard/test-python/moto";
+import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents/process";
+import { streamTranscript } from "@switchboard-testing/test-agents/transcript";
+import {
+  callTool,
+  recallUserMessages,
+  replyFromToolResult,
+  say,
+} from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { startMoto, type TestMoto } from "@switchboard-testing/test-python/moto";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type FakeGithub, startFakeGithub } from "@switchboard/fake-github/server";
 import { isSwitchboardError } from "@switchboard/utils/errors";
+import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GithubConnection } from "./client.js";
 

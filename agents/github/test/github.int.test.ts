@@ -2,14 +2,19 @@ import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectAgent } from "@switchboard/a2a-client/client";
-import { type FakeGithub, startFakeGithub } from "@switchboard/fake-github/server";
-import { freePort } from "@switchboard/test-agents/ports";
-import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
-import { streamTranscript } from "@switchboard/test-agents/transcript";
-import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
-import { rules } from "@switchboard/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github/server";
+import { freePort } from "@switchboard-testing/test-agents/ports";
+import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents/process";
+import { streamTranscript } from "@switchboard-testing/test-agents/transcript";
+import {
+  callTool,
+  recallUserMessages,
+  replyFromToolResult,
+  say,
+} from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 

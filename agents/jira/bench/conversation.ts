@@ -15,13 +15,13 @@ import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver } from "@lang
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime/serve";
-import { startFakeJira } from "@switchboard/fake-jira/server";
-import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
-import { rules } from "@switchboard/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { startTestMongo } from "@switchboard/test-mongo/server";
 import { closeCheckpointer, getCheckpointer } from "@switchboard/utils/checkpointer";
 import { createLogger } from "@switchboard/utils/logger";
+import { startFakeJira } from "@switchboard-testing/fake-jira/server";
+import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
+import { startTestMongo } from "@switchboard-testing/test-mongo/server";
 import { type Db, MongoClient } from "mongodb";
 import { jiraAgent } from "../src/agent.js";
 

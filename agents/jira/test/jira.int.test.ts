@@ -2,14 +2,19 @@ import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectAgent } from "@switchboard/a2a-client/client";
-import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
-import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
-import { streamTranscript } from "@switchboard/test-agents/transcript";
-import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
-import { rules } from "@switchboard/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
-import { runPythonA2aClient } from "@switchboard/test-python/a2a-client";
+import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira/server";
+import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents/process";
+import { streamTranscript } from "@switchboard-testing/test-agents/transcript";
+import {
+  callTool,
+  recallUserMessages,
+  replyFromToolResult,
+  say,
+} from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { runPythonA2aClient } from "@switchboard-testing/test-python/a2a-client";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 

@@ -4,21 +4,25 @@ import { collectTurn } from "@switchboard/a2a-client/turn";
 import { type ContextSummary, SUMMARY_PREFIX } from "@switchboard/agent-runtime/context-budget";
 import type { RunningAgent } from "@switchboard/agent-runtime/serve";
 import { serveAgent } from "@switchboard/agent-runtime/serve";
-import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
-import { freePort } from "@switchboard/test-agents/ports";
-import type { AgentProcess } from "@switchboard/test-agents/process";
+import { getCheckpointer } from "@switchboard/utils/checkpointer";
+import { createLogger } from "@switchboard/utils/logger";
+import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira/server";
+import { freePort } from "@switchboard-testing/test-agents/ports";
+import type { AgentProcess } from "@switchboard-testing/test-agents/process";
 import {
   contextProblems,
   isSummaryRequest,
   messageText,
   offeredToolNames,
-} from "@switchboard/test-llm/conversation";
-import { callTool, replyFromToolResult, say, summarizeMatches } from "@switchboard/test-llm/replies";
-import { rules } from "@switchboard/test-llm/rules";
-import { type ChatCompletionRequest, type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { routeByAgentPrefix } from "@switchboard/test-llm/supervisor-rules";
-import { getCheckpointer } from "@switchboard/utils/checkpointer";
-import { createLogger } from "@switchboard/utils/logger";
+} from "@switchboard-testing/test-llm/conversation";
+import { callTool, replyFromToolResult, say, summarizeMatches } from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
+import {
+  type ChatCompletionRequest,
+  type ScriptedLlm,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm/server";
+import { routeByAgentPrefix } from "@switchboard-testing/test-llm/supervisor-rules";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { supervisorAgent } from "../src/agent.js";
 import { startAgent } from "./fleet.js";

@@ -1,18 +1,23 @@
 import { createHash, randomUUID } from "node:crypto";
 import { connectAgent } from "@switchboard/a2a-client/client";
-import { type FakeGithub, startFakeGithub } from "@switchboard/fake-github/server";
-import { type FakeJira, startFakeJira } from "@switchboard/fake-jira/server";
-import { freePort } from "@switchboard/test-agents/ports";
-import type { AgentProcess } from "@switchboard/test-agents/process";
-import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
-import { rules } from "@switchboard/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { routeByAgentPrefix } from "@switchboard/test-llm/supervisor-rules";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
-import { storedText } from "@switchboard/test-mongo/stored";
-import { startPythonA2aAgent } from "@switchboard/test-python/a2a-agent";
 import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
 import { agentCollections } from "@switchboard/utils/saver-docs";
+import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github/server";
+import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira/server";
+import { freePort } from "@switchboard-testing/test-agents/ports";
+import type { AgentProcess } from "@switchboard-testing/test-agents/process";
+import {
+  callTool,
+  recallUserMessages,
+  replyFromToolResult,
+  say,
+} from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
+import { routeByAgentPrefix } from "@switchboard-testing/test-llm/supervisor-rules";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { storedText } from "@switchboard-testing/test-mongo/stored";
+import { startPythonA2aAgent } from "@switchboard-testing/test-python/a2a-agent";
 import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { say } from "@switchboard/test-llm/replies";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { say } from "@switchboard-testing/test-llm/replies";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningAgent } from "../src/serve.js";

@@ -2,20 +2,24 @@ import { randomUUID } from "node:crypto";
 import { taskStateToJSON } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import type { BaseMessage } from "@langchain/core/messages";
+import { getCheckpointer } from "@switchboard/utils/checkpointer";
+import { createLogger } from "@switchboard/utils/logger";
 import {
   contextProblems,
   isSummaryRequest,
   messageText,
   textToSummarize,
-} from "@switchboard/test-llm/conversation";
-import { LlmHttpError } from "@switchboard/test-llm/errors";
-import { guardOutboundConnections } from "@switchboard/test-llm/outbound-guard";
-import { callTool, replyFromToolResult, say, summarizeMatches } from "@switchboard/test-llm/replies";
-import { rules } from "@switchboard/test-llm/rules";
-import { type ChatCompletionRequest, type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
-import { getCheckpointer } from "@switchboard/utils/checkpointer";
-import { createLogger } from "@switchboard/utils/logger";
+} from "@switchboard-testing/test-llm/conversation";
+import { LlmHttpError } from "@switchboard-testing/test-llm/errors";
+import { guardOutboundConnections } from "@switchboard-testing/test-llm/outbound-guard";
+import { callTool, replyFromToolResult, say, summarizeMatches } from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
+import {
+  type ChatCompletionRequest,
+  type ScriptedLlm,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm/server";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX } from "../src/context-budget.js";

@@ -8,19 +8,24 @@ import {
 } from "@langchain/core/messages";
 import type { CheckpointTuple } from "@langchain/langgraph";
 import { type AgentConnection, connectAgent } from "@switchboard/a2a-client/client";
-import type { AgentProcess } from "@switchboard/test-agents/process";
-import { lastUserText, messageText, toolPairProblems } from "@switchboard/test-llm/conversation";
-import { callTool, recallUserMessages, replyFromToolResult, say } from "@switchboard/test-llm/replies";
-import { rules } from "@switchboard/test-llm/rules";
+import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
+import { agentCollections } from "@switchboard/utils/saver-docs";
+import type { AgentProcess } from "@switchboard-testing/test-agents/process";
+import { lastUserText, messageText, toolPairProblems } from "@switchboard-testing/test-llm/conversation";
+import {
+  callTool,
+  recallUserMessages,
+  replyFromToolResult,
+  say,
+} from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
 import {
   type ChatCompletionRequest,
   type ScriptedLlm,
   type ScriptReply,
   startScriptedLlm,
-} from "@switchboard/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
-import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
-import { agentCollections } from "@switchboard/utils/saver-docs";
+} from "@switchboard-testing/test-llm/server";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LOST_RESULT } from "../src/lost-tool-calls.js";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { connectAgent } from "@switchboard/a2a-client/client";
-import { freePort } from "@switchboard/test-agents/ports";
-import { say } from "@switchboard/test-llm/replies";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
-import { startTestMongo, type TestMongo } from "@switchboard/test-mongo/server";
+import { freePort } from "@switchboard-testing/test-agents/ports";
+import { say } from "@switchboard-testing/test-llm/replies";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
+import { startTestMongo, type TestMongo } from "@switchboard-testing/test-mongo/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningAgent } from "../src/serve.js";
 import { serveNotesAgent } from "./notes-agent.js";

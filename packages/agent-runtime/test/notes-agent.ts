@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { tool } from "@langchain/core/tools";
-import { type AgentProcess, startAgentProcess } from "@switchboard/test-agents/process";
-import type { ScriptedLlm } from "@switchboard/test-llm/server";
-import { testMongoEnv } from "@switchboard/test-mongo/inject";
 import { SwitchboardError } from "@switchboard/utils/errors";
 import { createLogger, type Logger } from "@switchboard/utils/logger";
+import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents/process";
+import type { ScriptedLlm } from "@switchboard-testing/test-llm/server";
+import { testMongoEnv } from "@switchboard-testing/test-mongo/inject";
 import { z } from "zod";
 import { type AgentDefinition, changeTool, readTool } from "../src/definition.js";
 import { type RunningAgent, serveAgent } from "../src/serve.js";

@@ -1,10 +1,10 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { AzureChatOpenAI, ChatOpenAI } from "@langchain/openai";
-import { guardOutboundConnections, type OutboundGuard } from "@switchboard/test-llm/outbound-guard";
-import { callTool, replyFromToolResult, say } from "@switchboard/test-llm/replies";
-import { rules } from "@switchboard/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard/test-llm/server";
+import { guardOutboundConnections, type OutboundGuard } from "@switchboard-testing/test-llm/outbound-guard";
+import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createChatModel } from "./chat-model.js";

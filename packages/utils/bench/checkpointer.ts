@@ -34,7 +34,7 @@
 import { performance } from "node:perf_hooks";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { startTestMongo } from "@switchboard/test-mongo/server";
+import { startTestMongo } from "@switchboard-testing/test-mongo/server";
 import { MongoClient } from "mongodb";
 import { createLogger } from "../src/logger.js";
 import {

@@ -1,4 +1,4 @@
-import { describeOnDocumentDb, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { describeOnDocumentDb, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import * as vitest from "vitest";
 import { closeCheckpointer, getCheckpointer } from "./checkpointer.js";

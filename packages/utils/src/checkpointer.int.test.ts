@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { HumanMessage } from "@langchain/core/messages";
 import { emptyCheckpoint, MemorySaver } from "@langchain/langgraph-checkpoint";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard/test-mongo/inject";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeCheckpointer, getCheckpointer, getCheckpointerInfo, pingCheckpointer } from "./checkpointer.js";

@@ -1,0 +1,174 @@
+import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { connectAgent } from "@switchboard/a2a-client/client";
+import { startFleet } from "@switchboard/fleet/fleet";
+import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira/server";
+import { freePort } from "@switchboard-testing/test-agents/ports";
+import {
+  callTool,
+  recallUserMessages,
+  replyFromToolResult,
+  say,
+} from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
+import { routeByAgentPrefix } from "@switchboard-testing/test-llm/supervisor-rules";
+import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..", "..", "..");
+const fleetBin = join(root, "tools", "fleet", "bin", "fleet.js");
+const chatBin = join(root, "tools", "cli", "bin", "switchboard.js");
+
+interface ChatResult {
+  code: number | null;
+  json: { contextId: string; taskId: string; state: string; text: string };
+}
+
+/** Runs `switchboard` (what `pnpm chat` runs) as a separate process, as a script would. */
+function runChat(args: string[]): Promise<ChatResult> {
+  const child = spawn(process.execPath, [chatBin, ...args], {
+    env: { PATH: process.env.PATH },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, json: JSON.parse(stdout) })));
+}
+
+describe("the local fleet", () => {
+  let llm: ScriptedLlm;
+  let jira: FakeJira;
+  const dbName = uniqueDbName("fleet");
+
+  const env = async (extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> => ({
+    PATH: process.env.PATH,
+    LOG_LEVEL: "info",
+    ...testMongoEnv(dbName),
+    ...llm.env,
+    ATLASSIAN_API_URL: jira.url,
+    ATLASSIAN_EMAIL: jira.email,
+    ATLASSIAN_TOKEN: jira.token,
+    ENABLE_GITHUB: "false",
+    ENABLE_AWS: "false",
+    SUPERVISOR_PORT: String(await freePort()),
+    JIRA_AGENT_PORT: String(await freePort()),
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm({
+      script: rules(
+        [
+          ...routeByAgentPrefix(),
+          {
+            toolOffered: "call_agent",
+            lastUser: /what did I ask/,
+            reply: recallUserMessages(),
+          },
+          {
+            lastUser: /open issues in ([A-Z]+)/,
+            reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]}` }),
+          },
+          { afterTool: true, reply: replyFromToolResult() },
+        ],
+        say("ok"),
+      ),
+    });
+    jira = await startFakeJira();
+  });
+  afterAll(async () => {
+    await Promise.all([llm.close(), jira.close()]);
+  });
+
+  it("starts the enabled agents and the supervisor wired to them", async () => {
+    const lines: string[] = [];
+    const fleet = await startFleet({
+      root,
+      env: await env(),
+      onLine: (agent, line) => lines.push(`${agent} ${line}`),
+    });
+    try {
+      expect(fleet.agents.map((agent) => agent.name)).toEqual(["jira"]);
+      expect(fleet.failed).toEqual([]);
+      const connection = await connectAgent(fleet.supervisor.url);
+      const answer = await connection.send({ text: "jira: open issues in PLAT" });
+      expect(answer.text).toContain("PLAT-1");
+      expect(lines.some((line) => line.startsWith("jira ") && line.includes("jira agent ready"))).toBe(true);
+      expect(
+        lines.some((line) => line.startsWith("supervisor ") && line.includes("subagent jira joined")),
+      ).toBe(true);
+    } finally {
+      await fleet.stop();
+    }
+  });
+
+  it("the chat client resumes a conversation after the whole fleet restarts", async () => {
+    const settings = await env();
+    const chat = (args: string[]) =>
+      runChat(["--url", `http://127.0.0.1:${settings.SUPERVISOR_PORT}`, "--json", ...args]);
+    let fleet = await startFleet({ root, env: settings });
+    let first: ChatResult;
+    try {
+      first = await chat(["--message", "jira: open issues in OPS"]);
+      expect(first.code).toBe(0);
+      expect(first.json.text).toContain("OPS-1");
+    } finally {
+      await fleet.stop();
+    }
+    fleet = await startFleet({ root, env: settings });
+    try {
+      const resumed = await chat(["--context", first.json.contextId, "--message", "what did I ask before?"]);
+      expect(resumed.code).toBe(0);
+      expect(resumed.json.contextId).toBe(first.json.contextId);
+      expect(resumed.json.text).toContain("jira: open issues in OPS");
+    } finally {
+      await fleet.stop();
+    }
+  });
+
+  it("reports an agent that fails to start with its output, and runs the rest", async () => {
+    const busy: Server = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => busy.listen(port, "127.0.0.1", resolve));
+    try {
+      const fleet = await startFleet({ root, env: await env({ JIRA_AGENT_PORT: String(port) }) });
+      try {
+        expect(fleet.agents).toEqual([]);
+        expect(fleet.failed.map((failure) => failure.name)).toEqual(["jira"]);
+        expect(fleet.failed[0]?.error).toMatch(/EADDRINUSE/);
+        expect((await fetch(`${fleet.supervisor.url}/health`)).ok).toBe(true);
+      } finally {
+        await fleet.stop();
+      }
+    } finally {
+      busy.close();
+    }
+  });
+
+  it("`npm start`'s runner prints the URLs and stops every process on Ctrl-C", async () => {
+    const settings = await env();
+    const child = spawn(process.execPath, [fleetBin], {
+      env: settings,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toContain("Talk to the supervisor");
+    expect(output).toContain(`Supervisor   http://localhost:${settings.SUPERVISOR_PORT}`);
+    expect(output).toContain(`jira         http://localhost:${settings.JIRA_AGENT_PORT}`);
+    expect(output).toMatch(/\[jira\] +\d\d:\d\d:\d\d info +jira agent ready/);
+
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    for (const port of [settings.SUPERVISOR_PORT, settings.JIRA_AGENT_PORT]) {
+      await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+    }
+  });
+});

@@ -1,0 +1,186 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connectAgent } from "@switchboard/a2a-client/client";
+import { checkFleet } from "@switchboard/fleet-config/check-fleet";
+import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents/process";
+import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
+import { rules } from "@switchboard-testing/test-llm/rules";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
+import { routeByAgentPrefix } from "@switchboard-testing/test-llm/supervisor-rules";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startItemsApi } from "../test/items-api.js";
+import { copyRepo, type RunResult, run } from "../test/repo.js";
+
+const NAME = "status-page";
+const PACKAGE = `@switchboard/agent-${NAME}`;
+const STEP_TIMEOUT = 300_000;
+
+/**
+ * The whole path a developer takes, in a copy of the repository: pnpm new-agent, install, build,
+ * lint, typecheck, the generated tests, the agent behind the supervisor, then pnpm remove-agent.
+ */
+describe("pnpm new-agent, end to end in a copy of the repository", () => {
+  let repo: string;
+  /**
+   * pnpm's metadata cache for this run, empty at the start. Installing a new package resolves its
+   * dependencies, which needs package metadata that a frozen-lockfile install never stores, so a
+   * machine's warm cache could hide an install that fails on a fresh one (ERR_PNPM_NO_OFFLINE_META).
+   * The store stays the machine's: the workspace install already put every package there.
+   */
+  let pnpmCache: string;
+  let original: { compose: string; envExample: string };
+  const durations: Record<string, number> = {};
+
+  const step = async (label: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> => {
+    const started = Date.now();
+    const result = await run("pnpm", args, {
+      cwd: repo,
+      env: { npm_config_cache_dir: pnpmCache, ...env },
+      timeoutMs: STEP_TIMEOUT,
+    });
+    durations[label] = Date.now() - started;
+    if (result.code !== 0)
+      throw new Error(`${label} (pnpm ${args.join(" ")}) failed:\n${result.output.slice(-6000)}`);
+    return result;
+  };
+  const read = (file: string) => readFileSync(join(repo, file), "utf8");
+
+  beforeAll(() => {
+    repo = copyRepo("create-agent-e2e-");
+    pnpmCache = mkdtempSync(join(tmpdir(), "create-agent-pnpm-cache-"));
+    original = { compose: read("docker-compose.dev.yaml"), envExample: read(".env.example") };
+  });
+  afterAll(() => {
+    console.log("step durations (ms):", durations);
+    rmSync(repo, { recursive: true, force: true });
+    if (pnpmCache) rmSync(pnpmCache, { recursive: true, force: true });
+  });
+
+  it(
+    "generates a package that installs, builds, lints, typechecks and passes its own tests unedited",
+    async () => {
+      // A fresh copy has no node_modules: install what is there, then run the root script itself.
+      await step("install (copy)", ["install", "--prefer-offline", "--no-frozen-lockfile"]);
+      const created = await step("new-agent", [
+        "new-agent",
+        NAME,
+        "--description",
+        "Reads and updates the company status page",
+      ]);
+      expect(created.output).toContain(`Created agents/${NAME} (${PACKAGE}) on port 8017`);
+      expect(created.output).toContain("Next steps:");
+      expect(checkFleet(repo)).toEqual([]);
+      expect(read("docker-compose.dev.yaml")).toContain(
+        '  agent-status-page:\n    profiles: ["status-page", "all-agents"]',
+      );
+      expect(read(".env.example")).toContain("STATUS_PAGE_API_URL=\nSTATUS_PAGE_API_TOKEN=\n");
+
+      // Not --offline: resolving the new package needs package metadata (see pnpmCache), which
+      // --prefer-offline downloads when the cache lacks it; the packages come from the store.
+      await step("install (new package)", ["install", "--prefer-offline", "--no-frozen-lockfile"]);
+      await step("build", [
+        "exec",
+        "turbo",
+        "run",
+        "build",
+        `--filter=${PACKAGE}...`,
+        "--filter=@switchboard/supervisor...",
+      ]);
+      await step("lint", ["exec", "biome", "check", `agents/${NAME}`]);
+      await step("typecheck", ["--filter", PACKAGE, "typecheck"]);
+      await step("generated tests", ["--filter", PACKAGE, "test"], { MONGODB_URI: testMongoUri() });
+      const report = JSON.parse(read(`agents/${NAME}/.reports/vitest.json`)) as Record<string, number>;
+      expect(report).toMatchObject({ numPassedTests: 5, numFailedTests: 0, numPendingTests: 0 });
+    },
+    STEP_TIMEOUT * 3,
+  );
+
+  describe("behind the supervisor", () => {
+    const dbName = uniqueDbName("create_agent");
+    const processes: AgentProcess[] = [];
+    let llm: ScriptedLlm;
+    let api: Awaited<ReturnType<typeof startItemsApi>>;
+    let mongo: MongoClient;
+    const token = `token-${randomUUID()}`;
+
+    beforeAll(async () => {
+      [llm, api, mongo] = await Promise.all([
+        startScriptedLlm({
+          script: rules(
+            [
+              ...routeByAgentPrefix(),
+              { toolOffered: "list_items", lastUser: /^list items$/, reply: callTool("list_items", {}) },
+              { afterTool: true, reply: replyFromToolResult() },
+            ],
+            say("I do not know what to do with that."),
+          ),
+        }),
+        startItemsApi(token),
+        MongoClient.connect(testMongoUri()),
+      ]);
+    });
+    afterAll(async () => {
+      await Promise.all(processes.splice(0).map((agent) => agent.kill("SIGTERM")));
+      await mongo?.db(dbName).dropDatabase();
+      await Promise.all([mongo?.close(), llm?.close(), api?.close()]);
+    });
+
+    it(
+      "is discovered by the supervisor, answers a routed turn with the forwarded contextId, and keeps checkpoints_status-page",
+      async () => {
+        expect(existsSync(join(repo, "agents", NAME, "dist", "index.js"))).toBe(true);
+        const common = {
+          ...testMongoEnv(dbName),
+          ...llm.env,
+        };
+        const agent = await startAgentProcess(join(repo, "agents", NAME), {
+          env: { ...common, STATUS_PAGE_API_URL: api.url, STATUS_PAGE_API_TOKEN: token },
+        });
+        processes.push(agent);
+        const supervisor = await startAgentProcess(join(repo, "agents", "supervisor"), {
+          env: { ...common, ENABLE_STATUS_PAGE: "true", STATUS_PAGE_AGENT_URL: agent.url },
+        });
+        processes.push(supervisor);
+
+        const connection = await connectAgent(supervisor.url);
+        const contextId = `conv-${randomUUID()}`;
+        let answer = await connection.send({ text: `${NAME}: list items`, contextId });
+        // The supervisor discovers subagents in the background; give it a moment on a slow machine.
+        for (let attempt = 0; attempt < 20 && !answer.text?.includes("EU region"); attempt += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          answer = await connection.send({ text: `${NAME}: list items`, contextId });
+        }
+        expect(answer.state).toBe("completed");
+        expect(answer.text).toContain("7 [open] Status page for the EU region");
+        expect(api.requests).toContain("GET /items");
+
+        const db = mongo.db(dbName);
+        expect(
+          await db.collection(`checkpoints_${NAME}`).countDocuments({ thread_id: contextId }),
+        ).toBeGreaterThan(0);
+        expect(
+          await db.collection("checkpoints_supervisor").countDocuments({ thread_id: contextId }),
+        ).toBeGreaterThan(0);
+        expect(await db.collection(`tasks_${NAME}`).countDocuments({ contextId })).toBeGreaterThan(0);
+      },
+      STEP_TIMEOUT,
+    );
+  });
+
+  it(
+    "pnpm remove-agent undoes every registration, leaving the fleet files as they were",
+    async () => {
+      const removed = await step("remove-agent", ["remove-agent", NAME]);
+      expect(removed.output).toContain(`Removed agents/${NAME}`);
+      expect(existsSync(join(repo, "agents", NAME))).toBe(false);
+      expect(read("docker-compose.dev.yaml")).toBe(original.compose);
+      expect(read(".env.example")).toBe(original.envExample);
+      expect(checkFleet(repo)).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+});

@@ -1,0 +1,148 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+
+/** One package under agents/: what the fleet files must line up with. */
+export interface AgentPackage {
+  /** Folder under agents/, also the Dockerfile's AGENT build argument. */
+  folder: string;
+  /** npm name, e.g. @switchboard/agent-jira. */
+  packageName: string;
+  /** Agent name per DESIGN.md: the package name without scope and leading `agent-`. */
+  name: string;
+  /** `defaultPort` from its src/agent.ts, when it declares one. */
+  defaultPort?: number;
+}
+
+export interface PackageJson {
+  name?: string;
+  private?: boolean;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
+/**
+ * The repository's top folders, each listed in pnpm-workspace.yaml as `<folder>/*`, and what their
+ * packages are: shipped (the agents, the libraries they run on, the tools users run), development
+ * tooling, or testing (fakes, test servers, suites: private, and never a shipped package's runtime
+ * dependency).
+ */
+export const WORKSPACE_FOLDERS = {
+  agents: "shipped",
+  packages: "shipped",
+  tools: "shipped",
+  tooling: "tooling",
+  testing: "testing",
+} as const;
+export type WorkspaceFolder = keyof typeof WORKSPACE_FOLDERS;
+
+/** The npm scope of everything under testing/. */
+export const TESTING_SCOPE = "@switchboard-testing";
+
+export interface WorkspacePackage {
+  /** e.g. `testing/fake-jira` */
+  path: string;
+  dir: string;
+  folder: string;
+  manifest: PackageJson;
+}
+
+/** The `<folder>/*` globs of pnpm-workspace.yaml, the one list of where packages live. */
+export function workspaceFolders(repoRoot: string): string[] {
+  const config = parse(readFileSync(join(repoRoot, "pnpm-workspace.yaml"), "utf8")) as {
+    packages?: string[];
+  };
+  return (config.packages ?? []).map((glob) => {
+    const folder = /^([a-z-]+)\/\*$/.exec(glob)?.[1];
+    if (!folder) throw new Error(`pnpm-workspace.yaml: "${glob}" is not of the form <folder>/*`);
+    return folder;
+  });
+}
+
+/** Every package of the workspace, folder by folder. */
+export function workspacePackages(repoRoot: string): WorkspacePackage[] {
+  return workspaceFolders(repoRoot).flatMap((folder) => {
+    const folderDir = join(repoRoot, folder);
+    if (!existsSync(folderDir)) return [];
+    return readdirSync(folderDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(folderDir, entry.name, "package.json")))
+      .map((entry) => {
+        const dir = join(folderDir, entry.name);
+        return { path: `${folder}/${entry.name}`, dir, folder, manifest: readPackageJson(dir) };
+      });
+  });
+}
+
+/** Every dependency a package declares, of the given kinds. */
+export function declaredDependencies(
+  manifest: PackageJson,
+  kinds: ReadonlyArray<"dependencies" | "devDependencies" | "peerDependencies" | "optionalDependencies">,
+): string[] {
+  return kinds.flatMap((kind) => Object.keys(manifest[kind] ?? {}));
+}
+
+export function readPackageJson(dir: string): PackageJson {
+  return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson;
+}
+
+/** DESIGN.md's naming rule: `@switchboard/agent-jira` → `jira`, `@switchboard/supervisor` → `supervisor`. */
+export function agentNameOf(packageName: string): string {
+  return packageName.replace(/^@[^/]+\//, "").replace(/^agent-/, "");
+}
+
+/** The supervisor is an agent package too, but the one that calls the others. */
+export const SUPERVISOR = "supervisor";
+
+export function listAgentPackages(repoRoot: string): AgentPackage[] {
+  const agentsDir = join(repoRoot, "agents");
+  if (!existsSync(agentsDir)) return [];
+  return readdirSync(agentsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(agentsDir, entry.name, "package.json")))
+    .map((entry) => {
+      const dir = join(agentsDir, entry.name);
+      const packageName = readPackageJson(dir).name ?? "";
+      const agentSource = join(dir, "src", "agent.ts");
+      const port = existsSync(agentSource)
+        ? /\bdefaultPort:\s*(\d+)/.exec(readFileSync(agentSource, "utf8"))?.[1]
+        : undefined;
+      return {
+        folder: entry.name,
+        packageName,
+        name: agentNameOf(packageName),
+        ...(port ? { defaultPort: Number(port) } : {}),
+      };
+    })
+    .sort((a, b) => a.folder.localeCompare(b.folder));
+}
+
+/** The tools people run next to the fleet (`npm start`, `pnpm chat`): their settings are documented too. */
+const USER_TOOLS = ["@switchboard/fleet", "@switchboard/cli"];
+
+/**
+ * The folders of every workspace package an agent runs with: each agents/* package and, through
+ * `dependencies` (not devDependencies), the workspace packages it ships with; plus the user tools.
+ * Test servers and tooling stay out, so their variables are not the fleet's.
+ */
+export function runtimePackageDirs(repoRoot: string): string[] {
+  const byName = new Map<string, string>();
+  for (const { manifest, dir } of workspacePackages(repoRoot)) {
+    if (manifest.name) byName.set(manifest.name, dir);
+  }
+  const seen = new Set<string>();
+  const visit = (dir: string) => {
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    for (const [dep, range] of Object.entries(readPackageJson(dir).dependencies ?? {})) {
+      const depDir = byName.get(dep);
+      if (range.startsWith("workspace:") && depDir) visit(depDir);
+    }
+  };
+  for (const agent of listAgentPackages(repoRoot)) visit(join(repoRoot, "agents", agent.folder));
+  for (const tool of USER_TOOLS) {
+    const dir = byName.get(tool);
+    if (dir) visit(dir);
+  }
+  return [...seen].sort();
+}
