@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/utils/errors";
+import { SwitchboardError } from "@switchboard/common/errors";
+import { maskSecrets } from "@switchboard/common/redact";
 import { type AwsKeys, CREDENTIAL_HINT, readAwsSettings } from "./env.js";
 
 /** Each service's SDK package. */
@@ -148,7 +149,5 @@ function describeAwsError(error: unknown, secrets: string[]): Error {
 
 /** Removes the configured keys, and anything shaped like an access key id, from a message. */
 function scrub(message: string, secrets: string[]): string {
-  let text = message;
-  for (const secret of secrets) text = text.split(secret).join("***");
-  return text.replace(/\b(?:AKIA|ASIA)[A-Z0-9]{12,}\b/g, "***");
+  return maskSecrets(message, secrets, "***").replace(/\b(?:AKIA|ASIA)[A-Z0-9]{12,}\b/g, "***");
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isSwitchboardError } from "@switchboard/utils/errors";
+import { isSwitchboardError } from "@switchboard/common/errors";
 import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GithubConnection } from "./client.js";

@@ -1,5 +1,5 @@
-import { SwitchboardError } from "@switchboard/utils/errors";
-import { getLogger } from "@switchboard/utils/logger";
+import { SwitchboardError } from "@switchboard/common/errors";
+import { getLogger } from "@switchboard/common/logger";
 import type { Octokit, RequestError } from "octokit";
 import { readGithubSettings } from "./env.js";
 

@@ -15,8 +15,8 @@ import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver } from "@lang
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client/client";
 import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime/serve";
+import { createLogger } from "@switchboard/common/logger";
 import { closeCheckpointer, getCheckpointer } from "@switchboard/utils/checkpointer";
-import { createLogger } from "@switchboard/utils/logger";
 import { startFakeJira } from "@switchboard-testing/fake-jira/server";
 import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
 import { rules } from "@switchboard-testing/test-llm/rules";

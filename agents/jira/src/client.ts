@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/utils/errors";
+import { SwitchboardError } from "@switchboard/common/errors";
 import type { Version3Client } from "jira.js";
 import { readJiraSettings } from "./env.js";
 

@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/utils/errors";
+import { SwitchboardError } from "@switchboard/common/errors";
 
 export interface JiraSettings {
   url: string;

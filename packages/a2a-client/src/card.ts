@@ -1,7 +1,8 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import { DefaultAgentCardResolver } from "@a2a-js/sdk/client";
-import type { Logger } from "@switchboard/utils/logger";
-import { describeCallError, errorDetail, scrub } from "./describe-error.js";
+import type { Logger } from "@switchboard/common/logger";
+import { maskSecrets } from "@switchboard/common/redact";
+import { describeCallError, errorDetail } from "./describe-error.js";
 import { A2ACallError } from "./errors.js";
 import type { AgentCardSummary } from "./types.js";
 
@@ -85,7 +86,7 @@ function cardError(
   // A card that is missing or is not a card: the URL probably points at something else.
   const reason = described.httpStatus
     ? `HTTP ${described.httpStatus}`
-    : scrub(errorDetail(error), options.secrets);
+    : maskSecrets(errorDetail(error), options.secrets);
   return new A2ACallError(
     "a2a.card_unavailable",
     `Could not load the agent card from ${cardUrl}: ${reason}. Check the agent URL (it must be the agent's base URL).`,

@@ -6,7 +6,7 @@ import {
   JsonRpcTransportFactory,
   RestTransportFactory,
 } from "@a2a-js/sdk/client";
-import { getLogger } from "@switchboard/utils/logger";
+import { getLogger } from "@switchboard/common/logger";
 import { fetchAgentCard, summarizeCard, withReachableUrls } from "./card.js";
 import { Deadline } from "./deadline.js";
 import { describeCallError } from "./describe-error.js";

@@ -1,3 +1,4 @@
+import { maskSecrets } from "@switchboard/common/redact";
 import { A2ACallError } from "./errors.js";
 
 /** What the caller was doing, for the message: `send`, `stream`, `getTask`, `cancel`, `agent card fetch`. */
@@ -27,7 +28,7 @@ const NETWORK_HINTS: Record<string, string> = {
 export function describeCallError(error: unknown, site: CallSite): A2ACallError {
   if (error instanceof A2ACallError) return error;
   const where = `A2A agent at ${site.agentUrl}`;
-  const clean = (text: string) => scrub(text, site.secrets);
+  const clean = (text: string) => maskSecrets(text, site.secrets);
 
   if (site.timedOut) {
     return new A2ACallError(
@@ -125,12 +126,4 @@ export function errorDetail(error: unknown): string {
 
 function truncate(text: string, max = 300): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-export function scrub(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret) result = result.split(secret).join("[redacted]");
-  }
-  return result;
 }

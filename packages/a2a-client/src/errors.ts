@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/utils/errors";
+import { SwitchboardError } from "@switchboard/common/errors";
 
 export type A2ACallErrorCode =
   | "a2a.unreachable"

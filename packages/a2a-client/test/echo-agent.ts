@@ -1,4 +1,5 @@
-// A small real A2A agent for tests: @a2a-js/sdk server pieces on Express, v0.3 compat on.
+// A small real A2A agent for tests: @a2a-js/sdk server pieces on Express, v0.3 compat on. The one
+// echo agent of the repo: test-python's interop tests serve it to the Python a2a-sdk 0.3 client too.
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
@@ -18,9 +19,11 @@ import {
 } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, restHandler, type UserBuilder } from "@a2a-js/sdk/server/express";
 import express from "express";
+import { messageText } from "../src/text.js";
 
 export interface ReceivedCall {
   text: string;
+  /** The task this call runs in (new, or the one it continues) and its conversation. */
   taskId: string;
   contextId: string;
   metadata: Record<string, unknown> | undefined;
@@ -74,13 +77,13 @@ class EchoExecutor implements AgentExecutor {
 
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId, userMessage, task } = ctx;
-    const text = userMessage.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("");
+    const text = messageText(userMessage);
     const headers = ctx.context.state.get(STATE_HEADERS_KEY) as RequestHeaders | undefined;
     const authorization = headers?.authorization;
     this.received.push({
       text,
-      taskId: userMessage.taskId,
-      contextId: userMessage.contextId,
+      taskId,
+      contextId,
       metadata: userMessage.metadata,
       authorization: Array.isArray(authorization) ? authorization.join(",") : authorization,
       version: ctx.context.requestedVersion,

@@ -2,14 +2,14 @@ import { AgentCard } from "@a2a-js/sdk";
 import { legacyAgentCardRouter } from "@a2a-js/sdk/compat/v0_3/server/express";
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
-import type { Logger } from "@switchboard/utils/logger";
-import { a2aRequests, metricsRegistry } from "@switchboard/utils/metrics";
+import type { Logger } from "@switchboard/common/logger";
 import express, { type ErrorRequestHandler } from "express";
 import { type AuthSettings, bearerGuard, callerOf } from "./auth.js";
 import { tokenOf } from "./caller.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
 import { type ConversationStore, deleteConversation } from "./conversations.js";
 import { countedRequestHandler } from "./counted-handler.js";
+import { a2aRequests, metricsRegistry } from "./metrics.js";
 import { checkParams, findBadParams } from "./request-checks.js";
 
 export interface AgentAppDeps {

@@ -1,6 +1,7 @@
 import type { User } from "@a2a-js/sdk/server";
 import { UnauthenticatedUser } from "@a2a-js/sdk/server";
-import { SwitchboardError } from "@switchboard/utils/errors";
+import { parseEnv } from "@switchboard/common/env";
+import { SwitchboardError } from "@switchboard/common/errors";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose";
 import { z } from "zod";
@@ -20,17 +21,7 @@ export type AuthSettings =
 
 /** AUTH_MODE and its keys; jwt mode without a key to verify with is a start-up error. */
 export function readAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
-  const parsed = AuthEnv.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new SwitchboardError(
-      "auth.config",
-      "user",
-      `Invalid authentication settings: ${problems.join("; ")}`,
-    );
-  }
-  const e = parsed.data;
+  const e = parseEnv(AuthEnv, env, { code: "auth.config", what: "authentication settings" });
   if (e.AUTH_MODE === "none") return { mode: "none" };
   const key = e.AUTH_JWKS_URL
     ? createRemoteJWKSet(new URL(e.AUTH_JWKS_URL), { timeoutDuration: 5_000 })

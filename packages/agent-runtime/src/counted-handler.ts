@@ -1,5 +1,5 @@
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
-import { a2aRequests } from "@switchboard/utils/metrics";
+import { a2aRequests } from "./metrics.js";
 
 const STREAMING = new Set(["sendMessageStream", "resubscribe"]);
 

@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/utils/errors";
+import { parseEnv } from "@switchboard/common/env";
 import { z } from "zod";
 import type { ContextBudget } from "./context-budget.js";
 import type { LockSettings } from "./thread-lock.js";
@@ -39,25 +39,20 @@ export interface RuntimeSettings {
  * context budget.
  */
 export function readRuntimeSettings(env: NodeJS.ProcessEnv, defaultPort: number): RuntimeSettings {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
-  const parsed = RuntimeEnv.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new SwitchboardError("runtime.config", "user", `Invalid agent settings: ${problems.join("; ")}`);
-  }
-  const port = parsed.data.PORT ?? defaultPort;
+  const settings = parseEnv(RuntimeEnv, env, { code: "runtime.config", what: "agent settings" });
+  const port = settings.PORT ?? defaultPort;
   return {
     port,
-    host: parsed.data.HOST,
-    publicUrl: parsed.data.AGENT_PUBLIC_URL?.replace(/\/+$/, ""),
-    maxBodyBytes: parsed.data.MAX_REQUEST_BYTES,
+    host: settings.HOST,
+    publicUrl: settings.AGENT_PUBLIC_URL?.replace(/\/+$/, ""),
+    maxBodyBytes: settings.MAX_REQUEST_BYTES,
     locks: {
-      policy: parsed.data.CONCURRENT_TURN_POLICY,
-      leaseMs: parsed.data.THREAD_LEASE_SECONDS * 1000,
-      waitMs: parsed.data.CONCURRENT_TURN_WAIT_SECONDS * 1000,
+      policy: settings.CONCURRENT_TURN_POLICY,
+      leaseMs: settings.THREAD_LEASE_SECONDS * 1000,
+      waitMs: settings.CONCURRENT_TURN_WAIT_SECONDS * 1000,
     },
-    context: parsed.data.ENABLE_AUTO_COMPRESSION
-      ? { maxTokens: parsed.data.MAX_CONTEXT_TOKENS, keepMessages: parsed.data.MIN_MESSAGES_TO_KEEP }
+    context: settings.ENABLE_AUTO_COMPRESSION
+      ? { maxTokens: settings.MAX_CONTEXT_TOKENS, keepMessages: settings.MIN_MESSAGES_TO_KEEP }
       : undefined,
   };
 }

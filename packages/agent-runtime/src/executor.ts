@@ -16,14 +16,14 @@ import {
   ToolMessage,
 } from "@langchain/core/messages";
 import { Command, INTERRUPT } from "@langchain/langgraph";
-import type { Logger } from "@switchboard/utils/logger";
-import { turnDuration } from "@switchboard/utils/metrics";
+import type { Logger } from "@switchboard/common/logger";
 import { threadIdFor, tokenOf } from "./caller.js";
 import type { TurnGraph } from "./definition.js";
 import { describeFailure } from "./failure.js";
 import { questionFor, resumeValueFor } from "./interrupts.js";
 import { answersToLostToolCalls } from "./lost-tool-calls.js";
 import { messageText, statusUpdate, textArtifact } from "./messages.js";
+import { turnDuration } from "./metrics.js";
 import { awaitsOnlyTheResult } from "./request-handler.js";
 import type { ThreadLocks } from "./thread-lock.js";
 import { pendingInterrupt, type TurnCheckpoints } from "./turn-checkpoints.js";

@@ -1,19 +1,5 @@
-import { isSwitchboardError } from "@switchboard/utils/errors";
-
-const SECRET_PATTERNS: Array<[RegExp, string]> = [
-  [/(bearer\s+)[\w\-.~+/]+=*/gi, "$1[redacted]"],
-  [/\b(sk|ghp|gho|ghs|github_pat|xox[abp])[-_][\w-]{8,}/gi, "[redacted]"],
-  [/(mongodb(?:\+srv)?:\/\/[^:/@\s]+:)[^@\s]+@/gi, "$1****@"],
-  [/([?&](?:token|key|api[-_]?key|password|secret)=)[^&\s]+/gi, "$1[redacted]"],
-];
-
-/** Removes anything that looks like a credential from text shown to users or written to logs. */
-export function redactSecrets(text: string): string {
-  return SECRET_PATTERNS.reduce(
-    (result, [pattern, replacement]) => result.replace(pattern, replacement),
-    text,
-  );
-}
+import { isSwitchboardError } from "@switchboard/common/errors";
+import { redactSecrets } from "@switchboard/common/redact";
 
 function statusOf(error: unknown): number | undefined {
   const status = (error as { status?: unknown; statusCode?: unknown } | undefined)?.status;

@@ -1,5 +1,5 @@
-import { a2aRequests } from "@switchboard/utils/metrics";
 import type { NextFunction, Request, Response } from "express";
+import { a2aRequests } from "./metrics.js";
 
 /** Longest id accepted: ids become MongoDB keys and log fields. */
 export const MAX_ID_LENGTH = 256;

@@ -2,6 +2,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InMemoryTaskStore } from "@a2a-js/sdk/server";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { isSwitchboardError } from "@switchboard/common/errors";
+import { createLogger, type Logger } from "@switchboard/common/logger";
+import { announceReady } from "@switchboard/contract";
 import { createChatModel } from "@switchboard/llm/chat-model";
 import { detectAgentName } from "@switchboard/utils/agent-name";
 import {
@@ -11,8 +14,6 @@ import {
   getCheckpointerInfo,
   pingCheckpointer,
 } from "@switchboard/utils/checkpointer";
-import { isSwitchboardError } from "@switchboard/utils/errors";
-import { createLogger, type Logger } from "@switchboard/utils/logger";
 import { buildAgentGraph } from "./agent-graph.js";
 import { createAgentApp } from "./app.js";
 import { readAuthSettings } from "./auth.js";
@@ -138,6 +139,7 @@ export async function serveAgent(
     },
     `${name} agent ready`,
   );
+  announceReady({ agent: name, port, url: publicUrl });
   return {
     name,
     url,

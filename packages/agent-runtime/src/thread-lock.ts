@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { SwitchboardError } from "@switchboard/utils/errors";
-import type { Logger } from "@switchboard/utils/logger";
+import { SwitchboardError } from "@switchboard/common/errors";
+import type { Logger } from "@switchboard/common/logger";
 import type { Collection, Db } from "mongodb";
 
 /** What a second message on a busy conversation does: wait its turn (bounded), or be refused. */

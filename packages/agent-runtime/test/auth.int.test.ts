@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { Writable } from "node:stream";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { createLogger } from "@switchboard/utils/logger";
+import { createLogger } from "@switchboard/common/logger";
 import { callTool, recallUserMessages, replyFromToolResult } from "@switchboard-testing/test-llm/replies";
 import { rules } from "@switchboard-testing/test-llm/rules";
 import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";

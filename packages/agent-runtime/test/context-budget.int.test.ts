@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { taskStateToJSON } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import type { BaseMessage } from "@langchain/core/messages";
+import { createLogger } from "@switchboard/common/logger";
 import { getCheckpointer } from "@switchboard/utils/checkpointer";
-import { createLogger } from "@switchboard/utils/logger";
 import {
   contextProblems,
   isSummaryRequest,

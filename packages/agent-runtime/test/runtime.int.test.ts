@@ -109,7 +109,7 @@ describe("agent runtime over A2A", () => {
     const contextId = `ctx-${randomUUID()}`;
     const asked = await send(client, "add note buy milk", contextId);
     expect(stateOf(asked)).toBe("TASK_STATE_INPUT_REQUIRED");
-    expect(statusText(asked)).toContain('Add the note "buy milk" to your notes.');
+    expect(statusText(asked)).toContain('Add the note "buy milk" to your notes?');
     expect(notes).toEqual([]);
 
     await agent?.close();

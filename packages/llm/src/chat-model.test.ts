@@ -3,7 +3,7 @@ import { ChatBedrockConverse } from "@langchain/aws";
 import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
 import { ChatOllama } from "@langchain/ollama";
 import { AzureChatOpenAI, ChatOpenAI } from "@langchain/openai";
-import { SwitchboardError } from "@switchboard/utils/errors";
+import { SwitchboardError } from "@switchboard/common/errors";
 import { guardOutboundConnections } from "@switchboard-testing/test-llm/outbound-guard";
 import { afterAll, describe, expect, it } from "vitest";
 import { createChatModel } from "./chat-model.js";

@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/utils/errors";
+import { parseEnv } from "@switchboard/common/env";
+import { SwitchboardError } from "@switchboard/common/errors";
 import { z } from "zod";
 
 /** The providers `LLM_PROVIDER` accepts, spelled as CAIPE's cnoe-agent-utils `LLMFactory` spells them. */
@@ -99,13 +100,6 @@ export type ProviderSettings = Exclude<LlmSettings, { provider: "offline" }>;
 
 function configError(message: string): SwitchboardError {
   return new SwitchboardError("llm.config", "user", message);
-}
-
-// Empty strings in env files mean "unset", as they do for CAIPE's Python settings.
-function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
-  );
 }
 
 function requireVars<K extends Variable>(
@@ -262,7 +256,8 @@ function providerSettings(provider: LlmProvider, e: LlmEnvVars): ProviderSetting
  * the variables to set; secret values are never part of a message.
  */
 export function readLlmSettings(env: NodeJS.ProcessEnv = process.env): LlmSettings {
-  const e = LlmEnv.parse(withoutEmpty(env));
+  // Empty strings in env files mean "unset", as they do for CAIPE's Python settings.
+  const e = parseEnv(LlmEnv, env, { code: "llm.config", what: "LLM settings" });
   const requested = e.LLM_PROVIDER?.toLowerCase();
   if (requested === undefined) return { provider: "offline", reason: "unset" };
   if (requested === "offline") return { provider: "offline", reason: "configured" };

@@ -34,9 +34,9 @@
 import { performance } from "node:perf_hooks";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { createLogger } from "@switchboard/common/logger";
 import { startTestMongo } from "@switchboard-testing/test-mongo/server";
 import { MongoClient } from "mongodb";
-import { createLogger } from "../src/logger.js";
 import {
   type AgentGraph,
   agentGraph,

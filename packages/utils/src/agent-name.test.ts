@@ -15,6 +15,9 @@ function packageWithEntry(name: string): string {
   return entry;
 }
 
+/** This package: tsx and vitest resolve from here, whatever folder the tests were started in. */
+const packageDir = join(import.meta.dirname, "..");
+
 describe("agent name detection", () => {
   it("maps package names to agent names", () => {
     expect(agentNameFromPackage("@switchboard/agent-jira")).toBe("jira");
@@ -42,7 +45,7 @@ describe("agent name detection", () => {
   });
 
   it("uses npm_package_name when the entry script is a tool in node_modules", () => {
-    const entry = join(process.cwd(), "node_modules", "vitest", "vitest.mjs");
+    const entry = join(packageDir, "node_modules", "vitest", "vitest.mjs");
     const detected = detectAgentName({
       env: { npm_package_name: "@switchboard/agent-aws" },
       entryScript: entry,
@@ -91,7 +94,7 @@ describe("agent name detection", () => {
     const result = spawnSync(process.execPath, ["--import", "tsx", entry], {
       env: { PATH: process.env.PATH },
       encoding: "utf8",
-      cwd: process.cwd(),
+      cwd: packageDir,
     });
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe("pagerduty");

@@ -1,5 +1,6 @@
+import { parseEnv } from "@switchboard/common/env";
+import { SwitchboardError } from "@switchboard/common/errors";
 import { z } from "zod";
-import { SwitchboardError } from "./errors.js";
 
 /** The checkpoint settings from the environment (names shared with CAIPE's env files). */
 const CheckpointEnv = z.object({
@@ -27,24 +28,9 @@ export type CheckpointSettings =
       timeoutMs: number;
     };
 
-// Empty strings in env files mean "unset", as they do for CAIPE's Python settings.
-function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1]?.trim())),
-  );
-}
-
 export function readCheckpointSettings(env: NodeJS.ProcessEnv = process.env): CheckpointSettings {
-  const parsed = CheckpointEnv.safeParse(withoutEmpty(env));
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new SwitchboardError(
-      "checkpointer.config",
-      "user",
-      `Invalid checkpoint settings: ${problems.join("; ")}`,
-    );
-  }
-  const e = parsed.data;
+  // Empty strings in env files mean "unset", as they do for CAIPE's Python settings.
+  const e = parseEnv(CheckpointEnv, env, { code: "checkpointer.config", what: "checkpoint settings" });
   const uriVariable = e.LANGGRAPH_CHECKPOINT_MONGODB_URI ? "LANGGRAPH_CHECKPOINT_MONGODB_URI" : "MONGODB_URI";
   const uri = e.LANGGRAPH_CHECKPOINT_MONGODB_URI ?? e.MONGODB_URI;
   const type = e.LANGGRAPH_CHECKPOINT_TYPE ?? (uri ? "mongodb" : "memory");

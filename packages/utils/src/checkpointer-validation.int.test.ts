@@ -1,8 +1,8 @@
+import { createLogger } from "@switchboard/common/logger";
 import { describeOnDocumentDb, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
 import { MongoClient } from "mongodb";
 import * as vitest from "vitest";
 import { closeCheckpointer, getCheckpointer } from "./checkpointer.js";
-import { createLogger } from "./logger.js";
 
 // LangGraph's own conformance suite for checkpoint savers, run against what getCheckpointer()
 // returns: Switchboard's MongoCheckpointSaver on the project's one MongoDB driver (7), on the test

@@ -1,11 +1,11 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
+import { SwitchboardError } from "@switchboard/common/errors";
+import { getLogger, type Logger } from "@switchboard/common/logger";
 import { type Db, MongoClient } from "mongodb";
 import { assertValidAgentName, detectAgentName } from "./agent-name.js";
 import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-env.js";
-import { SwitchboardError } from "./errors.js";
-import { getLogger, type Logger } from "./logger.js";
-import { instrumentSaver } from "./metrics.js";
+import { instrumentSaver } from "./checkpoint-metrics.js";
 import { MongoCheckpointSaver } from "./mongo-saver.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
 import { agentCollections, EXPIRY_FIELD, type SaverCollections } from "./saver-docs.js";

@@ -15,8 +15,8 @@ import {
   WRITES_IDX_MAP,
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
+import { SwitchboardError } from "@switchboard/common/errors";
 import { type Binary, type Collection, type Db, type Filter, MongoBulkWriteError } from "mongodb";
-import { SwitchboardError } from "./errors.js";
 import {
   bytesOf,
   type CheckpointDoc,

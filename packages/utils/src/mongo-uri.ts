@@ -4,6 +4,8 @@
  * percent-encode the credentials once, never twice, and redact them for messages and logs.
  */
 
+import { maskUserinfo } from "@switchboard/common/redact";
+
 interface UriParts {
   scheme: string;
   /** Raw userinfo as written (before the `@`), if any. */
@@ -87,9 +89,7 @@ export function redactMongoUri(uri: string): string {
   if (!isMongoUri(uri)) return "(not a mongodb:// URI)";
   const parts = splitUri(uri);
   if (parts.userinfo === undefined) return uri;
-  const colon = parts.userinfo.indexOf(":");
-  const user = colon === -1 ? parts.userinfo : parts.userinfo.slice(0, colon);
-  return join(parts, colon === -1 ? user : `${user}:****`);
+  return join(parts, maskUserinfo(parts.userinfo));
 }
 
 /** The database named in the URI path (`mongodb://host/<db>?…`), if any. */

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { SwitchboardError } from "@switchboard/common/errors";
 import { COMPOSE_FILE } from "@switchboard/fleet-config/compose";
 import { envPrefixFor, serviceNameFor } from "@switchboard/fleet-config/contract";
 import {
@@ -8,7 +9,6 @@ import {
   listAgentPackages,
   workspacePackages,
 } from "@switchboard/fleet-config/workspace";
-import { SwitchboardError } from "@switchboard/utils/errors";
 import { agentNameProblem } from "./agent-name.js";
 import { addAgentToCompose, composeMentions, removeAgentFromCompose } from "./compose-edit.js";
 import { addAgentToEnvExample, envExampleClashes, removeAgentFromEnvExample } from "./env-example-edit.js";

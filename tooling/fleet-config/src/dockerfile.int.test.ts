@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { readyMessage } from "@switchboard/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../test/fixture.js";
 import { readComposeFile } from "./compose.js";
@@ -142,24 +143,27 @@ describe(`the Dockerfile for AGENT=${AGENT}`, () => {
     agent = spawn(process.execPath, ["dist/index.js"], {
       cwd: out,
       env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
     let log = "";
     const port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`agent did not start in 30 s:\n${log}`)), 30_000);
-      agent?.stderr?.on("data", (chunk: Buffer) => {
-        log += chunk.toString();
-      });
-      agent?.stdout?.on("data", (chunk: Buffer) => {
-        log += chunk.toString();
-        const ready = log.split("\n").find((line) => line.includes("agent ready"));
-        if (ready) {
-          clearTimeout(timer);
-          resolve((JSON.parse(ready) as { port: number }).port);
-        }
+      for (const stream of [agent?.stdout, agent?.stderr]) {
+        stream?.on("data", (chunk: Buffer) => {
+          log += chunk.toString();
+        });
+      }
+      // The deployed package says it is ready as the runtime does: its dependencies came along.
+      agent?.on("message", (message) => {
+        const ready = readyMessage(message);
+        if (!ready) return;
+        clearTimeout(timer);
+        resolve(ready.port);
       });
       agent?.once("exit", (code) => reject(new Error(`agent exited with ${code}:\n${log}`)));
     });
+    // Its log says how it runs (the ready message can overtake the log line on the pipe).
+    await expect.poll(() => log).toContain("agent ready");
     expect(log).toContain("offline mode");
     expect(log).toContain('"checkpoints":"memory"');
     const health = await fetch(`http://127.0.0.1:${port}/health`);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime/serve";
-import { createLogger } from "@switchboard/utils/logger";
+import { createLogger } from "@switchboard/common/logger";
 import { freePort } from "@switchboard-testing/test-agents/ports";
 import { messageText } from "@switchboard-testing/test-llm/conversation";
 import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";

@@ -2,7 +2,7 @@ import { type AgentConnection, connectAgent } from "@switchboard/a2a-client/clie
 import { isA2ACallError } from "@switchboard/a2a-client/errors";
 import { collectTurn } from "@switchboard/a2a-client/turn";
 import type { SendInput, TurnEvent, TurnResult } from "@switchboard/a2a-client/types";
-import { createLogger } from "@switchboard/utils/logger";
+import { createLogger } from "@switchboard/common/logger";
 import type { CliOptions } from "./args.js";
 
 /** Card fetch retries: enough to ride out a fleet that is still starting, short enough to fail fast. */

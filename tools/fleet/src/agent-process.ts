@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
+import { readyMessage } from "@switchboard/contract";
 
 /** An agent package running as its own node process, as `pnpm start` runs it. */
 export interface AgentProcess {
@@ -19,7 +20,7 @@ export interface AgentProcessOptions {
   env: NodeJS.ProcessEnv;
   /** Called with each line it prints, as it prints it. */
   onLine?: (line: string) => void;
-  /** How long to wait for its "<agent> agent ready" log line. */
+  /** How long to wait for it to say it is ready (the runtime's message over IPC). */
   timeoutMs?: number;
   /** The entry script relative to the package; default dist/index.js. */
   entry?: string;
@@ -33,8 +34,9 @@ process.once("exit", () => {
 });
 
 /**
- * Starts `node <packageDir>/dist/index.js` and resolves once the runtime logged that the agent is
- * ready (the line carries the bound port); rejects with the output's tail if it exits first.
+ * Starts `node <packageDir>/dist/index.js` and resolves once the runtime says the agent is ready
+ * (its ready message over the IPC channel carries the bound port); rejects with the output's tail
+ * if it exits first.
  */
 export function startAgentProcess(packageDir: string, options: AgentProcessOptions): Promise<AgentProcess> {
   const child = spawn(
@@ -43,7 +45,7 @@ export function startAgentProcess(packageDir: string, options: AgentProcessOptio
     {
       cwd: packageDir,
       env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
     },
   );
   running.add(child);
@@ -61,11 +63,11 @@ export function startAgentProcess(packageDir: string, options: AgentProcessOptio
     output = (output + text).slice(-200_000);
     const lines = (partial + text).split("\n");
     partial = lines.pop() ?? "";
-    for (const line of lines) {
-      port ??= readyPort(line);
-      options.onLine?.(line);
-    }
+    for (const line of lines) options.onLine?.(line);
   };
+  child.on("message", (message) => {
+    port ??= readyMessage(message)?.port;
+  });
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
 
@@ -102,14 +104,4 @@ export function startAgentProcess(packageDir: string, options: AgentProcessOptio
 /** The last lines of some output, for error messages. */
 export function tail(output: string, lines = 20): string {
   return output.trimEnd().split("\n").slice(-lines).join("\n");
-}
-
-function readyPort(line: string): number | undefined {
-  if (!line.includes("agent ready")) return undefined;
-  try {
-    const entry = JSON.parse(line) as { port?: unknown };
-    return typeof entry.port === "number" ? entry.port : undefined;
-  } catch {
-    return undefined;
-  }
 }

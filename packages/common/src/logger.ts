@@ -1,22 +1,7 @@
 import { type Logger, type LoggerOptions, pino } from "pino";
+import { SECRET_LOG_PATHS, SECRET_MASK } from "./redact.js";
 
 export type { Logger };
-
-/** Paths whose values never reach a log line, wherever a caller puts them. */
-const REDACTED_PATHS = [
-  "password",
-  "token",
-  "apiKey",
-  "authorization",
-  "*.password",
-  "*.token",
-  "*.apiKey",
-  "*.authorization",
-  "headers.authorization",
-  "*.headers.authorization",
-  "req.headers.authorization",
-  "req.headers.cookie",
-];
 
 export interface LoggerConfig {
   /** pino level; defaults to LOG_LEVEL or "info" ("silent" turns logging off). */
@@ -35,7 +20,7 @@ export function createLogger(config: LoggerConfig = {}): Logger {
   const options: LoggerOptions = {
     level: config.level ?? process.env.LOG_LEVEL ?? "info",
     base: config.base ?? {},
-    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    redact: { paths: SECRET_LOG_PATHS, censor: SECRET_MASK },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };

@@ -1,38 +1,23 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, Histogram } from "prom-client";
 
-/** The process's one Prometheus registry, served at GET /metrics. */
-export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry });
-
-export const a2aRequests = new Counter({
-  name: "switchboard_a2a_requests_total",
-  help: "A2A requests by method and outcome (ok, error, rejected).",
-  labelNames: ["method", "outcome"] as const,
-  registers: [metricsRegistry],
-});
-
-export const turnDuration = new Histogram({
-  name: "switchboard_turn_duration_seconds",
-  help: "Duration of one agent turn, by how it ended (completed, input-required, failed, canceled).",
-  labelNames: ["outcome"] as const,
-  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
-  registers: [metricsRegistry],
-});
-
+/**
+ * The checkpoint store's own metrics. They belong to no registry here: whoever serves /metrics (the
+ * agent runtime) registers them on its registry.
+ */
 export const checkpointDuration = new Histogram({
   name: "switchboard_checkpoint_operation_duration_seconds",
   help: "Checkpoint store reads (getTuple, list) and writes (put, putWrites).",
   labelNames: ["operation", "backend"] as const,
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-  registers: [metricsRegistry],
+  registers: [],
 });
 
 export const checkpointErrors = new Counter({
   name: "switchboard_checkpoint_errors_total",
   help: "Failed checkpoint store operations.",
   labelNames: ["operation", "backend"] as const,
-  registers: [metricsRegistry],
+  registers: [],
 });
 
 type AsyncMethod = "getTuple" | "put" | "putWrites" | "deleteThread";

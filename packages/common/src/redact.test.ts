@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { maskSecrets, maskUserinfo, PASSWORD_MASK, redactSecrets, SECRET_MASK } from "./redact.js";
+
+describe("maskSecrets", () => {
+  it("replaces every occurrence of each known value, with [redacted] or the given mask", () => {
+    expect(maskSecrets("token abc then abc and xyz", ["abc", "xyz"])).toBe(
+      `token ${SECRET_MASK} then ${SECRET_MASK} and ${SECRET_MASK}`,
+    );
+    expect(maskSecrets("key AKIDEXAMPLE", ["AKIDEXAMPLE"], "***")).toBe("key ***");
+  });
+
+  it("skips empty values instead of masking between every character", () => {
+    expect(maskSecrets("plain", ["", "zzz"])).toBe("plain");
+  });
+});
+
+describe("maskUserinfo", () => {
+  it("masks the password and keeps the user", () => {
+    expect(maskUserinfo("app:p@ss:word")).toBe(`app:${PASSWORD_MASK}`);
+    expect(maskUserinfo("app")).toBe("app");
+  });
+});
+
+describe("redactSecrets", () => {
+  it("removes bearer tokens, well-known token shapes, URI passwords and secret query parameters", () => {
+    const text =
+      "Authorization: Bearer eyJhbGciOi.x-y_z== with sk-abcdefghijkl and ghp_0123456789abcdef at " +
+      "mongodb://app:hunter2@db:27017/x and https://h/p?api_key=s3cret&x=1";
+    expect(redactSecrets(text)).toBe(
+      "Authorization: Bearer [redacted] with [redacted] and [redacted] at " +
+        "mongodb://app:****@db:27017/x and https://h/p?api_key=[redacted]&x=1",
+    );
+  });
+
+  it("also masks the known values it is given", () => {
+    expect(redactSecrets("the key is plain-value", ["plain-value"])).toBe("the key is [redacted]");
+  });
+});

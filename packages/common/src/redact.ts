@@ -1,0 +1,61 @@
+/**
+ * The one rule for keeping secrets out of text a person or a log reads: known secret values are
+ * replaced by a mask, a connection string's password by `****`, and anything shaped like a token
+ * by `[redacted]`.
+ */
+
+/** What replaces a secret value or token. */
+export const SECRET_MASK = "[redacted]";
+/** What replaces the password of a connection string (`mongodb://user:****@host`). */
+export const PASSWORD_MASK = "****";
+
+/** Fields whose values never reach a log line, wherever a caller puts them (pino redact paths). */
+export const SECRET_LOG_PATHS = [
+  "password",
+  "token",
+  "apiKey",
+  "authorization",
+  "*.password",
+  "*.token",
+  "*.apiKey",
+  "*.authorization",
+  "headers.authorization",
+  "*.headers.authorization",
+  "req.headers.authorization",
+  "req.headers.cookie",
+];
+
+/** Replaces every occurrence of each known secret value (empty ones are skipped) with `mask`. */
+export function maskSecrets(text: string, secrets: Iterable<string>, mask: string = SECRET_MASK): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret) result = result.split(secret).join(mask);
+  }
+  return result;
+}
+
+/** URI credentials as `user:password` (already split from the host): the password becomes `****`. */
+export function maskUserinfo(userinfo: string): string {
+  const colon = userinfo.indexOf(":");
+  return colon === -1 ? userinfo : `${userinfo.slice(0, colon)}:${PASSWORD_MASK}`;
+}
+
+const SECRET_PATTERNS: Array<[RegExp, string]> = [
+  [/(bearer\s+)[\w\-.~+/]+=*/gi, `$1${SECRET_MASK}`],
+  [/\b(sk|ghp|gho|ghs|github_pat|xox[abp])[-_][\w-]{8,}/gi, SECRET_MASK],
+  [/(mongodb(?:\+srv)?:\/\/[^:/@\s]+:)[^@\s]+@/gi, `$1${PASSWORD_MASK}@`],
+  [/([?&](?:token|key|api[-_]?key|password|secret)=)[^&\s]+/gi, `$1${SECRET_MASK}`],
+];
+
+/**
+ * Removes anything that looks like a credential from text shown to users or written to logs:
+ * bearer tokens, well-known token prefixes (sk-, ghp_, xoxb-…), connection-string passwords and
+ * secret query parameters; then each of the known `secrets` values.
+ */
+export function redactSecrets(text: string, secrets: Iterable<string> = []): string {
+  const patterned = SECRET_PATTERNS.reduce(
+    (result, [pattern, replacement]) => result.replace(pattern, replacement),
+    text,
+  );
+  return maskSecrets(patterned, secrets);
+}

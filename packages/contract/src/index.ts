@@ -1,0 +1,1 @@
+export { AGENT_READY, type AgentReady, announceReady, readyMessage } from "./ready.js";
