@@ -1,6 +1,7 @@
 import { collectTurn } from "@switchboard/a2a-client/turn";
 import type { SendInput, TurnEvent, TurnResult } from "@switchboard/a2a-client/types";
 import { currentTurn } from "@switchboard/agent-runtime/turn-context";
+import { agentUrlVariableFor, enableVariableFor } from "@switchboard/contract";
 import type { Roster, Subagent } from "./roster.js";
 
 /** What one hop to a subagent produced: text for the model, or a question to relay to the user. */
@@ -24,7 +25,7 @@ export async function askSubagent(
     const enabled = roster.list().map((entry) => entry.config.name);
     return answer(
       `No agent named "${name}" is enabled${enabled.length ? ` (enabled: ${enabled.join(", ")})` : ""}. ` +
-        `To add one, set ENABLE_${name.toUpperCase().replaceAll("-", "_")}=true and its _AGENT_URL.`,
+        `To add one, set ${enableVariableFor(name)}=true and ${agentUrlVariableFor(name)}.`,
     );
   }
   const { connection } = agent;

@@ -1,5 +1,6 @@
 import { resolveUserScope, ServerCallContext, type User } from "@a2a-js/sdk/server";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { collectionsFor } from "@switchboard/contract";
 import type { Db } from "mongodb";
 import { threadIdFor } from "./caller.js";
 
@@ -41,8 +42,11 @@ export async function deleteConversation(
   let tasks = 0;
   if (store.db) {
     const owner = resolveUserScope(new ServerCallContext({ user }));
-    tasks = (await store.db.collection(`tasks_${store.agent}`).deleteMany({ owner, contextId })).deletedCount;
-    await store.db.collection<{ _id: string }>(`locks_${store.agent}`).deleteOne({ _id: threadId });
+    tasks = (await store.db.collection(collectionsFor(store.agent).tasks).deleteMany({ owner, contextId }))
+      .deletedCount;
+    await store.db
+      .collection<{ _id: string }>(collectionsFor(store.agent).locks)
+      .deleteOne({ _id: threadId });
   }
   const result: DeletedConversation = { agent: store.agent, contextId, checkpoints: "deleted", tasks };
   if (store.cascades.length > 0) {

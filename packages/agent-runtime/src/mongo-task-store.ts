@@ -1,5 +1,6 @@
 import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from "@a2a-js/sdk";
 import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
+import { collectionsFor } from "@switchboard/contract";
 import type { Collection, Db, Filter } from "mongodb";
 
 interface TaskDocument {
@@ -95,7 +96,7 @@ export class MongoTaskStore implements TaskStore {
   }
 
   static async create(db: Db, agent: string): Promise<MongoTaskStore> {
-    const store = new MongoTaskStore(db, `tasks_${agent}`);
+    const store = new MongoTaskStore(db, collectionsFor(agent).tasks);
     await store.collection.createIndex(
       { owner: 1, contextId: 1, timestamp: -1 },
       { name: "owner_context_time" },

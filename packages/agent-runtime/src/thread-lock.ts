@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SwitchboardError } from "@switchboard/common/errors";
 import type { Logger } from "@switchboard/common/logger";
+import { collectionsFor } from "@switchboard/contract";
 import type { Collection, Db } from "mongodb";
 
 /** What a second message on a busy conversation does: wait its turn (bounded), or be refused. */
@@ -61,7 +62,7 @@ export class MongoThreadLocks implements ThreadLocks {
     settings: LockSettings,
     logger: Logger,
   ): Promise<MongoThreadLocks> {
-    const collection = db.collection<LockDocument>(`locks_${agent}`);
+    const collection = db.collection<LockDocument>(collectionsFor(agent).locks);
     // Housekeeping only: leases that expired long ago disappear on a real MongoDB.
     await collection.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 3600, name: "expired_leases" });
     return new MongoThreadLocks(collection, settings, logger);

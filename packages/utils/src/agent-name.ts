@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
+import { agentNameFromPackage } from "@switchboard/contract";
 import { SwitchboardError } from "./errors.js";
 
 /** Where a detected agent name came from, for log lines and error messages. */
@@ -21,12 +22,6 @@ export interface DetectOptions {
 // The longest collection name built from it, `checkpoint_writes_<agent>`, stays well inside
 // MongoDB's namespace limit, and the name is safe in env var names and URLs.
 const VALID_AGENT_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-
-/** `@switchboard/agent-jira` → `jira`, `@switchboard/supervisor` → `supervisor`. */
-export function agentNameFromPackage(packageName: string): string {
-  const unscoped = packageName.replace(/^@[^/]+\//, "");
-  return unscoped.replace(/^agent-/, "");
-}
 
 /** Throws a clear error for a name that would make an invalid or unsafe collection name. */
 export function assertValidAgentName(name: string, source: string): string {

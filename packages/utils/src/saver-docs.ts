@@ -1,4 +1,5 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { collectionsFor } from "@switchboard/contract";
 import { Binary, type Db } from "mongodb";
 import { DICTIONARY_1 } from "./saver-dictionary.js";
 
@@ -13,12 +14,13 @@ export interface SaverCollections {
   messages: string;
 }
 
-/** An agent's own collections (the contract's names). */
+/** An agent's own checkpoint collections (the contract's names). */
 export function agentCollections(agent: string): SaverCollections {
+  const names = collectionsFor(agent);
   return {
-    checkpoints: `checkpoints_${agent}`,
-    writes: `checkpoint_writes_${agent}`,
-    messages: `checkpoint_messages_${agent}`,
+    checkpoints: names.checkpoints,
+    writes: names.checkpointWrites,
+    messages: names.checkpointMessages,
   };
 }
 

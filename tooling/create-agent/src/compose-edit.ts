@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { envPrefixFor, serviceNameFor } from "@switchboard/fleet-config/contract";
+import { envPrefixFor, serviceNameFor } from "@switchboard/contract";
 import {
   type Document,
   isMap,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { envPrefixFor } from "@switchboard/fleet-config/contract";
+import { envPrefixFor } from "@switchboard/contract";
 import { renderTemplate, TEMPLATES_DIR, type TemplateValues } from "./templates.js";
 
 const SECTION = /^# ---- /;

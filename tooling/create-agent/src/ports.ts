@@ -1,4 +1,4 @@
-import { CONTRACT_PORTS } from "@switchboard/fleet-config/contract";
+import { CONTRACT_PORTS } from "@switchboard/contract";
 import { parse } from "yaml";
 
 /** New agents get ports after the contract table's (8000–8016), so CAIPE's ports stay free. */

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { SwitchboardError } from "@switchboard/common/errors";
+import { envPrefixFor, serviceNameFor } from "@switchboard/contract";
 import { COMPOSE_FILE } from "@switchboard/fleet-config/compose";
-import { envPrefixFor, serviceNameFor } from "@switchboard/fleet-config/contract";
 import {
   declaredDependencies,
   listAgentPackages,

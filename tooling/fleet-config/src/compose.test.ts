@@ -1,12 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings hold Compose and TypeScript source, ${} included.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { CONTRACT_PORTS } from "@switchboard/contract";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { fleetFixture, repoRoot } from "../test/fixture.js";
 import { checkCompose, environmentOf, readComposeFile } from "./compose.js";
 import { validateComposeDocument } from "./compose-schema.js";
-import { CONTRACT_PORTS } from "./contract.js";
 import { interpolate } from "./interpolate.js";
 import { listAgentPackages } from "./workspace.js";
 

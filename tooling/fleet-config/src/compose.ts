@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CONTRACT_PORTS, envPrefixFor, SUPERVISOR, serviceNameFor } from "@switchboard/contract";
 import { parse } from "yaml";
 import { validateComposeDocument } from "./compose-schema.js";
-import { CONTRACT_PORTS, envPrefixFor, serviceNameFor } from "./contract.js";
 import { readEnvExample } from "./env-example.js";
 import { interpolate, interpolatedNames } from "./interpolate.js";
-import { type AgentPackage, listAgentPackages, SUPERVISOR } from "./workspace.js";
+import { type AgentPackage, listAgentPackages } from "./workspace.js";
 
 export const COMPOSE_FILE = "docker-compose.dev.yaml";
 export const MONGODB_SERVICE = "mongodb";

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CONTRACT_PORTS } from "@switchboard/contract";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../test/fixture.js";
-import { CONTRACT_PORTS } from "./contract.js";
 
 // CI clones the repository with shared/ beside it; elsewhere the design page may be absent.
 const design = join(repoRoot, "..", "shared", "DESIGN.md");

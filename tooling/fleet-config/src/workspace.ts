@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { agentNameFromPackage } from "@switchboard/contract";
 import { parse } from "yaml";
 
 /** One package under agents/: what the fleet files must line up with. */
@@ -87,14 +88,6 @@ export function readPackageJson(dir: string): PackageJson {
   return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson;
 }
 
-/** DESIGN.md's naming rule: `@switchboard/agent-jira` → `jira`, `@switchboard/supervisor` → `supervisor`. */
-export function agentNameOf(packageName: string): string {
-  return packageName.replace(/^@[^/]+\//, "").replace(/^agent-/, "");
-}
-
-/** The supervisor is an agent package too, but the one that calls the others. */
-export const SUPERVISOR = "supervisor";
-
 export function listAgentPackages(repoRoot: string): AgentPackage[] {
   const agentsDir = join(repoRoot, "agents");
   if (!existsSync(agentsDir)) return [];
@@ -110,7 +103,7 @@ export function listAgentPackages(repoRoot: string): AgentPackage[] {
       return {
         folder: entry.name,
         packageName,
-        name: agentNameOf(packageName),
+        name: agentNameFromPackage(packageName),
         ...(port ? { defaultPort: Number(port) } : {}),
       };
     })

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentNameFromPackage } from "@switchboard/utils/agent-name";
+import { agentNameFromPackage } from "@switchboard/contract";
 
 export interface AgentPackage {
   /** Agent name: `@switchboard/agent-jira` → `jira`. */
@@ -30,9 +30,4 @@ export function discoverAgents(root: string): { supervisor?: AgentPackage; agent
     supervisor: found.find((agent) => agent.name === "supervisor"),
     agents: found.filter((agent) => agent.name !== "supervisor"),
   };
-}
-
-/** The env prefix of an agent: `jira` → `JIRA`, `my-tool` → `MY_TOOL`. */
-export function envPrefix(name: string): string {
-  return name.toUpperCase().replaceAll("-", "_");
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverAgents, envPrefix } from "./discover.js";
+import { discoverAgents } from "./discover.js";
 import { formatLine } from "./log-lines.js";
 
 describe("fleet discovery", () => {
@@ -19,7 +19,6 @@ describe("fleet discovery", () => {
     const { supervisor, agents } = discoverAgents(root);
     expect(supervisor?.packageName).toBe("@switchboard/supervisor");
     expect(agents.map((agent) => agent.name)).toEqual(["jira", "my-tool"]);
-    expect(envPrefix("my-tool")).toBe("MY_TOOL");
   });
 });
 

@@ -1,5 +1,6 @@
+import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import { type AgentProcess, startAgentProcess } from "./agent-process.js";
-import { type AgentPackage, discoverAgents, envPrefix } from "./discover.js";
+import { type AgentPackage, discoverAgents } from "./discover.js";
 
 export interface FleetMember {
   name: string;
@@ -33,9 +34,7 @@ export interface FleetOptions {
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const { supervisor, agents } = discoverAgents(options.root);
   if (!supervisor) throw new Error(`No supervisor package under ${options.root}/agents.`);
-  const enabled = agents.filter(
-    (agent) => options.env[`ENABLE_${envPrefix(agent.name)}`]?.trim() !== "false",
-  );
+  const enabled = agents.filter((agent) => options.env[enableVariableFor(agent.name)]?.trim() !== "false");
 
   const started = await Promise.allSettled(
     enabled.map((agent) => start(agent, options, localPort(agent, options.env))),
@@ -54,8 +53,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
 
   const wiring: NodeJS.ProcessEnv = {};
   for (const member of members) {
-    wiring[`ENABLE_${envPrefix(member.name)}`] = "true";
-    wiring[`${envPrefix(member.name)}_AGENT_URL`] = member.url;
+    wiring[enableVariableFor(member.name)] = "true";
+    wiring[agentUrlVariableFor(member.name)] = member.url;
   }
   const stopAll = async (list: FleetMember[]) => {
     await Promise.all(list.map((member) => member.process.kill("SIGTERM")));
@@ -84,7 +83,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
  * written for containers (JIRA_AGENT_HOST=agent-jira, JIRA_AGENT_PORT=8000) keeps the contract port.
  */
 function localPort(agent: AgentPackage, env: NodeJS.ProcessEnv): string | undefined {
-  const prefix = envPrefix(agent.name);
+  const prefix = envPrefixFor(agent.name);
   const host = env[`${prefix}_AGENT_HOST`]?.trim();
   const local = !host || host === "localhost" || host.startsWith("127.") || host === "::1";
   return local ? env[`${prefix}_AGENT_PORT`]?.trim() || undefined : undefined;

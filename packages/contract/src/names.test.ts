@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import {
+  agentNameFromPackage,
+  agentUrlVariableFor,
+  collectionsFor,
+  enableVariableFor,
+  envPrefixFor,
+  serviceNameFor,
+} from "./names.js";
+
+describe("the names derived from an agent's name", () => {
+  it("takes the agent name from its package", () => {
+    expect(agentNameFromPackage("@switchboard/agent-jira")).toBe("jira");
+    expect(agentNameFromPackage("@switchboard/supervisor")).toBe("supervisor");
+    expect(agentNameFromPackage("agent-status-page")).toBe("status-page");
+    expect(agentNameFromPackage("@acme/agent-agent-x")).toBe("agent-x");
+  });
+
+  it("names the supervisor's variables and the compose service as CAIPE did", () => {
+    expect(enableVariableFor("status-page")).toBe("ENABLE_STATUS_PAGE");
+    expect(envPrefixFor("my-tool")).toBe("MY_TOOL");
+    expect(agentUrlVariableFor("jira")).toBe("JIRA_AGENT_URL");
+    expect(serviceNameFor("jira")).toBe("agent-jira");
+    expect(serviceNameFor("supervisor")).toBe("supervisor");
+  });
+
+  it("gives each agent its own collections", () => {
+    expect(collectionsFor("jira")).toEqual({
+      checkpoints: "checkpoints_jira",
+      checkpointWrites: "checkpoint_writes_jira",
+      checkpointMessages: "checkpoint_messages_jira",
+      tasks: "tasks_jira",
+      locks: "locks_jira",
+    });
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The names the fleet's parts derive from an agent's name, each rule written once: its package,
+ * the supervisor's variables for it, its compose service and its MongoDB collections.
+ */
+
+/** The agent that routes to the others. */
+export const SUPERVISOR = "supervisor";
+
+/** `@switchboard/agent-jira` → `jira`, `@switchboard/supervisor` → `supervisor`. */
+export function agentNameFromPackage(packageName: string): string {
+  return packageName.replace(/^@[^/]+\//, "").replace(/^agent-/, "");
+}
+
+/**
+ * The supervisor's variable prefix for an agent, CAIPE's convention: `my-tool` → `MY_TOOL`, as in
+ * `ENABLE_MY_TOOL` and `MY_TOOL_AGENT_URL`.
+ */
+export function envPrefixFor(agentName: string): string {
+  return agentName.toUpperCase().replaceAll("-", "_");
+}
+
+/** The variable that routes the supervisor to an agent: `ENABLE_JIRA`. */
+export function enableVariableFor(agentName: string): string {
+  return `ENABLE_${envPrefixFor(agentName)}`;
+}
+
+/** The variable that tells the supervisor where an agent is: `JIRA_AGENT_URL`. */
+export function agentUrlVariableFor(agentName: string): string {
+  return `${envPrefixFor(agentName)}_AGENT_URL`;
+}
+
+/** The compose service of an agent: `supervisor`, else `agent-<name>`. */
+export function serviceNameFor(agentName: string): string {
+  return agentName === SUPERVISOR ? SUPERVISOR : `agent-${agentName}`;
+}
+
+/** An agent's own MongoDB collections, all `<kind>_<agent>`, beside each other in one database. */
+export interface AgentCollections {
+  checkpoints: string;
+  checkpointWrites: string;
+  checkpointMessages: string;
+  tasks: string;
+  locks: string;
+}
+
+export function collectionsFor(agentName: string): AgentCollections {
+  return {
+    checkpoints: `checkpoints_${agentName}`,
+    checkpointWrites: `checkpoint_writes_${agentName}`,
+    checkpointMessages: `checkpoint_messages_${agentName}`,
+    tasks: `tasks_${agentName}`,
+    locks: `locks_${agentName}`,
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * Contract ports (CAIPE's), by agent name. An agent not listed here (a new one) needs only a port
+ * of its own; a listed one must use its contract port.
+ */
+export const CONTRACT_PORTS: Readonly<Record<string, number>> = {
+  supervisor: 8000,
+  github: 8001,
+  weather: 8002,
+  backstage: 8003,
+  argocd: 8004,
+  confluence: 8005,
+  jira: 8006,
+  komodor: 8007,
+  pagerduty: 8008,
+  slack: 8009,
+  splunk: 8010,
+  webex: 8011,
+  aws: 8012,
+  petstore: 8013,
+  gitlab: 8014,
+  netutils: 8015,
+  victorops: 8016,
+};
