@@ -34,7 +34,7 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm-store \
   pnpm --filter="${pkg}" deploy --legacy --prod --prefer-offline --store-dir "$PNPM_STORE_DIR" /out
 
 FROM ${NODE_IMAGE} AS runtime
-# The agent's contract port (DESIGN.md), for EXPOSE only; PORT at run time overrides the listening port.
+# The agent's contract port (docs/CONTRACT.md), for EXPOSE only; PORT at run time overrides the listening port.
 ARG AGENT_PORT=8000
 ENV NODE_ENV=production HOST=0.0.0.0
 WORKDIR /app

@@ -9,4 +9,4 @@ export {
   serviceNameFor,
 } from "./names.js";
 export { CONTRACT_PORTS } from "./ports.js";
-export { AGENT_READY, type AgentReady, announceReady, readyMessage } from "./ready.js";
+export { AGENT_READY, type AgentReady, announceReady, READY_CHANNEL_ENV, readyMessage } from "./ready.js";

@@ -23,7 +23,7 @@ const LlmEnv = z.object({
   LLM_PROVIDER: text,
   // openai
   OPENAI_API_KEY: text,
-  OPENAI_BASE_URL: text, // DESIGN.md and the OpenAI SDK's own name; wins over OPENAI_ENDPOINT
+  OPENAI_BASE_URL: text, // the contract's and the OpenAI SDK's own name; wins over OPENAI_ENDPOINT
   OPENAI_ENDPOINT: text,
   OPENAI_MODEL_NAME: text,
   OPENAI_USER: text,
@@ -47,7 +47,7 @@ const LlmEnv = z.object({
   AWS_SECRET_ACCESS_KEY: text,
   AWS_SESSION_TOKEN: text,
   AWS_PROFILE: text,
-  AWS_ENDPOINT_URL: text, // DESIGN.md's AWS row (e.g. a local emulator)
+  AWS_ENDPOINT_URL: text, // the contract's AWS row (e.g. a local emulator)
   BEDROCK_TEMPERATURE: text,
   // google-gemini
   GOOGLE_API_KEY: text,

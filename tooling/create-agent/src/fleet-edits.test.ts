@@ -88,7 +88,7 @@ describe("ports", () => {
     expect(choosePort("status-page", undefined, more)).toBe(8018);
   });
 
-  it("gives an agent named in DESIGN.md its contract port, and no other", () => {
+  it("gives an agent named in the contract its contract port, and no other", () => {
     expect(choosePort("pagerduty", undefined, portsInUse("pagerduty", compose, []))).toBe(8008);
     expect(() => choosePort("pagerduty", 9000, portsInUse("pagerduty", compose, []))).toThrow(
       /8008 by the contract/,

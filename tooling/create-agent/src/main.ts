@@ -10,7 +10,7 @@ const USAGE = `Usage:
   pnpm remove-agent <name>
 
   <name>         lowercase letters, digits and '-', starting with a letter, at most 40 characters
-  --port         the agent's port (default: its DESIGN.md port, else the first free one from 8017)
+  --port         the agent's port (default: its contract port, else the first free one from 8017)
   --description  what the agent does; shown on its card, for the supervisor's routing
   --root         the repository (default: the workspace above the current folder)
 

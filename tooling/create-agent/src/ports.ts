@@ -34,7 +34,7 @@ export function portsInUse(
 ): Map<number, string> {
   const used = new Map<number, string>();
   for (const [agent, port] of Object.entries(CONTRACT_PORTS)) {
-    if (agent !== name) used.set(port, `the ${agent} agent's contract port (DESIGN.md)`);
+    if (agent !== name) used.set(port, `the ${agent} agent's contract port (docs/CONTRACT.md)`);
   }
   for (const agent of agents) {
     if (agent.defaultPort !== undefined && agent.name !== name)
@@ -45,7 +45,7 @@ export function portsInUse(
 }
 
 /**
- * The port for a new agent: its contract port if DESIGN.md lists its name, else the one asked for,
+ * The port for a new agent: its contract port if the contract lists its name, else the one asked for,
  * else the first free one from 8017. Throws a message naming the conflict.
  */
 export function choosePort(name: string, requested: number | undefined, used: Map<number, string>): number {
@@ -53,7 +53,7 @@ export function choosePort(name: string, requested: number | undefined, used: Ma
   if (contract !== undefined) {
     if (requested !== undefined && requested !== contract) {
       throw new Error(
-        `The ${name} agent's port is ${contract} by the contract (DESIGN.md); leave --port out or pass --port ${contract}.`,
+        `The ${name} agent's port is ${contract} by the contract (docs/CONTRACT.md); leave --port out or pass --port ${contract}.`,
       );
     }
     const holder = used.get(contract);

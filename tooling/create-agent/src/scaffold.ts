@@ -72,7 +72,7 @@ function validateStaged(repoRoot: string, staging: string, changes: Parameters<t
 export interface NewAgentOptions {
   repoRoot: string;
   name: string;
-  /** Default: the contract port for names DESIGN.md lists, else the first free port from 8017. */
+  /** Default: the contract port for names the contract lists, else the first free port from 8017. */
   port?: number;
   description?: string;
 }

@@ -98,7 +98,7 @@ function checkAgentService(
     agent.defaultPort !== port
   ) {
     problems.push(
-      `agents/${agent.folder}: defaultPort ${agent.defaultPort} is not its contract port ${port} (DESIGN.md).`,
+      `agents/${agent.folder}: defaultPort ${agent.defaultPort} is not its contract port ${port} (docs/CONTRACT.md).`,
     );
   }
   if (port === undefined) {

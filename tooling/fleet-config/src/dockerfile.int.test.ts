@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { readyMessage } from "@switchboard/contract";
+import { READY_CHANNEL_ENV, readyMessage } from "@switchboard/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../test/fixture.js";
 import { readComposeFile } from "./compose.js";
@@ -142,7 +142,13 @@ describe(`the Dockerfile for AGENT=${AGENT}`, () => {
   it("starts with node dist/index.js and answers /health, offline and in memory", async () => {
     agent = spawn(process.execPath, ["dist/index.js"], {
       cwd: out,
-      env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+      env: {
+        PATH: process.env.PATH,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "info",
+        [READY_CHANNEL_ENV]: "ipc",
+      },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
     let log = "";

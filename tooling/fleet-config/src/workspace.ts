@@ -9,7 +9,7 @@ export interface AgentPackage {
   folder: string;
   /** npm name, e.g. @switchboard/agent-jira. */
   packageName: string;
-  /** Agent name per DESIGN.md: the package name without scope and leading `agent-`. */
+  /** Agent name per the contract: the package name without scope and leading `agent-`. */
   name: string;
   /** `defaultPort` from its src/agent.ts, when it declares one. */
   defaultPort?: number;

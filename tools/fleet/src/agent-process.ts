@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { readyMessage } from "@switchboard/contract";
+import { READY_CHANNEL_ENV, readyMessage } from "@switchboard/contract";
 
 /** An agent package running as its own node process, as `pnpm start` runs it. */
 export interface AgentProcess {
@@ -44,7 +44,7 @@ export function startAgentProcess(packageDir: string, options: AgentProcessOptio
     [...(options.nodeArgs ?? []), join(packageDir, options.entry ?? "dist/index.js")],
     {
       cwd: packageDir,
-      env: options.env,
+      env: { ...options.env, [READY_CHANNEL_ENV]: "ipc" },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     },
   );
