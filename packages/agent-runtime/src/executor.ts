@@ -57,24 +57,13 @@ export interface TurnExecutorDeps {
  */
 export class AgentTurnExecutor implements AgentExecutor {
   private readonly running = new Map<string, { abort: AbortController; contextId: string }>();
-  private readonly agent: string;
-  private readonly graph: TurnGraph;
-  private readonly checkpoints: TurnCheckpoints;
-  private readonly locks: ThreadLocks;
-  private readonly logger: Logger;
 
-  constructor(private readonly deps: TurnExecutorDeps) {
-    this.agent = deps.agent;
-    this.graph = deps.graph;
-    this.checkpoints = deps.checkpoints;
-    this.locks = deps.locks;
-    this.logger = deps.logger;
-  }
+  constructor(private readonly deps: TurnExecutorDeps) {}
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ids = { taskId: request.taskId, contextId: request.contextId };
     // Built only when something is logged: most turns log nothing.
-    const log = () => this.logger.child({ contextId: ids.contextId, taskId: ids.taskId });
+    const log = () => this.deps.logger.child({ contextId: ids.contextId, taskId: ids.taskId });
     const abort = new AbortController();
     this.running.set(ids.taskId, { abort, contextId: ids.contextId });
     // The SDK gave a message without a task a fresh id: the task is new.
@@ -94,7 +83,7 @@ export class AgentTurnExecutor implements AgentExecutor {
           ),
         );
       // One turn at a time per thread, across replicas: no interleaved or lost turns.
-      const lease = await this.locks.acquire(threadId, abort.signal);
+      const lease = await this.deps.locks.acquire(threadId, abort.signal);
       try {
         // A caller that reads only the final answer (a blocking send, or a client of the
         // answer-without-tokens extension) gets no token stream: the model is not asked for one.
@@ -103,7 +92,7 @@ export class AgentTurnExecutor implements AgentExecutor {
           this.runTurn(ids, threadId, messageText(request.userMessage), abort.signal, bus, tokens),
         );
       } finally {
-        this.checkpoints.release(threadId);
+        this.deps.checkpoints.release(threadId);
         await lease
           .release()
           .catch((error: unknown) => log().warn({ err: error }, "could not release the thread lease"));
@@ -115,7 +104,7 @@ export class AgentTurnExecutor implements AgentExecutor {
         log().error({ err: error }, "turn failed");
         bus.publish(
           AgentEvent.statusUpdate(
-            statusUpdate(ids, TaskState.TASK_STATE_FAILED, describeFailure(error, this.agent)),
+            statusUpdate(ids, TaskState.TASK_STATE_FAILED, describeFailure(error, this.deps.agent)),
           ),
         );
       }
@@ -143,7 +132,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     tokens: boolean,
   ): Promise<Outcome> {
     // The graph's own first read of the thread is handed this same checkpoint (see TurnCheckpoints).
-    const latest = await this.checkpoints.latest(threadId);
+    const latest = await this.deps.checkpoints.latest(threadId);
     const pending = pendingInterrupt(latest);
     let input: Command | { messages: BaseMessage[] };
     if (pending === undefined) {
@@ -160,7 +149,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     const answer = new AnswerStream(ids, bus);
     // Each step is saved before the next runs: a state that cannot be stored stops the turn before
     // the model is called again, and a crash loses nothing that was acknowledged.
-    const stream = await this.graph.stream(input, {
+    const stream = await this.deps.graph.stream(input, {
       configurable: { thread_id: threadId },
       signal,
       streamMode: tokens ? ["updates", "values", "messages"] : ["updates", "values"],
@@ -202,7 +191,7 @@ export class AgentTurnExecutor implements AgentExecutor {
       for (const message of messages) {
         if (AIMessage.isInstance(message)) {
           for (const call of message.tool_calls ?? []) {
-            const progress = { kind: "tool-call", agent: this.agent, tool: call.name };
+            const progress = { kind: "tool-call", agent: this.deps.agent, tool: call.name };
             bus.publish(
               AgentEvent.statusUpdate(
                 statusUpdate(ids, TaskState.TASK_STATE_WORKING, `Calling ${call.name}`, progress),
@@ -212,7 +201,7 @@ export class AgentTurnExecutor implements AgentExecutor {
         } else if (ToolMessage.isInstance(message)) {
           const progress = {
             kind: "tool-result",
-            agent: this.agent,
+            agent: this.deps.agent,
             tool: message.name,
             status: message.status,
           };

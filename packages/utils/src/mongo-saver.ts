@@ -227,11 +227,10 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     // LangGraph gives every new checkpoint a new id (uuid6): one this process has not seen is
     // inserted. A known one is replaced, with no upsert (which could not take `inNamespace`).
     const filter = { thread_id: threadId, checkpoint_id: checkpoint.id, ...inNamespace(ns) };
-    if (
-      !thread.namespace(ns).has(checkpoint.id) ||
-      (await this.checkpoints.replaceOne(filter, doc)).matchedCount === 0
-    )
-      await this.checkpoints.insertOne(doc);
+    const replaced =
+      thread.namespace(ns).has(checkpoint.id) &&
+      (await this.checkpoints.replaceOne(filter, doc)).matchedCount > 0;
+    if (!replaced) await this.checkpoints.insertOne(doc);
 
     thread.addNode(ns, {
       id: checkpoint.id,

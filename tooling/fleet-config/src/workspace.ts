@@ -37,7 +37,6 @@ export const WORKSPACE_FOLDERS = {
   tooling: "tooling",
   testing: "testing",
 } as const;
-export type WorkspaceFolder = keyof typeof WORKSPACE_FOLDERS;
 
 /** The npm scope of everything under testing/. */
 export const TESTING_SCOPE = "@switchboard-testing";
@@ -89,19 +88,16 @@ export function readPackageJson(dir: string): PackageJson {
 }
 
 export function listAgentPackages(repoRoot: string): AgentPackage[] {
-  const agentsDir = join(repoRoot, "agents");
-  if (!existsSync(agentsDir)) return [];
-  return readdirSync(agentsDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(agentsDir, entry.name, "package.json")))
-    .map((entry) => {
-      const dir = join(agentsDir, entry.name);
-      const packageName = readPackageJson(dir).name ?? "";
+  return workspacePackages(repoRoot)
+    .filter(({ folder }) => folder === "agents")
+    .map(({ dir, path, manifest }) => {
+      const packageName = manifest.name ?? "";
       const agentSource = join(dir, "src", "agent.ts");
       const port = existsSync(agentSource)
         ? /\bdefaultPort:\s*(\d+)/.exec(readFileSync(agentSource, "utf8"))?.[1]
         : undefined;
       return {
-        folder: entry.name,
+        folder: path.slice("agents/".length),
         packageName,
         name: agentNameFromPackage(packageName),
         ...(port ? { defaultPort: Number(port) } : {}),
@@ -119,23 +115,23 @@ const USER_TOOLS = ["@switchboard/fleet", "@switchboard/cli"];
  * Test servers and tooling stay out, so their variables are not the fleet's.
  */
 export function runtimePackageDirs(repoRoot: string): string[] {
-  const byName = new Map<string, string>();
-  for (const { manifest, dir } of workspacePackages(repoRoot)) {
-    if (manifest.name) byName.set(manifest.name, dir);
-  }
+  const packages = workspacePackages(repoRoot);
+  const byName = new Map(
+    packages.map((workspacePackage) => [workspacePackage.manifest.name, workspacePackage]),
+  );
   const seen = new Set<string>();
-  const visit = (dir: string) => {
+  const visit = ({ dir, manifest }: WorkspacePackage) => {
     if (seen.has(dir)) return;
     seen.add(dir);
-    for (const [dep, range] of Object.entries(readPackageJson(dir).dependencies ?? {})) {
-      const depDir = byName.get(dep);
-      if (range.startsWith("workspace:") && depDir) visit(depDir);
+    for (const [dep, range] of Object.entries(manifest.dependencies ?? {})) {
+      const depPackage = byName.get(dep);
+      if (range.startsWith("workspace:") && depPackage) visit(depPackage);
     }
   };
-  for (const agent of listAgentPackages(repoRoot)) visit(join(repoRoot, "agents", agent.folder));
+  for (const agent of packages.filter(({ folder }) => folder === "agents")) visit(agent);
   for (const tool of USER_TOOLS) {
-    const dir = byName.get(tool);
-    if (dir) visit(dir);
+    const toolPackage = byName.get(tool);
+    if (toolPackage) visit(toolPackage);
   }
   return [...seen].sort();
 }
