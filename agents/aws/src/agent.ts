@@ -1,4 +1,4 @@
-import type { AgentDefinition } from "@switchboard/agent-runtime/definition";
+import type { AgentDefinition } from "@switchboard/agent-runtime";
 import { AwsConnection } from "./client.js";
 import { AWS_PROMPT } from "./prompt.js";
 import { awsTools } from "./tools.js";
@@ -8,7 +8,6 @@ export const awsAgent: AgentDefinition = {
   title: "AWS",
   description:
     "Lists and starts or stops EC2 instances; lists S3 buckets, CloudWatch alarms, EKS clusters; reports costs.",
-  defaultPort: 8012,
   systemPrompt: AWS_PROMPT,
   skills: [
     {

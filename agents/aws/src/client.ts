@@ -1,5 +1,4 @@
-import { SwitchboardError } from "@switchboard/common/errors";
-import { maskSecrets } from "@switchboard/common/redact";
+import { maskSecrets, SwitchboardError } from "@switchboard/common";
 import { type AwsKeys, CREDENTIAL_HINT, readAwsSettings } from "./env.js";
 
 /** Each service's SDK package. */

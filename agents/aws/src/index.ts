@@ -1,4 +1,4 @@
-import { runAgent } from "@switchboard/agent-runtime/serve";
+import { runAgent } from "@switchboard/agent-runtime";
 import { awsAgent } from "./agent.js";
 
 await runAgent(awsAgent);

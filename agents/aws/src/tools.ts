@@ -1,7 +1,7 @@
 import type { ResultByTime } from "@aws-sdk/client-cost-explorer";
 import type { Filter, Instance } from "@aws-sdk/client-ec2";
 import { tool } from "@langchain/core/tools";
-import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime/definition";
+import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import type { AwsConnection } from "./client.js";
 import {

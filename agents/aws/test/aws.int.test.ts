@@ -11,9 +11,9 @@ import {
 } from "@aws-sdk/client-ec2";
 import { CreateClusterCommand, EKSClient } from "@aws-sdk/client-eks";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import { agentConformance } from "@switchboard-testing/agent-conformance/suite";
-import { callTool } from "@switchboard-testing/test-llm/replies";
-import { startMoto, type TestMoto } from "@switchboard-testing/test-python/moto";
+import { agentConformance } from "@switchboard-testing/agent-conformance";
+import { callTool } from "@switchboard-testing/test-llm";
+import { startMoto, type TestMoto } from "@switchboard-testing/test-python";
 import { describe, expect, it } from "vitest";
 
 const region = "us-east-1";

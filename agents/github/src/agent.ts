@@ -1,4 +1,4 @@
-import type { AgentDefinition } from "@switchboard/agent-runtime/definition";
+import type { AgentDefinition } from "@switchboard/agent-runtime";
 import { GithubConnection } from "./client.js";
 import { GITHUB_PROMPT } from "./prompt.js";
 import { githubTools } from "./tools.js";
@@ -8,7 +8,6 @@ export const githubAgent: AgentDefinition = {
   title: "GitHub",
   description:
     "Reads repositories, pull requests, issues and Actions runs on GitHub; creates issues and pull requests.",
-  defaultPort: 8001,
   systemPrompt: GITHUB_PROMPT,
   skills: [
     {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isSwitchboardError } from "@switchboard/common/errors";
-import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github/server";
+import { isSwitchboardError } from "@switchboard/common";
+import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GithubConnection } from "./client.js";
 

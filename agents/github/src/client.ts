@@ -1,5 +1,4 @@
-import { SwitchboardError } from "@switchboard/common/errors";
-import { getLogger } from "@switchboard/common/logger";
+import { getLogger, SwitchboardError } from "@switchboard/common";
 import type { Octokit, RequestError } from "octokit";
 import { readGithubSettings } from "./env.js";
 

@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/common/errors";
+import { SwitchboardError } from "@switchboard/common";
 
 export interface GithubSettings {
   /** The REST API root: https://api.github.com, or https://<host>/api/v3 for GitHub Enterprise Server. */

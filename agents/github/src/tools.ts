@@ -1,5 +1,5 @@
 import { tool } from "@langchain/core/tools";
-import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime/definition";
+import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import { type GithubConnection, NO_RETRY } from "./client.js";
 import {

@@ -1,10 +1,10 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { connectAgent } from "@switchboard/a2a-client/client";
-import { agentConformance } from "@switchboard-testing/agent-conformance/suite";
-import { startFakeGithub } from "@switchboard-testing/fake-github/server";
-import { freePort } from "@switchboard-testing/test-agents/ports";
-import { callTool } from "@switchboard-testing/test-llm/replies";
+import { connectAgent } from "@switchboard/a2a-client";
+import { agentConformance } from "@switchboard-testing/agent-conformance";
+import { startFakeGithub } from "@switchboard-testing/fake-github";
+import { freePort } from "@switchboard-testing/test-agents";
+import { callTool } from "@switchboard-testing/test-llm";
 import { describe, expect, it } from "vitest";
 
 const agent = agentConformance({

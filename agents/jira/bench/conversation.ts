@@ -6,22 +6,32 @@
 // stored ÷ state, the largest document, and p50 turn latency over the first and last tenth of turns.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server). A2A tasks and thread locks
 // always go to MongoDB (beside the checkpoints for ours, to a database of their own for the others).
-// Context summarizing is off (ENABLE_AUTO_COMPRESSION=false), so the final state holds every message.
+// Context summarizing is off (ENABLE_AUTO_COMPRESSION=false), so the final state holds every message,
+// unless BENCH_CONTEXT_TOKENS=<n> turns it on as deployed (MAX_CONTEXT_TOKENS=<n>): then the model
+// gets a bounded history and the agent's state is the summary plus the newest messages.
 // Knobs: BENCH_TURNS (default 100,500), BENCH_SAVERS (default memory,upstream,ours),
-// BENCH_UPSTREAM_MAX_TURNS (default 100: longer upstream runs are skipped with a projection).
+// BENCH_UPSTREAM_MAX_TURNS (default 100: longer upstream runs are skipped with a projection),
+// BENCH_CONTEXT_TOKENS (default: summarizing off).
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver } from "@langchain/langgraph-checkpoint";
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
-import { connectAgent } from "@switchboard/a2a-client/client";
-import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime/serve";
-import { createLogger } from "@switchboard/common/logger";
-import { closeCheckpointer, getCheckpointer } from "@switchboard/utils/checkpointer";
-import { startFakeJira } from "@switchboard-testing/fake-jira/server";
-import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { startTestMongo } from "@switchboard-testing/test-mongo/server";
+import { connectAgent } from "@switchboard/a2a-client";
+import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime";
+import { createLogger } from "@switchboard/common";
+import { closeCheckpointer, getCheckpointer } from "@switchboard/utils";
+import { startFakeJira } from "@switchboard-testing/fake-jira";
+import {
+  callTool,
+  isSummaryRequest,
+  replyFromToolResult,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+  summarizeMatches,
+} from "@switchboard-testing/test-llm";
+import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
 import { jiraAgent } from "../src/agent.js";
 
@@ -47,6 +57,13 @@ for (const saver of SAVERS) {
  * skipped with a note projecting them from the longest run.
  */
 const UPSTREAM_MAX_TURNS = Number(process.env.BENCH_UPSTREAM_MAX_TURNS ?? 100);
+const CONTEXT_TOKENS = process.env.BENCH_CONTEXT_TOKENS
+  ? Number(process.env.BENCH_CONTEXT_TOKENS)
+  : undefined;
+if (CONTEXT_TOKENS !== undefined && !(Number.isInteger(CONTEXT_TOKENS) && CONTEXT_TOKENS > 0))
+  throw new Error(
+    `BENCH_CONTEXT_TOKENS: a positive whole number of tokens, not ${process.env.BENCH_CONTEXT_TOKENS}`,
+  );
 /** The user's question, the model's search call, the search result, the model's answer. */
 const MESSAGES_PER_TURN = 4;
 const WARM_UP_TURNS = 20;
@@ -64,6 +81,8 @@ const QUERIES = [
 
 const script = rules(
   [
+    // Only asked with BENCH_CONTEXT_TOKENS: the summary carries the issue keys seen so far.
+    { test: isSummaryRequest, reply: summarizeMatches(/\b[A-Z]+-\d+\b/) },
     {
       lastUser: /^search: (.+)$/,
       reply: (_r, { match }) => callTool("search_issues", { jql: match?.[1] }),
@@ -315,8 +334,10 @@ function agentEnv(uri: string, dbName: string, llmUrl: string, jira: JiraEnv): N
     ATLASSIAN_API_URL: jira.url,
     ATLASSIAN_EMAIL: jira.email,
     ATLASSIAN_TOKEN: jira.token,
-    // The whole conversation stays in the state: this measures the savers, not the summarizing.
-    ENABLE_AUTO_COMPRESSION: "false",
+    // By default the whole conversation stays in the state: this measures the savers, not the summarizing.
+    ...(CONTEXT_TOKENS === undefined
+      ? { ENABLE_AUTO_COMPRESSION: "false" }
+      : { ENABLE_AUTO_COMPRESSION: "true", MAX_CONTEXT_TOKENS: String(CONTEXT_TOKENS) }),
   };
 }
 
@@ -332,9 +353,13 @@ function table(header: string[], rows: string[][]): void {
 }
 
 function report(results: RunResult[], notes: string[], mongoLabel: string): void {
+  const context =
+    CONTEXT_TOKENS === undefined
+      ? "summarizing off"
+      : `summarizing on at MAX_CONTEXT_TOKENS=${CONTEXT_TOKENS}: the final state is the summary and the newest messages`;
   console.log(
     `\nOne conversation per saver and length (zero-latency scripted LLM, fake Jira, one JQL search per turn, ` +
-      `${MESSAGES_PER_TURN} messages per turn); MongoDB: ${mongoLabel}\n`,
+      `${MESSAGES_PER_TURN} messages per turn, ${context}); MongoDB: ${mongoLabel}\n`,
   );
   table(
     [
@@ -359,7 +384,7 @@ function report(results: RunResult[], notes: string[], mongoLabel: string): void
       return [
         r.kind,
         String(r.turns),
-        `${r.messages}${r.messages === r.turns * MESSAGES_PER_TURN ? "" : ` (expected ${r.turns * MESSAGES_PER_TURN})`}`,
+        `${r.messages}${CONTEXT_TOKENS !== undefined || r.messages === r.turns * MESSAGES_PER_TURN ? "" : ` (expected ${r.turns * MESSAGES_PER_TURN})`}`,
         mb(stored),
         kb(r.stateBytes),
         `${storedRatio.toFixed(2)} ${storedRatio <= TARGET_STORED_RATIO ? "ok" : "over"}`,
@@ -396,7 +421,10 @@ function report(results: RunResult[], notes: string[], mongoLabel: string): void
       "model request KB), built by ChatOpenAI and parsed by the scripted LLM, both in this process.",
   );
   for (const note of notes) console.log(`\n${note}`);
-  const wrong = results.filter((r) => r.messages !== r.turns * MESSAGES_PER_TURN);
+  // Summarizing replaces older messages in the state, so only a whole history has a count to check.
+  const wrong = results.filter(
+    (r) => CONTEXT_TOKENS === undefined && r.messages !== r.turns * MESSAGES_PER_TURN,
+  );
   if (wrong.length > 0) {
     throw new Error(
       `final state has the wrong number of messages: ${wrong.map((r) => `${r.kind} at ${r.turns} turns: ${r.messages}`).join(", ")}`,

@@ -1,4 +1,4 @@
-import type { AgentDefinition } from "@switchboard/agent-runtime/definition";
+import type { AgentDefinition } from "@switchboard/agent-runtime";
 import { JiraConnection } from "./client.js";
 import { JIRA_PROMPT } from "./prompt.js";
 import { jiraTools } from "./tools.js";
@@ -7,7 +7,6 @@ export const jiraAgent: AgentDefinition = {
   name: "jira",
   title: "Jira",
   description: "Searches, reads, creates, comments on and transitions Jira issues.",
-  defaultPort: 8006,
   systemPrompt: JIRA_PROMPT,
   skills: [
     {

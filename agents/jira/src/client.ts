@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/common/errors";
+import { SwitchboardError } from "@switchboard/common";
 import type { Version3Client } from "jira.js";
 import { readJiraSettings } from "./env.js";
 

@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/common/errors";
+import { SwitchboardError } from "@switchboard/common";
 
 export interface JiraSettings {
   url: string;

@@ -1,4 +1,4 @@
-import { runAgent } from "@switchboard/agent-runtime/serve";
+import { runAgent } from "@switchboard/agent-runtime";
 import { jiraAgent } from "./agent.js";
 
 await runAgent(jiraAgent);

@@ -1,8 +1,8 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { agentConformance } from "@switchboard-testing/agent-conformance/suite";
-import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira/server";
-import { callTool } from "@switchboard-testing/test-llm/replies";
+import { agentConformance } from "@switchboard-testing/agent-conformance";
+import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
+import { callTool } from "@switchboard-testing/test-llm";
 import { expect } from "vitest";
 
 const createdIssue = (jira: FakeJira) =>

@@ -12,18 +12,22 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HumanMessage } from "@langchain/core/messages";
-import { connectAgent } from "@switchboard/a2a-client/client";
+import { connectAgent } from "@switchboard/a2a-client";
 import { jiraAgent } from "@switchboard/agent-jira/agent";
-import { createLogger } from "@switchboard/common/logger";
-import { createChatModel } from "@switchboard/llm/chat-model";
-import { closeCheckpointer, getCheckpointer } from "@switchboard/utils/checkpointer";
-import { startFakeJira } from "@switchboard-testing/fake-jira/server";
-import { startAgentProcess } from "@switchboard-testing/test-agents/process";
-import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { routeByAgentPrefix } from "@switchboard-testing/test-llm/supervisor-rules";
-import { startTestMongo } from "@switchboard-testing/test-mongo/server";
+import { createLogger } from "@switchboard/common";
+import { createChatModel } from "@switchboard/llm";
+import { closeCheckpointer, getCheckpointer } from "@switchboard/utils";
+import { startFakeJira } from "@switchboard-testing/fake-jira";
+import { startAgentProcess } from "@switchboard-testing/test-agents";
+import {
+  callTool,
+  replyFromToolResult,
+  routeByAgentPrefix,
+  rules,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { createAgent } from "langchain";
 import { MongoClient } from "mongodb";
 

@@ -1,5 +1,4 @@
-import { contextSummarizer } from "@switchboard/agent-runtime/context-budget";
-import type { AgentDefinition } from "@switchboard/agent-runtime/definition";
+import { type AgentDefinition, contextSummarizer } from "@switchboard/agent-runtime";
 import { deleteFromSubagents } from "./delete-cascade.js";
 import { buildSupervisorGraph } from "./graph.js";
 import { supervisorPrompt } from "./prompt.js";
@@ -11,7 +10,6 @@ export const supervisorAgent: AgentDefinition = {
   title: "Switchboard supervisor",
   description:
     "Routes platform-engineering requests to the Jira, GitHub, AWS and other agents it is connected to.",
-  defaultPort: 8000,
   systemPrompt: "The supervisor builds its prompt from its subagents' cards.",
   skills: [
     {

@@ -1,6 +1,5 @@
-import { collectTurn } from "@switchboard/a2a-client/turn";
-import type { SendInput, TurnEvent, TurnResult } from "@switchboard/a2a-client/types";
-import { currentTurn } from "@switchboard/agent-runtime/turn-context";
+import { collectTurn, type SendInput, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
+import { currentTurn } from "@switchboard/agent-runtime";
 import { agentUrlVariableFor, enableVariableFor } from "@switchboard/contract";
 import type { Roster, Subagent } from "./roster.js";
 

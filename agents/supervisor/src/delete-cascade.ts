@@ -1,4 +1,4 @@
-import type { DeletedConversation, DeletionCascade } from "@switchboard/agent-runtime/conversations";
+import type { DeletedConversation, DeletionCascade } from "@switchboard/agent-runtime";
 import type { Roster } from "./roster.js";
 
 /**

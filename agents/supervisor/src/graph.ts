@@ -14,10 +14,10 @@ import {
 import {
   boundedHistory,
   type ContextSummary,
+  type RelayedQuestion,
   type Summarize,
-} from "@switchboard/agent-runtime/context-budget";
-import type { TurnGraph } from "@switchboard/agent-runtime/definition";
-import type { RelayedQuestion } from "@switchboard/agent-runtime/interrupts";
+  type TurnGraph,
+} from "@switchboard/agent-runtime";
 import { z } from "zod";
 import { askSubagent, type HopResult } from "./delegate.js";
 import { supervisorPrompt } from "./prompt.js";

@@ -1,4 +1,4 @@
-import { runAgent } from "@switchboard/agent-runtime/serve";
+import { runAgent } from "@switchboard/agent-runtime";
 import { supervisorAgent } from "./agent.js";
 
 await runAgent(supervisorAgent);

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { type AgentConnection, connectAgent } from "@switchboard/a2a-client/client";
-import type { AgentCardSummary } from "@switchboard/a2a-client/types";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "@switchboard/agent-runtime/card";
-import type { Logger } from "@switchboard/common/logger";
+import { type AgentCardSummary, type AgentConnection, connectAgent } from "@switchboard/a2a-client";
+import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "@switchboard/agent-runtime";
+import type { Logger } from "@switchboard/common";
 import { type SubagentConfig, sameAgentName } from "./subagents-env.js";
 
 /** The A2A service parameter (HTTP header) naming the extensions a client asks for. */

@@ -1,28 +1,30 @@
 import { randomUUID } from "node:crypto";
-import { type AgentConnection, connectAgent } from "@switchboard/a2a-client/client";
-import { collectTurn } from "@switchboard/a2a-client/turn";
-import { type ContextSummary, SUMMARY_PREFIX } from "@switchboard/agent-runtime/context-budget";
-import type { RunningAgent } from "@switchboard/agent-runtime/serve";
-import { serveAgent } from "@switchboard/agent-runtime/serve";
-import { createLogger } from "@switchboard/common/logger";
-import { getCheckpointer } from "@switchboard/utils/checkpointer";
-import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira/server";
-import { freePort } from "@switchboard-testing/test-agents/ports";
-import type { AgentProcess } from "@switchboard-testing/test-agents/process";
+import { type AgentConnection, collectTurn, connectAgent } from "@switchboard/a2a-client";
 import {
+  type ContextSummary,
+  type RunningAgent,
+  SUMMARY_PREFIX,
+  serveAgent,
+} from "@switchboard/agent-runtime";
+import { createLogger } from "@switchboard/common";
+import { getCheckpointer } from "@switchboard/utils";
+import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
+import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
+import {
+  type ChatCompletionRequest,
+  callTool,
   contextProblems,
   isSummaryRequest,
   messageText,
   offeredToolNames,
-} from "@switchboard-testing/test-llm/conversation";
-import { callTool, replyFromToolResult, say, summarizeMatches } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import {
-  type ChatCompletionRequest,
+  replyFromToolResult,
+  routeByAgentPrefix,
+  rules,
   type ScriptedLlm,
+  say,
   startScriptedLlm,
-} from "@switchboard-testing/test-llm/server";
-import { routeByAgentPrefix } from "@switchboard-testing/test-llm/supervisor-rules";
+  summarizeMatches,
+} from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { supervisorAgent } from "../src/agent.js";
 import { startAgent } from "./fleet.js";

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents/process";
+import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
 
 const agentsDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 

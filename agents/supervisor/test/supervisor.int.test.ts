@@ -1,23 +1,21 @@
 import { createHash, randomUUID } from "node:crypto";
-import { connectAgent } from "@switchboard/a2a-client/client";
-import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
-import { agentCollections } from "@switchboard/utils/saver-docs";
-import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github/server";
-import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira/server";
-import { freePort } from "@switchboard-testing/test-agents/ports";
-import type { AgentProcess } from "@switchboard-testing/test-agents/process";
+import { connectAgent } from "@switchboard/a2a-client";
+import { agentCollections, MongoCheckpointSaver } from "@switchboard/utils";
+import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github";
+import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
+import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
 import {
   callTool,
   recallUserMessages,
   replyFromToolResult,
+  routeByAgentPrefix,
+  rules,
+  type ScriptedLlm,
   say,
-} from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { routeByAgentPrefix } from "@switchboard-testing/test-llm/supervisor-rules";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
-import { storedText } from "@switchboard-testing/test-mongo/stored";
-import { startPythonA2aAgent } from "@switchboard-testing/test-python/a2a-agent";
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { storedText, testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
+import { startPythonA2aAgent } from "@switchboard-testing/test-python";
 import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,5 @@
 import type { AgentCard } from "@a2a-js/sdk";
-import { DefaultAgentCardResolver } from "@a2a-js/sdk/client";
-import type { Logger } from "@switchboard/common/logger";
-import { maskSecrets } from "@switchboard/common/redact";
+import { type Logger, maskSecrets } from "@switchboard/common";
 import { describeCallError, errorDetail } from "./describe-error.js";
 import { A2ACallError } from "./errors.js";
 import type { AgentCardSummary } from "./types.js";
@@ -31,6 +29,7 @@ export async function fetchAgentCard(options: CardFetchOptions): Promise<AgentCa
   const attemptMs = Math.min(options.timeoutMs, MAX_CARD_ATTEMPT_MS);
   let lastError: A2ACallError | undefined;
   let attempts = 0;
+  const { DefaultAgentCardResolver } = await import("@a2a-js/sdk/client");
   for (let attempt = 0; attempt <= options.retries; attempt++) {
     attempts = attempt + 1;
     if (attempt > 0) await sleep(Math.min(FIRST_BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS));

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLogger } from "@switchboard/common/logger";
+import { createLogger } from "@switchboard/common";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EchoAgent, freePort, startEchoAgent } from "../test/echo-agent.js";
 import { connectAgent } from "./client.js";

@@ -1,12 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type AgentCard, Message, type SendMessageRequest } from "@a2a-js/sdk";
-import {
-  type Client,
-  ClientFactory,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-} from "@a2a-js/sdk/client";
-import { getLogger } from "@switchboard/common/logger";
+import type { Client } from "@a2a-js/sdk/client";
+import { getLogger } from "@switchboard/common";
 import { fetchAgentCard, summarizeCard, withReachableUrls } from "./card.js";
 import { Deadline } from "./deadline.js";
 import { describeCallError } from "./describe-error.js";
@@ -56,6 +51,9 @@ export async function connectAgent(baseUrl: string, options: ConnectOptions = {}
     logger,
   });
   const card = withReachableUrls(rawCard, baseUrl);
+  // Loaded on first connect: an agent that only serves A2A (and reads message text from here) never
+  // holds the SDK's client.
+  const { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } = await import("@a2a-js/sdk/client");
   const factory = new ClientFactory({
     preferredTransports: ["JSONRPC", "HTTP+JSON"],
     transports: [

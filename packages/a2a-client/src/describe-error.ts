@@ -1,4 +1,4 @@
-import { maskSecrets } from "@switchboard/common/redact";
+import { maskSecrets } from "@switchboard/common";
 import { A2ACallError } from "./errors.js";
 
 /** What the caller was doing, for the message: `send`, `stream`, `getTask`, `cancel`, `agent card fetch`. */

@@ -17,9 +17,12 @@ export function partText(part: Part): string {
   }
 }
 
-/** The parts' text joined without separators: streamed chunks were split mid-sentence by the agent. */
-export function partsText(parts: readonly Part[] | undefined): string {
-  return (parts ?? []).map(partText).join("");
+/**
+ * The parts' text joined, by default without separators: streamed chunks were split mid-sentence by
+ * the agent. Parts without text are left out.
+ */
+export function partsText(parts: readonly Part[] | undefined, separator = ""): string {
+  return (parts ?? []).map(partText).filter(Boolean).join(separator);
 }
 
 export function messageText(message: Message | undefined): string {

@@ -1,4 +1,4 @@
-import type { Logger } from "@switchboard/common/logger";
+import type { Logger } from "@switchboard/common";
 
 /** Task states in the A2A v0.3 spelling, which is also how CAIPE's Python agents and logs name them. */
 export type TurnState =

@@ -2,8 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { ToolMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { isGraphInterrupt } from "@langchain/langgraph";
-import { isSwitchboardError } from "@switchboard/common/errors";
-import { getLogger, type Logger } from "@switchboard/common/logger";
+import { getLogger, isSwitchboardError, type Logger } from "@switchboard/common";
 import {
   type AnyAgentMiddleware,
   createAgent,

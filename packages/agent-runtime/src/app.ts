@@ -2,7 +2,7 @@ import { AgentCard } from "@a2a-js/sdk";
 import { legacyAgentCardRouter } from "@a2a-js/sdk/compat/v0_3/server/express";
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
-import type { Logger } from "@switchboard/common/logger";
+import type { Logger } from "@switchboard/common";
 import express, { type ErrorRequestHandler } from "express";
 import { type AuthSettings, bearerGuard, callerOf } from "./auth.js";
 import { tokenOf } from "./caller.js";

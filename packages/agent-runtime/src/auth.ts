@@ -1,7 +1,6 @@
 import type { User } from "@a2a-js/sdk/server";
 import { UnauthenticatedUser } from "@a2a-js/sdk/server";
-import { parseEnv } from "@switchboard/common/env";
-import { SwitchboardError } from "@switchboard/common/errors";
+import { parseEnv, SwitchboardError } from "@switchboard/common";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose";
 import { z } from "zod";

@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
-import type { Logger } from "@switchboard/common/logger";
+import type { Logger } from "@switchboard/common";
 import { countTokensApproximately, createMiddleware, summarizationMiddleware } from "langchain";
 
 /** How much of a conversation the model is sent (MAX_CONTEXT_TOKENS, MIN_MESSAGES_TO_KEEP). */

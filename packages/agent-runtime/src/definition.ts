@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import type { Logger } from "@switchboard/common/logger";
+import type { Logger } from "@switchboard/common";
 import type { ContextBudget } from "./context-budget.js";
 import type { DeletionCascade } from "./conversations.js";
 
@@ -32,8 +32,6 @@ export interface AgentDefinition {
   title: string;
   description: string;
   version?: string;
-  /** The agent's port in the contract; `PORT` overrides. */
-  defaultPort: number;
   systemPrompt: string;
   skills: SkillSpec[];
   /**

@@ -1,4 +1,4 @@
-import { parseEnv } from "@switchboard/common/env";
+import { parseEnv, SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
 import type { ContextBudget } from "./context-budget.js";
 import type { LockSettings } from "./thread-lock.js";
@@ -34,13 +34,23 @@ export interface RuntimeSettings {
 }
 
 /**
- * The serving settings: PORT (else the agent's contract port), HOST, AGENT_PUBLIC_URL,
+ * The serving settings: PORT (else the agent package's port, see readAgentPackage), HOST, AGENT_PUBLIC_URL,
  * MAX_REQUEST_BYTES, how concurrent messages on one conversation are handled, and the model's
  * context budget.
  */
-export function readRuntimeSettings(env: NodeJS.ProcessEnv, defaultPort: number): RuntimeSettings {
+export function readRuntimeSettings(
+  env: NodeJS.ProcessEnv,
+  agent: { name: string; port?: number | undefined },
+): RuntimeSettings {
   const settings = parseEnv(RuntimeEnv, env, { code: "runtime.config", what: "agent settings" });
-  const port = settings.PORT ?? defaultPort;
+  const port = settings.PORT ?? agent.port;
+  if (port === undefined) {
+    throw new SwitchboardError(
+      "runtime.config",
+      "user",
+      `The ${agent.name} agent has no port: set PORT, or declare "switchboard": { "port": <port> } in its package.json.`,
+    );
+  }
   return {
     port,
     host: settings.HOST,

@@ -16,13 +16,14 @@ import {
   ToolMessage,
 } from "@langchain/core/messages";
 import { Command, INTERRUPT } from "@langchain/langgraph";
-import type { Logger } from "@switchboard/common/logger";
+import { partsText } from "@switchboard/a2a-client";
+import type { Logger } from "@switchboard/common";
 import { threadIdFor, tokenOf } from "./caller.js";
 import type { TurnGraph } from "./definition.js";
 import { describeFailure } from "./failure.js";
 import { questionFor, resumeValueFor } from "./interrupts.js";
 import { answersToLostToolCalls } from "./lost-tool-calls.js";
-import { messageText, statusUpdate, textArtifact } from "./messages.js";
+import { statusUpdate, textArtifact } from "./messages.js";
 import { turnDuration } from "./metrics.js";
 import { awaitsOnlyTheResult } from "./request-handler.js";
 import type { ThreadLocks } from "./thread-lock.js";
@@ -89,7 +90,7 @@ export class AgentTurnExecutor implements AgentExecutor {
         // answer-without-tokens extension) gets no token stream: the model is not asked for one.
         const tokens = !awaitsOnlyTheResult(request);
         outcome = await runInTurn({ ...ids, threadId, token, report, signal: abort.signal }, () =>
-          this.runTurn(ids, threadId, messageText(request.userMessage), abort.signal, bus, tokens),
+          this.runTurn(ids, threadId, partsText(request.userMessage?.parts, "\n"), abort.signal, bus, tokens),
         );
       } finally {
         this.deps.checkpoints.release(threadId);

@@ -1,5 +1,4 @@
-import { isSwitchboardError } from "@switchboard/common/errors";
-import { redactSecrets } from "@switchboard/common/redact";
+import { isSwitchboardError, redactSecrets } from "@switchboard/common";
 
 function statusOf(error: unknown): number | undefined {
   const status = (error as { status?: unknown; statusCode?: unknown } | undefined)?.status;

@@ -53,17 +53,3 @@ export function statusUpdate(
 export function textArtifact(artifactId: string, name: string, text: string): Artifact {
   return { artifactId, name, description: "", parts: [textPart(text)], metadata: undefined, extensions: [] };
 }
-
-/** The plain text of a message: its text parts joined, data parts as JSON. */
-export function messageText(message: Message | undefined): string {
-  if (!message) return "";
-  return message.parts
-    .map((part) => {
-      const content = part.content;
-      if (content?.$case === "text") return content.value;
-      if (content?.$case === "data") return JSON.stringify(content.value);
-      return "";
-    })
-    .filter(Boolean)
-    .join("\n");
-}

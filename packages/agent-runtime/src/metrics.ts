@@ -1,4 +1,4 @@
-import { checkpointDuration, checkpointErrors } from "@switchboard/utils/checkpoint-metrics";
+import { checkpointDuration, checkpointErrors } from "@switchboard/utils";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 
 /** The process's one Prometheus registry, served at GET /metrics. */

@@ -2,18 +2,17 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InMemoryTaskStore } from "@a2a-js/sdk/server";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { isSwitchboardError } from "@switchboard/common/errors";
-import { createLogger, type Logger } from "@switchboard/common/logger";
-import { announceReady } from "@switchboard/contract";
-import { createChatModel } from "@switchboard/llm/chat-model";
-import { detectAgentName } from "@switchboard/utils/agent-name";
+import { createLogger, isSwitchboardError, type Logger } from "@switchboard/common";
+import { announceReady, packageDirOwning, readAgentPackage } from "@switchboard/contract";
+import { createChatModel } from "@switchboard/llm";
 import {
   closeCheckpointer,
+  detectAgentName,
   getCheckpointer,
   getCheckpointerDb,
   getCheckpointerInfo,
   pingCheckpointer,
-} from "@switchboard/utils/checkpointer";
+} from "@switchboard/utils";
 import { buildAgentGraph } from "./agent-graph.js";
 import { createAgentApp } from "./app.js";
 import { readAuthSettings } from "./auth.js";
@@ -53,7 +52,7 @@ export async function serveAgent(
   const env = options.env ?? process.env;
   const name = agentName(definition, env);
   const logger = options.logger ?? createLogger({ base: { agent: name } });
-  const settings = readRuntimeSettings(env, definition.defaultPort);
+  const settings = readRuntimeSettings(env, { name, port: declaredPort() });
   const auth = readAuthSettings(env);
   if (auth.mode === "none" && !isLoopback(settings.host)) {
     logger.warn(
@@ -161,6 +160,12 @@ function agentName(definition: AgentDefinition, env: NodeJS.ProcessEnv): string 
     if (isSwitchboardError(error) && error.code === "agent-name.undetected") return definition.name;
     throw error;
   }
+}
+
+/** The port the running agent's package declares, for when PORT is unset. */
+function declaredPort(): number | undefined {
+  const dir = process.argv[1] ? packageDirOwning(process.argv[1]) : undefined;
+  return dir ? readAgentPackage(dir).port : undefined;
 }
 
 /**

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { SwitchboardError } from "@switchboard/common/errors";
-import type { Logger } from "@switchboard/common/logger";
+import { type Logger, SwitchboardError } from "@switchboard/common";
 import { collectionsFor } from "@switchboard/contract";
 import type { Collection, Db } from "mongodb";
 

@@ -2,12 +2,16 @@ import { createHash, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { Writable } from "node:stream";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { createLogger } from "@switchboard/common/logger";
-import { callTool, recallUserMessages, replyFromToolResult } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
-import { storedText } from "@switchboard-testing/test-mongo/stored";
+import { createLogger } from "@switchboard/common";
+import {
+  callTool,
+  recallUserMessages,
+  replyFromToolResult,
+  rules,
+  type ScriptedLlm,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { storedText, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

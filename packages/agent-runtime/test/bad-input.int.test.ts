@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { say } from "@switchboard-testing/test-llm/replies";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningAgent } from "../src/serve.js";

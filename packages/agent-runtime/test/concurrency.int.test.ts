@@ -1,13 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { connectAgent } from "@switchboard/a2a-client/client";
-import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
-import { agentCollections } from "@switchboard/utils/saver-docs";
-import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents/process";
-import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { connectAgent } from "@switchboard/a2a-client";
+import { agentCollections, MongoCheckpointSaver } from "@switchboard/utils";
+import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
+import {
+  callTool,
+  replyFromToolResult,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 

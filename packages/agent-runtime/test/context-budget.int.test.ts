@@ -2,24 +2,25 @@ import { randomUUID } from "node:crypto";
 import { taskStateToJSON } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import type { BaseMessage } from "@langchain/core/messages";
-import { createLogger } from "@switchboard/common/logger";
-import { getCheckpointer } from "@switchboard/utils/checkpointer";
-import {
-  contextProblems,
-  isSummaryRequest,
-  messageText,
-  textToSummarize,
-} from "@switchboard-testing/test-llm/conversation";
-import { LlmHttpError } from "@switchboard-testing/test-llm/errors";
-import { guardOutboundConnections } from "@switchboard-testing/test-llm/outbound-guard";
-import { callTool, replyFromToolResult, say, summarizeMatches } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
+import { createLogger } from "@switchboard/common";
+import { getCheckpointer } from "@switchboard/utils";
 import {
   type ChatCompletionRequest,
+  callTool,
+  contextProblems,
+  guardOutboundConnections,
+  isSummaryRequest,
+  LlmHttpError,
+  messageText,
+  replyFromToolResult,
+  rules,
   type ScriptedLlm,
+  say,
   startScriptedLlm,
-} from "@switchboard-testing/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+  summarizeMatches,
+  textToSummarize,
+} from "@switchboard-testing/test-llm";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX } from "../src/context-budget.js";

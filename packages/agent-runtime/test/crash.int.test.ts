@@ -7,25 +7,24 @@ import {
   ToolMessage,
 } from "@langchain/core/messages";
 import type { CheckpointTuple } from "@langchain/langgraph";
-import { type AgentConnection, connectAgent } from "@switchboard/a2a-client/client";
-import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
-import { agentCollections } from "@switchboard/utils/saver-docs";
-import type { AgentProcess } from "@switchboard-testing/test-agents/process";
-import { lastUserText, messageText, toolPairProblems } from "@switchboard-testing/test-llm/conversation";
-import {
-  callTool,
-  recallUserMessages,
-  replyFromToolResult,
-  say,
-} from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
+import { type AgentConnection, connectAgent } from "@switchboard/a2a-client";
+import { agentCollections, MongoCheckpointSaver } from "@switchboard/utils";
+import type { AgentProcess } from "@switchboard-testing/test-agents";
 import {
   type ChatCompletionRequest,
+  callTool,
+  lastUserText,
+  messageText,
+  recallUserMessages,
+  replyFromToolResult,
+  rules,
   type ScriptedLlm,
   type ScriptReply,
+  say,
   startScriptedLlm,
-} from "@switchboard-testing/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+  toolPairProblems,
+} from "@switchboard-testing/test-llm";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LOST_RESULT } from "../src/lost-tool-calls.js";

@@ -1,9 +1,8 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { TaskState } from "@a2a-js/sdk";
-import { say } from "@switchboard-testing/test-llm/replies";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import fc from "fast-check";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { connectAgent } from "@switchboard/a2a-client/client";
-import { freePort } from "@switchboard-testing/test-agents/ports";
-import { say } from "@switchboard-testing/test-llm/replies";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { startTestMongo, type TestMongo } from "@switchboard-testing/test-mongo/server";
+import { connectAgent } from "@switchboard/a2a-client";
+import { freePort } from "@switchboard-testing/test-agents";
+import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
+import { startTestMongo, type TestMongo } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningAgent } from "../src/serve.js";
 import { serveNotesAgent } from "./notes-agent.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Task, TaskState } from "@a2a-js/sdk";
 import { ServerCallContext } from "@a2a-js/sdk/server";
-import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MongoTaskStore, PROGRESS_WRITE_MS } from "../src/mongo-task-store.js";

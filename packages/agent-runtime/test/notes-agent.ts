@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { createLogger, type Logger } from "@switchboard/common/logger";
-import { notesAgent as sharedNotesAgent } from "@switchboard-testing/agent-conformance/notes-agent";
-import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents/process";
-import type { ScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { testMongoEnv } from "@switchboard-testing/test-mongo/inject";
+import { createLogger, type Logger } from "@switchboard/common";
+import { notesAgent as sharedNotesAgent } from "@switchboard-testing/agent-conformance";
+import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
+import type { ScriptedLlm } from "@switchboard-testing/test-llm";
+import { testMongoEnv } from "@switchboard-testing/test-mongo";
 import type { AgentDefinition } from "../src/definition.js";
 import { type RunningAgent, serveAgent } from "../src/serve.js";
 import { currentTurn } from "../src/turn-context.js";

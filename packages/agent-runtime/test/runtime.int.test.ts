@@ -1,10 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { TaskState, taskStateToJSON } from "@a2a-js/sdk";
-import { guardOutboundConnections } from "@switchboard-testing/test-llm/outbound-guard";
-import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import {
+  callTool,
+  guardOutboundConnections,
+  replyFromToolResult,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../src/card.js";

@@ -1,12 +1,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { connectAgent } from "@switchboard/a2a-client/client";
-import { MongoCheckpointSaver } from "@switchboard/utils/mongo-saver";
-import { agentCollections } from "@switchboard/utils/saver-docs";
-import { lastUserText } from "@switchboard-testing/test-llm/conversation";
-import { callTool, say } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { connectAgent } from "@switchboard/a2a-client";
+import { agentCollections, MongoCheckpointSaver } from "@switchboard/utils";
+import {
+  callTool,
+  lastUserText,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_TOOL_RESULT_CHARS } from "../src/agent-graph.js";

@@ -1,4 +1,11 @@
 export {
+  AGENTS_FOLDER,
+  type AgentPackage,
+  listAgentPackages,
+  packageDirOwning,
+  readAgentPackage,
+} from "./agents.js";
+export {
   type AgentCollections,
   agentNameFromPackage,
   agentUrlVariableFor,

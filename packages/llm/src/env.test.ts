@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/common/errors";
+import { SwitchboardError } from "@switchboard/common";
 import { describe, expect, it } from "vitest";
 import { LLM_PROVIDERS, readLlmSettings } from "./env.js";
 

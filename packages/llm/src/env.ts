@@ -1,5 +1,4 @@
-import { parseEnv } from "@switchboard/common/env";
-import { SwitchboardError } from "@switchboard/common/errors";
+import { parseEnv, SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
 
 /** The providers `LLM_PROVIDER` accepts, spelled as CAIPE's cnoe-agent-utils `LLMFactory` spells them. */

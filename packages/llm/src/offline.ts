@@ -36,16 +36,6 @@ export interface OfflineChatModelCallOptions extends BaseChatModelCallOptions {
 /** What the offline model answers: text, or one tool call. */
 export type OfflineReply = { content: string; toolCall?: undefined } | { content: ""; toolCall: ToolCall };
 
-function messageText(message: BaseMessage): string {
-  const { content } = message;
-  if (typeof content === "string") return content;
-  return content
-    .map((part) =>
-      typeof part === "string" ? part : part.type === "text" && "text" in part ? String(part.text) : "",
-    )
-    .join("");
-}
-
 export function helpText(tools: readonly OfflineTool[]): string {
   const lines = [
     `${OFFLINE_LABEL} No LLM is configured, so this agent cannot understand free text.`,
@@ -83,7 +73,7 @@ function trailingToolResults(messages: BaseMessage[]): { name: string; status?: 
   return results.map((result) => ({
     name: result.name ?? calls.find((call) => call.id === result.tool_call_id)?.name ?? "the tool",
     status: result.status,
-    text: messageText(result),
+    text: result.text,
   }));
 }
 
@@ -102,7 +92,7 @@ export async function offlineReply(
       .join("\n\n");
     return { content };
   }
-  const command = last && isHumanMessage(last) ? parseCommand(messageText(last)) : undefined;
+  const command = last && isHumanMessage(last) ? parseCommand(last.text) : undefined;
   if (!command || command.name === "help") return { content: helpText(tools) };
 
   const tool = tools.find((candidate) => candidate.name === command.name);

@@ -1,10 +1,16 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { AzureChatOpenAI, ChatOpenAI } from "@langchain/openai";
-import { guardOutboundConnections, type OutboundGuard } from "@switchboard-testing/test-llm/outbound-guard";
-import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
+import {
+  callTool,
+  guardOutboundConnections,
+  type OutboundGuard,
+  replyFromToolResult,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createChatModel } from "./chat-model.js";

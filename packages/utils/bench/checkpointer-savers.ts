@@ -2,7 +2,7 @@
 // and a fast way to store many conversations: copies of one conversation the saver wrote itself.
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph-checkpoint";
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
-import type { Logger } from "@switchboard/common/logger";
+import type { Logger } from "@switchboard/common";
 import type { Db, Document, MongoClient } from "mongodb";
 import { instrumentSaver } from "../src/checkpoint-metrics.js";
 import { closeCheckpointer, getCheckpointer, getCheckpointerDb } from "../src/checkpointer.js";

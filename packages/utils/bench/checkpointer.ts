@@ -34,8 +34,8 @@
 import { performance } from "node:perf_hooks";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { createLogger } from "@switchboard/common/logger";
-import { startTestMongo } from "@switchboard-testing/test-mongo/server";
+import { createLogger } from "@switchboard/common";
+import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import {
   type AgentGraph,

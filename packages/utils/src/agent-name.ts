@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
-import { agentNameFromPackage } from "@switchboard/contract";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { agentNameFromPackage, packageDirOwning } from "@switchboard/contract";
 import { SwitchboardError } from "./errors.js";
 
 /** Where a detected agent name came from, for log lines and error messages. */
@@ -65,26 +65,10 @@ function fromPackage(packageName: string, source: AgentNameSource): DetectedAgen
   return { name, source, packageName };
 }
 
-/** The `name` of the nearest package.json above a file, ignoring tools run from node_modules. */
+/** The `name` of the package a script belongs to (see packageDirOwning). */
 function packageNameOwning(file: string): string | undefined {
-  let dir = dirname(realpathOrSelf(resolve(file)));
-  if (dir.split(sep).includes("node_modules")) return undefined;
-  for (;;) {
-    const manifest = join(dir, "package.json");
-    if (existsSync(manifest)) {
-      const { name } = JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown };
-      return typeof name === "string" && name ? name : undefined;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-function realpathOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
+  const dir = packageDirOwning(file);
+  if (!dir) return undefined;
+  const { name } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown };
+  return typeof name === "string" && name ? name : undefined;
 }

@@ -1,5 +1,4 @@
-import { parseEnv } from "@switchboard/common/env";
-import { SwitchboardError } from "@switchboard/common/errors";
+import { parseEnv, SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
 
 /** The checkpoint settings from the environment (names shared with CAIPE's env files). */

@@ -1,5 +1,5 @@
-import { createLogger } from "@switchboard/common/logger";
-import { describeOnDocumentDb, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { createLogger } from "@switchboard/common";
+import { describeOnDocumentDb, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import * as vitest from "vitest";
 import { closeCheckpointer, getCheckpointer } from "./checkpointer.js";

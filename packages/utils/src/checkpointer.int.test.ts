@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import { HumanMessage } from "@langchain/core/messages";
 import { emptyCheckpoint, MemorySaver } from "@langchain/langgraph-checkpoint";
-import { createLogger } from "@switchboard/common/logger";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { createLogger } from "@switchboard/common";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeCheckpointer, getCheckpointer, getCheckpointerInfo, pingCheckpointer } from "./checkpointer.js";

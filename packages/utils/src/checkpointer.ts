@@ -1,7 +1,6 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
-import { SwitchboardError } from "@switchboard/common/errors";
-import { getLogger, type Logger } from "@switchboard/common/logger";
+import { getLogger, type Logger, SwitchboardError } from "@switchboard/common";
 import { type Db, MongoClient } from "mongodb";
 import { assertValidAgentName, detectAgentName } from "./agent-name.js";
 import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-env.js";

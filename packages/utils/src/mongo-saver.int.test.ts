@@ -15,7 +15,7 @@ import {
   StateGraph,
 } from "@langchain/langgraph";
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
-import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { BSON, type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MongoCheckpointSaver } from "./mongo-saver.js";

@@ -15,7 +15,7 @@ import {
   WRITES_IDX_MAP,
   writesSortKey,
 } from "@langchain/langgraph-checkpoint";
-import { SwitchboardError } from "@switchboard/common/errors";
+import { SwitchboardError } from "@switchboard/common";
 import { type Binary, type Collection, type Db, type Filter, MongoBulkWriteError } from "mongodb";
 import {
   bytesOf,

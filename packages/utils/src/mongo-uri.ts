@@ -4,7 +4,7 @@
  * percent-encode the credentials once, never twice, and redact them for messages and logs.
  */
 
-import { maskUserinfo } from "@switchboard/common/redact";
+import { maskUserinfo } from "@switchboard/common";
 
 interface UriParts {
   scheme: string;

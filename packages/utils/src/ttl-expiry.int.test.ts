@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { type BaseCheckpointSaver, END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { describeOnDocumentDb, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { describeOnDocumentDb, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient, type ObjectId } from "mongodb";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MongoCheckpointSaver } from "./mongo-saver.js";

@@ -1,4 +1,4 @@
-import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MongoCheckpointSaver } from "../src/mongo-saver.js";

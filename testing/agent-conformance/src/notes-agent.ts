@@ -1,5 +1,5 @@
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
-import { SwitchboardError } from "@switchboard/common/errors";
+import { SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
 
 /**
@@ -25,7 +25,6 @@ export interface NotesAgentDefinition {
   name: string;
   title: string;
   description: string;
-  defaultPort: number;
   systemPrompt: string;
   skills: Array<{ id: string; name: string; description: string; tags: string[]; examples: string[] }>;
   tools: (env: NodeJS.ProcessEnv) => NotesTool[];
@@ -44,7 +43,6 @@ export function notesAgent(notes: string[], runtime: NotesRuntime): NotesAgentDe
     name: "notes",
     title: "Notes",
     description: "Keeps short notes and knows a little Jira.",
-    defaultPort: 0,
     systemPrompt: "You keep notes for the user.",
     skills: [
       {

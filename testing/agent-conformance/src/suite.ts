@@ -1,14 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { connectAgent } from "@switchboard/a2a-client/client";
-import type { AgentConnection, TurnResult } from "@switchboard/a2a-client/types";
-import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents/process";
-import { streamTranscript } from "@switchboard-testing/test-agents/transcript";
-import { recallUserMessages, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
-import { type Rule, rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
-import { runPythonA2aClient } from "@switchboard-testing/test-python/a2a-client";
-import { ensurePythonEnv } from "@switchboard-testing/test-python/python-env";
+import { type AgentConnection, connectAgent, type TurnResult } from "@switchboard/a2a-client";
+import { type AgentProcess, startAgentProcess, streamTranscript } from "@switchboard-testing/test-agents";
+import {
+  type Rule,
+  recallUserMessages,
+  replyFromToolResult,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
+import { ensurePythonEnv, runPythonA2aClient } from "@switchboard-testing/test-python";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 

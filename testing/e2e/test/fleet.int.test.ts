@@ -1,20 +1,21 @@
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { connectAgent } from "@switchboard/a2a-client/client";
-import { startFleet } from "@switchboard/fleet/fleet";
-import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira/server";
-import { freePort } from "@switchboard-testing/test-agents/ports";
+import { connectAgent } from "@switchboard/a2a-client";
+import { startFleet } from "@switchboard/fleet";
+import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
+import { freePort } from "@switchboard-testing/test-agents";
 import {
   callTool,
   recallUserMessages,
   replyFromToolResult,
+  routeByAgentPrefix,
+  rules,
+  type ScriptedLlm,
   say,
-} from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { routeByAgentPrefix } from "@switchboard-testing/test-llm/supervisor-rules";
-import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "..", "..", "..");

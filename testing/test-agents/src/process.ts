@@ -1,4 +1,4 @@
-import { type AgentProcess, startAgentProcess as startProcess } from "@switchboard/fleet/agent-process";
+import { type AgentProcess, startAgentProcess as startProcess } from "@switchboard/fleet";
 
 export type { AgentProcess };
 

@@ -1,4 +1,4 @@
-import type { AgentConnection, SendInput } from "@switchboard/a2a-client/types";
+import type { AgentConnection, SendInput } from "@switchboard/a2a-client";
 
 /**
  * One streamed turn as lines a test can order-check: `status:<state>:<text>` per status update and

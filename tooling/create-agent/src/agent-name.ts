@@ -1,4 +1,4 @@
-import { assertValidAgentName } from "@switchboard/utils/agent-name";
+import { assertValidAgentName } from "@switchboard/utils";
 
 /** Words that name something else in the workspace or the fleet files, never an agent. */
 export const RESERVED_NAMES: readonly string[] = [

@@ -2,14 +2,19 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connectAgent } from "@switchboard/a2a-client/client";
-import { checkFleet } from "@switchboard/fleet-config/check-fleet";
-import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents/process";
-import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { routeByAgentPrefix } from "@switchboard-testing/test-llm/supervisor-rules";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { connectAgent } from "@switchboard/a2a-client";
+import { checkFleet } from "@switchboard/fleet-config";
+import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
+import {
+  callTool,
+  replyFromToolResult,
+  routeByAgentPrefix,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startItemsApi } from "../test/items-api.js";

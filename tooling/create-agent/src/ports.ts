@@ -25,20 +25,19 @@ export function composePorts(composeText: string): Map<number, string> {
 
 /**
  * Every port a new agent must not take: the DESIGN contract table (except the agent's own entry),
- * ports published in docker-compose.dev.yaml, and other agent packages' default ports.
+ * ports published in docker-compose.dev.yaml, and other agent packages' ports.
  */
 export function portsInUse(
   name: string,
   composeText: string,
-  agents: ReadonlyArray<{ name: string; defaultPort?: number }>,
+  agents: ReadonlyArray<{ name: string; port?: number | undefined }>,
 ): Map<number, string> {
   const used = new Map<number, string>();
   for (const [agent, port] of Object.entries(CONTRACT_PORTS)) {
     if (agent !== name) used.set(port, `the ${agent} agent's contract port (docs/CONTRACT.md)`);
   }
   for (const agent of agents) {
-    if (agent.defaultPort !== undefined && agent.name !== name)
-      used.set(agent.defaultPort, `agents/${agent.name}`);
+    if (agent.port !== undefined && agent.name !== name) used.set(agent.port, `agents/${agent.name}`);
   }
   for (const [port, who] of composePorts(composeText)) used.set(port, who);
   return used;

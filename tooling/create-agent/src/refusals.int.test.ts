@@ -68,8 +68,10 @@ describe("new-agent and remove-agent refusals", () => {
     const staging = mkdtempSync(join(tmpdir(), "create-agent-stage-"));
     const packageDir = join(staging, "package");
     mkdirSync(join(packageDir, "src"), { recursive: true });
-    writeFileSync(join(packageDir, "package.json"), JSON.stringify({ name: "@switchboard/agent-orphan" }));
-    writeFileSync(join(packageDir, "src", "agent.ts"), "export const agent = { defaultPort: 8101 };\n");
+    writeFileSync(
+      join(packageDir, "package.json"),
+      JSON.stringify({ name: "@switchboard/agent-orphan", switchboard: { port: 8101 } }),
+    );
     const staged = stageRepo(repo, staging, {
       composeText: readFileSync(join(repo, "docker-compose.dev.yaml"), "utf8"),
       envExampleText: readFileSync(join(repo, ".env.example"), "utf8"),

@@ -1,14 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { SwitchboardError } from "@switchboard/common/errors";
-import { envPrefixFor, serviceNameFor } from "@switchboard/contract";
-import { COMPOSE_FILE } from "@switchboard/fleet-config/compose";
-import {
-  declaredDependencies,
-  listAgentPackages,
-  workspacePackages,
-} from "@switchboard/fleet-config/workspace";
+import { SwitchboardError } from "@switchboard/common";
+import { envPrefixFor, listAgentPackages, serviceNameFor } from "@switchboard/contract";
+import { COMPOSE_FILE, declaredDependencies, workspacePackages } from "@switchboard/fleet-config";
 import { agentNameProblem } from "./agent-name.js";
 import { addAgentToCompose, composeMentions, removeAgentFromCompose } from "./compose-edit.js";
 import { addAgentToEnvExample, envExampleClashes, removeAgentFromEnvExample } from "./env-example-edit.js";

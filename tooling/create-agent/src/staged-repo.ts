@@ -1,7 +1,6 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkFleet } from "@switchboard/fleet-config/check-fleet";
-import { COMPOSE_FILE } from "@switchboard/fleet-config/compose";
+import { COMPOSE_FILE, checkFleet } from "@switchboard/fleet-config";
 
 const ENV_EXAMPLE = ".env.example";
 

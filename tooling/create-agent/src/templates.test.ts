@@ -34,9 +34,12 @@ describe("agent templates", () => {
     ]);
     for (const [file, text] of files) expect(text, file).not.toMatch(/\{\{\w+\}\}/);
     const manifest = JSON.parse(files.get("package.json") ?? "") as Record<string, unknown>;
-    expect(manifest).toMatchObject({ name: "@switchboard/agent-status-page", description: 'Says "hi"' });
+    expect(manifest).toMatchObject({
+      name: "@switchboard/agent-status-page",
+      description: 'Says "hi"',
+      switchboard: { port: 8017 },
+    });
     expect(files.get("src/env.ts")).toContain("env.STATUS_PAGE_API_URL");
-    expect(files.get("src/agent.ts")).toContain("defaultPort: 8017,");
   });
 
   it("refuses a placeholder it does not know", () => {

@@ -1,14 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings hold Compose and TypeScript source, ${} included.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { CONTRACT_PORTS } from "@switchboard/contract";
+import { CONTRACT_PORTS, listAgentPackages } from "@switchboard/contract";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { fleetFixture, repoRoot } from "../test/fixture.js";
 import { checkCompose, environmentOf, readComposeFile } from "./compose.js";
 import { validateComposeDocument } from "./compose-schema.js";
 import { interpolate } from "./interpolate.js";
-import { listAgentPackages } from "./workspace.js";
 
 let fixture: ReturnType<typeof fleetFixture> | undefined;
 afterEach(() => {

@@ -1,11 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONTRACT_PORTS, envPrefixFor, SUPERVISOR, serviceNameFor } from "@switchboard/contract";
+import {
+  type AgentPackage,
+  envPrefixFor,
+  listAgentPackages,
+  SUPERVISOR,
+  serviceNameFor,
+} from "@switchboard/contract";
 import { parse } from "yaml";
 import { validateComposeDocument } from "./compose-schema.js";
 import { readEnvExample } from "./env-example.js";
 import { interpolate, interpolatedNames } from "./interpolate.js";
-import { type AgentPackage, listAgentPackages } from "./workspace.js";
 
 export const COMPOSE_FILE = "docker-compose.dev.yaml";
 export const MONGODB_SERVICE = "mongodb";
@@ -86,24 +91,15 @@ function checkAgentService(
   const problems: string[] = [];
   const where = `service ${serviceName} (agents/${agent.folder})`;
   const env = environmentOf(service);
-  const port = CONTRACT_PORTS[agent.name] ?? agent.defaultPort;
+  const port = agent.port;
   const dockerfile =
     typeof service.build === "object" ? (service.build.dockerfile ?? "Dockerfile") : "Dockerfile";
   if (!existsSync(join(repoRoot, dockerfile)))
     problems.push(`${where}: builds with ${dockerfile}, which does not exist.`);
 
-  if (
-    CONTRACT_PORTS[agent.name] !== undefined &&
-    agent.defaultPort !== undefined &&
-    agent.defaultPort !== port
-  ) {
-    problems.push(
-      `agents/${agent.folder}: defaultPort ${agent.defaultPort} is not its contract port ${port} (docs/CONTRACT.md).`,
-    );
-  }
   if (port === undefined) {
     problems.push(
-      `agents/${agent.folder}: no contract port and no defaultPort in src/agent.ts; give it a port of its own.`,
+      `agents/${agent.folder}: no port; declare "switchboard": { "port": <port> } in its package.json.`,
     );
   } else {
     const expected = String(port);
@@ -163,7 +159,7 @@ function checkSupervisorWiring(services: Record<string, ComposeService>, agents:
   for (const agent of agents.filter((candidate) => candidate.name !== SUPERVISOR)) {
     const prefix = envPrefixFor(agent.name);
     const serviceName = serviceNameFor(agent.name);
-    const port = CONTRACT_PORTS[agent.name] ?? agent.defaultPort;
+    const port = agent.port;
     if (env.get(`ENABLE_${prefix}`) !== "true")
       problems.push(`service supervisor: set ENABLE_${prefix}: "true".`);
     if (env.get(`${prefix}_AGENT_URL`) !== `http://${serviceName}:${port}`) {

@@ -1,10 +1,10 @@
-import { envPrefixFor, SUPERVISOR } from "@switchboard/contract";
+import { envPrefixFor, listAgentPackages, SUPERVISOR } from "@switchboard/contract";
 import { COMPOSE_FILE, environmentOf, readComposeFile } from "./compose.js";
 import { DOCUMENTED_AHEAD } from "./contract.js";
 import { readEnvExample } from "./env-example.js";
 import { scanEnvReads } from "./env-scan.js";
 import { interpolatedNames } from "./interpolate.js";
-import { listAgentPackages, runtimePackageDirs } from "./workspace.js";
+import { runtimePackageDirs } from "./workspace.js";
 
 /**
  * Checks that .env.example documents every variable the fleet's code reads (see env-scan.ts for how

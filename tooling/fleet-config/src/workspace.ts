@@ -1,19 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentNameFromPackage } from "@switchboard/contract";
 import { parse } from "yaml";
-
-/** One package under agents/: what the fleet files must line up with. */
-export interface AgentPackage {
-  /** Folder under agents/, also the Dockerfile's AGENT build argument. */
-  folder: string;
-  /** npm name, e.g. @switchboard/agent-jira. */
-  packageName: string;
-  /** Agent name per the contract: the package name without scope and leading `agent-`. */
-  name: string;
-  /** `defaultPort` from its src/agent.ts, when it declares one. */
-  defaultPort?: number;
-}
 
 export interface PackageJson {
   name?: string;
@@ -85,25 +72,6 @@ export function declaredDependencies(
 
 export function readPackageJson(dir: string): PackageJson {
   return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson;
-}
-
-export function listAgentPackages(repoRoot: string): AgentPackage[] {
-  return workspacePackages(repoRoot)
-    .filter(({ folder }) => folder === "agents")
-    .map(({ dir, path, manifest }) => {
-      const packageName = manifest.name ?? "";
-      const agentSource = join(dir, "src", "agent.ts");
-      const port = existsSync(agentSource)
-        ? /\bdefaultPort:\s*(\d+)/.exec(readFileSync(agentSource, "utf8"))?.[1]
-        : undefined;
-      return {
-        folder: path.slice("agents/".length),
-        packageName,
-        name: agentNameFromPackage(packageName),
-        ...(port ? { defaultPort: Number(port) } : {}),
-      };
-    })
-    .sort((a, b) => a.folder.localeCompare(b.folder));
 }
 
 /** The tools people run next to the fleet (`npm start`, `pnpm chat`): their settings are documented too. */

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline/promises";
-import type { AgentConnection } from "@switchboard/a2a-client/client";
-import type { SendInput } from "@switchboard/a2a-client/types";
+import type { AgentConnection, SendInput } from "@switchboard/a2a-client";
 import type { CliOptions } from "./args.js";
 import { Output, styleFor, TurnPrinter } from "./render.js";
 import { describeProblem, openConnection, runTurn } from "./session.js";

@@ -1,14 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime/serve";
-import { createLogger } from "@switchboard/common/logger";
-import { freePort } from "@switchboard-testing/test-agents/ports";
-import { messageText } from "@switchboard-testing/test-llm/conversation";
-import { callTool, replyFromToolResult, say } from "@switchboard-testing/test-llm/replies";
-import { rules } from "@switchboard-testing/test-llm/rules";
-import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm/server";
-import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo/inject";
+import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime";
+import { createLogger } from "@switchboard/common";
+import { freePort } from "@switchboard-testing/test-agents";
+import {
+  callTool,
+  messageText,
+  replyFromToolResult,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InteractiveCli, runCli } from "../test/cli-process.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SendInput, TurnResult, TurnState } from "@switchboard/a2a-client/types";
+import type { SendInput, TurnResult, TurnState } from "@switchboard/a2a-client";
 import type { CliOptions } from "./args.js";
 import { Output, styleFor, TurnPrinter } from "./render.js";
 import { describeProblem, openConnection, runTurn } from "./session.js";

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import type { TurnEvent, TurnResult } from "@switchboard/a2a-client/types";
+import type { TurnEvent, TurnResult } from "@switchboard/a2a-client";
 import { describe, expect, it } from "vitest";
 import { Output, progressText, styleFor, TurnPrinter } from "./render.js";
 

@@ -1,4 +1,4 @@
-import type { TurnEvent, TurnResult } from "@switchboard/a2a-client/types";
+import type { TurnEvent, TurnResult } from "@switchboard/a2a-client";
 
 export interface Style {
   dim(text: string): string;

@@ -1,8 +1,13 @@
-import { type AgentConnection, connectAgent } from "@switchboard/a2a-client/client";
-import { isA2ACallError } from "@switchboard/a2a-client/errors";
-import { collectTurn } from "@switchboard/a2a-client/turn";
-import type { SendInput, TurnEvent, TurnResult } from "@switchboard/a2a-client/types";
-import { createLogger } from "@switchboard/common/logger";
+import {
+  type AgentConnection,
+  collectTurn,
+  connectAgent,
+  isA2ACallError,
+  type SendInput,
+  type TurnEvent,
+  type TurnResult,
+} from "@switchboard/a2a-client";
+import { createLogger } from "@switchboard/common";
 import type { CliOptions } from "./args.js";
 
 /** Card fetch retries: enough to ride out a fleet that is still starting, short enough to fail fast. */

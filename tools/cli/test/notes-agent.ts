@@ -1,6 +1,5 @@
-import type { AgentDefinition } from "@switchboard/agent-runtime/definition";
-import { currentTurn } from "@switchboard/agent-runtime/turn-context";
-import { notesAgent as sharedNotesAgent } from "@switchboard-testing/agent-conformance/notes-agent";
+import { type AgentDefinition, currentTurn } from "@switchboard/agent-runtime";
+import { notesAgent as sharedNotesAgent } from "@switchboard-testing/agent-conformance";
 
 /** The shared notes agent (see @switchboard-testing/agent-conformance), on agent-runtime's package. */
 export function notesAgent(notes: string[]): AgentDefinition {

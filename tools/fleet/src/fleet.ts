@@ -1,6 +1,12 @@
-import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
+import {
+  type AgentPackage,
+  agentUrlVariableFor,
+  enableVariableFor,
+  envPrefixFor,
+  listAgentPackages,
+  SUPERVISOR,
+} from "@switchboard/contract";
 import { type AgentProcess, startAgentProcess } from "./agent-process.js";
-import { type AgentPackage, discoverAgents } from "./discover.js";
 
 export interface FleetMember {
   name: string;
@@ -32,7 +38,9 @@ export interface FleetOptions {
  * An agent that fails to start is reported, not fatal; a supervisor that fails stops the fleet.
  */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
-  const { supervisor, agents } = discoverAgents(options.root);
+  const packages = listAgentPackages(options.root);
+  const supervisor = packages.find((agent) => agent.name === SUPERVISOR);
+  const agents = packages.filter((agent) => agent.name !== SUPERVISOR);
   if (!supervisor) throw new Error(`No supervisor package under ${options.root}/agents.`);
   const enabled = agents.filter((agent) => options.env[enableVariableFor(agent.name)]?.trim() !== "false");
 

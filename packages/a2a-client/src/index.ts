@@ -1,0 +1,15 @@
+export { connectAgent } from "./client.js";
+export { A2ACallError, type A2ACallErrorCode, isA2ACallError } from "./errors.js";
+export { artifactText, messageText, partsText, partText } from "./text.js";
+export { collectTurn, isFinalState } from "./turn.js";
+export type {
+  AgentCardSummary,
+  AgentConnection,
+  AgentSkillSummary,
+  CallOptions,
+  ConnectOptions,
+  SendInput,
+  TurnEvent,
+  TurnResult,
+  TurnState,
+} from "./types.js";

@@ -1,0 +1,3 @@
+export { freePort } from "./ports.js";
+export { type AgentProcess, type StartOptions, startAgentProcess } from "./process.js";
+export { streamTranscript } from "./transcript.js";

@@ -1,0 +1,3 @@
+export { describeOnDocumentDb, testMongoEnv, testMongoUri, uniqueDbName } from "./inject.js";
+export { startTestMongo, type TestMongo } from "./server.js";
+export { storedText } from "./stored.js";

@@ -1,0 +1,3 @@
+export { checkFleet } from "./check-fleet.js";
+export { COMPOSE_FILE } from "./compose.js";
+export { declaredDependencies, workspacePackages } from "./workspace.js";

@@ -1,0 +1,2 @@
+export { type AgentProcess, type AgentProcessOptions, startAgentProcess } from "./agent-process.js";
+export { type Fleet, type FleetMember, type FleetOptions, startFleet } from "./fleet.js";
