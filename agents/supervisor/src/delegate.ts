@@ -1,6 +1,6 @@
 import { collectTurn, type SendInput, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
 import { currentTurn } from "@switchboard/agent-runtime";
-import { agentUrlVariableFor, enableVariableFor } from "@switchboard/contract";
+import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { Roster, Subagent } from "./roster.js";
 
 /** What one hop to a subagent produced: text for the model, or a question to relay to the user. */
@@ -22,9 +22,12 @@ export async function askSubagent(
   const agent = roster.get(name);
   if (!agent) {
     const enabled = roster.list().map((entry) => entry.config.name);
+    // A name with no letters or digits has no variables to suggest.
+    const advice = envPrefixFor(name)
+      ? ` To add one, set ${enableVariableFor(name)}=true and ${agentUrlVariableFor(name)}.`
+      : "";
     return answer(
-      `No agent named "${name}" is enabled${enabled.length ? ` (enabled: ${enabled.join(", ")})` : ""}. ` +
-        `To add one, set ${enableVariableFor(name)}=true and ${agentUrlVariableFor(name)}.`,
+      `No agent named "${name}" is enabled${enabled.length ? ` (enabled: ${enabled.join(", ")})` : ""}.${advice}`,
     );
   }
   const { connection } = agent;

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type AgentCardSummary, type AgentConnection, connectAgent } from "@switchboard/a2a-client";
 import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
-import { type SubagentConfig, sameAgentName } from "./subagents-env.js";
+import { sameAgentName } from "@switchboard/contract";
+import type { SubagentConfig } from "./subagents-env.js";
 
 /** The A2A service parameter (HTTP header) naming the extensions a client asks for. */
 const EXTENSIONS_HEADER = "A2A-Extensions";

@@ -38,9 +38,3 @@ export function readSubagents(env: NodeJS.ProcessEnv): SubagentsFromEnv {
   agents.sort((a, b) => a.name.localeCompare(b.name));
   return { agents, problems };
 }
-
-/** Agent names compare without regard to case, `-` or `_`: card "my-tool" is ENABLE_MY_TOOL. */
-export function sameAgentName(a: string, b: string): boolean {
-  const normal = (name: string) => name.toLowerCase().replaceAll("-", "_");
-  return normal(a) === normal(b);
-}

@@ -359,13 +359,17 @@ describe("supervisor routing over A2A", () => {
     expect(next.text).toContain("PLAT-1");
   });
 
-  it("routes to a Python a2a-sdk 0.3 agent, which receives the forwarded contextId", async () => {
-    const python = await startPythonA2aAgent({ name: "echo", description: "Echoes what it is told." });
+  it("routes to a Python a2a-sdk 0.3 agent enabled by its card's display name, which receives the forwarded contextId", async () => {
+    // Card names are display names, as in the A2A samples: "Hello World Agent" is ENABLE_HELLO_WORLD_AGENT.
+    const python = await startPythonA2aAgent({
+      name: "Hello World Agent",
+      description: "Echoes what it is told.",
+    });
     try {
-      await startSupervisor({ ENABLE_ECHO: "true", ECHO_AGENT_URL: python.url });
+      await startSupervisor({ ENABLE_HELLO_WORLD_AGENT: "true", HELLO_WORLD_AGENT_AGENT_URL: python.url });
       const contextId = `conv-${randomUUID()}`;
-      const result = await ask("echo: hello from switchboard", contextId);
-      expect(result.text).toContain("echo echo: hello from switchboard");
+      const result = await ask("hello_world_agent: hello from switchboard", contextId);
+      expect(result.text).toContain("Hello World Agent echo: hello from switchboard");
       const received = await python.received();
       expect(received.at(-1)).toMatchObject({ contextId, text: "hello from switchboard" });
       expect(received.at(-1)?.metadata).toMatchObject({ context_id: contextId });

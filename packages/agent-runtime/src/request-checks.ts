@@ -64,7 +64,16 @@ function badMessage(message: unknown): string | undefined {
   if (message.role !== undefined && !ROLES.has(String(message.role)))
     return "message.role must be user or agent";
   if (!Array.isArray(message.parts)) return "message.parts must be an array";
+  if (message.parts.length === 0) return "message.parts must hold at least one part";
   return message.parts.map(badPart).find(Boolean);
+}
+
+/** historyLength (tasks/get, GetTask, a send's configuration, a REST query): a count, 0 or more. */
+function badHistoryLength(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  const count = typeof value === "string" ? Number(value) : value;
+  if (typeof count === "number" && Number.isInteger(count) && count >= 0) return undefined;
+  return "historyLength must be a whole number, 0 or more";
 }
 
 /**
@@ -79,6 +88,12 @@ export function findBadParams(params: unknown): string | undefined {
   const message = params.message ?? params.request;
   const problem = badMessage(message);
   if (problem) return problem;
+  const configuration = isObject(params.configuration) ? params.configuration : {};
+  const historyProblem = [params, configuration]
+    .flatMap((holder) => [holder.historyLength, holder.history_length])
+    .map(badHistoryLength)
+    .find(Boolean);
+  if (historyProblem) return historyProblem;
   for (const field of ["id", "name", "taskId"]) {
     const idProblem = badId(params[field]);
     if (idProblem) return `${field} ${idProblem}`;
@@ -91,7 +106,12 @@ export function checkParams(binding: "jsonrpc" | "rest") {
   return (req: Request, res: Response, next: NextFunction) => {
     const body = req.body as unknown;
     const params = binding === "jsonrpc" ? (isObject(body) ? body.params : undefined) : body;
-    const problem = findBadParams(params);
+    // The HTTP+JSON binding takes GetTask's historyLength in the query string.
+    const problem =
+      findBadParams(params) ??
+      (binding === "rest"
+        ? findBadParams({ historyLength: req.query.historyLength ?? req.query.history_length })
+        : undefined);
     if (!problem) return next();
     a2aRequests.inc({ method: "unknown", outcome: "rejected" });
     const message = `Invalid params: ${problem}.`;

@@ -208,6 +208,74 @@ describe("bad input to an agent", () => {
     }
   });
 
+  it("refuses a message without parts on both bindings and both protocol versions, storing nothing", async () => {
+    const empty = { parts: [] };
+    const sends: Array<[string, () => Promise<Reply>]> = [
+      ["v0.3 message/send", () => post("/", legacySend(legacyMessage(empty)))],
+      [
+        "v0.3 message/stream",
+        () =>
+          post(
+            "/",
+            { ...legacySend(legacyMessage(empty)), method: "message/stream" },
+            { accept: "text/event-stream" },
+          ),
+      ],
+      ["v1.0 SendMessage", () => post("/", v1Send(v1Message(empty)), V1)],
+      ["v1.0 HTTP+JSON", () => post("/rest/message:send", { message: v1Message(empty) })],
+      ["v0.3 HTTP+JSON", () => post("/rest/v1/message:send", { message: legacyMessage(empty) })],
+    ];
+    for (const [name, send] of sends) {
+      const reply = await rejected(send);
+      if (name.includes("HTTP+JSON")) expect(reply.status, name).toBe(400);
+      else expect(rpcError(reply), name).toEqual({ http: 200, code: -32602 });
+      expect(reply.text, name).toContain("message.parts must hold at least one part");
+    }
+  });
+
+  it("applies one historyLength rule on both bindings and both protocol versions", async () => {
+    const done = await post("/", legacySend(legacyMessage()));
+    const taskId = String(done.json?.result?.id);
+    const rpc = (method: string, params: Record<string, unknown>, headers = {}) =>
+      post("/", { jsonrpc: "2.0", id: "h", method, params }, headers);
+    const get = async (path: string) => {
+      const response = await fetch(`${agent.url}${path}`);
+      const text = await response.text();
+      return {
+        status: response.status,
+        contentType: response.headers.get("content-type") ?? "",
+        text,
+        json: JSON.parse(text),
+      };
+    };
+    for (const historyLength of [-1, 1.5]) {
+      const refusals: Array<[string, () => Promise<Reply>]> = [
+        ["v0.3 tasks/get", () => rpc("tasks/get", { id: taskId, historyLength })],
+        ["v1.0 GetTask", () => rpc("GetTask", { id: taskId, historyLength }, V1)],
+        [
+          "v0.3 message/send configuration",
+          () =>
+            post("/", {
+              ...legacySend(legacyMessage()),
+              params: { message: legacyMessage(), configuration: { historyLength } },
+            }),
+        ],
+        ["v1.0 HTTP+JSON", () => get(`/rest/tasks/${taskId}?historyLength=${historyLength}`)],
+        ["v0.3 HTTP+JSON", () => get(`/rest/v1/tasks/${taskId}?historyLength=${historyLength}`)],
+      ];
+      for (const [name, send] of refusals) {
+        const reply = await rejected(send);
+        if (name.includes("HTTP+JSON")) expect(reply.status, `${name} ${historyLength}`).toBe(400);
+        else expect(rpcError(reply), `${name} ${historyLength}`).toEqual({ http: 200, code: -32602 });
+        expect(reply.text, name).toContain("historyLength must be a whole number, 0 or more");
+      }
+    }
+    expect((await rpc("tasks/get", { id: taskId, historyLength: 0 })).json.result.id).toBe(taskId);
+    expect((await rpc("GetTask", { id: taskId, historyLength: 1 }, V1)).json.result.id).toBe(taskId);
+    expect((await get(`/rest/tasks/${taskId}?historyLength=0`)).status).toBe(200);
+    expect((await get(`/rest/v1/tasks/${taskId}?historyLength=1`)).status).toBe(200);
+  });
+
   // BUG (reported): the v0.3 path checks `parts` and `role` but turns a numeric text into "42".
   it("answers a v0.3 text part whose text is a number with -32602", async () => {
     const message = legacyMessage({ parts: [{ kind: "text", text: 42 }] });

@@ -13,6 +13,7 @@ export {
   enableVariableFor,
   envPrefixFor,
   SUPERVISOR,
+  sameAgentName,
   serviceNameFor,
 } from "./names.js";
 export { CONTRACT_PORTS } from "./ports.js";

@@ -5,6 +5,7 @@ import {
   collectionsFor,
   enableVariableFor,
   envPrefixFor,
+  sameAgentName,
   serviceNameFor,
 } from "./names.js";
 
@@ -22,6 +23,17 @@ describe("the names derived from an agent's name", () => {
     expect(agentUrlVariableFor("jira")).toBe("JIRA_AGENT_URL");
     expect(serviceNameFor("jira")).toBe("agent-jira");
     expect(serviceNameFor("supervisor")).toBe("supervisor");
+  });
+
+  it("matches a card's display name to its variables leniently, and only the same name", () => {
+    expect(enableVariableFor("Hello World Agent")).toBe("ENABLE_HELLO_WORLD_AGENT");
+    expect(agentUrlVariableFor(" hello-world agent ")).toBe("HELLO_WORLD_AGENT_AGENT_URL");
+    expect(sameAgentName("Hello World Agent", "hello_world_agent")).toBe(true);
+    expect(sameAgentName("Jira", "jira")).toBe(true);
+    expect(sameAgentName("my-tool", "MY_TOOL")).toBe(true);
+    expect(sameAgentName("Hello World Agent", "hello_world")).toBe(false);
+    expect(sameAgentName("jira", "github")).toBe(false);
+    expect(envPrefixFor("!!!")).toBe("");
   });
 
   it("gives each agent its own collections", () => {

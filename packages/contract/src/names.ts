@@ -13,10 +13,19 @@ export function agentNameFromPackage(packageName: string): string {
 
 /**
  * The supervisor's variable prefix for an agent, CAIPE's convention: `my-tool` → `MY_TOOL`, as in
- * `ENABLE_MY_TOOL` and `MY_TOOL_AGENT_URL`.
+ * `ENABLE_MY_TOOL` and `MY_TOOL_AGENT_URL`. A card's display name maps the same way: any run of
+ * characters other than letters and digits is one `_` ("Hello World Agent" → `HELLO_WORLD_AGENT`).
  */
 export function envPrefixFor(agentName: string): string {
-  return agentName.toUpperCase().replaceAll("-", "_");
+  return agentName
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}
+
+/** Whether two agent names (package names, card names, ENABLE_ names) name the same agent. */
+export function sameAgentName(a: string, b: string): boolean {
+  return envPrefixFor(a) === envPrefixFor(b);
 }
 
 /** The variable that routes the supervisor to an agent: `ENABLE_JIRA`. */
