@@ -377,4 +377,24 @@ describe("supervisor routing over A2A", () => {
       await python.stop();
     }
   });
+
+  it("routes to a Python a2a-sdk 1.x agent (A2A 1.0) built like the A2A helloworld sample, which receives the forwarded contextId", async () => {
+    // Its card is a 1.0 card with a JSONRPC 1.0 interface only, so the supervisor must speak 1.0 to it.
+    const python = await startPythonA2aAgent({
+      name: "Hello World Agent",
+      description: "Echoes what it is told.",
+      sdk: "1.x",
+    });
+    try {
+      await startSupervisor({ ENABLE_HELLO_WORLD_AGENT: "true", HELLO_WORLD_AGENT_AGENT_URL: python.url });
+      const contextId = `conv-${randomUUID()}`;
+      const result = await ask("hello_world_agent: hello from switchboard", contextId);
+      expect(result.text).toContain("Hello World Agent echo: hello from switchboard");
+      const received = await python.received();
+      expect(received.at(-1)).toMatchObject({ contextId, text: "hello from switchboard" });
+      expect(received.at(-1)?.metadata).toMatchObject({ context_id: contextId });
+    } finally {
+      await python.stop();
+    }
+  });
 });

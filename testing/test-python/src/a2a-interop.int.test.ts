@@ -117,3 +117,99 @@ describe("TypeScript client (@a2a-js/sdk 1.3.0, legacy compat) -> Python a2a-sdk
     expect((await agent.received()).map((m) => m.contextId)).toContain(contextId);
   });
 });
+
+describe("TypeScript client (@a2a-js/sdk 1.3.0, no compat) -> Python a2a-sdk 1.x agent (A2A 1.0)", () => {
+  let agent: PythonA2aAgent;
+  let client: Client;
+  const userMessage = (contextId: string, text: string) =>
+    Message.fromJSON({
+      messageId: randomUUID(),
+      role: "ROLE_USER",
+      contextId,
+      parts: [{ text }],
+      metadata: { context_id: contextId, forwardedBy: "supervisor" },
+    });
+
+  beforeAll(async () => {
+    agent = await startPythonA2aAgent({ name: "Hello World Agent", description: "Echoes.", sdk: "1.x" });
+    client = await new ClientFactory().createFromUrl(agent.url);
+  });
+  afterAll(() => agent?.stop());
+
+  it("serves a 1.0 card with one JSON-RPC interface and streaming, and the client speaks 1.0", async () => {
+    const card = await client.getAgentCard();
+    expect(card.name).toBe("Hello World Agent");
+    expect(card.capabilities?.streaming).toBe(true);
+    expect(card.supportedInterfaces).toEqual([
+      expect.objectContaining({ protocolBinding: "JSONRPC", protocolVersion: "1.0", url: `${agent.url}/` }),
+    ]);
+    expect(client.protocolVersion).toBe("1.0");
+  });
+
+  it("answers SendMessage with '<name> echo: <text>' and records the contextId and metadata", async () => {
+    const contextId = `supervisor-${randomUUID()}`;
+    const result = await client.sendMessage({
+      tenant: "",
+      message: userMessage(contextId, "hello from typescript"),
+      configuration: undefined,
+      metadata: undefined,
+    });
+
+    expect("messageId" in result).toBe(false);
+    const task = result as Task;
+    expect(task.contextId).toBe(contextId);
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const reply = task.status?.message?.parts.map((p) =>
+      p.content?.$case === "text" ? p.content.value : "",
+    );
+    expect(reply).toEqual(["Hello World Agent echo: hello from typescript"]);
+    expect((await agent.received()).at(-1)).toEqual({
+      contextId,
+      taskId: task.id,
+      text: "hello from typescript",
+      metadata: { context_id: contextId, forwardedBy: "supervisor" },
+      requestMetadata: {},
+    });
+  });
+
+  it("streams the task, the echo artifact and the completed status", async () => {
+    const contextId = `stream-${randomUUID()}`;
+    const events: string[] = [];
+    for await (const event of client.sendMessageStream({
+      tenant: "",
+      message: userMessage(contextId, "stream me"),
+      configuration: undefined,
+      metadata: undefined,
+    })) {
+      const payload = event.payload;
+      if (payload?.$case === "artifactUpdate") {
+        const parts = payload.value.artifact?.parts ?? [];
+        events.push(
+          `artifact: ${parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("")}`,
+        );
+      } else if (payload?.$case === "statusUpdate") {
+        events.push(`status: ${TaskState[payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED]}`);
+      } else events.push(payload?.$case ?? "empty");
+    }
+    expect(events).toEqual([
+      "task",
+      "artifact: Hello World Agent echo: stream me",
+      "status: TASK_STATE_COMPLETED",
+    ]);
+    expect((await agent.received()).at(-1)).toMatchObject({ contextId, text: "stream me" });
+  });
+
+  it("refuses v0.3 JSON-RPC: it speaks A2A 1.0 only", async () => {
+    const response = await fetch(`${agent.url}/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "message/send",
+        params: { message: { kind: "message", messageId: randomUUID(), role: "user", parts: [] } },
+      }),
+    });
+    expect(await response.json()).toMatchObject({ error: { code: -32601 } });
+  });
+});

@@ -5,20 +5,39 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { withDirLock } from "./dir-lock.js";
 
-/** The repo-local virtualenv that holds the Python test peers (moto, a2a-sdk). */
+/**
+ * The virtualenvs this package manages, by name. Each installs one requirements file from `python/`
+ * into one folder at the repo root. a2a-sdk 0.3 and 1.x cannot share a venv, hence two.
+ */
+export const pythonEnvs = {
+  /** moto and a2a-sdk 0.3 (the line CAIPE's agents speak): `python/requirements.txt` into `<repo root>/.venv`. */
+  default: { requirements: "requirements.txt", venv: ".venv" },
+  /** a2a-sdk 1.x (A2A protocol 1.0): `python/requirements-a2a1.txt` into `<repo root>/.venv-a2a1`. */
+  a2a1: { requirements: "requirements-a2a1.txt", venv: ".venv-a2a1" },
+} as const;
+
+export type PythonEnvName = keyof typeof pythonEnvs;
+export const pythonEnvNames = Object.keys(pythonEnvs) as PythonEnvName[];
+
+/** A repo-local virtualenv that holds Python test peers (moto, a2a-sdk). */
 export interface PythonEnv {
+  name: PythonEnvName;
   /** The venv's interpreter: run scripts with it, never with the system python3. */
   python: string;
-  /** `<repo root>/.venv` */
+  /** `<repo root>/.venv` or `<repo root>/.venv-a2a1` */
   venvDir: string;
+  /** The requirements file installed into it. */
+  requirementsFile: string;
   /** This package's `python/` folder with the peer scripts. */
   scriptsDir: string;
 }
 
 export interface EnsurePythonEnvOptions {
+  /** Which venv: `default` (moto, a2a-sdk 0.3) or `a2a1` (a2a-sdk 1.x). Default: `default`. */
+  name?: PythonEnvName;
   /** Base interpreter that creates the venv. Default: `SWITCHBOARD_PYTHON`, else `python3`. */
   basePython?: string;
-  /** Where the venv goes. Default: `<repo root>/.venv`. */
+  /** Where the venv goes. Default: `<repo root>/` + the named venv's folder (`.venv`, `.venv-a2a1`). */
   venvDir?: string;
   /** Called with progress lines (venv creation, pip output) during a (re)install. */
   onLog?: (line: string) => void;
@@ -26,7 +45,6 @@ export interface EnsurePythonEnvOptions {
 
 const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 export const pythonScriptsDir = join(packageRoot, "python");
-const requirementsFile = join(pythonScriptsDir, "requirements.txt");
 const stampName = ".switchboard-requirements.sha256";
 const minimumPython: [number, number] = [3, 10];
 
@@ -44,23 +62,33 @@ export function findRepoRoot(from: string = packageRoot): string {
 const pending = new Map<string, Promise<PythonEnv>>();
 
 /**
- * Creates `<repo root>/.venv` and installs python/requirements.txt into it, once per change of that
- * file. A warm call only compares a hash. Parallel test processes serialize on a lock folder.
+ * Creates the named venv (default: `<repo root>/.venv`) and installs its requirements file into it,
+ * once per change of that file. A warm call only compares a hash. Parallel test processes serialize
+ * on a lock folder beside the venv (`<venv>.lock`).
  */
 export function ensurePythonEnv(options: EnsurePythonEnvOptions = {}): Promise<PythonEnv> {
-  const venvDir = options.venvDir ?? join(findRepoRoot(), ".venv");
+  const name = options.name ?? "default";
+  const { requirements, venv } = pythonEnvs[name];
+  const venvDir = options.venvDir ?? join(findRepoRoot(), venv);
   let result = pending.get(venvDir);
   if (!result) {
-    result = prepare(venvDir, options);
+    const env: PythonEnv = {
+      name,
+      python: join(venvDir, "bin", "python"),
+      venvDir,
+      requirementsFile: join(pythonScriptsDir, requirements),
+      scriptsDir: pythonScriptsDir,
+    };
+    result = prepare(env, options);
     pending.set(venvDir, result);
     result.catch(() => pending.delete(venvDir));
   }
   return result;
 }
 
-async function prepare(venvDir: string, options: EnsurePythonEnvOptions): Promise<PythonEnv> {
-  const env: PythonEnv = { python: join(venvDir, "bin", "python"), venvDir, scriptsDir: pythonScriptsDir };
-  const wanted = requirementsHash();
+async function prepare(env: PythonEnv, options: EnsurePythonEnvOptions): Promise<PythonEnv> {
+  const { venvDir, requirementsFile } = env;
+  const wanted = requirementsHash(requirementsFile);
   if (isCurrent(env, wanted)) return env;
 
   await withDirLock(`${venvDir}.lock`, async () => {
@@ -97,7 +125,7 @@ async function prepare(venvDir: string, options: EnsurePythonEnvOptions): Promis
   return env;
 }
 
-function requirementsHash(): string {
+function requirementsHash(requirementsFile: string): string {
   return createHash("sha256").update(readFileSync(requirementsFile)).digest("hex");
 }
 

@@ -24,7 +24,7 @@ export function composePorts(composeText: string): Map<number, string> {
 }
 
 /**
- * Every port a new agent must not take: the DESIGN contract table (except the agent's own entry),
+ * Every port a new agent must not take: the contract ports (docs/CONTRACT.md; except the agent's own),
  * ports published in docker-compose.dev.yaml, and other agent packages' ports.
  */
 export function portsInUse(
