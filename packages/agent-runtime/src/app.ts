@@ -20,6 +20,8 @@ export interface AgentAppDeps {
   ready: () => Promise<boolean>;
   /** Largest accepted request body. */
   maxBodyBytes: number;
+  /** Whether push-notification webhooks may be on loopback, link-local or private networks. */
+  allowPrivateWebhooks: boolean;
   /** Bearer-token verification for the A2A endpoints (AUTH_MODE). */
   auth: AuthSettings;
   /** Where this agent keeps conversations, for DELETE /conversations/:contextId. */
@@ -72,7 +74,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     bearerGuard(deps.auth, "jsonrpc"),
     parseJson,
     jsonRpcBodyErrors(deps.maxBodyBytes),
-    checkParams("jsonrpc"),
+    checkParams("jsonrpc", deps.allowPrivateWebhooks),
     jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
   app.use(
@@ -80,7 +82,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     bearerGuard(deps.auth, "rest"),
     express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES }),
     restBodyErrors(deps.maxBodyBytes),
-    checkParams("rest"),
+    checkParams("rest", deps.allowPrivateWebhooks),
     restHandler({ requestHandler, userBuilder, legacyCompat }),
   );
 

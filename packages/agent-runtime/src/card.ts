@@ -38,7 +38,7 @@ export function buildAgentCard(
     ),
     capabilities: {
       streaming: true,
-      pushNotifications: false,
+      pushNotifications: true,
       extensions: [
         {
           uri: ANSWER_WITHOUT_TOKENS_EXTENSION,

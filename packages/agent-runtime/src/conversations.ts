@@ -29,7 +29,8 @@ export interface ConversationStore {
 
 /**
  * Deletes one conversation of the calling user from this agent: its checkpoints and pending
- * writes, its A2A tasks and any lease, then from the agents it passes deletions on to.
+ * writes, its A2A tasks and their push-notification configs, and any lease, then from the agents it
+ * passes deletions on to.
  */
 export async function deleteConversation(
   store: ConversationStore,
@@ -42,11 +43,13 @@ export async function deleteConversation(
   let tasks = 0;
   if (store.db) {
     const owner = resolveUserScope(new ServerCallContext({ user }));
-    tasks = (await store.db.collection(collectionsFor(store.agent).tasks).deleteMany({ owner, contextId }))
-      .deletedCount;
-    await store.db
-      .collection<{ _id: string }>(collectionsFor(store.agent).locks)
-      .deleteOne({ _id: threadId });
+    const names = collectionsFor(store.agent);
+    const taskIds = await store.db
+      .collection<{ taskId: string }>(names.tasks)
+      .distinct("taskId", { owner, contextId });
+    await store.db.collection(names.pushConfigs).deleteMany({ owner, taskId: { $in: taskIds } });
+    tasks = (await store.db.collection(names.tasks).deleteMany({ owner, contextId })).deletedCount;
+    await store.db.collection<{ _id: string }>(names.locks).deleteOne({ _id: threadId });
   }
   const result: DeletedConversation = { agent: store.agent, contextId, checkpoints: "deleted", tasks };
   if (store.cascades.length > 0) {

@@ -20,6 +20,8 @@ const RuntimeEnv = z.object({
   ENABLE_AUTO_COMPRESSION: z.stringbool().default(true),
   MAX_CONTEXT_TOKENS: z.coerce.number().int().positive().default(64_000),
   MIN_MESSAGES_TO_KEEP: z.coerce.number().int().positive().default(10),
+  // Push notifications reach only public addresses unless this is on (a webhook inside your network).
+  PUSH_NOTIFICATIONS_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
 });
 
 export interface RuntimeSettings {
@@ -28,6 +30,8 @@ export interface RuntimeSettings {
   /** The URL other agents and clients reach this agent at (on the card); default http://localhost:<port>. */
   publicUrl?: string;
   maxBodyBytes: number;
+  /** Whether push notifications may go to loopback, link-local and private addresses. */
+  allowPrivateWebhooks: boolean;
   locks: LockSettings;
   /** How much of a conversation the model is sent; undefined: all of it (ENABLE_AUTO_COMPRESSION=false). */
   context: ContextBudget | undefined;
@@ -56,6 +60,7 @@ export function readRuntimeSettings(
     host: settings.HOST,
     publicUrl: settings.AGENT_PUBLIC_URL?.replace(/\/+$/, ""),
     maxBodyBytes: settings.MAX_REQUEST_BYTES,
+    allowPrivateWebhooks: settings.PUSH_NOTIFICATIONS_ALLOW_PRIVATE_NETWORKS,
     locks: {
       policy: settings.CONCURRENT_TURN_POLICY,
       leaseMs: settings.THREAD_LEASE_SECONDS * 1000,

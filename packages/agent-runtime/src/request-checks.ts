@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { a2aRequests } from "./metrics.js";
+import { badWebhookUrl } from "./webhook-guard.js";
 
 /** Longest id accepted: ids become MongoDB keys and log fields. */
 export const MAX_ID_LENGTH = 256;
@@ -77,11 +78,26 @@ function badHistoryLength(value: unknown): string | undefined {
 }
 
 /**
+ * The push-notification configs a request carries: a config being set (v1.0 flat, v0.3
+ * `pushNotificationConfig`) or one registered with a send (`configuration.…`).
+ */
+function pushConfigsIn(params: Json): Json[] {
+  const configuration = isObject(params.configuration) ? params.configuration : {};
+  const candidates = [
+    "url" in params ? params : undefined,
+    params.pushNotificationConfig,
+    configuration.pushNotificationConfig,
+    configuration.taskPushNotificationConfig,
+  ];
+  return candidates.filter(isObject);
+}
+
+/**
  * What is wrong with an A2A request's parameters (JSON-RPC `params`, or an HTTP+JSON body), before
  * the SDK stores a task or a turn runs: ids that would become MongoDB keys, message shapes the SDK
  * would only trip over after storing the task, and nesting MongoDB cannot store.
  */
-export function findBadParams(params: unknown): string | undefined {
+export function findBadParams(params: unknown, allowPrivateWebhooks = false): string | undefined {
   if (params === undefined) return undefined;
   if (depthOf(params) > MAX_JSON_DEPTH) return `nesting deeper than ${MAX_JSON_DEPTH} levels`;
   if (!isObject(params)) return undefined; // the SDK answers non-object params itself
@@ -94,6 +110,10 @@ export function findBadParams(params: unknown): string | undefined {
     .map(badHistoryLength)
     .find(Boolean);
   if (historyProblem) return historyProblem;
+  for (const config of pushConfigsIn(params)) {
+    const urlProblem = badWebhookUrl(config.url, allowPrivateWebhooks);
+    if (urlProblem) return urlProblem;
+  }
   for (const field of ["id", "name", "taskId"]) {
     const idProblem = badId(params[field]);
     if (idProblem) return `${field} ${idProblem}`;
@@ -102,13 +122,13 @@ export function findBadParams(params: unknown): string | undefined {
 }
 
 /** Refuses malformed A2A requests with the binding's own error before anything is stored. */
-export function checkParams(binding: "jsonrpc" | "rest") {
+export function checkParams(binding: "jsonrpc" | "rest", allowPrivateWebhooks: boolean) {
   return (req: Request, res: Response, next: NextFunction) => {
     const body = req.body as unknown;
     const params = binding === "jsonrpc" ? (isObject(body) ? body.params : undefined) : body;
     // The HTTP+JSON binding takes GetTask's historyLength in the query string.
     const problem =
-      findBadParams(params) ??
+      findBadParams(params, allowPrivateWebhooks) ??
       (binding === "rest"
         ? findBadParams({ historyLength: req.query.historyLength ?? req.query.history_length })
         : undefined);

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { InMemoryTaskStore } from "@a2a-js/sdk/server";
+import { InMemoryPushNotificationStore, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createLogger, isSwitchboardError, type Logger } from "@switchboard/common";
 import { announceReady, packageDirOwning, readAgentPackage } from "@switchboard/contract";
@@ -22,6 +22,8 @@ import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
 import { AgentTurnExecutor } from "./executor.js";
 import { MongoTaskStore } from "./mongo-task-store.js";
+import { PushDelivery } from "./push-delivery.js";
+import { MongoPushConfigStore } from "./push-store.js";
 import { AgentRequestHandler } from "./request-handler.js";
 import { MemoryThreadLocks, MongoThreadLocks } from "./thread-lock.js";
 import { TurnCheckpoints } from "./turn-checkpoints.js";
@@ -92,6 +94,13 @@ export async function serveAgent(
   const locks = db
     ? await MongoThreadLocks.create(db, name, settings.locks, logger)
     : new MemoryThreadLocks(settings.locks);
+  const pushConfigs = db ? await MongoPushConfigStore.create(db, name) : new InMemoryPushNotificationStore();
+  const pushDelivery = new PushDelivery({
+    store: pushConfigs,
+    allowPrivate: settings.allowPrivateWebhooks,
+    logger,
+  });
+  cleanups.push(() => pushDelivery.close());
 
   // Bind first: with PORT=0 the card's default URL needs the port the system picked.
   const server = createServer();
@@ -113,6 +122,9 @@ export async function serveAgent(
       logger,
       tasks: taskStore instanceof MongoTaskStore ? taskStore : undefined,
     }),
+    undefined,
+    pushConfigs,
+    pushDelivery,
   );
   server.on(
     "request",
@@ -122,6 +134,7 @@ export async function serveAgent(
       logger,
       ready: pingCheckpointer,
       maxBodyBytes: settings.maxBodyBytes,
+      allowPrivateWebhooks: settings.allowPrivateWebhooks,
       auth,
       conversations: { agent: name, checkpointer, db, cascades },
     }),

@@ -43,6 +43,7 @@ describe("the names derived from an agent's name", () => {
       checkpointMessages: "checkpoint_messages_jira",
       tasks: "tasks_jira",
       locks: "locks_jira",
+      pushConfigs: "push_configs_jira",
     });
   });
 });

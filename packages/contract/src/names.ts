@@ -50,6 +50,8 @@ export interface AgentCollections {
   checkpointMessages: string;
   tasks: string;
   locks: string;
+  /** Where A2A clients asked a task's updates to be pushed (webhooks). */
+  pushConfigs: string;
 }
 
 export function collectionsFor(agentName: string): AgentCollections {
@@ -59,5 +61,6 @@ export function collectionsFor(agentName: string): AgentCollections {
     checkpointMessages: `checkpoint_messages_${agentName}`,
     tasks: `tasks_${agentName}`,
     locks: `locks_${agentName}`,
+    pushConfigs: `push_configs_${agentName}`,
   };
 }

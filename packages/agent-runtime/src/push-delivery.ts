@@ -1,0 +1,155 @@
+import type { StreamResponse, Task, TaskPushNotificationConfig } from "@a2a-js/sdk";
+import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
+import {
+  type PushNotificationSender,
+  type PushNotificationSerializer,
+  type ServerCallContext,
+  type StoredPushNotificationConfig,
+  V1PushNotificationSerializer,
+} from "@a2a-js/sdk/server";
+import type { Logger } from "@switchboard/common";
+import pRetry, { AbortError } from "p-retry";
+import { Agent, fetch } from "undici";
+import { badWebhookUrl, PRIVATE_WEBHOOK, publicOnlyLookup, webhookLabel } from "./webhook-guard.js";
+
+export interface PushDeliveryOptions {
+  /** Where the configs are: the SDK's store API, with the version each was registered over. */
+  store: {
+    loadWithMetadata(taskId: string, context: ServerCallContext): Promise<StoredPushNotificationConfig[]>;
+  };
+  /** PUSH_NOTIFICATIONS_ALLOW_PRIVATE_NETWORKS */
+  allowPrivate: boolean;
+  logger: Logger;
+  /** Tries per notification (default 5), the first wait between them (default 500 ms, doubling). */
+  attempts?: number;
+  firstRetryMs?: number;
+  /** How long one try may take (default 10 s). */
+  timeoutMs?: number;
+}
+
+/** The legacy header for a config's `token` (when it names no `authentication`), as the SDK sends it. */
+const TOKEN_HEADER = "X-A2A-Notification-Token";
+const MAX_RETRY_MS = 30_000;
+
+/**
+ * Delivers a task's updates to the webhooks its caller registered: each update POSTed in the body
+ * of the protocol version the webhook was registered over, in order per task, with the
+ * authentication the config names (`Authorization: <scheme> <credentials>`, else the token header).
+ * A webhook that fails (network error, timeout, 408, 429, 5xx) is tried again with exponential
+ * backoff; other answers are final. Only public addresses are reached unless allowed: the URL is
+ * checked before each try and every address its host resolves to when connecting.
+ */
+export class PushDelivery implements PushNotificationSender {
+  private readonly serializers: Record<string, PushNotificationSerializer> = {
+    "1.0": new V1PushNotificationSerializer(),
+    "0.3": new V03PushNotificationSerializer(),
+  };
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly dispatcher: Agent;
+
+  constructor(private readonly options: PushDeliveryOptions) {
+    this.dispatcher = new Agent(options.allowPrivate ? {} : { connect: { lookup: publicOnlyLookup() } });
+  }
+
+  async send(streamResponse: StreamResponse, context: ServerCallContext, task?: Task): Promise<void> {
+    const taskId = taskIdOf(streamResponse);
+    if (!taskId) return;
+    const configs = await this.options.store.loadWithMetadata(taskId, context);
+    if (configs.length === 0) return;
+    const previous = this.chains.get(taskId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      await Promise.all(configs.map((stored) => this.deliver(streamResponse, stored, taskId, task)));
+    });
+    this.chains.set(taskId, next);
+    try {
+      await next;
+    } finally {
+      if (this.chains.get(taskId) === next) this.chains.delete(taskId);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.chains.values());
+    await this.dispatcher.close();
+  }
+
+  private async deliver(
+    update: StreamResponse,
+    { config, wireVersion }: StoredPushNotificationConfig,
+    taskId: string,
+    task: Task | undefined,
+  ): Promise<void> {
+    const serializer =
+      this.serializers[wireVersion] ?? (this.serializers["1.0"] as PushNotificationSerializer);
+    const { body, contentType } = serializer.serialize(update, task);
+    const webhook = webhookLabel(config.url);
+    const { attempts = 5, firstRetryMs = 500, timeoutMs = 10_000, logger } = this.options;
+    try {
+      await pRetry(
+        async () => {
+          const problem = badWebhookUrl(config.url, this.options.allowPrivate);
+          if (problem) throw new AbortError(problem);
+          const response = await fetch(config.url, {
+            method: "POST",
+            headers: { "content-type": contentType, ...authHeaders(config) },
+            body,
+            dispatcher: this.dispatcher,
+            signal: AbortSignal.timeout(timeoutMs),
+          }).catch((error: unknown) => {
+            if (causeCode(error) === PRIVATE_WEBHOOK) throw new AbortError(causeMessage(error));
+            throw error;
+          });
+          await response.body?.cancel();
+          if (response.ok) return;
+          const failure = `the webhook answered HTTP ${response.status}`;
+          if (response.status === 408 || response.status === 429 || response.status >= 500)
+            throw new Error(failure);
+          throw new AbortError(failure);
+        },
+        {
+          retries: attempts - 1,
+          minTimeout: firstRetryMs,
+          maxTimeout: MAX_RETRY_MS,
+          onFailedAttempt: (error) => {
+            if (error.retriesLeft > 0)
+              logger.debug(
+                { task: taskId, webhook, attempt: error.attemptNumber },
+                "push notification failed; retrying",
+              );
+          },
+        },
+      );
+      logger.debug({ task: taskId, webhook }, "push notification delivered");
+    } catch (error) {
+      logger.warn(
+        { task: taskId, webhook, reason: causeMessage(error) },
+        "could not deliver a push notification; the client can still read the task (tasks/get)",
+      );
+    }
+  }
+}
+
+function taskIdOf(update: StreamResponse): string | undefined {
+  const payload = update.payload;
+  if (!payload) return undefined;
+  return payload.$case === "task" ? payload.value.id : payload.value.taskId || undefined;
+}
+
+function authHeaders(config: TaskPushNotificationConfig): Record<string, string> {
+  const { authentication, token } = config;
+  if (authentication?.scheme && authentication.credentials)
+    return { authorization: `${authentication.scheme} ${authentication.credentials}` };
+  return token ? { [TOKEN_HEADER]: token } : {};
+}
+
+function causeCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === "string" ? cause.code : undefined;
+}
+
+/** The most specific message: undici's "fetch failed" hides its cause. */
+function causeMessage(error: unknown): string {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  if (cause instanceof Error) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}

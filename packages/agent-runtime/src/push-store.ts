@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { TaskPushNotificationConfig } from "@a2a-js/sdk";
+import {
+  type PushNotificationStore,
+  resolveUserScope,
+  type ServerCallContext,
+  type StoredPushNotificationConfig,
+} from "@a2a-js/sdk/server";
+import { collectionsFor } from "@switchboard/contract";
+import type { Collection, Db } from "mongodb";
+
+interface PushConfigDocument {
+  /** `<owner>/<taskId>/<config id>` */
+  _id: string;
+  owner: string;
+  taskId: string;
+  /** The protocol version the config was registered over: deliveries use that version's body. */
+  wireVersion: string;
+  /** The config in the protocol's JSON form (its credentials are the webhook's, sent with each delivery). */
+  config: unknown;
+}
+
+// Calls without an A2A-Version header speak 0.3 (the SDK's rule).
+const LEGACY_VERSION = "0.3";
+
+/**
+ * Push-notification configs in `push_configs_<agent>`, beside the tasks they belong to and scoped to
+ * the caller the same way: a config outlives the process that accepted it, and any replica can
+ * deliver the task's updates.
+ */
+export class MongoPushConfigStore implements PushNotificationStore {
+  private constructor(private readonly collection: Collection<PushConfigDocument>) {}
+
+  static async create(db: Db, agent: string): Promise<MongoPushConfigStore> {
+    const collection = db.collection<PushConfigDocument>(collectionsFor(agent).pushConfigs);
+    await collection.createIndex({ owner: 1, taskId: 1 }, { name: "owner_task" });
+    return new MongoPushConfigStore(collection);
+  }
+
+  async save(taskId: string, context: ServerCallContext, config: TaskPushNotificationConfig): Promise<void> {
+    // The SDK reads the id it answers with from the config it passed in.
+    if (!config.id) config.id = randomUUID();
+    const owner = resolveUserScope(context);
+    const document: PushConfigDocument = {
+      _id: `${owner}/${taskId}/${config.id}`,
+      owner,
+      taskId,
+      wireVersion: context.requestedVersion || LEGACY_VERSION,
+      config: TaskPushNotificationConfig.toJSON({ ...config, taskId }),
+    };
+    await this.collection.replaceOne({ _id: document._id }, document, { upsert: true });
+  }
+
+  async load(taskId: string, context: ServerCallContext): Promise<TaskPushNotificationConfig[]> {
+    return (await this.loadWithMetadata(taskId, context)).map((stored) => stored.config);
+  }
+
+  async loadWithMetadata(
+    taskId: string,
+    context: ServerCallContext,
+  ): Promise<StoredPushNotificationConfig[]> {
+    const documents = await this.collection
+      .find({ owner: resolveUserScope(context), taskId })
+      .sort({ _id: 1 })
+      .toArray();
+    return documents.map((document) => ({
+      config: TaskPushNotificationConfig.fromJSON(document.config),
+      wireVersion: document.wireVersion,
+    }));
+  }
+
+  async delete(taskId: string, context: ServerCallContext, configId?: string): Promise<void> {
+    // A v0.3 delete without an id means the task's default config, whose id is the task's (the SDK's rule).
+    await this.collection.deleteOne({ _id: `${resolveUserScope(context)}/${taskId}/${configId ?? taskId}` });
+  }
+}
