@@ -2,6 +2,7 @@ import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from "
 import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { collectionsFor } from "@switchboard/contract";
 import type { Collection, Db, Filter } from "mongodb";
+import { agentMessage } from "./messages.js";
 
 interface TaskDocument {
   _id: string;
@@ -60,6 +61,10 @@ const RUNNING = new Set<number>([
   TaskState.TASK_STATE_SUBMITTED,
   TaskState.TASK_STATE_WORKING,
 ]);
+/** Whether a task in this state has a turn running on it (else it waits for the user or is finished). */
+export function turnRunning(state: number): boolean {
+  return RUNNING.has(state);
+}
 const TERMINAL = new Set<number>([
   TaskState.TASK_STATE_COMPLETED,
   TaskState.TASK_STATE_FAILED,
@@ -144,6 +149,55 @@ export class MongoTaskStore implements TaskStore {
       this.remember(id, document ? { rev: document.rev ?? 0, state: document.state } : null);
       return document ? Task.fromJSON(document.task) : undefined;
     });
+  }
+
+  /**
+   * The task as MongoDB holds it now, with its revision: what a subscriber on a replica that does
+   * not run the task follows (see task-follower.ts).
+   */
+  async readStored(
+    taskId: string,
+    context: ServerCallContext,
+  ): Promise<{ rev: number; state: number; task: Task } | undefined> {
+    const document = await unavailableAsError(() =>
+      this.collection.findOne({ _id: `${resolveUserScope(context)}/${taskId}` }),
+    );
+    return document
+      ? { rev: document.rev ?? 0, state: document.state, task: Task.fromJSON(document.task) }
+      : undefined;
+  }
+
+  /**
+   * Fails a task whose turn nobody runs any more (its replica died), if it is still at revision
+   * `rev`: the failed task, or undefined when it changed meanwhile (it is running after all).
+   */
+  async failAbandoned(
+    taskId: string,
+    context: ServerCallContext,
+    rev: number,
+    reason: string,
+  ): Promise<Task | undefined> {
+    const id = `${resolveUserScope(context)}/${taskId}`;
+    const current = await this.collection.findOne({ _id: id, rev: rev === 0 ? { $exists: false } : rev });
+    if (!current || TERMINAL.has(current.state)) return undefined;
+    const task = Task.fromJSON(current.task);
+    const timestamp = new Date().toISOString();
+    task.status = {
+      state: TaskState.TASK_STATE_FAILED,
+      message: agentMessage(reason, { taskId: task.id, contextId: task.contextId }),
+      timestamp,
+    };
+    const result = await this.collection.replaceOne(
+      { _id: id, rev: rev === 0 ? { $exists: false } : rev },
+      {
+        ...current,
+        state: TaskState.TASK_STATE_FAILED,
+        timestamp,
+        task: storableTask(Task.toJSON(task) as JsonTask),
+        rev: rev + 1,
+      },
+    );
+    return result.matchedCount === 1 ? task : undefined;
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {

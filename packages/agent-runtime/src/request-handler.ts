@@ -1,16 +1,70 @@
-import type { Message, SendMessageRequest, Task } from "@a2a-js/sdk";
-import { DefaultRequestHandler, type RequestContext, type ServerCallContext } from "@a2a-js/sdk/server";
+import type {
+  AgentCard,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+} from "@a2a-js/sdk";
+import {
+  type AgentExecutor,
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  type PushNotificationSender,
+  type PushNotificationStore,
+  type RequestContext,
+  type ServerCallContext,
+  type TaskStore,
+} from "@a2a-js/sdk/server";
 import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./card.js";
+import { turnRunning } from "./mongo-task-store.js";
+import { followStoredTask, type TaskFollowerDeps } from "./task-follower.js";
 
 /** Calls whose caller waits for the final task of a blocking send (message/send, SendMessage). */
 const blockingSends = new WeakSet<ServerCallContext>();
 
+export interface RequestHandlerDeps {
+  card: AgentCard;
+  tasks: TaskStore;
+  executor: AgentExecutor;
+  pushConfigs: PushNotificationStore;
+  pushDelivery: PushNotificationSender;
+  /** With MongoDB: how a replica that does not run a task follows it for a subscriber. */
+  follower?: TaskFollowerDeps;
+}
+
 /**
  * The SDK's request handler, noting which calls are blocking sends: their caller reads only the
  * final task, so the executor does not ask the model for a token stream nobody receives (the
- * stored task and the answer are the same either way).
+ * stored task and the answer are the same either way). A subscription to a task another replica
+ * runs follows it through MongoDB ({@link followStoredTask}) instead of ending at once.
  */
 export class AgentRequestHandler extends DefaultRequestHandler {
+  private readonly buses: DefaultExecutionEventBusManager;
+  private readonly follower: TaskFollowerDeps | undefined;
+
+  constructor(deps: RequestHandlerDeps) {
+    const buses = new DefaultExecutionEventBusManager();
+    super(deps.card, deps.tasks, deps.executor, buses, deps.pushConfigs, deps.pushDelivery);
+    this.buses = buses;
+    this.follower = deps.follower;
+  }
+
+  override async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const { follower } = this;
+    if (follower && !this.buses.getByTaskId(params.id, context)) {
+      const stored = await follower.tasks.readStored(params.id, context);
+      if (stored && turnRunning(stored.state)) {
+        yield* followStoredTask(follower, params.id, context);
+        return;
+      }
+    }
+    yield* super.resubscribe(params, context);
+  }
+
   override async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,

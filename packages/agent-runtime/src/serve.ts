@@ -111,10 +111,10 @@ export async function serveAgent(
   const { port } = server.address() as AddressInfo;
   const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
   const card = buildAgentCard({ ...definition, name }, publicUrl, { bearerAuth: auth.mode === "jwt" });
-  const requestHandler = new AgentRequestHandler(
+  const requestHandler = new AgentRequestHandler({
     card,
-    taskStore,
-    new AgentTurnExecutor({
+    tasks: taskStore,
+    executor: new AgentTurnExecutor({
       agent: name,
       graph,
       checkpoints: turnCheckpoints,
@@ -122,10 +122,12 @@ export async function serveAgent(
       logger,
       tasks: taskStore instanceof MongoTaskStore ? taskStore : undefined,
     }),
-    undefined,
     pushConfigs,
     pushDelivery,
-  );
+    ...(taskStore instanceof MongoTaskStore && locks instanceof MongoThreadLocks
+      ? { follower: { tasks: taskStore, locks, leaseMs: settings.locks.leaseMs } }
+      : {}),
+  });
   server.on(
     "request",
     createAgentApp({

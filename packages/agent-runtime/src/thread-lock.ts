@@ -85,6 +85,11 @@ export class MongoThreadLocks implements ThreadLocks {
     };
   }
 
+  /** When the lease on a thread runs out, if anyone holds one. */
+  async leaseExpiry(threadId: string): Promise<Date | undefined> {
+    return (await this.collection.findOne({ _id: threadId }))?.expiresAt;
+  }
+
   private async tryTake(threadId: string, owner: string): Promise<boolean> {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.settings.leaseMs);

@@ -1,0 +1,58 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { StreamResponse } from "@a2a-js/sdk";
+import type { ServerCallContext } from "@a2a-js/sdk/server";
+import { threadIdFor } from "./caller.js";
+import { type MongoTaskStore, turnRunning } from "./mongo-task-store.js";
+import type { MongoThreadLocks } from "./thread-lock.js";
+
+export interface TaskFollowerDeps {
+  tasks: MongoTaskStore;
+  locks: MongoThreadLocks;
+  /** THREAD_LEASE_SECONDS: a running task unchanged this long, with no lease on its thread, is dead. */
+  leaseMs: number;
+  /** How often MongoDB is read while following (default 200 ms). */
+  pollMs?: number;
+}
+
+/** Why a follower fails a task nobody runs any more. */
+export const ABANDONED_REASON =
+  "The agent replica running this task stopped before it finished; send the message again.";
+
+/**
+ * Follows a task another replica runs, through MongoDB: the task as stored now, then each stored
+ * change of it, until its turn ends (finished, or waiting for the user), as the SDK's resubscribe
+ * does from process memory on the replica running it. Progress arrives as that replica writes it
+ * (at most PROGRESS_WRITE_MS late). If that replica dies, the task's thread lease runs out (or none
+ * is taken while the task sits unchanged for a lease period): the task is failed, conditionally on
+ * nobody having written it meanwhile, and the subscriber sees it end instead of waiting forever.
+ */
+export async function* followStoredTask(
+  deps: TaskFollowerDeps,
+  taskId: string,
+  context: ServerCallContext,
+): AsyncGenerator<StreamResponse> {
+  const pollMs = deps.pollMs ?? 200;
+  let seen = await deps.tasks.readStored(taskId, context);
+  if (!seen) return;
+  yield { payload: { $case: "task", value: seen.task } };
+  let changedAt = Date.now();
+  while (turnRunning(seen.state)) {
+    await sleep(pollMs);
+    const now = await deps.tasks.readStored(taskId, context);
+    if (!now) return; // deleted with its conversation
+    if (now.rev !== seen.rev) {
+      seen = now;
+      changedAt = Date.now();
+      yield { payload: { $case: "task", value: now.task } };
+      continue;
+    }
+    const expiry = await deps.locks.leaseExpiry(threadIdFor(now.task.contextId, context.user));
+    const abandoned = expiry ? expiry.getTime() < Date.now() : Date.now() - changedAt > deps.leaseMs;
+    if (!abandoned) continue;
+    const failed = await deps.tasks.failAbandoned(taskId, context, now.rev, ABANDONED_REASON);
+    if (failed) {
+      yield { payload: { $case: "task", value: failed } };
+      return;
+    }
+  }
+}
