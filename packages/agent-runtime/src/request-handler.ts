@@ -1,5 +1,6 @@
 import type {
   AgentCard,
+  GetTaskRequest,
   Message,
   SendMessageRequest,
   StreamResponse,
@@ -18,7 +19,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./card.js";
 import { turnRunning } from "./mongo-task-store.js";
-import { followStoredTask, type TaskFollowerDeps } from "./task-follower.js";
+import { failIfAbandoned, followStoredTask, type TaskFollowerDeps } from "./task-follower.js";
 
 /** Calls whose caller waits for the final task of a blocking send (message/send, SendMessage). */
 const blockingSends = new WeakSet<ServerCallContext>();
@@ -48,6 +49,21 @@ export class AgentRequestHandler extends DefaultRequestHandler {
     super(deps.card, deps.tasks, deps.executor, buses, deps.pushConfigs, deps.pushDelivery);
     this.buses = buses;
     this.follower = deps.follower;
+  }
+
+  /**
+   * A running task no replica runs any more (see {@link failIfAbandoned}) is read as failed, so a
+   * client polling tasks/get after a crash sees it end too.
+   */
+  override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    const task = await super.getTask(params, context);
+    const { follower } = this;
+    if (!follower || !turnRunning(task.status?.state ?? 0) || this.buses.getByTaskId(task.id, context))
+      return task;
+    const stored = await follower.tasks.readStored(task.id, context);
+    const changedAt = Date.parse(stored?.task.status?.timestamp ?? "") || Date.now();
+    const failed = stored && (await failIfAbandoned(follower, stored, context, changedAt));
+    return failed ? await super.getTask(params, context) : task;
   }
 
   override async *resubscribe(

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { StreamResponse } from "@a2a-js/sdk";
+import type { StreamResponse, Task } from "@a2a-js/sdk";
 import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { threadIdFor } from "./caller.js";
 import { type MongoTaskStore, turnRunning } from "./mongo-task-store.js";
@@ -46,13 +46,27 @@ export async function* followStoredTask(
       yield { payload: { $case: "task", value: now.task } };
       continue;
     }
-    const expiry = await deps.locks.leaseExpiry(threadIdFor(now.task.contextId, context.user));
-    const abandoned = expiry ? expiry.getTime() < Date.now() : Date.now() - changedAt > deps.leaseMs;
-    if (!abandoned) continue;
-    const failed = await deps.tasks.failAbandoned(taskId, context, now.rev, ABANDONED_REASON);
+    const failed = await failIfAbandoned(deps, now, context, changedAt);
     if (failed) {
       yield { payload: { $case: "task", value: failed } };
       return;
     }
   }
+}
+
+/**
+ * Fails a running task whose replica died: its thread's lease ran out, or there is none and the task
+ * has not changed for a lease period since `changedAt`. Undefined when it is alive (or changed).
+ */
+export async function failIfAbandoned(
+  deps: TaskFollowerDeps,
+  stored: { rev: number; state: number; task: Task },
+  context: ServerCallContext,
+  changedAt: number,
+): Promise<Task | undefined> {
+  if (!turnRunning(stored.state)) return undefined;
+  const expiry = await deps.locks.leaseExpiry(threadIdFor(stored.task.contextId, context.user));
+  const abandoned = expiry ? expiry.getTime() < Date.now() : Date.now() - changedAt > deps.leaseMs;
+  if (!abandoned) return undefined;
+  return deps.tasks.failAbandoned(stored.task.id, context, stored.rev, ABANDONED_REASON);
 }

@@ -145,6 +145,30 @@ describe("subscribing to a task on another replica", () => {
     expect(textOf(last)).toContain(ABANDONED_REASON);
   });
 
+  it("tasks/get on another replica reads a task whose replica died as failed once its lease ran out", async () => {
+    const victim = await startNotesProcess({ llm, dbName, env: lease });
+    replicas.push(victim);
+    const other = replicas[0] as AgentProcess;
+    const { taskId } = await startTurn(victim, "stall again");
+    await victim.kill("SIGKILL");
+    const get = async () => {
+      const response = await fetch(`${other.url}/`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: taskId } }),
+      });
+      return ((await response.json()) as Json).result;
+    };
+    expect(stateOf(await get())).toBe("working");
+    let task: Json;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(200)) {
+      task = await get();
+      if (stateOf(task) !== "working") break;
+    }
+    expect(stateOf(task)).toBe("failed");
+    expect(textOf(task)).toContain(ABANDONED_REASON);
+  });
+
   it("a task that is already over is answered as before: the SDK's terminal-state error", async () => {
     const [running, other] = replicas as [AgentProcess, AgentProcess];
     const { taskId, rest } = await startTurn(running, "hello");
