@@ -23,14 +23,9 @@ const V1 = { "A2A-Version": "1.0" };
 // biome-ignore lint/suspicious/noExplicitAny: wire JSON of both protocol versions
 type Json = any;
 
-/** POSTs a streaming JSON-RPC call and yields each event's `result` until the server ends the stream. */
-async function* stream(url: string, method: string, params: unknown, headers = {}): AsyncGenerator<Json> {
-  const response = await fetch(`${url}/`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: randomUUID(), method, params }),
-  });
-  if (!response.body) throw new Error(`${method}: no body (HTTP ${response.status})`);
+/** The JSON of each server-sent event of a response, until the server ends the stream. */
+async function* events(response: Response, what: string): AsyncGenerator<Json> {
+  if (!response.body) throw new Error(`${what}: no body (HTTP ${response.status})`);
   const decoder = new TextDecoder();
   let buffer = "";
   for await (const chunk of response.body) {
@@ -43,12 +38,29 @@ async function* stream(url: string, method: string, params: unknown, headers = {
         .filter((line) => line.startsWith("data:"))
         .map((line) => line.slice(5).trim())
         .join("\n");
-      if (!data) continue;
-      const message = JSON.parse(data);
-      if (message.error) throw new Error(`${method}: ${JSON.stringify(message.error)}`);
-      yield message.result;
+      if (data) yield JSON.parse(data);
     }
   }
+}
+
+/** POSTs a streaming JSON-RPC call and yields each event's `result`. */
+async function* stream(url: string, method: string, params: unknown, headers = {}): AsyncGenerator<Json> {
+  const response = await fetch(`${url}/`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id: randomUUID(), method, params }),
+  });
+  for await (const message of events(response, method)) {
+    if (message.error) throw new Error(`${method}: ${JSON.stringify(message.error)}`);
+    yield message.result;
+  }
+}
+
+/** Subscribes over HTTP+JSON (GET <path>:subscribe) and yields each event. */
+async function* restStream(url: string, path: string, headers = {}): AsyncGenerator<Json> {
+  const response = await fetch(`${url}${path}`, { headers: { accept: "text/event-stream", ...headers } });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+  yield* events(response, path);
 }
 
 /** Collects a stream to its end, failing if it is still open after `ms`. */
@@ -131,6 +143,21 @@ describe("subscribing to a task on another replica", () => {
     expect(stateOf(last)).toBe("completed");
     expect(textOf(last)).toContain("done slowly");
   });
+
+  it.each([
+    ["v1.0", "/rest/tasks/{id}:subscribe", V1],
+    ["v0.3", "/rest/v1/tasks/{id}:subscribe", {}],
+  ])(
+    "%s HTTP+JSON subscription on another replica follows the task to its answer",
+    async (_version, path, headers) => {
+      const [running, other] = replicas as [AgentProcess, AgentProcess];
+      const { taskId } = await startTurn(running, "slowly, over REST");
+      const events = await collect(restStream(other.url, path.replace("{id}", taskId), headers), 15_000);
+      expect(stateOf(events[0]), JSON.stringify(events[0])).toMatch(/working|submitted|TASK_STATE_WORKING/);
+      expect(stateOf(events.at(-1))).toMatch(/^(completed|TASK_STATE_COMPLETED)$/);
+      expect(textOf(events.at(-1))).toContain("done slowly");
+    },
+  );
 
   it("v1.0 SubscribeToTask on another replica ends with the task failed when the running replica dies", async () => {
     const victim = replicas[2] as AgentProcess;
