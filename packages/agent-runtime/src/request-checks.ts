@@ -77,6 +77,20 @@ function badHistoryLength(value: unknown): string | undefined {
   return "historyLength must be a whole number, 0 or more";
 }
 
+/** A webhook's authentication: v0.3 names one or more `schemes`, v1.0 one `scheme`. */
+function badAuthentication(authentication: unknown): string | undefined {
+  if (authentication === undefined || authentication === null) return undefined;
+  if (!isObject(authentication)) return "the push notification authentication must be an object";
+  const { schemes, scheme } = authentication;
+  if (schemes !== undefined) {
+    if (!Array.isArray(schemes) || schemes.length === 0 || !schemes.every((s) => typeof s === "string" && s))
+      return "the push notification authentication.schemes must list at least one scheme";
+  } else if (typeof scheme !== "string" || !scheme.trim()) {
+    return "the push notification authentication must name its scheme (e.g. Bearer)";
+  }
+  return undefined;
+}
+
 /**
  * The push-notification configs a request carries: a config being set (v1.0 flat, v0.3
  * `pushNotificationConfig`) or one registered with a send (`configuration.…`).
@@ -111,8 +125,9 @@ export function findBadParams(params: unknown, allowPrivateWebhooks = false): st
     .find(Boolean);
   if (historyProblem) return historyProblem;
   for (const config of pushConfigsIn(params)) {
-    const urlProblem = badWebhookUrl(config.url, allowPrivateWebhooks);
-    if (urlProblem) return urlProblem;
+    const configProblem =
+      badWebhookUrl(config.url, allowPrivateWebhooks) ?? badAuthentication(config.authentication);
+    if (configProblem) return configProblem;
   }
   for (const field of ["id", "name", "taskId"]) {
     const idProblem = badId(params[field]);

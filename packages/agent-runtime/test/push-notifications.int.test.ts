@@ -184,7 +184,7 @@ describe("push notifications", () => {
   });
 
   it("tries a failing webhook again with backoff until it takes the update", async () => {
-    const hook = await Webhook.start([503, 503]);
+    const hook = await Webhook.start([500, 503]);
     try {
       const reply = await rpc(agent, "message/send", {
         message: legacyMessage(`push-${randomUUID()}`),
@@ -291,6 +291,25 @@ describe("push notifications", () => {
         configuration: { pushNotificationConfig: { url } },
       });
       expect(send.error?.code, url).toBe(-32602);
+    }
+    for (const [method, params, headers] of [
+      [
+        "tasks/pushNotificationConfig/set",
+        {
+          taskId,
+          pushNotificationConfig: { url: "https://hooks.example.com/a", authentication: { schemes: [] } },
+        },
+        {},
+      ],
+      [
+        "CreateTaskPushNotificationConfig",
+        { taskId, url: "https://hooks.example.com/a", authentication: { credentials: "c" } },
+        V1,
+      ],
+    ] as const) {
+      const reply = await rpc(guarded, method, params, headers);
+      expect(reply.error?.code, JSON.stringify(reply)).toBe(-32602);
+      expect(reply.error.message).toMatch(/push notification authentication/);
     }
     const refused = await rpc(guarded, "tasks/pushNotificationConfig/set", {
       taskId,
