@@ -12,11 +12,9 @@ serving; stops when stdin closes. Runs in the a2a-sdk 1.x venv (python/requireme
 
 import asyncio
 import json
-import socket
 import sys
 from typing import Any
 
-import uvicorn
 from a2a.helpers import new_task_from_user_message, new_text_message, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
@@ -31,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from stdin_watch import exit_when_stdin_closes
+from loopback_server import bind_loopback, serve_until_stdin_closes
 
 
 class EchoAgentExecutor(AgentExecutor):
@@ -94,11 +92,7 @@ def build_card(name: str, description: str, url: str) -> AgentCard:
 async def main() -> None:
     args = json.loads(sys.argv[1])
     name: str = args["name"]
-    # Bind first so a requested port of 0 is known before the card (which carries the URL) is built.
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", int(args.get("port") or 0)))
-    port = sock.getsockname()[1]
+    sock, port = bind_loopback(args.get("port"))
 
     executor = EchoAgentExecutor(name)
     description = args.get("description") or f"{name} echo agent (Python a2a-sdk 1.x, A2A 1.0)"
@@ -116,21 +110,7 @@ async def main() -> None:
         ]
     )
 
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    loop = asyncio.get_running_loop()
-
-    def stop() -> None:
-        loop.call_soon_threadsafe(setattr, server, "should_exit", True)
-
-    exit_when_stdin_closes(stop)
-    serving = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if serving.done():
-            await serving
-            raise RuntimeError("uvicorn stopped during start-up")
-        await asyncio.sleep(0.02)
-    print(f"listening {port}", flush=True)
-    await serving
+    await serve_until_stdin_closes(app, sock, port)
 
 
 if __name__ == "__main__":

@@ -8,11 +8,9 @@ serving; stops when stdin closes.
 
 import asyncio
 import json
-import socket
 import sys
 from typing import Any
 
-import uvicorn
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.apps import A2AStarletteApplication
 from a2a.server.events import EventQueue
@@ -23,7 +21,7 @@ from a2a.utils import new_agent_text_message, new_task
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from stdin_watch import exit_when_stdin_closes
+from loopback_server import bind_loopback, serve_until_stdin_closes
 
 
 class EchoExecutor(AgentExecutor):
@@ -83,11 +81,7 @@ def build_card(name: str, description: str, url: str) -> AgentCard:
 async def main() -> None:
     args = json.loads(sys.argv[1])
     name: str = args["name"]
-    # Bind first so a requested port of 0 is known before the card (which carries the URL) is built.
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", int(args.get("port") or 0)))
-    port = sock.getsockname()[1]
+    sock, port = bind_loopback(args.get("port"))
 
     executor = EchoExecutor(name)
     card = build_card(name, args.get("description") or f"{name} echo agent (Python a2a-sdk 0.3)", f"http://127.0.0.1:{port}/")
@@ -99,21 +93,7 @@ async def main() -> None:
 
     app.add_route("/_test/received", received, methods=["GET"])
 
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    loop = asyncio.get_running_loop()
-
-    def stop() -> None:
-        loop.call_soon_threadsafe(setattr, server, "should_exit", True)
-
-    exit_when_stdin_closes(stop)
-    serving = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if serving.done():
-            await serving
-            raise RuntimeError("uvicorn stopped during start-up")
-        await asyncio.sleep(0.02)
-    print(f"listening {port}", flush=True)
-    await serving
+    await serve_until_stdin_closes(app, sock, port)
 
 
 if __name__ == "__main__":
