@@ -387,7 +387,8 @@ function report(results: RunResult[], notes: string[], mongoLabel: string): void
         `${r.messages}${CONTEXT_TOKENS !== undefined || r.messages === r.turns * MESSAGES_PER_TURN ? "" : ` (expected ${r.turns * MESSAGES_PER_TURN})`}`,
         mb(stored),
         kb(r.stateBytes),
-        `${storedRatio.toFixed(2)} ${storedRatio <= TARGET_STORED_RATIO ? "ok" : "over"}`,
+        // Summarizing shrinks the state but never the stored history: the target is for whole histories.
+        `${storedRatio.toFixed(2)} ${CONTEXT_TOKENS !== undefined ? "(summarized state)" : storedRatio <= TARGET_STORED_RATIO ? "ok" : "over"}`,
         kb(largest),
         r.firstP50.toFixed(1),
         r.lastP50.toFixed(1),
