@@ -3,7 +3,11 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { withDirLock } from "./dir-lock.js";
+import { lock } from "proper-lockfile";
+
+/** Waiting for another process's install: up to 15 minutes (a cold install takes one or two). */
+const LOCK_RETRIES = { retries: 3600, minTimeout: 250, maxTimeout: 250 };
+const LOCK_STALE_MS = 30_000;
 
 /**
  * The virtualenvs this package manages, by name. Each installs one requirements file from `python/`
@@ -91,9 +95,16 @@ async function prepare(env: PythonEnv, options: EnsurePythonEnvOptions): Promise
   const wanted = requirementsHash(requirementsFile);
   if (isCurrent(env, wanted)) return env;
 
-  await withDirLock(`${venvDir}.lock`, async () => {
+  // Parallel test processes serialize here; a lock left by a killed process goes stale after LOCK_STALE_MS.
+  const release = await lock(venvDir, {
+    lockfilePath: `${venvDir}.lock`,
+    realpath: false,
+    stale: LOCK_STALE_MS,
+    retries: LOCK_RETRIES,
+  });
+  try {
     // Another process may have finished the install while this one waited for the lock.
-    if (isCurrent(env, wanted)) return;
+    if (isCurrent(env, wanted)) return env;
     const log = options.onLog ?? (() => {});
     if (!existsSync(env.python)) {
       const base = options.basePython ?? process.env.SWITCHBOARD_PYTHON ?? "python3";
@@ -121,7 +132,9 @@ async function prepare(env: PythonEnv, options: EnsurePythonEnvOptions): Promise
       "Check that PyPI is reachable (pip's index settings: `pip config list`).",
     );
     writeFileSync(join(venvDir, stampName), `${wanted}\n`);
-  });
+  } finally {
+    await release();
+  }
   return env;
 }
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { repoRoot } from "../test/repo.js";
+import { addAgentToChart, removeAgentFromChart } from "./chart-edit.js";
 import { addAgentToCompose, composeMentions, removeAgentFromCompose } from "./compose-edit.js";
 import { addAgentToEnvExample, envExampleClashes, removeAgentFromEnvExample } from "./env-example-edit.js";
 import { choosePort, portsInUse } from "./ports.js";
@@ -10,6 +11,7 @@ import { agentTemplateValues } from "./templates.js";
 
 const compose = readFileSync(join(repoRoot, "docker-compose.dev.yaml"), "utf8");
 const envExample = readFileSync(join(repoRoot, ".env.example"), "utf8");
+const chart = readFileSync(join(repoRoot, "charts/switchboard/values.yaml"), "utf8");
 const values = agentTemplateValues({ name: "status-page", port: 8017, description: "Status pages" });
 
 describe("docker-compose.dev.yaml edits", () => {
@@ -104,5 +106,25 @@ describe("ports", () => {
     expect(() => choosePort("status-page", 80, used)).toThrow(/not valid/);
     expect(() => choosePort("status-page", 70000, used)).toThrow(/not valid/);
     expect(choosePort("status-page", 9123, used)).toBe(9123);
+  });
+});
+
+describe("Helm chart values edits", () => {
+  it("registers the agent on its port with its variables, keeping every line and comment, and takes it back", () => {
+    const added = addAgentToChart(chart, { name: "status-page", port: 8017 });
+    expect(chart.split("\n").filter((line) => !added.includes(line))).toEqual([]);
+    const document = parse(added) as {
+      agents: Record<string, unknown>;
+      secrets: { values: Record<string, string> };
+    };
+    expect(document.agents["status-page"]).toEqual({
+      enabled: true,
+      port: 8017,
+      env: { STATUS_PAGE_API_URL: "" },
+      secretKeys: ["STATUS_PAGE_API_TOKEN"],
+    });
+    expect(Object.keys(document.agents)).toEqual([...Object.keys(document.agents)].sort());
+    expect(document.secrets.values.STATUS_PAGE_API_TOKEN).toBe("");
+    expect(removeAgentFromChart(added, "status-page")).toBe(chart);
   });
 });

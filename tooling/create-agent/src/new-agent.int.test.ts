@@ -17,6 +17,7 @@ import {
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { startItemsApi } from "../test/items-api.js";
 import { copyRepo, type RunResult, run } from "../test/repo.js";
 
@@ -37,7 +38,7 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
    * The store stays the machine's: the workspace install already put every package there.
    */
   let pnpmCache: string;
-  let original: { compose: string; envExample: string };
+  let original: { compose: string; envExample: string; chart: string };
   const durations: Record<string, number> = {};
 
   const step = async (label: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> => {
@@ -57,7 +58,11 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
   beforeAll(() => {
     repo = copyRepo("create-agent-e2e-");
     pnpmCache = mkdtempSync(join(tmpdir(), "create-agent-pnpm-cache-"));
-    original = { compose: read("docker-compose.dev.yaml"), envExample: read(".env.example") };
+    original = {
+      compose: read("docker-compose.dev.yaml"),
+      envExample: read(".env.example"),
+      chart: read("charts/switchboard/values.yaml"),
+    };
   });
   afterAll(() => {
     console.log("step durations (ms):", durations);
@@ -83,6 +88,14 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
         '  agent-status-page:\n    profiles: ["status-page", "all-agents"]',
       );
       expect(read(".env.example")).toContain("STATUS_PAGE_API_URL=\nSTATUS_PAGE_API_TOKEN=\n");
+      const chart = parse(read("charts/switchboard/values.yaml"));
+      expect(chart.agents["status-page"]).toEqual({
+        enabled: true,
+        port: 8017,
+        env: { STATUS_PAGE_API_URL: "" },
+        secretKeys: ["STATUS_PAGE_API_TOKEN"],
+      });
+      expect(chart.secrets.values).toHaveProperty("STATUS_PAGE_API_TOKEN", "");
 
       // Not --offline: resolving the new package needs package metadata (see pnpmCache), which
       // --prefer-offline downloads when the cache lacks it; the packages come from the store.
@@ -184,6 +197,7 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
       expect(existsSync(join(repo, "agents", NAME))).toBe(false);
       expect(read("docker-compose.dev.yaml")).toBe(original.compose);
       expect(read(".env.example")).toBe(original.envExample);
+      expect(read("charts/switchboard/values.yaml")).toBe(original.chart);
       expect(checkFleet(repo)).toEqual([]);
     },
     STEP_TIMEOUT,

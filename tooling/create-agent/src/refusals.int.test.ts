@@ -75,6 +75,7 @@ describe("new-agent and remove-agent refusals", () => {
     const staged = stageRepo(repo, staging, {
       composeText: readFileSync(join(repo, "docker-compose.dev.yaml"), "utf8"),
       envExampleText: readFileSync(join(repo, ".env.example"), "utf8"),
+      chartText: readFileSync(join(repo, "charts/switchboard/values.yaml"), "utf8"),
       addAgent: { folder: "orphan", dir: packageDir },
     });
     const problems = newFleetProblems(repo, staged);

@@ -5,18 +5,23 @@ import { SwitchboardError } from "@switchboard/common";
 import { envPrefixFor, listAgentPackages, serviceNameFor } from "@switchboard/contract";
 import { COMPOSE_FILE, declaredDependencies, workspacePackages } from "@switchboard/fleet-config";
 import { agentNameProblem } from "./agent-name.js";
+import { addAgentToChart, removeAgentFromChart } from "./chart-edit.js";
 import { addAgentToCompose, composeMentions, removeAgentFromCompose } from "./compose-edit.js";
 import { addAgentToEnvExample, envExampleClashes, removeAgentFromEnvExample } from "./env-example-edit.js";
 import { FileTransaction } from "./file-transaction.js";
 import { formatWithBiome } from "./format.js";
 import { choosePort, portsInUse } from "./ports.js";
-import { newFleetProblems, stageRepo } from "./staged-repo.js";
+import { FLEET_FILES, type FleetTexts, newFleetProblems, stageRepo } from "./staged-repo.js";
+
+const ENV_EXAMPLE = FLEET_FILES.envExampleText;
+
 import { agentTemplateValues, renderTemplateDir } from "./templates.js";
 
 /** Written into a generated package.json; remove-agent only removes packages that carry it. */
 export const GENERATED_BY = "@switchboard/create-agent";
-const ENV_EXAMPLE = ".env.example";
 const MAX_DESCRIPTION = 300;
+
+const fleetKeys = Object.keys(FLEET_FILES) as Array<keyof FleetTexts>;
 
 function refuse(message: string): never {
   throw new SwitchboardError("create-agent.refused", "user", message);
@@ -29,25 +34,27 @@ function readRepoFiles(repoRoot: string) {
       refuse(`${path} is missing: run this in the Switchboard repository (or pass --root).`);
     return readFileSync(path, "utf8");
   };
-  return { composeText: read(COMPOSE_FILE), envExampleText: read(ENV_EXAMPLE) };
+  return Object.fromEntries(
+    Object.entries(FLEET_FILES).map(([key, file]) => [key, read(file)]),
+  ) as FleetTexts;
 }
 
 /** Runs `apply` in a transaction after checking nobody changed the fleet files meanwhile. */
 function commit(
   repoRoot: string,
-  original: { composeText: string; envExampleText: string },
-  next: { composeText: string; envExampleText: string },
+  original: FleetTexts,
+  next: FleetTexts,
   apply: (transaction: FileTransaction) => void,
 ): void {
   const now = readRepoFiles(repoRoot);
-  if (now.composeText !== original.composeText || now.envExampleText !== original.envExampleText) {
-    refuse(`${COMPOSE_FILE} or ${ENV_EXAMPLE} changed while the agent was being prepared; run it again.`);
+  const changed = fleetKeys.filter((key) => now[key] !== original[key]).map((key) => FLEET_FILES[key]);
+  if (changed.length > 0) {
+    refuse(`${changed.join(" and ")} changed while the agent was being prepared; run it again.`);
   }
   const transaction = new FileTransaction();
   try {
     apply(transaction);
-    transaction.writeFile(join(repoRoot, COMPOSE_FILE), next.composeText);
-    transaction.writeFile(join(repoRoot, ENV_EXAMPLE), next.envExampleText);
+    for (const key of fleetKeys) transaction.writeFile(join(repoRoot, FLEET_FILES[key]), next[key]);
   } catch (error) {
     transaction.rollback();
     throw error;
@@ -140,6 +147,7 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
   const next = {
     composeText: addAgentToCompose(original.composeText, { name, port }, values),
     envExampleText: addAgentToEnvExample(original.envExampleText, values),
+    chartText: addAgentToChart(original.chartText, { name, port }),
   };
 
   const staging = mkdtempSync(join(tmpdir(), "switchboard-new-agent-"));
@@ -229,6 +237,7 @@ export function removeAgent(options: RemoveAgentOptions): RemoveAgentResult {
   const next = {
     composeText: removeAgentFromCompose(original.composeText, name),
     envExampleText: removeAgentFromEnvExample(original.envExampleText, name),
+    chartText: removeAgentFromChart(original.chartText, name),
   };
   const staging = mkdtempSync(join(tmpdir(), "switchboard-remove-agent-"));
   try {

@@ -1,11 +1,17 @@
+import { checkChart } from "./chart.js";
 import { checkCompose } from "./compose.js";
 import { checkDockerfile } from "./dockerfile.js";
 import { checkEnvExample } from "./env-check.js";
 
 /**
- * Every static fleet check at once: docker-compose.dev.yaml, Dockerfile, .env.example. The agent
- * scaffolder runs it after adding or removing an agent. Empty when all is well.
+ * Every static fleet check at once: docker-compose.dev.yaml, Dockerfile, .env.example and the Helm
+ * chart's values. The agent scaffolder runs it after adding or removing an agent. Empty when all is well.
  */
 export function checkFleet(repoRoot: string): string[] {
-  return [...checkCompose(repoRoot), ...checkDockerfile(repoRoot), ...checkEnvExample(repoRoot)];
+  return [
+    ...checkCompose(repoRoot),
+    ...checkDockerfile(repoRoot),
+    ...checkEnvExample(repoRoot),
+    ...checkChart(repoRoot),
+  ];
 }

@@ -19,7 +19,9 @@ export function fleetFixture(): {
     "Dockerfile",
     "package.json",
     "pnpm-workspace.yaml",
+    "charts/switchboard/values.yaml",
   ]) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
     cpSync(join(repoRoot, file), join(root, file));
   }
   for (const agent of listAgentPackages(repoRoot)) {

@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
+import { fleetFixture, repoRoot } from "../test/fixture.js";
+import { CHART_VALUES, checkChart } from "./chart.js";
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+/** A fleet fixture with this repository's chart values, changed by `change`. */
+function fixtureWithValues(change: (values: ReturnType<typeof parseDocument>) => void = () => {}) {
+  const fixture = fleetFixture();
+  cleanups.push(fixture.cleanup);
+  const values = parseDocument(readFileSync(join(repoRoot, CHART_VALUES), "utf8"));
+  change(values);
+  fixture.edit(CHART_VALUES, () => values.toString());
+  return fixture;
+}
+
+describe("the Helm chart's values", () => {
+  it("have an entry on its port for every agent package of this repository", () => {
+    expect(checkChart(repoRoot)).toEqual([]);
+  });
+
+  it("must register a new agent package, on its port", () => {
+    const fixture = fixtureWithValues();
+    fixture.edit("agents/pagerduty/package.json", () =>
+      JSON.stringify({ name: "@switchboard/agent-pagerduty", switchboard: { port: 8008 } }),
+    );
+    expect(checkChart(fixture.root)).toEqual([
+      expect.stringMatching(/no agents\.pagerduty entry for agents\/pagerduty .*port: 8008/),
+    ]);
+  });
+
+  it("must give an agent the port its package declares", () => {
+    const fixture = fixtureWithValues((values) => values.setIn(["agents", "jira", "port"], 8007));
+    expect(checkChart(fixture.root)).toEqual([
+      expect.stringContaining("agents.jira.port is 8007, but agents/jira declares port 8006"),
+    ]);
+  });
+
+  it("must not keep an entry for an agent package that is gone", () => {
+    const fixture = fixtureWithValues((values) =>
+      values.setIn(["agents", "gone"], values.createNode({ enabled: true, port: 8020 })),
+    );
+    expect(checkChart(fixture.root)).toEqual([
+      expect.stringContaining("agents.gone names no agent package under agents/"),
+    ]);
+  });
+
+  it("set only variables .env.example documents", () => {
+    const fixture = fixtureWithValues((values) => {
+      values.setIn(["config", "LOG_LEVL"], "debug");
+      values.setIn(["agents", "jira", "secretKeys"], values.createNode(["JIRA_TOKEN"]));
+    });
+    expect(checkChart(fixture.root)).toEqual([
+      expect.stringContaining("config.LOG_LEVL sets LOG_LEVL"),
+      expect.stringContaining("agents.jira.secretKeys sets JIRA_TOKEN"),
+    ]);
+  });
+
+  it("are required", () => {
+    const fixture = fleetFixture();
+    cleanups.push(fixture.cleanup);
+    expect(checkChart(fixture.root)).toEqual([expect.stringContaining(`${CHART_VALUES} is missing`)]);
+  });
+});

@@ -1,0 +1,94 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { listAgentPackages, SUPERVISOR } from "@switchboard/contract";
+import { parse } from "yaml";
+import { readEnvExample } from "./env-example.js";
+
+/** The Helm chart's values: one `agents.<name>` entry per agent package (charts/switchboard). */
+export const CHART_VALUES = "charts/switchboard/values.yaml";
+
+interface ChartComponent {
+  enabled?: unknown;
+  port?: unknown;
+  env?: Record<string, unknown> | null;
+  secretKeys?: unknown[] | null;
+}
+
+interface ChartValues {
+  config?: Record<string, unknown> | null;
+  secrets?: { values?: Record<string, unknown> | null; sharedKeys?: unknown[] | null } | null;
+  supervisor?: ChartComponent | null;
+  agents?: Record<string, ChartComponent | null> | null;
+}
+
+/**
+ * The chart's values against the agent packages and .env.example: every agent package under agents/
+ * has an `agents.<name>` entry on its port (the supervisor: `supervisor.port`), no entry names a
+ * package that is not there, and every variable the chart sets or reads from its Secret is one
+ * .env.example documents. Empty when all is well.
+ */
+export function checkChart(repoRoot: string): string[] {
+  const path = join(repoRoot, CHART_VALUES);
+  if (!existsSync(path)) return [`${CHART_VALUES} is missing: the Helm chart needs it.`];
+  let values: ChartValues;
+  try {
+    values = (parse(readFileSync(path, "utf8")) ?? {}) as ChartValues;
+  } catch (error) {
+    return [`${CHART_VALUES} is not valid YAML: ${(error as Error).message}`];
+  }
+  const problems: string[] = [];
+  const agents = values.agents ?? {};
+  const packages = listAgentPackages(repoRoot);
+
+  for (const agent of packages) {
+    const where = agent.name === SUPERVISOR ? "supervisor" : `agents.${agent.name}`;
+    const entry = agent.name === SUPERVISOR ? values.supervisor : agents[agent.name];
+    if (!entry) {
+      problems.push(
+        `${CHART_VALUES}: no ${where} entry for agents/${agent.folder} (${agent.packageName}); add ` +
+          `{ enabled: true, port: ${agent.port ?? "<its port>"} } so the chart deploys it and wires the supervisor to it.`,
+      );
+      continue;
+    }
+    if (entry.port !== agent.port) {
+      problems.push(
+        `${CHART_VALUES}: ${where}.port is ${JSON.stringify(entry.port)}, but agents/${agent.folder} declares port ${agent.port}.`,
+      );
+    }
+    if (agent.name !== SUPERVISOR && typeof entry.enabled !== "boolean") {
+      problems.push(`${CHART_VALUES}: ${where}.enabled must be true or false.`);
+    }
+  }
+  const names = new Set(packages.map(({ name }) => name));
+  for (const name of Object.keys(agents)) {
+    if (!names.has(name)) {
+      problems.push(`${CHART_VALUES}: agents.${name} names no agent package under agents/.`);
+    }
+  }
+
+  // Every variable the chart sets or reads from its Secret, with where the values name it.
+  const used: Array<{ where: string; name: string }> = [];
+  const note = (where: string, names: Iterable<unknown>) => {
+    for (const name of names) used.push({ where, name: String(name) });
+  };
+  for (const name of Object.keys(values.config ?? {})) note(`config.${name}`, [name]);
+  for (const name of Object.keys(values.secrets?.values ?? {})) note(`secrets.values.${name}`, [name]);
+  note("secrets.sharedKeys", values.secrets?.sharedKeys ?? []);
+  const components = { supervisor: values.supervisor, ...prefixed(agents) };
+  for (const [where, entry] of Object.entries(components)) {
+    for (const name of Object.keys(entry?.env ?? {})) note(`${where}.env.${name}`, [name]);
+    note(`${where}.secretKeys`, entry?.secretKeys ?? []);
+  }
+  const documented = readEnvExample(repoRoot).variables;
+  for (const { where, name } of used) {
+    if (!documented.has(name)) {
+      problems.push(`${CHART_VALUES}: ${where} sets ${name}, which .env.example does not document.`);
+    }
+  }
+  return problems;
+}
+
+/** `{ jira: … }` → `{ "agents.jira": … }` */
+function prefixed<T>(agents: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(agents).map(([name, entry]) => [`agents.${name}`, entry]));
+}
