@@ -18,6 +18,8 @@ export interface AgentAppDeps {
   logger: Logger;
   /** Whether the agent can serve turns now (its checkpoint store answers). */
   ready: () => Promise<boolean>;
+  /** True once the process is shutting down: not ready, and new A2A requests are turned away. */
+  draining: () => boolean;
   /** Largest accepted request body. */
   maxBodyBytes: number;
   /** Whether push-notification webhooks may be on loopback, link-local or private networks. */
@@ -42,6 +44,12 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     res.json({ status: "ok", agent: deps.agent });
   });
   app.get("/ready", async (_req, res) => {
+    if (deps.draining()) {
+      res
+        .status(503)
+        .json({ status: "draining", agent: deps.agent, reason: "this replica is shutting down" });
+      return;
+    }
     const ready = await deps.ready();
     res.status(ready ? 200 : 503).json(
       ready
@@ -68,6 +76,13 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
   app.use("/.well-known/agent.json", card); // the card's path before A2A 0.3
 
   // Bodies are parsed here, with our limit and clear errors; the SDK's own parser then skips them.
+  // A replica shutting down finishes what it has and takes nothing new: the request can go to another.
+  app.use((req, res, next) => {
+    if (!deps.draining() || req.method === "GET") return next();
+    res.status(503).set({ "retry-after": "1", connection: "close" }).json({
+      error: "This agent replica is shutting down; send the request again (another replica takes it).",
+    });
+  });
   const parseJson = express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES });
   app.post(
     JSONRPC_PATH,

@@ -22,6 +22,8 @@ const RuntimeEnv = z.object({
   MIN_MESSAGES_TO_KEEP: z.coerce.number().int().positive().default(10),
   // Push notifications reach only public addresses unless this is on (a webhook inside your network).
   PUSH_NOTIFICATIONS_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
+  // On SIGTERM: how long running turns get to finish (keep it under the orchestrator's grace period).
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().nonnegative().default(25),
 });
 
 export interface RuntimeSettings {
@@ -32,6 +34,8 @@ export interface RuntimeSettings {
   maxBodyBytes: number;
   /** Whether push notifications may go to loopback, link-local and private addresses. */
   allowPrivateWebhooks: boolean;
+  /** SHUTDOWN_GRACE_SECONDS, in ms. */
+  shutdownGraceMs: number;
   locks: LockSettings;
   /** How much of a conversation the model is sent; undefined: all of it (ENABLE_AUTO_COMPRESSION=false). */
   context: ContextBudget | undefined;
@@ -61,6 +65,7 @@ export function readRuntimeSettings(
     publicUrl: settings.AGENT_PUBLIC_URL?.replace(/\/+$/, ""),
     maxBodyBytes: settings.MAX_REQUEST_BYTES,
     allowPrivateWebhooks: settings.PUSH_NOTIFICATIONS_ALLOW_PRIVATE_NETWORKS,
+    shutdownGraceMs: settings.SHUTDOWN_GRACE_SECONDS * 1000,
     locks: {
       policy: settings.CONCURRENT_TURN_POLICY,
       leaseMs: settings.THREAD_LEASE_SECONDS * 1000,

@@ -57,7 +57,10 @@ export interface TurnExecutorDeps {
  * (input-required) or a readable failure (failed).
  */
 export class AgentTurnExecutor implements AgentExecutor {
-  private readonly running = new Map<string, { abort: AbortController; contextId: string }>();
+  private readonly running = new Map<
+    string,
+    { abort: AbortController; contextId: string; stopped?: string }
+  >();
 
   constructor(private readonly deps: TurnExecutorDeps) {}
 
@@ -99,7 +102,10 @@ export class AgentTurnExecutor implements AgentExecutor {
           .catch((error: unknown) => log().warn({ err: error }, "could not release the thread lease"));
       }
     } catch (error) {
-      if (abort.signal.aborted) {
+      const stopped = this.running.get(ids.taskId)?.stopped;
+      if (stopped) {
+        bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_FAILED, stopped)));
+      } else if (abort.signal.aborted) {
         outcome = "canceled";
       } else {
         log().error({ err: error }, "turn failed");
@@ -113,6 +119,22 @@ export class AgentTurnExecutor implements AgentExecutor {
       this.running.delete(ids.taskId);
       stopTimer({ outcome });
       bus.finished();
+    }
+  }
+
+  /** How many turns this process is running. */
+  get runningTurns(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Stops every running turn (the process is going away): each ends failed with `reason`, and its
+   * thread lease is released, so the conversation can go on at once on another replica.
+   */
+  stopAll(reason: string): void {
+    for (const turn of this.running.values()) {
+      turn.stopped = reason;
+      turn.abort.abort();
     }
   }
 

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { InMemoryPushNotificationStore, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createLogger, isSwitchboardError, type Logger } from "@switchboard/common";
@@ -33,8 +34,18 @@ export interface RunningAgent {
   /** The URL it listens on (loopback form of the bound address). */
   url: string;
   publicUrl: string;
+  /**
+   * Shuts down without losing a turn: not ready and turning new requests away at once, the running
+   * turns given `graceMs` (default SHUTDOWN_GRACE_SECONDS) to finish, any still running then failed
+   * (asking to send again) with their leases released, then closed.
+   */
+  drain(graceMs?: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What a turn that did not finish before its replica shut down tells the caller. */
+export const SHUTDOWN_REASON =
+  "This agent replica shut down before the turn finished; send the message again (another replica takes it).";
 
 export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
@@ -71,6 +82,7 @@ export async function serveAgent(
   const context = llm.offline ? undefined : settings.context;
   const turnCheckpoints = new TurnCheckpoints(checkpointer);
   const cleanups: Array<() => Promise<void> | void> = [];
+  let draining = false;
   const cascades: DeletionCascade[] = [];
   const graph = definition.graph
     ? definition.graph({
@@ -111,17 +123,18 @@ export async function serveAgent(
   const { port } = server.address() as AddressInfo;
   const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
   const card = buildAgentCard({ ...definition, name }, publicUrl, { bearerAuth: auth.mode === "jwt" });
+  const executor = new AgentTurnExecutor({
+    agent: name,
+    graph,
+    checkpoints: turnCheckpoints,
+    locks,
+    logger,
+    tasks: taskStore instanceof MongoTaskStore ? taskStore : undefined,
+  });
   const requestHandler = new AgentRequestHandler({
     card,
     tasks: taskStore,
-    executor: new AgentTurnExecutor({
-      agent: name,
-      graph,
-      checkpoints: turnCheckpoints,
-      locks,
-      logger,
-      tasks: taskStore instanceof MongoTaskStore ? taskStore : undefined,
-    }),
+    executor,
     pushConfigs,
     pushDelivery,
     ...(taskStore instanceof MongoTaskStore && locks instanceof MongoThreadLocks
@@ -135,6 +148,7 @@ export async function serveAgent(
       requestHandler,
       logger,
       ready: pingCheckpointer,
+      draining: () => draining,
       maxBodyBytes: settings.maxBodyBytes,
       allowPrivateWebhooks: settings.allowPrivateWebhooks,
       auth,
@@ -154,18 +168,44 @@ export async function serveAgent(
     `${name} agent ready`,
   );
   announceReady({ agent: name, port, url: publicUrl });
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const cleanup of cleanups) await cleanup();
+    await closeCheckpointer();
+  };
   return {
     name,
     url,
     publicUrl,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const cleanup of cleanups) await cleanup();
-      await closeCheckpointer();
+    drain: async (graceMs = settings.shutdownGraceMs) => {
+      // Connections stay open until the turns are done: a request on one is answered 503 (and the
+      // connection closed), which a client or proxy can send elsewhere; a socket closed under it
+      // could not be told from a lost turn.
+      draining = true;
+      const deadline = Date.now() + graceMs;
+      // Even with nothing running, stay a moment: load balancers polling /ready stop sending here first.
+      const noticed = Date.now() + Math.min(graceMs, READY_NOTICE_MS);
+      while ((executor.runningTurns > 0 || Date.now() < noticed) && Date.now() < deadline) await sleep(50);
+      if (executor.runningTurns > 0) {
+        logger.warn(
+          { turns: executor.runningTurns },
+          "turns still running at the end of the grace period; failing them",
+        );
+        executor.stopAll(SHUTDOWN_REASON);
+        for (let waited = 0; executor.runningTurns > 0 && waited < STOP_WAIT_MS; waited += 50)
+          await sleep(50);
+      }
+      await close();
     },
+    close,
   };
 }
+
+/** How long a draining replica keeps answering 503 before it closes, at least. */
+const READY_NOTICE_MS = 1_000;
+/** How long turns stopped at the end of a drain get to record that and release their leases. */
+const STOP_WAIT_MS = 5_000;
 
 /** The agent's name: AGENT_NAME, else its package's name, else the definition's. */
 function agentName(definition: AgentDefinition, env: NodeJS.ProcessEnv): string {
@@ -192,8 +232,8 @@ export async function runAgent(definition: AgentDefinition): Promise<void> {
   try {
     const agent = await serveAgent(definition, { logger });
     const stop = async (signal: string) => {
-      logger.info({ signal }, "shutting down");
-      await agent.close();
+      logger.info({ signal }, "shutting down: finishing running turns");
+      await agent.drain();
       process.exit(0);
     };
     process.once("SIGTERM", () => void stop("SIGTERM"));

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
@@ -65,6 +65,7 @@ describe("the Helm chart's values", () => {
   it("are required", () => {
     const fixture = fleetFixture();
     cleanups.push(fixture.cleanup);
+    rmSync(join(fixture.root, CHART_VALUES));
     expect(checkChart(fixture.root)).toEqual([expect.stringContaining(`${CHART_VALUES} is missing`)]);
   });
 });
