@@ -115,6 +115,24 @@ function send(
   });
 }
 
+/** A v0.3 message/send of `text` on the conversation, as JSON-RPC. */
+function messageSend(contextId: string, text: string): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id: randomUUID(),
+    method: "message/send",
+    params: {
+      message: {
+        kind: "message",
+        role: "user",
+        messageId: randomUUID(),
+        contextId,
+        parts: [{ kind: "text", text }],
+      },
+    },
+  });
+}
+
 describe("restarting replicas one at a time while conversations run", () => {
   const dbName = uniqueDbName("rolling");
   const CONVERSATIONS = 20;
@@ -159,20 +177,7 @@ describe("restarting replicas one at a time while conversations run", () => {
       const response = await fetch(`${proxy.url}/`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: randomUUID(),
-          method: "message/send",
-          params: {
-            message: {
-              kind: "message",
-              role: "user",
-              messageId: randomUUID(),
-              contextId,
-              parts: [{ kind: "text", text }],
-            },
-          },
-        }),
+        body: messageSend(contextId, text),
       });
       if (response.status === 503 && attempt < 50) {
         await sleep(100);
@@ -232,20 +237,7 @@ describe("restarting replicas one at a time while conversations run", () => {
     const stalled = fetch(`${leaving.url}/`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "message/send",
-        params: {
-          message: {
-            kind: "message",
-            role: "user",
-            messageId: randomUUID(),
-            contextId,
-            parts: [{ kind: "text", text: "stall" }],
-          },
-        },
-      }),
+      body: messageSend(contextId, "stall"),
     }).then((response) => response.json() as Promise<Json>);
     await sleep(500);
     await leaving.kill("SIGTERM");
