@@ -141,6 +141,14 @@ export async function serveAgent(
       ? { follower: { tasks: taskStore, locks, leaseMs: settings.locks.leaseMs } }
       : {}),
   });
+  // Requests being answered: a drain closes the connections only once none is left.
+  let answering = 0;
+  server.on("request", (_req, res) => {
+    answering += 1;
+    res.once("close", () => {
+      answering -= 1;
+    });
+  });
   server.on(
     "request",
     createAgentApp({
@@ -179,23 +187,23 @@ export async function serveAgent(
     url,
     publicUrl,
     drain: async (graceMs = settings.shutdownGraceMs) => {
-      // Connections stay open until the turns are done: a request on one is answered 503 (and the
-      // connection closed), which a client or proxy can send elsewhere; a socket closed under it
-      // could not be told from a lost turn.
+      // Connections stay open until every request has its answer: a new request on one is answered
+      // 503 (and the connection closed), which a client or proxy can send elsewhere; a socket closed
+      // under a request could not be told from a lost turn.
       draining = true;
       const deadline = Date.now() + graceMs;
       // Even with nothing running, stay a moment: load balancers polling /ready stop sending here first.
       const noticed = Date.now() + Math.min(graceMs, READY_NOTICE_MS);
-      while ((executor.runningTurns > 0 || Date.now() < noticed) && Date.now() < deadline) await sleep(50);
+      while ((answering > 0 || Date.now() < noticed) && Date.now() < deadline) await sleep(50);
       if (executor.runningTurns > 0) {
         logger.warn(
           { turns: executor.runningTurns },
           "turns still running at the end of the grace period; failing them",
         );
         executor.stopAll(SHUTDOWN_REASON);
-        for (let waited = 0; executor.runningTurns > 0 && waited < STOP_WAIT_MS; waited += 50)
-          await sleep(50);
       }
+      // Stopped turns record that and answer; then nothing is cut off but what would not end.
+      for (let waited = 0; answering > 0 && waited < STOP_WAIT_MS; waited += 50) await sleep(50);
       await close();
     },
     close,
@@ -204,7 +212,7 @@ export async function serveAgent(
 
 /** How long a draining replica keeps answering 503 before it closes, at least. */
 const READY_NOTICE_MS = 1_000;
-/** How long turns stopped at the end of a drain get to record that and release their leases. */
+/** How long requests still open at the end of a drain get to be answered (stopped turns included). */
 const STOP_WAIT_MS = 5_000;
 
 /** The agent's name: AGENT_NAME, else its package's name, else the definition's. */
