@@ -74,7 +74,7 @@ export class AgentRequestHandler extends DefaultRequestHandler {
     if (follower && !this.buses.getByTaskId(params.id, context)) {
       const stored = await follower.tasks.readStored(params.id, context);
       if (stored && turnRunning(stored.state)) {
-        yield* followStoredTask(follower, params.id, context);
+        yield* followStoredTask(follower, stored, context);
         return;
       }
     }

@@ -44,7 +44,7 @@ export interface RunningAgent {
 }
 
 /** What a turn that did not finish before its replica shut down tells the caller. */
-export const SHUTDOWN_REASON =
+const SHUTDOWN_REASON =
   "This agent replica shut down before the turn finished; send the message again (another replica takes it).";
 
 export interface ServeOptions {

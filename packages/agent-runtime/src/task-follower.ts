@@ -14,6 +14,9 @@ export interface TaskFollowerDeps {
   pollMs?: number;
 }
 
+/** A task as MongoDB holds it, with its revision (MongoTaskStore.readStored). */
+type StoredTask = NonNullable<Awaited<ReturnType<MongoTaskStore["readStored"]>>>;
+
 /** Why a follower fails a task nobody runs any more. */
 export const ABANDONED_REASON =
   "The agent replica running this task stopped before it finished; send the message again.";
@@ -28,12 +31,12 @@ export const ABANDONED_REASON =
  */
 export async function* followStoredTask(
   deps: TaskFollowerDeps,
-  taskId: string,
+  first: StoredTask,
   context: ServerCallContext,
 ): AsyncGenerator<StreamResponse> {
   const pollMs = deps.pollMs ?? 200;
-  let seen = await deps.tasks.readStored(taskId, context);
-  if (!seen) return;
+  const taskId = first.task.id;
+  let seen = first;
   yield { payload: { $case: "task", value: seen.task } };
   let changedAt = Date.now();
   while (turnRunning(seen.state)) {
@@ -60,7 +63,7 @@ export async function* followStoredTask(
  */
 export async function failIfAbandoned(
   deps: TaskFollowerDeps,
-  stored: { rev: number; state: number; task: Task },
+  stored: StoredTask,
   context: ServerCallContext,
   changedAt: number,
 ): Promise<Task | undefined> {
