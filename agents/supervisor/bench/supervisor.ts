@@ -5,6 +5,8 @@
 // process spends per turn; then supervisor turns per second with 1, 10 and 100 concurrent
 // conversations.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server).
+// BENCH_SAMPLES: turns per path (default 100). BENCH_CPU_PROF=DIR: each agent process writes a
+// V8 CPU profile there when it exits (open it in Chrome DevTools or speedscope).
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -169,7 +171,12 @@ async function main() {
   const jiraEnv = { ATLASSIAN_API_URL: jira.url, ATLASSIAN_EMAIL: jira.email, ATLASSIAN_TOKEN: jira.token };
   const statsDir = mkdtempSync(join(tmpdir(), "bench-supervisor-"));
   const stats = { jira: join(statsDir, "jira.json"), supervisor: join(statsDir, "supervisor.json") };
-  const nodeArgs = ["--import", join(import.meta.dirname, "process-stats.mjs")];
+  const profiles = process.env.BENCH_CPU_PROF;
+  const nodeArgs = [
+    "--import",
+    join(import.meta.dirname, "process-stats.mjs"),
+    ...(profiles ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : []),
+  ];
   const jiraAgentProcess = await startAgentProcess(join(agentsDir, "jira"), {
     env: { ...common, ...jiraEnv, BENCH_STATS_FILE: stats.jira },
     nodeArgs,

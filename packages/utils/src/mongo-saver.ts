@@ -23,8 +23,8 @@ import {
   createSaverIndexes,
   EXPIRY_FIELD,
   FORMAT,
-  inNamespace,
   type MessageDoc,
+  matching,
   pack,
   packBody,
   type SaverCollections,
@@ -99,8 +99,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     if (threadId === undefined) return undefined;
     const ns = configString(config, "checkpoint_ns") ?? "";
     const checkpointId = configString(config, "checkpoint_id");
-    const query: Filter<CheckpointDoc> = { thread_id: threadId, ...inNamespace(ns) };
-    if (checkpointId) query.checkpoint_id = checkpointId;
+    const query = { thread_id: threadId, ...matching({ ns, id: checkpointId || undefined }) };
     const doc = await this.checkpoints.findOne(query, { sort: { checkpoint_id: -1 } });
     if (!doc) return undefined;
     if (!checkpointId && this.expired(doc)) {
@@ -114,19 +113,15 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
 
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const { limit, before, filter } = options ?? {};
-    const query: Filter<CheckpointDoc> = {};
     const threadId = configString(config, "thread_id");
-    const ns = configString(config, "checkpoint_ns");
-    const checkpointId = configString(config, "checkpoint_id");
-    const beforeId = before ? configString(before, "checkpoint_id") : undefined;
-    if (threadId) query.thread_id = threadId;
-    if (ns !== undefined) Object.assign(query, inNamespace(ns));
-    if (checkpointId || beforeId) {
-      query.checkpoint_id = {
-        ...(checkpointId ? { $eq: checkpointId } : {}),
-        ...(beforeId ? { $lt: beforeId } : {}),
-      };
-    }
+    const query: Filter<CheckpointDoc> = {
+      ...(threadId ? { thread_id: threadId } : {}),
+      ...matching({
+        ns: configString(config, "checkpoint_ns"),
+        id: configString(config, "checkpoint_id") || undefined,
+        before: (before && configString(before, "checkpoint_id")) || undefined,
+      }),
+    };
     const filtered = filter !== undefined && Object.keys(filter).length > 0;
     let remaining = limit ?? Number.POSITIVE_INFINITY;
     if (remaining <= 0) return;
@@ -225,8 +220,8 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     if (parent !== undefined) doc.parent_checkpoint_id = parent;
     await this.stamp(thread, doc);
     // LangGraph gives every new checkpoint a new id (uuid6): one this process has not seen is
-    // inserted. A known one is replaced, with no upsert (which could not take `inNamespace`).
-    const filter = { thread_id: threadId, checkpoint_id: checkpoint.id, ...inNamespace(ns) };
+    // inserted. A known one is replaced, with no upsert (which could not take `matching`).
+    const filter = { thread_id: threadId, ...matching({ ns, id: checkpoint.id }) };
     const replaced =
       thread.namespace(ns).has(checkpoint.id) &&
       (await this.checkpoints.replaceOne(filter, doc)).matchedCount > 0;
@@ -326,14 +321,19 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
   }
 
   private async toTuples(docs: CheckpointDoc[]): Promise<CheckpointTuple[]> {
-    const writes = await this.writesOf(docs);
+    // The writes are read while the values resolve (a cold reader saves a round trip).
+    const writes = this.writesOf(docs);
+    writes.catch(() => undefined); // awaited below; a failing value read must not leave it unhandled
     // One after another: each finds the nodes, values and messages the previous one loaded.
     const tuples: CheckpointTuple[] = [];
-    for (const doc of docs) tuples.push(await this.toTuple(doc, writes.get(docKey(doc)) ?? []));
+    for (const doc of docs) tuples.push(await this.toTuple(doc, writes));
     return tuples;
   }
 
-  private async toTuple(doc: CheckpointDoc, writeDocs: WriteDoc[]): Promise<CheckpointTuple> {
+  private async toTuple(
+    doc: CheckpointDoc,
+    writes: Promise<Map<string, WriteDoc[]>>,
+  ): Promise<CheckpointTuple> {
     const { thread_id, checkpoint_ns: ns, checkpoint_id } = doc;
     const thread = this.threads.get(thread_id);
     this.learn(thread, doc);
@@ -356,7 +356,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
         }
       }
     }
-    const pendingWrites = await this.decodeWrites(thread, ns, writeDocs);
+    const pendingWrites = await this.decodeWrites(thread, ns, (await writes).get(docKey(doc)) ?? []);
     if (checkpoint.v < 4 && doc.parent_checkpoint_id !== undefined) {
       await this.migratePendingSends(thread, checkpoint, doc);
     }
@@ -379,21 +379,19 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
   private async writesOf(docs: CheckpointDoc[]): Promise<Map<string, WriteDoc[]>> {
     const byCheckpoint = new Map<string, WriteDoc[]>();
     if (docs.length === 0) return byCheckpoint;
-    const groups = new Map<string, { thread_id: string; checkpoint_ns: string; ids: string[] }>();
-    for (const doc of docs) {
-      const group = `${doc.thread_id}\u0000${doc.checkpoint_ns}`;
-      const entry = groups.get(group) ?? {
-        thread_id: doc.thread_id,
-        checkpoint_ns: doc.checkpoint_ns,
-        ids: [],
-      };
-      entry.ids.push(doc.checkpoint_id);
-      groups.set(group, entry);
+    // A page of checkpoints is a run of consecutive ids, so a range per conversation finds its
+    // writes (listing across conversations, perhaps also a few of checkpoints off the page, left aside).
+    const ranges = new Map<string, { thread_id: string; ns: string; from: string; through: string }>();
+    for (const { thread_id, checkpoint_ns: ns, checkpoint_id: id } of docs) {
+      const group = `${thread_id}\u0000${ns}`;
+      const range = ranges.get(group);
+      if (!range) ranges.set(group, { thread_id, ns, from: id, through: id });
+      else if (id < range.from) range.from = id;
+      else if (id > range.through) range.through = id;
     }
-    const $or = [...groups.values()].map(({ thread_id, checkpoint_ns, ids }) => ({
+    const $or = [...ranges.values()].map(({ thread_id, ns, from, through }) => ({
       thread_id,
-      checkpoint_id: ids.length === 1 ? ids[0] : { $in: ids },
-      ...inNamespace(checkpoint_ns),
+      ...matching(from === through ? { ns, id: from } : { ns, from, through }),
     }));
     const query = $or.length === 1 ? ($or[0] as Filter<WriteDoc>) : { $or };
     // In the order they were stored: a slot keeps its first regular write and its last special one.
@@ -448,8 +446,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
       .find(
         {
           thread_id: doc.thread_id,
-          checkpoint_ns: doc.checkpoint_ns,
-          checkpoint_id: doc.parent_checkpoint_id,
+          ...matching({ ns: doc.checkpoint_ns, id: doc.parent_checkpoint_id ?? undefined }),
         },
         { sort: { _id: 1 } },
       )
@@ -553,11 +550,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     node: CheckpointNode,
     channel: string,
   ): Promise<Resolved | undefined> {
-    const doc = await this.checkpoints.findOne({
-      thread_id: thread.id,
-      checkpoint_id: node.id,
-      ...inNamespace(ns),
-    });
+    const doc = await this.checkpoints.findOne({ thread_id: thread.id, ...matching({ ns, id: node.id }) });
     if (!doc) return undefined;
     const checkpoint = (await this.serde.loadsTyped(
       doc.type ?? "json",
@@ -621,7 +614,9 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     const docs: MessageDoc[] = [];
     for (let start = 0; start < docKeys.length; start += MESSAGES_PER_QUERY) {
       const batch = docKeys.slice(start, start + MESSAGES_PER_QUERY);
-      docs.push(...(await this.messages.find({ thread_id: thread.id, key: { $in: batch } }).toArray()));
+      docs.push(
+        ...(await this.messages.find({ thread_id: thread.id, ...matching({ keys: batch }) }).toArray()),
+      );
     }
     await Promise.all(
       docs.map(async (doc) => {
@@ -650,7 +645,7 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
     if (thread.loadedNamespaces.has(ns) && thread.namespace(ns).has(checkpointId)) return;
     const docs = await this.checkpoints
       .find(
-        { thread_id: thread.id, ...inNamespace(ns) },
+        { thread_id: thread.id, ...matching({ ns }) },
         { projection: { checkpoint_ns: 1, checkpoint_id: 1, parent_checkpoint_id: 1, format: 1, values: 1 } },
       )
       .toArray();
