@@ -227,6 +227,9 @@ export class MongoCheckpointSaver extends BaseCheckpointSaver {
       (await this.checkpoints.replaceOne(filter, doc)).matchedCount > 0;
     if (!replaced) await this.checkpoints.insertOne(doc);
 
+    // A conversation's first checkpoint, written here: the namespace needs no read to be known (a
+    // checkpoint another replica wrote beside it is read when asked for, as ensureNode does).
+    if (parent === undefined && thread.namespace(ns).size === 0) thread.loadedNamespaces.add(ns);
     thread.addNode(ns, {
       id: checkpoint.id,
       parent,
