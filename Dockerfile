@@ -2,6 +2,7 @@
 # One image per agent package, from the same file:
 #   docker build --build-arg AGENT=jira -t switchboard/agent-jira .       (agents/jira)
 #   docker build --build-arg AGENT=supervisor -t switchboard/supervisor .  (agents/supervisor)
+#   docker build --build-arg APP=web --build-arg AGENT_PORT=3000 -t switchboard/web .  (tools/web, the web chat)
 # AGENT names a folder under agents/; the image holds only that package, its workspace dependencies
 # (built) and their production node_modules. tooling/fleet-config's tests run this file's `build`
 # stage RUN lines outside Docker (the literal /out is swapped for a temp folder), so keep them plain sh.
@@ -10,6 +11,8 @@ ARG NODE_IMAGE=node:20-slim
 
 FROM ${NODE_IMAGE} AS build
 ARG AGENT=supervisor
+# A tool with an image of its own builds from tools/<APP> instead: APP=web is the web chat.
+ARG APP=
 # Keep in step with "packageManager" in package.json (a fleet-config test checks it).
 ARG PNPM_VERSION=10.34.9
 ENV CI=true TURBO_TELEMETRY_DISABLED=1 PNPM_STORE_DIR=/pnpm-store
@@ -28,8 +31,9 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm-store pnpm install --frozen-lo
 # --offline would fail (ERR_PNPM_NO_OFFLINE_META). --prefer-offline fetches just the metadata (a few
 # seconds); the packages themselves still come from the store that pnpm fetch filled.
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm-store \
-  test -f "agents/${AGENT}/package.json" || { echo "AGENT=${AGENT}: no agents/${AGENT}/package.json" >&2; exit 1; }; \
-  pkg="$(node -p "require('./agents/${AGENT}/package.json').name")" && \
+  dir="agents/${AGENT}"; if [ -n "${APP}" ]; then dir="tools/${APP}"; fi; \
+  test -f "${dir}/package.json" || { echo "AGENT=${AGENT} APP=${APP}: no ${dir}/package.json" >&2; exit 1; }; \
+  pkg="$(node -p "require('./${dir}/package.json').name")" && \
   pnpm exec turbo run build --filter="${pkg}" --output-logs=errors-only && \
   pnpm --filter="${pkg}" deploy --legacy --prod --prefer-offline --store-dir "$PNPM_STORE_DIR" /out
 

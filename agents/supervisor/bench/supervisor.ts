@@ -6,7 +6,8 @@
 // conversations.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server).
 // BENCH_SAMPLES: turns per path (default 100). BENCH_CPU_PROF=DIR: each agent process writes a
-// V8 CPU profile there when it exits (open it in Chrome DevTools or speedscope).
+// V8 CPU profile there when it exits (open it in Chrome DevTools or speedscope). BENCH_TRACING=1:
+// both agents run with tracing on, exporting every span to a local OTLP receiver.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +21,7 @@ import { createLogger } from "@switchboard/common";
 import { createChatModel } from "@switchboard/llm";
 import { closeCheckpointer, getCheckpointer } from "@switchboard/utils";
 import { startFakeJira } from "@switchboard-testing/fake-jira";
+import { startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
 import { startAgentProcess } from "@switchboard-testing/test-agents";
 import {
   callTool,
@@ -159,6 +161,7 @@ async function main() {
   const mongo = process.env.MONGODB_URI ? undefined : await startTestMongo();
   const llm = await startScriptedLlm({ script });
   const jira = await startFakeJira();
+  const receiver = process.env.BENCH_TRACING === "1" ? await startOtlpReceiver() : undefined;
   const common = {
     MONGODB_URI: process.env.MONGODB_URI ?? mongo?.uri ?? "",
     LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: `bench_${Date.now()}`,
@@ -167,6 +170,7 @@ async function main() {
     OPENAI_BASE_URL: llm.url,
     OPENAI_MODEL_NAME: "gpt-4o-mini",
     LOG_LEVEL: "info",
+    ...receiver?.env,
   };
   const jiraEnv = { ATLASSIAN_API_URL: jira.url, ATLASSIAN_EMAIL: jira.email, ATLASSIAN_TOKEN: jira.token };
   const statsDir = mkdtempSync(join(tmpdir(), "bench-supervisor-"));
@@ -307,6 +311,11 @@ async function main() {
     );
   } finally {
     await Promise.all([supervisor.kill("SIGTERM"), jiraAgentProcess.kill("SIGTERM")]);
+    if (receiver) {
+      // The agents export what they still buffer as they shut down.
+      console.log(`\ntracing on: ${receiver.spans.length} spans exported to the local OTLP receiver`);
+      await receiver.close();
+    }
     rmSync(statsDir, { recursive: true, force: true });
     await closeCheckpointer();
     await dropDatabase(common.MONGODB_URI, common.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME);

@@ -21,7 +21,7 @@ export const supervisorAgent: AgentDefinition = {
     },
   ],
   tools: () => [],
-  graph: ({ model, context, checkpointer, env, logger, onClose, onDeleteConversation }) => {
+  graph: ({ model, context, checkpointer, env, logger, onClose, onDeleteConversation, onSubagents }) => {
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
     if (agents.length === 0)
@@ -30,6 +30,7 @@ export const supervisorAgent: AgentDefinition = {
     roster.start();
     onClose(() => roster.stop());
     onDeleteConversation(deleteFromSubagents(roster));
+    onSubagents(() => roster.report());
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
     const summarize = context ? contextSummarizer(model, context, logger) : undefined;
     return buildSupervisorGraph(model, roster, checkpointer, summarize);

@@ -1,5 +1,5 @@
 import { collectTurn, type SendInput, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
-import { currentTurn } from "@switchboard/agent-runtime";
+import { countUnavailableSubagent, currentTurn, observeSubagentHop } from "@switchboard/agent-runtime";
 import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { Roster, Subagent } from "./roster.js";
 
@@ -31,10 +31,12 @@ export async function askSubagent(
     );
   }
   const { connection } = agent;
-  if (!connection)
+  if (!connection) {
+    countUnavailableSubagent(agent.config.name);
     return answer(
       `The ${agent.config.name} agent is not available: ${agent.reason ?? "it has not connected yet"}.`,
     );
+  }
 
   const turn = currentTurn();
   turn.report({
@@ -50,7 +52,9 @@ export async function askSubagent(
   if (taskId) input.taskId = taskId;
   let result: TurnResult;
   try {
-    result = await collectTurn(relayProgress(agent, connection.stream(input)));
+    result = await observeSubagentHop(agent.config.name, () =>
+      collectTurn(relayProgress(agent, connection.stream(input))),
+    );
   } catch (error) {
     if (turn.signal.aborted) throw error;
     const reason = error instanceof Error ? error.message : String(error);

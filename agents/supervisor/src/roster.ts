@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type AgentCardSummary, type AgentConnection, connectAgent } from "@switchboard/a2a-client";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "@switchboard/agent-runtime";
+import { ANSWER_WITHOUT_TOKENS_EXTENSION, type SubagentReport } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
 import { sameAgentName } from "@switchboard/contract";
 import type { SubagentConfig } from "./subagents-env.js";
@@ -57,6 +57,17 @@ export class Roster {
 
   list(): Subagent[] {
     return [...this.agents.values()];
+  }
+
+  /** Each subagent's state and, once its card was read, what it can do (GET /subagents). */
+  report(): SubagentReport[] {
+    return this.list().map(({ config, status, card, reason }) => ({
+      name: config.name,
+      status,
+      ...(card ? { description: card.description } : {}),
+      skills: card?.skills ?? [],
+      ...(reason ? { reason } : {}),
+    }));
   }
 
   get(name: string): Subagent | undefined {

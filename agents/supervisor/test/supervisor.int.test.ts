@@ -113,6 +113,28 @@ describe("supervisor routing over A2A", () => {
     return tuple?.checkpoint.channel_values ?? {};
   };
 
+  it("reports its subagents on GET /subagents: connected ones with their skills, down ones with why", async () => {
+    await startJira();
+    const downPort = await freePort();
+    await startSupervisor({ ENABLE_GITHUB: "true", GITHUB_AGENT_URL: `http://127.0.0.1:${downPort}` });
+    const read = async () =>
+      (
+        (await (await fetch(`http://127.0.0.1:${supervisorPort}/subagents`)).json()) as {
+          subagents: Array<{ name: string; status: string; skills: unknown[]; reason?: string }>;
+        }
+      ).subagents;
+    await expect
+      .poll(async () => (await read()).map((agent) => [agent.name, agent.status]))
+      .toEqual([
+        ["github", "unreachable"],
+        ["jira", "available"],
+      ]);
+    const [github, jiraAgent] = await read();
+    expect(github?.reason).toMatch(/127\.0\.0\.1/);
+    expect(github?.skills).toEqual([]);
+    expect(jiraAgent?.skills).toContainEqual(expect.objectContaining({ id: expect.any(String) }));
+  });
+
   it("forwards its contextId to Jira on every hop; each agent keeps the thread in its own collections", async () => {
     await startJira();
     await startSupervisor();

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { type AgentCard, Message, type SendMessageRequest } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { getLogger } from "@switchboard/common";
@@ -37,7 +36,8 @@ const DEFAULT_CARD_RETRIES = 5;
 export async function connectAgent(baseUrl: string, options: ConnectOptions = {}): Promise<AgentConnection> {
   // People paste the card URL itself; the agent's base URL is what it hangs off.
   baseUrl = baseUrl.replace(/\/?\.well-known\/agent-card\.json$/, "").replace(/\/+$/, "");
-  const fetchImpl = options.fetchImpl ?? globalThis.fetch;
+  // Called as a method of option objects below: a browser's fetch refuses any `this` but window.
+  const fetchImpl: typeof fetch = options.fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const logger = options.logger ?? getLogger().child({ component: "a2a-client" });
   const headers = authHeaders(options.headers, options.token);
@@ -208,14 +208,15 @@ function secretsOf(...tokens: (string | undefined)[]): string[] {
 /**
  * The v1 message. A new conversation gets a fresh contextId so that `contextId` and
  * `metadata.context_id` (read by CAIPE's Python agents) always agree; a follow-up on a task
- * without one lets the agent keep the task's own context.
+ * without one lets the agent keep the task's own context. Ids come from the Web Crypto global, which
+ * Node and browsers share: the web chat runs this client in the page.
  */
 export function buildRequest(input: SendInput): SendMessageRequest {
-  const contextId = input.contextId ?? (input.taskId ? undefined : randomUUID());
+  const contextId = input.contextId ?? (input.taskId ? undefined : crypto.randomUUID());
   const metadata: Record<string, unknown> = { ...input.metadata };
   if (contextId !== undefined) metadata.context_id = contextId;
   const message = Message.fromJSON({
-    messageId: randomUUID(),
+    messageId: crypto.randomUUID(),
     role: "ROLE_USER",
     contextId: contextId ?? "",
     taskId: input.taskId ?? "",

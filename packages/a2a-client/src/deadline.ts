@@ -5,7 +5,7 @@
 export class Deadline {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private fired = false;
 
   constructor(
@@ -32,7 +32,8 @@ export class Deadline {
       this.fired = true;
       this.controller.abort(new DOMException(`no answer within ${this.timeoutMs} ms`, "TimeoutError"));
     }, this.timeoutMs);
-    this.timer.unref();
+    // In Node the deadline keeps no process alive; browsers' timers have no unref (nor need one).
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   /** Stops the timer and aborts whatever is still open (an SSE body the consumer stopped reading). */

@@ -1,7 +1,8 @@
 export { connectAgent } from "./client.js";
 export { A2ACallError, type A2ACallErrorCode, isA2ACallError } from "./errors.js";
+export { progressText } from "./progress.js";
 export { artifactText, messageText, partsText, partText } from "./text.js";
-export { collectTurn, isFinalState } from "./turn.js";
+export { collectTurn, isFinalState, turnState } from "./turn.js";
 export type {
   AgentCardSummary,
   AgentConnection,

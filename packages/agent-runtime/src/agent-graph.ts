@@ -81,10 +81,41 @@ const toolResultsMiddleware = createMiddleware({
   },
 });
 
+/**
+ * Cuts a tool result to MAX_TOOL_RESULT_CHARS: a text, or a list of blocks (an MCP tool's text,
+ * images, resources), where blocks past the budget are left out and noted. An artifact past the
+ * budget (an MCP tool's structured copy of its answer) is dropped: it would be stored as it is.
+ */
 function trimmed(message: ToolMessage): ToolMessage {
+  if (message.artifact !== undefined && JSON.stringify(message.artifact).length > MAX_TOOL_RESULT_CHARS) {
+    message.artifact = undefined;
+  }
   const { content } = message;
-  if (typeof content !== "string" || content.length <= MAX_TOOL_RESULT_CHARS) return message;
-  const omitted = content.length - MAX_TOOL_RESULT_CHARS;
-  message.content = `${content.slice(0, MAX_TOOL_RESULT_CHARS)}\n[… ${omitted} more characters omitted]`;
+  if (typeof content === "string") {
+    if (content.length <= MAX_TOOL_RESULT_CHARS) return message;
+    const omitted = content.length - MAX_TOOL_RESULT_CHARS;
+    message.content = `${content.slice(0, MAX_TOOL_RESULT_CHARS)}\n[… ${omitted} more characters omitted]`;
+    return message;
+  }
+  let budget = MAX_TOOL_RESULT_CHARS;
+  let omitted = 0;
+  const kept: typeof content = [];
+  for (const block of content) {
+    const text = block.type === "text" && typeof block.text === "string" ? block.text : undefined;
+    const size = text?.length ?? JSON.stringify(block).length;
+    if (size <= budget) {
+      kept.push(block);
+      budget -= size;
+    } else if (text !== undefined && budget > 0) {
+      kept.push({ type: "text", text: text.slice(0, budget) });
+      omitted += size - budget;
+      budget = 0;
+    } else {
+      omitted += size;
+    }
+  }
+  if (omitted === 0) return message;
+  kept.push({ type: "text", text: `\n[… ${omitted} more characters omitted]` });
+  message.content = kept;
   return message;
 }

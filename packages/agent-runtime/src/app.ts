@@ -7,10 +7,12 @@ import express, { type ErrorRequestHandler } from "express";
 import { type AuthSettings, bearerGuard, callerOf } from "./auth.js";
 import { tokenOf } from "./caller.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
+import { listConversations, readConversation } from "./conversation-history.js";
 import { type ConversationStore, deleteConversation } from "./conversations.js";
 import { countedRequestHandler } from "./counted-handler.js";
 import { a2aRequests, metricsRegistry } from "./metrics.js";
 import { checkParams, findBadParams } from "./request-checks.js";
+import type { SubagentSource } from "./subagents.js";
 
 export interface AgentAppDeps {
   agent: string;
@@ -26,8 +28,10 @@ export interface AgentAppDeps {
   allowPrivateWebhooks: boolean;
   /** Bearer-token verification for the A2A endpoints (AUTH_MODE). */
   auth: AuthSettings;
-  /** Where this agent keeps conversations, for DELETE /conversations/:contextId. */
+  /** Where this agent keeps conversations, for /conversations (list, read, delete). */
   conversations: ConversationStore;
+  /** The subagents this agent routes to and their state, for GET /subagents (the supervisor's). */
+  subagents: SubagentSource;
 }
 
 const legacyCompat = { enabled: true };
@@ -100,6 +104,22 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     checkParams("rest", deps.allowPrivateWebhooks),
     restHandler({ requestHandler, userBuilder, legacyCompat }),
   );
+
+  // The caller's own conversations (title, last activity) and one's history, for chat clients.
+  app.get("/conversations", bearerGuard(deps.auth, "rest"), async (req, res) => {
+    res.json({ conversations: await listConversations(deps.conversations.tasks, await callerOf(req)) });
+  });
+  app.get("/conversations/:contextId", bearerGuard(deps.auth, "rest"), async (req, res) => {
+    const contextId = String(req.params.contextId);
+    const problem = findBadParams({ id: contextId });
+    if (problem) return res.status(400).json({ error: `Invalid ${problem}.` });
+    const history = await readConversation(deps.conversations.tasks, await callerOf(req), contextId);
+    if (!history) return res.status(404).json({ error: `You have no conversation ${contextId}.` });
+    res.json(history);
+  });
+  app.get("/subagents", bearerGuard(deps.auth, "rest"), (_req, res) => {
+    res.json({ agent: deps.agent, subagents: deps.subagents() });
+  });
 
   // Deletes the caller's conversation from this agent (and, on the supervisor, its subagents).
   app.delete("/conversations/:contextId", bearerGuard(deps.auth, "rest"), async (req, res) => {

@@ -1,4 +1,4 @@
-import { resolveUserScope, ServerCallContext, type User } from "@a2a-js/sdk/server";
+import { resolveUserScope, ServerCallContext, type TaskStore, type User } from "@a2a-js/sdk/server";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { collectionsFor } from "@switchboard/contract";
 import type { Db } from "mongodb";
@@ -24,6 +24,8 @@ export interface ConversationStore {
   agent: string;
   checkpointer: BaseCheckpointSaver;
   db: Db | undefined;
+  /** The A2A tasks, kept per caller: what lists and histories of conversations are read from. */
+  tasks: TaskStore;
   cascades: DeletionCascade[];
 }
 

@@ -1,9 +1,12 @@
+import type { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { Logger } from "@switchboard/common";
+import type { McpServerInput } from "@switchboard/contract";
 import type { ContextBudget } from "./context-budget.js";
 import type { DeletionCascade } from "./conversations.js";
+import type { SubagentSource } from "./subagents.js";
 
 /** One skill on the agent card: what the supervisor's model reads to decide where to route. */
 export interface SkillSpec {
@@ -40,6 +43,12 @@ export interface AgentDefinition {
    */
   tools: (env: NodeJS.ProcessEnv) => AgentTool[];
   /**
+   * MCP servers whose tools the agent also gets, by server name: `{ command, args, env }` (stdio) or
+   * `{ url, headers }` (Streamable HTTP); `${VAR}` in a value is filled from the env. The
+   * `<AGENT>_MCP_SERVERS` variable adds servers, and replaces one of the same name.
+   */
+  mcpServers?: Record<string, McpServerInput>;
+  /**
    * A graph of the agent's own instead of the standard tool-calling agent (the supervisor has one).
    * It must be compiled with the given checkpointer (and no other), which shares the turn's first
    * read of the thread with the runtime.
@@ -61,6 +70,8 @@ export interface GraphDeps {
   onClose(cleanup: () => Promise<void> | void): void;
   /** Registers where a conversation deletion is passed on to (the supervisor: its subagents). */
   onDeleteConversation(cascade: DeletionCascade): void;
+  /** Registers where GET /subagents reads the agent's subagents from (the supervisor: its roster). */
+  onSubagents(source: SubagentSource): void;
 }
 
 /**
@@ -75,6 +86,8 @@ export interface TurnGraph {
       signal: AbortSignal;
       streamMode: Array<"updates" | "values" | "messages">;
       durability: "sync" | "async" | "exit";
+      /** LangChain callbacks for the turn (model and tool call metrics and spans). */
+      callbacks?: BaseCallbackHandler[];
     },
   ): Promise<AsyncIterable<unknown>>;
 }

@@ -24,6 +24,8 @@ const RuntimeEnv = z.object({
   PUSH_NOTIFICATIONS_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
   // On SIGTERM: how long running turns get to finish (keep it under the orchestrator's grace period).
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().nonnegative().default(25),
+  // How long an MCP server gets to start (a first `npx`/`uvx` run downloads it) and answer at start-up.
+  MCP_STARTUP_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
 });
 
 export interface RuntimeSettings {
@@ -39,6 +41,8 @@ export interface RuntimeSettings {
   locks: LockSettings;
   /** How much of a conversation the model is sent; undefined: all of it (ENABLE_AUTO_COMPRESSION=false). */
   context: ContextBudget | undefined;
+  /** MCP_STARTUP_TIMEOUT_SECONDS, in ms. */
+  mcpStartupTimeoutMs: number;
 }
 
 /**
@@ -74,5 +78,6 @@ export function readRuntimeSettings(
     context: settings.ENABLE_AUTO_COMPRESSION
       ? { maxTokens: settings.MAX_CONTEXT_TOKENS, keepMessages: settings.MIN_MESSAGES_TO_KEEP }
       : undefined,
+    mcpStartupTimeoutMs: settings.MCP_STARTUP_TIMEOUT_SECONDS * 1000,
   };
 }

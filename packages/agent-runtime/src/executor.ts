@@ -16,6 +16,7 @@ import {
   ToolMessage,
 } from "@langchain/core/messages";
 import { Command, INTERRUPT } from "@langchain/langgraph";
+import { context, type Span, trace } from "@opentelemetry/api";
 import { partsText } from "@switchboard/a2a-client";
 import type { Logger } from "@switchboard/common";
 import { threadIdFor, tokenOf } from "./caller.js";
@@ -25,10 +26,12 @@ import { questionFor, resumeValueFor } from "./interrupts.js";
 import { answersToLostToolCalls } from "./lost-tool-calls.js";
 import { statusUpdate, textArtifact } from "./messages.js";
 import { turnDuration } from "./metrics.js";
+import { ModelCallObserver } from "./model-calls.js";
 import { awaitsOnlyTheResult } from "./request-handler.js";
 import type { ThreadLocks } from "./thread-lock.js";
 import { pendingInterrupt, type TurnCheckpoints } from "./turn-checkpoints.js";
 import { type Progress, runInTurn } from "./turn-context.js";
+import { endTurnSpan, startTurnSpan } from "./turn-span.js";
 
 type Outcome = "completed" | "input-required" | "failed" | "canceled";
 
@@ -49,6 +52,8 @@ export interface TurnExecutorDeps {
   logger: Logger;
   /** Told of a task before it is first published, so its store need not look for it. */
   tasks?: { willCreate(taskId: string, context: ServerCallContext): void };
+  /** Set when tracing is on: each turn is a span, its model and tool calls spans beneath it. */
+  tracing?: { captureContent: boolean };
 }
 
 /**
@@ -65,6 +70,17 @@ export class AgentTurnExecutor implements AgentExecutor {
   constructor(private readonly deps: TurnExecutorDeps) {}
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    if (!this.deps.tracing) return this.executeTurn(request, bus);
+    const span = startTurnSpan(
+      this.deps.agent,
+      { contextId: request.contextId, taskId: request.taskId },
+      request.context.user,
+    );
+    // Active for the whole turn: lock, checkpoint, MongoDB and subagent spans nest under it.
+    return context.with(trace.setSpan(context.active(), span), () => this.executeTurn(request, bus, span));
+  }
+
+  private async executeTurn(request: RequestContext, bus: ExecutionEventBus, span?: Span): Promise<void> {
     const ids = { taskId: request.taskId, contextId: request.contextId };
     // Built only when something is logged: most turns log nothing.
     const log = () => this.deps.logger.child({ contextId: ids.contextId, taskId: ids.taskId });
@@ -118,6 +134,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     } finally {
       this.running.delete(ids.taskId);
       stopTimer({ outcome });
+      if (span) endTurnSpan(span, outcome);
       bus.finished();
     }
   }
@@ -177,6 +194,13 @@ export class AgentTurnExecutor implements AgentExecutor {
       signal,
       streamMode: tokens ? ["updates", "values", "messages"] : ["updates", "values"],
       durability: "sync",
+      callbacks: [
+        new ModelCallObserver({
+          agent: this.deps.agent,
+          parent: this.deps.tracing ? context.active() : undefined,
+          captureContent: this.deps.tracing?.captureContent,
+        }),
+      ],
     });
     // The state the turn ended in comes with the stream (each step's values, or the interrupt that
     // paused it): no second read of the checkpoint it just wrote.

@@ -6,6 +6,11 @@ export {
   SUMMARY_PREFIX,
   type Summarize,
 } from "./context-budget.js";
+export type {
+  ConversationHistory,
+  ConversationSummary,
+  ConversationTask,
+} from "./conversation-history.js";
 export type { DeletedConversation, DeletionCascade } from "./conversations.js";
 export {
   type AgentDefinition,
@@ -18,4 +23,6 @@ export {
 } from "./definition.js";
 export type { RelayedQuestion } from "./interrupts.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
+export { countUnavailableSubagent, observeSubagentHop } from "./subagent-hop.js";
+export type { SubagentReport, SubagentSource } from "./subagents.js";
 export { currentTurn, type Progress, type TurnContext } from "./turn-context.js";

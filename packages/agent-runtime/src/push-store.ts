@@ -7,6 +7,7 @@ import {
   type StoredPushNotificationConfig,
 } from "@a2a-js/sdk/server";
 import { collectionsFor } from "@switchboard/contract";
+import { LRUCache } from "lru-cache";
 import type { Collection, Db } from "mongodb";
 
 interface PushConfigDocument {
@@ -24,11 +25,25 @@ interface PushConfigDocument {
 const LEGACY_VERSION = "0.3";
 
 /**
+ * How long a task's configs, once read for a delivery, serve its next updates: they are looked up
+ * for every update (six to nine per turn). A config saved on another replica reaches this one's
+ * deliveries within this time, one saved or deleted here at once; lists and reads are always fresh.
+ */
+const FRESH_MS = 1_000;
+
+/**
  * Push-notification configs in `push_configs_<agent>`, beside the tasks they belong to and scoped to
  * the caller the same way: a config outlives the process that accepted it, and any replica can
  * deliver the task's updates.
  */
 export class MongoPushConfigStore implements PushNotificationStore {
+  /** A task's configs, read once per {@link FRESH_MS} however many updates ask. */
+  private readonly recent = new LRUCache<string, StoredPushNotificationConfig[], Scope>({
+    max: 10_000,
+    ttl: FRESH_MS,
+    fetchMethod: (_key, _stale, { context }) => this.read(context),
+  });
+
   private constructor(private readonly collection: Collection<PushConfigDocument>) {}
 
   static async create(db: Db, agent: string): Promise<MongoPushConfigStore> {
@@ -49,20 +64,26 @@ export class MongoPushConfigStore implements PushNotificationStore {
       config: TaskPushNotificationConfig.toJSON({ ...config, taskId }),
     };
     await this.collection.replaceOne({ _id: document._id }, document, { upsert: true });
+    this.recent.delete(cacheKey({ owner, taskId }));
   }
 
+  /** What a caller lists or reads: as stored now. */
   async load(taskId: string, context: ServerCallContext): Promise<TaskPushNotificationConfig[]> {
-    return (await this.loadWithMetadata(taskId, context)).map((stored) => stored.config);
+    const configs = await this.read({ owner: resolveUserScope(context), taskId });
+    return configs.map((stored) => stored.config);
   }
 
+  /** What deliveries read (PushDelivery, once per update): fresh within {@link FRESH_MS}. */
   async loadWithMetadata(
     taskId: string,
     context: ServerCallContext,
   ): Promise<StoredPushNotificationConfig[]> {
-    const documents = await this.collection
-      .find({ owner: resolveUserScope(context), taskId })
-      .sort({ _id: 1 })
-      .toArray();
+    const scope = { owner: resolveUserScope(context), taskId };
+    return (await this.recent.fetch(cacheKey(scope), { context: scope })) ?? [];
+  }
+
+  private async read(scope: Scope): Promise<StoredPushNotificationConfig[]> {
+    const documents = await this.collection.find(scope).sort({ _id: 1 }).toArray();
     return documents.map((document) => ({
       config: TaskPushNotificationConfig.fromJSON(document.config),
       wireVersion: document.wireVersion,
@@ -71,6 +92,15 @@ export class MongoPushConfigStore implements PushNotificationStore {
 
   async delete(taskId: string, context: ServerCallContext, configId?: string): Promise<void> {
     // A v0.3 delete without an id means the task's default config, whose id is the task's (the SDK's rule).
-    await this.collection.deleteOne({ _id: `${resolveUserScope(context)}/${taskId}/${configId ?? taskId}` });
+    const owner = resolveUserScope(context);
+    await this.collection.deleteOne({ _id: `${owner}/${taskId}/${configId ?? taskId}` });
+    this.recent.delete(cacheKey({ owner, taskId }));
   }
 }
+
+interface Scope {
+  owner: string;
+  taskId: string;
+}
+
+const cacheKey = ({ owner, taskId }: Scope) => `${owner}\u0000${taskId}`;

@@ -22,11 +22,15 @@ import type { DeletionCascade } from "./conversations.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
 import { AgentTurnExecutor } from "./executor.js";
+import { mcpToolsFor } from "./mcp-tools.js";
 import { MongoTaskStore } from "./mongo-task-store.js";
 import { PushDelivery } from "./push-delivery.js";
 import { MongoPushConfigStore } from "./push-store.js";
 import { AgentRequestHandler } from "./request-handler.js";
+import type { SubagentSource } from "./subagents.js";
 import { MemoryThreadLocks, MongoThreadLocks } from "./thread-lock.js";
+import type { Tracing } from "./tracing.js";
+import { readTracingSettings } from "./tracing-settings.js";
 import { TurnCheckpoints } from "./turn-checkpoints.js";
 
 export interface RunningAgent {
@@ -74,6 +78,19 @@ export async function serveAgent(
     );
   }
 
+  // Before anything opens a socket, so the server, fetch and MongoDB are traced; loaded only when on.
+  const tracingSettings = readTracingSettings(env, name);
+  const tracing = tracingSettings.enabled ? await startTracingOnce(tracingSettings.serviceName) : undefined;
+
+  // MCP servers first: one that cannot be started or reached stops the agent before anything else opens.
+  const nativeTools = definition.graph ? [] : definition.tools(env);
+  const mcp = await mcpToolsFor(definition, {
+    env,
+    agent: name,
+    logger,
+    timeoutMs: settings.mcpStartupTimeoutMs,
+    nativeTools,
+  });
   const checkpointer = options.checkpointer ?? (await getCheckpointer({ env, agentName: name, logger }));
   const db = await getCheckpointerDb({ env, agentName: name, logger });
   const llm = await createChatModel({ env });
@@ -81,9 +98,10 @@ export async function serveAgent(
   // "summary" would be its help text in place of the history.
   const context = llm.offline ? undefined : settings.context;
   const turnCheckpoints = new TurnCheckpoints(checkpointer);
-  const cleanups: Array<() => Promise<void> | void> = [];
+  const cleanups: Array<() => Promise<void> | void> = [() => mcp.close()];
   let draining = false;
   const cascades: DeletionCascade[] = [];
+  let subagents: SubagentSource = () => [];
   const graph = definition.graph
     ? definition.graph({
         model: llm.model,
@@ -93,10 +111,13 @@ export async function serveAgent(
         logger,
         onClose: (cleanup) => cleanups.push(cleanup),
         onDeleteConversation: (cascade) => cascades.push(cascade),
+        onSubagents: (source) => {
+          subagents = source;
+        },
       })
     : buildAgentGraph({
         model: llm.model,
-        tools: definition.tools(env),
+        tools: [...nativeTools, ...mcp.tools],
         systemPrompt: definition.systemPrompt,
         checkpointer: turnCheckpoints.saver,
         context,
@@ -130,6 +151,7 @@ export async function serveAgent(
     locks,
     logger,
     tasks: taskStore instanceof MongoTaskStore ? taskStore : undefined,
+    tracing: tracingSettings.enabled ? { captureContent: tracingSettings.captureContent } : undefined,
   });
   const requestHandler = new AgentRequestHandler({
     card,
@@ -160,7 +182,8 @@ export async function serveAgent(
       maxBodyBytes: settings.maxBodyBytes,
       allowPrivateWebhooks: settings.allowPrivateWebhooks,
       auth,
-      conversations: { agent: name, checkpointer, db, cascades },
+      conversations: { agent: name, checkpointer, db, tasks: taskStore, cascades },
+      subagents: () => subagents(),
     }),
   );
   const url = `http://127.0.0.1:${port}`;
@@ -181,6 +204,8 @@ export async function serveAgent(
     await new Promise<void>((resolve) => server.close(() => resolve()));
     for (const cleanup of cleanups) await cleanup();
     await closeCheckpointer();
+    // Spans still buffered are exported before the process goes.
+    await tracing?.shutdown();
   };
   return {
     name,
@@ -208,6 +233,14 @@ export async function serveAgent(
     },
     close,
   };
+}
+
+let tracingStarted: Promise<Tracing> | undefined;
+
+/** The SDK is process-wide: started by the first agent served in this process. */
+function startTracingOnce(serviceName: string): Promise<Tracing> {
+  tracingStarted ??= import("./tracing.js").then(({ startTracing }) => startTracing(serviceName));
+  return tracingStarted;
 }
 
 /** How long a draining replica keeps answering 503 before it closes, at least. */

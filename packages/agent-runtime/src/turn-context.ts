@@ -32,3 +32,8 @@ export function currentTurn(): TurnContext {
   if (!context) throw new Error("currentTurn() called outside an agent turn");
   return context;
 }
+
+/** The turn the caller runs in, or undefined outside one (a callback from a socket, a timer). */
+export function turnIfAny(): TurnContext | undefined {
+  return storage.getStore();
+}

@@ -6,6 +6,22 @@ export {
   readAgentPackage,
 } from "./agents.js";
 export {
+  checkMcpServers,
+  type InterpolatedServer,
+  interpolateMcpServer,
+  type McpHttpServer,
+  type McpServerConfig,
+  type McpServerInput,
+  type McpServersResult,
+  type McpStdioServer,
+  type McpVariables,
+  mcpReferences,
+  mcpVariablePrefix,
+  mcpVariablesFor,
+  parseMcpServers,
+  parseToolNames,
+} from "./mcp.js";
+export {
   type AgentCollections,
   agentNameFromPackage,
   agentUrlVariableFor,
@@ -16,5 +32,5 @@ export {
   sameAgentName,
   serviceNameFor,
 } from "./names.js";
-export { CONTRACT_PORTS } from "./ports.js";
+export { CONTRACT_PORTS, WEB_UI_PORT } from "./ports.js";
 export { AGENT_READY, type AgentReady, announceReady, READY_CHANNEL_ENV, readyMessage } from "./ready.js";

@@ -21,3 +21,6 @@ export const CONTRACT_PORTS: Readonly<Record<string, number>> = {
   netutils: 8015,
   victorops: 8016,
 };
+
+/** The web chat's port (CAIPE's UI port). */
+export const WEB_UI_PORT = 3000;

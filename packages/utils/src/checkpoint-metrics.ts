@@ -1,15 +1,27 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { type Span, SpanStatusCode, trace } from "@opentelemetry/api";
 import { Counter, Histogram } from "prom-client";
 
 /**
- * The checkpoint store's own metrics. They belong to no registry here: whoever serves /metrics (the
- * agent runtime) registers them on its registry.
+ * The checkpoint store's own metrics, named after the design record's `checkpoint.read.duration`,
+ * `checkpoint.write.duration` and `checkpoint.errors` (their counts are the histograms' `_count`).
+ * They belong to no registry here: whoever serves /metrics (the agent runtime) registers them.
  */
-export const checkpointDuration = new Histogram({
-  name: "switchboard_checkpoint_operation_duration_seconds",
-  help: "Checkpoint store reads (getTuple, list) and writes (put, putWrites).",
+const buckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+export const checkpointReadDuration = new Histogram({
+  name: "switchboard_checkpoint_read_duration_seconds",
+  help: "Checkpoint store reads (getTuple, list).",
   labelNames: ["operation", "backend"] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  buckets,
+  registers: [],
+});
+
+export const checkpointWriteDuration = new Histogram({
+  name: "switchboard_checkpoint_write_duration_seconds",
+  help: "Checkpoint store writes (put, putWrites, deleteThread).",
+  labelNames: ["operation", "backend"] as const,
+  buckets,
   registers: [],
 });
 
@@ -20,39 +32,74 @@ export const checkpointErrors = new Counter({
   registers: [],
 });
 
-type AsyncMethod = "getTuple" | "put" | "putWrites" | "deleteThread";
+/**
+ * Asked for at each span, never kept from module load: this module (ESM) and the SDK (CommonJS) hold
+ * separate copies of the API, and a tracer taken before the SDK registered would stay a no-op.
+ */
+function tracer() {
+  return trace.getTracer("@switchboard/utils");
+}
 
-/** Times every store call of a saver in place (the instance and its class stay the same). */
+type AsyncMethod = "getTuple" | "put" | "putWrites" | "deleteThread";
+const WRITES = new Set<string>(["put", "putWrites", "deleteThread"]);
+
+/**
+ * Times every store call of a saver in place (the instance and its class stay the same), and traces
+ * it as a `checkpoint <operation>` span when tracing is on (its MongoDB commands nest beneath).
+ */
 export function instrumentSaver<T extends BaseCheckpointSaver>(saver: T, backend: string): T {
   for (const operation of ["getTuple", "put", "putWrites", "deleteThread"] as const satisfies AsyncMethod[]) {
     const original = saver[operation].bind(saver) as (...args: unknown[]) => Promise<unknown>;
     Object.assign(saver, {
-      [operation]: async (...args: unknown[]) => {
-        const stop = checkpointDuration.startTimer({ operation, backend });
-        try {
-          return await original(...args);
-        } catch (error) {
-          checkpointErrors.inc({ operation, backend });
-          throw error;
-        } finally {
-          stop();
-        }
-      },
+      [operation]: (...args: unknown[]) =>
+        tracer().startActiveSpan(
+          `checkpoint ${operation}`,
+          { attributes: spanAttributes(operation, backend) },
+          async (span) => {
+            const stop = timerFor(operation).startTimer({ operation, backend });
+            try {
+              return await original(...args);
+            } catch (error) {
+              failed(span, operation, backend, error);
+              throw error;
+            } finally {
+              stop();
+              span.end();
+            }
+          },
+        ),
     });
   }
   const list = saver.list.bind(saver) as (...args: unknown[]) => AsyncGenerator<unknown>;
   Object.assign(saver, {
     list: async function* (...args: unknown[]) {
-      const stop = checkpointDuration.startTimer({ operation: "list", backend });
+      // Not made active: a generator's consumer runs between its steps, in its own context.
+      const span = tracer().startSpan("checkpoint list", { attributes: spanAttributes("list", backend) });
+      const stop = checkpointReadDuration.startTimer({ operation: "list", backend });
       try {
         yield* list(...args);
       } catch (error) {
-        checkpointErrors.inc({ operation: "list", backend });
+        failed(span, "list", backend, error);
         throw error;
       } finally {
         stop();
+        span.end();
       }
     },
   });
   return saver;
+}
+
+function timerFor(operation: string): Histogram<"operation" | "backend"> {
+  return WRITES.has(operation) ? checkpointWriteDuration : checkpointReadDuration;
+}
+
+function spanAttributes(operation: string, backend: string) {
+  return { "switchboard.checkpoint.operation": operation, "switchboard.checkpoint.backend": backend };
+}
+
+function failed(span: Span, operation: string, backend: string, error: unknown): void {
+  checkpointErrors.inc({ operation, backend });
+  span.setAttribute("error.type", error instanceof Error ? error.name : "Error");
+  span.setStatus({ code: SpanStatusCode.ERROR });
 }

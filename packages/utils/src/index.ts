@@ -1,5 +1,5 @@
 export { assertValidAgentName, type DetectedAgentName, detectAgentName } from "./agent-name.js";
-export { checkpointDuration, checkpointErrors } from "./checkpoint-metrics.js";
+export { checkpointErrors, checkpointReadDuration, checkpointWriteDuration } from "./checkpoint-metrics.js";
 export {
   type CheckpointerInfo,
   type CheckpointerOptions,

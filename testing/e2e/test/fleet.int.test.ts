@@ -55,8 +55,15 @@ describe("the local fleet", () => {
     ATLASSIAN_TOKEN: jira.token,
     ENABLE_GITHUB: "false",
     ENABLE_AWS: "false",
+    ENABLE_ARGOCD: "false",
+    ENABLE_BACKSTAGE: "false",
+    ENABLE_CONFLUENCE: "false",
+    ENABLE_GITLAB: "false",
+    ENABLE_PAGERDUTY: "false",
+    ENABLE_SLACK: "false",
     SUPERVISOR_PORT: String(await freePort()),
     JIRA_AGENT_PORT: String(await freePort()),
+    WEB_PORT: String(await freePort()),
     ...extra,
   });
 
@@ -163,12 +170,13 @@ describe("the local fleet", () => {
     await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toContain("Talk to the supervisor");
     expect(output).toContain(`Supervisor   http://localhost:${settings.SUPERVISOR_PORT}`);
     expect(output).toContain(`jira         http://localhost:${settings.JIRA_AGENT_PORT}`);
+    expect(output).toContain(`Open the web chat:       http://localhost:${settings.WEB_PORT}`);
     expect(output).toMatch(/\[jira\] +\d\d:\d\d:\d\d info +jira agent ready/);
 
     const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
     child.kill("SIGINT");
     expect(await exited).toBe(0);
-    for (const port of [settings.SUPERVISOR_PORT, settings.JIRA_AGENT_PORT]) {
+    for (const port of [settings.SUPERVISOR_PORT, settings.JIRA_AGENT_PORT, settings.WEB_PORT]) {
       await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
     }
   });

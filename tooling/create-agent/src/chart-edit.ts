@@ -19,20 +19,25 @@ function parse(text: string): { document: Document; agents: YAMLMap } {
  * Registers a generated agent in the Helm chart's values: `agents.<name>` on its port, its API URL
  * as a setting and its token as a key of the chart's Secret (the variables its template reads).
  */
-export function addAgentToChart(text: string, agent: { name: string; port: number }): string {
+export function addAgentToChart(text: string, agent: { name: string; port: number; mcp?: boolean }): string {
   const { document, agents } = parse(text);
   const prefix = envPrefixFor(agent.name);
+  // An MCP-backed agent has its server in its code; <NAME>_MCP_SERVERS, when wanted, goes in its env.
   agents.set(
     document.createNode(agent.name),
-    document.createNode({
-      enabled: true,
-      port: agent.port,
-      env: { [`${prefix}_API_URL`]: "" },
-      secretKeys: [`${prefix}_API_TOKEN`],
-    }),
+    document.createNode(
+      agent.mcp
+        ? { enabled: true, port: agent.port }
+        : {
+            enabled: true,
+            port: agent.port,
+            env: { [`${prefix}_API_URL`]: "" },
+            secretKeys: [`${prefix}_API_TOKEN`],
+          },
+    ),
   );
   agents.items.sort((a, b) => String(a.key).localeCompare(String(b.key)));
-  document.setIn(["secrets", "values", `${prefix}_API_TOKEN`], "");
+  if (!agent.mcp) document.setIn(["secrets", "values", `${prefix}_API_TOKEN`], "");
   return document.toString(WRITE_OPTIONS);
 }
 

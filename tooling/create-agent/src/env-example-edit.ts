@@ -20,9 +20,14 @@ export function sectionHeader(title: string, name: string): string {
 
 /**
  * Adds the supervisor's ENABLE_<NAME>, <NAME>_AGENT_URL/_HOST/_PORT after the last subagent's, and a
- * section for the agent's own <NAME>_API_URL / <NAME>_API_TOKEN before the docker-compose section.
+ * section for the agent's own <NAME>_API_URL / <NAME>_API_TOKEN (an MCP-backed agent: <NAME>_MCP_SERVERS)
+ * before the docker-compose section.
  */
-export function addAgentToEnvExample(text: string, values: TemplateValues): string {
+export function addAgentToEnvExample(
+  text: string,
+  values: TemplateValues,
+  options: { mcp?: boolean } = {},
+): string {
   const lines = text.split("\n");
   const name = values.name ?? "";
   const wiring = template("env-supervisor.tmpl", values);
@@ -32,7 +37,7 @@ export function addAgentToEnvExample(text: string, values: TemplateValues): stri
   }
   lines.splice(lastPort + 1, 0, ...wiring);
 
-  const section = template("env-agent.tmpl", {
+  const section = template(options.mcp ? "env-agent-mcp.tmpl" : "env-agent.tmpl", {
     ...values,
     header: sectionHeader(values.title ?? name, name),
   });

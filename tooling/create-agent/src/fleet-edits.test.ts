@@ -91,9 +91,9 @@ describe("ports", () => {
   });
 
   it("gives an agent named in the contract its contract port, and no other", () => {
-    expect(choosePort("pagerduty", undefined, portsInUse("pagerduty", compose, []))).toBe(8008);
-    expect(() => choosePort("pagerduty", 9000, portsInUse("pagerduty", compose, []))).toThrow(
-      /8008 by the contract/,
+    expect(choosePort("splunk", undefined, portsInUse("splunk", compose, []))).toBe(8010);
+    expect(() => choosePort("splunk", 9000, portsInUse("splunk", compose, []))).toThrow(
+      /8010 by the contract/,
     );
   });
 

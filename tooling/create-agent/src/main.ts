@@ -6,12 +6,14 @@ import { agentNameProblem } from "./agent-name.js";
 import { defaultDescription, type NewAgentResult, newAgent, removeAgent, suggestPort } from "./scaffold.js";
 
 const USAGE = `Usage:
-  pnpm new-agent <name> [--port <port>] [--description "<one line>"]
+  pnpm new-agent <name> [--port <port>] [--description "<one line>"] [--mcp-command "<cmd>" | --mcp-url <url>]
   pnpm remove-agent <name>
 
   <name>         lowercase letters, digits and '-', starting with a letter, at most 40 characters
   --port         the agent's port (default: its contract port, else the first free one from 8017)
   --description  what the agent does; shown on its card, for the supervisor's routing
+  --mcp-command  the agent's tools come from this MCP server, started over stdio (e.g. "npx -y @modelcontextprotocol/server-memory")
+  --mcp-url      the agent's tools come from the MCP server at this Streamable HTTP URL
   --root         the repository (default: the workspace above the current folder)
 
 On a terminal, missing arguments are asked for; otherwise they must be given.`;
@@ -54,6 +56,25 @@ function terminalIo(): Io {
 export function nextSteps(result: NewAgentResult): string[] {
   const filter = result.packageName;
   const p = result.envPrefix;
+  if (result.mcp) {
+    return [
+      `Created agents/${result.name} (${filter}) on port ${result.port}, its tools from the MCP server "${result.name}":`,
+      ...result.files.map((file) => `  agents/${result.name}/${file}`),
+      `Registered it in docker-compose.dev.yaml (service ${result.serviceName}, profiles ${result.name} and all-agents;`,
+      `the supervisor's ENABLE_${p} and ${p}_AGENT_URL) and in .env.example (ENABLE_${p}, ${p}_AGENT_URL/_HOST/_PORT,`,
+      `${p}_MCP_SERVERS).`,
+      "",
+      "Next steps:",
+      "  pnpm install                                     link the new package (updates pnpm-lock.yaml)",
+      `  pnpm turbo run build --filter=${filter}...`,
+      `  pnpm --filter ${filter} test                     its tests, as generated, pass (they start the MCP server)`,
+      `  Describe the agent's skills in agents/${result.name}/src/agent.ts: the supervisor routes by them.`,
+      `  ${p}_MCP_SERVERS replaces the server or adds more, credentials as \${VAR} references (see .env.example);`,
+      `  ${p}_MCP_READ_ONLY_TOOLS / ${p}_MCP_CONFIRM_TOOLS decide by tool name which tools ask first.`,
+      `  ENABLE_${p}=true and ${p}_AGENT_URL=http://localhost:${result.port} route the supervisor to it.`,
+      `  pnpm remove-agent ${result.name} undoes all of this.`,
+    ];
+  }
   return [
     `Created agents/${result.name} (${filter}) on port ${result.port}:`,
     ...result.files.map((file) => `  agents/${result.name}/${file}`),
@@ -84,6 +105,8 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
       options: {
         port: { type: "string" },
         description: { type: "string" },
+        "mcp-command": { type: "string" },
+        "mcp-url": { type: "string" },
         root: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -104,7 +127,19 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
     io.err(extra.length > 0 ? `Unexpected arguments: ${extra.join(" ")}\n\n${USAGE}` : USAGE);
     return 2;
   }
-  if (command === "remove" && (values.port !== undefined || values.description !== undefined)) {
+  const mcpCommand = values["mcp-command"];
+  const mcpUrl = values["mcp-url"];
+  if (mcpCommand !== undefined && mcpUrl !== undefined) {
+    io.err(`Give --mcp-command or --mcp-url, not both.\n\n${USAGE}`);
+    return 2;
+  }
+  if (
+    command === "remove" &&
+    (values.port !== undefined ||
+      values.description !== undefined ||
+      mcpCommand !== undefined ||
+      mcpUrl !== undefined)
+  ) {
     io.err(`remove-agent takes only a name.\n\n${USAGE}`);
     return 2;
   }
@@ -157,6 +192,8 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
       name,
       ...(port !== undefined ? { port } : {}),
       ...(description !== undefined ? { description } : {}),
+      ...(mcpCommand !== undefined ? { mcp: { command: mcpCommand } } : {}),
+      ...(mcpUrl !== undefined ? { mcp: { url: mcpUrl } } : {}),
     });
     for (const line of nextSteps(result)) io.out(line);
     return 0;

@@ -15,6 +15,7 @@ import { FLEET_FILES, type FleetTexts, newFleetProblems, stageRepo } from "./sta
 
 const ENV_EXAMPLE = FLEET_FILES.envExampleText;
 
+import { type McpSource, mcpServerFor, mcpTemplateValues } from "./mcp-source.js";
 import { agentTemplateValues, renderTemplateDir } from "./templates.js";
 
 /** Written into a generated package.json; remove-agent only removes packages that carry it. */
@@ -77,6 +78,8 @@ export interface NewAgentOptions {
   /** Default: the contract port for names the contract lists, else the first free port from 8017. */
   port?: number;
   description?: string;
+  /** The agent takes its tools from this MCP server instead of the example API client. */
+  mcp?: McpSource;
 }
 
 export interface NewAgentResult {
@@ -89,6 +92,8 @@ export interface NewAgentResult {
   envPrefix: string;
   /** Files of the new package, relative to it. */
   files: string[];
+  /** Whether its tools come from an MCP server. */
+  mcp: boolean;
 }
 
 export function defaultDescription(name: string): string {
@@ -142,12 +147,22 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
     refuse(`The description must be one line of 1–${MAX_DESCRIPTION} characters.`);
   }
 
-  const values = agentTemplateValues({ name, port, description });
-  const files = renderTemplateDir("agent", values);
+  let mcpServer: ReturnType<typeof mcpServerFor> | undefined;
+  try {
+    mcpServer = options.mcp ? mcpServerFor(options.mcp) : undefined;
+  } catch (error) {
+    refuse(error instanceof Error ? error.message : String(error));
+  }
+  const base = agentTemplateValues({ name, port, description });
+  const values = {
+    ...base,
+    ...(options.mcp && mcpServer ? mcpTemplateValues(base.title ?? name, options.mcp, mcpServer) : {}),
+  };
+  const files = renderTemplateDir(mcpServer ? "mcp-agent" : "agent", values);
   const next = {
     composeText: addAgentToCompose(original.composeText, { name, port }, values),
-    envExampleText: addAgentToEnvExample(original.envExampleText, values),
-    chartText: addAgentToChart(original.chartText, { name, port }),
+    envExampleText: addAgentToEnvExample(original.envExampleText, values, { mcp: Boolean(mcpServer) }),
+    chartText: addAgentToChart(original.chartText, { name, port, mcp: Boolean(mcpServer) }),
   };
 
   const staging = mkdtempSync(join(tmpdir(), "switchboard-new-agent-"));
@@ -171,6 +186,7 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
     serviceName: serviceNameFor(name),
     envPrefix: envPrefixFor(name),
     files: [...files.keys()].sort(),
+    mcp: Boolean(mcpServer),
   };
 }
 

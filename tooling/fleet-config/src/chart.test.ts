@@ -27,11 +27,11 @@ describe("the Helm chart's values", () => {
 
   it("must register a new agent package, on its port", () => {
     const fixture = fixtureWithValues();
-    fixture.edit("agents/pagerduty/package.json", () =>
-      JSON.stringify({ name: "@switchboard/agent-pagerduty", switchboard: { port: 8008 } }),
+    fixture.edit("agents/status-page/package.json", () =>
+      JSON.stringify({ name: "@switchboard/agent-status-page", switchboard: { port: 8020 } }),
     );
     expect(checkChart(fixture.root)).toEqual([
-      expect.stringMatching(/no agents\.pagerduty entry for agents\/pagerduty .*port: 8008/),
+      expect.stringMatching(/no agents\.status-page entry for agents\/status-page .*port: 8020/),
     ]);
   });
 

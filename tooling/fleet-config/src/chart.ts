@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { listAgentPackages, SUPERVISOR } from "@switchboard/contract";
 import { parse } from "yaml";
 import { readEnvExample } from "./env-example.js";
+import { agentMcpVariables } from "./mcp-check.js";
 
 /** The Helm chart's values: one `agents.<name>` entry per agent package (charts/switchboard). */
 export const CHART_VALUES = "charts/switchboard/values.yaml";
@@ -80,8 +81,10 @@ export function checkChart(repoRoot: string): string[] {
     note(`${where}.secretKeys`, entry?.secretKeys ?? []);
   }
   const documented = readEnvExample(repoRoot).variables;
+  // An agent's MCP variables are documented once, as <AGENT>_MCP_SERVERS and so on.
+  const mcpVariables = agentMcpVariables(repoRoot);
   for (const { where, name } of used) {
-    if (!documented.has(name)) {
+    if (!documented.has(name) && !mcpVariables.has(name)) {
       problems.push(`${CHART_VALUES}: ${where} sets ${name}, which .env.example does not document.`);
     }
   }

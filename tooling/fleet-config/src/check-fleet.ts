@@ -2,10 +2,11 @@ import { checkChart } from "./chart.js";
 import { checkCompose } from "./compose.js";
 import { checkDockerfile } from "./dockerfile.js";
 import { checkEnvExample } from "./env-check.js";
+import { checkMcpSettings } from "./mcp-check.js";
 
 /**
- * Every static fleet check at once: docker-compose.dev.yaml, Dockerfile, .env.example and the Helm
- * chart's values. The agent scaffolder runs it after adding or removing an agent. Empty when all is well.
+ * Every static fleet check at once: docker-compose.dev.yaml, Dockerfile, .env.example, the Helm
+ * chart's values, and the agents' MCP settings in them. The agent scaffolder runs it after adding or removing an agent. Empty when all is well.
  */
 export function checkFleet(repoRoot: string): string[] {
   return [
@@ -13,5 +14,6 @@ export function checkFleet(repoRoot: string): string[] {
     ...checkDockerfile(repoRoot),
     ...checkEnvExample(repoRoot),
     ...checkChart(repoRoot),
+    ...checkMcpSettings(repoRoot),
   ];
 }

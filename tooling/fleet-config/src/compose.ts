@@ -214,6 +214,13 @@ export function checkCompose(repoRoot: string): string[] {
   const builtBy = new Map<string, string[]>();
   for (const [name, service] of Object.entries(services)) {
     if (!service.build) continue;
+    // A tool with an image of its own (the web chat) names its folder under tools/ in APP.
+    const app = buildArgs(service).get("APP");
+    if (app) {
+      if (!existsSync(join(repoRoot, "tools", app, "package.json")))
+        problems.push(`service ${name}: build arg APP=${app} names no package under tools/.`);
+      continue;
+    }
     const folder = buildArgs(service).get("AGENT");
     if (!folder || !existsSync(join(repoRoot, "agents", folder, "package.json"))) {
       problems.push(

@@ -1,9 +1,10 @@
 import { envPrefixFor, listAgentPackages, SUPERVISOR } from "@switchboard/contract";
 import { COMPOSE_FILE, environmentOf, readComposeFile } from "./compose.js";
-import { DOCUMENTED_AHEAD } from "./contract.js";
+import { DOCUMENTED_AHEAD, READ_BY_LIBRARIES } from "./contract.js";
 import { readEnvExample } from "./env-example.js";
 import { scanEnvReads } from "./env-scan.js";
 import { interpolatedNames } from "./interpolate.js";
+import { agentMcpVariables, mcpReferencedVariables } from "./mcp-check.js";
 import { runtimePackageDirs } from "./workspace.js";
 
 /**
@@ -58,12 +59,16 @@ export function checkEnvExample(repoRoot: string): string[] {
   } catch {
     // checkCompose reports an unreadable compose file.
   }
+  // Read for each agent by name (<AGENT>_MCP_SERVERS, …), and what their server lists refer to.
+  const mcpVariables = new Set([...agentMcpVariables(repoRoot), ...mcpReferencedVariables(repoRoot)]);
   for (const [name, { line }] of example.variables) {
     const read =
       reads.names.has(name) ||
+      mcpVariables.has(name) ||
       reads.patterns.some((pattern) => pattern.regex.test(name)) ||
       composeNames.has(name) ||
-      DOCUMENTED_AHEAD.includes(name);
+      DOCUMENTED_AHEAD.includes(name) ||
+      READ_BY_LIBRARIES.includes(name);
     if (!read) {
       problems.push(
         `.env.example line ${line}: nothing reads ${name} (no code, nor ${COMPOSE_FILE}); remove it.`,

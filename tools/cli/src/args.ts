@@ -16,7 +16,8 @@ Options:
   -v, --verbose        with --message: print progress to stderr
   -h, --help           show this help
 
-In the chat: /new starts a new conversation, /quit or Ctrl-D leaves.
+In the chat: /new starts a new conversation, /quit or Ctrl-D leaves; every other line goes to the
+agent, /<tool> commands too (//<text> sends /<text>).
 Exit codes with --message: 0 completed, 2 the agent asks a question (input-required), 1 failed.`;
 
 export interface CliOptions {

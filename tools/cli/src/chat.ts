@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline/promises";
 import type { AgentConnection, SendInput } from "@switchboard/a2a-client";
 import type { CliOptions } from "./args.js";
+import { CHAT_HELP, readChatLine } from "./commands.js";
 import { Output, styleFor, TurnPrinter } from "./render.js";
 import { describeProblem, openConnection, runTurn } from "./session.js";
 
@@ -34,11 +35,7 @@ export async function chat(options: CliOptions, io: ChatIo): Promise<number> {
   }
 
   const state: ChatState = { contextId: options.contextId ?? randomUUID() };
-  out.line(
-    out.style.dim(
-      `Connected to ${connection.card.name} at ${options.url}. /new starts a new conversation, /quit or Ctrl-D leaves.`,
-    ),
-  );
+  out.line(out.style.dim(`Connected to ${connection.card.name} at ${options.url}. ${CHAT_HELP}`));
   out.line(`conversation ${out.style.bold(state.contextId)}`);
 
   // In a terminal readline echoes and edits the line; from a pipe the prompt is written like any output.
@@ -61,21 +58,21 @@ export async function chat(options: CliOptions, io: ChatIo): Promise<number> {
         if (terminal) out.write("\n"); // Ctrl-D leaves the cursor after the prompt
         break;
       }
-      const text = next.value.trim();
-      if (!text) continue;
-      if (text === "/quit" || text === "/exit") break;
-      if (text === "/new") {
+      const line = readChatLine(next.value);
+      if (line.kind === "quit") break;
+      if (line.kind === "help") {
+        out.line(out.style.dim(CHAT_HELP));
+        continue;
+      }
+      if (line.kind === "new") {
         state.contextId = randomUUID();
         delete state.pendingTaskId;
         out.line(`conversation ${out.style.bold(state.contextId)}`);
         continue;
       }
-      if (text.startsWith("/")) {
-        out.line(out.style.dim(`Unknown command ${text}: /new starts a new conversation, /quit leaves.`));
-        continue;
-      }
+      if (!line.text) continue;
       running = new AbortController();
-      await turn(connection, text, state, out, options.url, running.signal);
+      await turn(connection, line.text, state, out, options.url, running.signal);
       running = undefined;
     }
   } finally {

@@ -252,6 +252,25 @@ describe("switchboard CLI against a real agent", () => {
       expect((await chat.exited).code).toBe(0);
     });
 
+    it("sends /<tool> lines to the agent, as offline mode's help says, and keeps /new for itself", async () => {
+      notes.push("call mom");
+      chat = new InteractiveCli(["--url", await start({ LLM_PROVIDER: "offline" })]);
+      const first = (await chat.waitFor(new RegExp(`conversation (${UUID.source})`)))[1];
+      chat.send("hello");
+      await chat.waitFor(/type \/<tool> followed by key=value arguments/);
+      chat.send("/list_notes");
+      await chat.waitFor(/\[offline mode\] list_notes returned:\n\["call mom"\]\n/);
+      // `//` sends the rest with one slash: a tool named like a client command is reachable too.
+      chat.send("//new");
+      await chat.waitFor(/There is no tool named "new"/);
+      chat.send("/new");
+      const second = (await chat.waitFor(new RegExp(`conversation (${UUID.source})`)))[1];
+      expect(second).not.toBe(first);
+      expect(chat.stdout).not.toContain("Unknown command");
+      chat.send("/quit");
+      expect((await chat.exited).code).toBe(0);
+    });
+
     it("reports a failed turn and keeps the prompt, also when the agent goes away", async () => {
       const url = await start();
       chat = new InteractiveCli(["--url", url]);

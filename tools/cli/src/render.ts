@@ -1,4 +1,7 @@
-import type { TurnEvent, TurnResult } from "@switchboard/a2a-client";
+import { progressText, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
+
+// The progress line is the same in every chat client; tests and callers read it from here too.
+export { progressText };
 
 export interface Style {
   dim(text: string): string;
@@ -45,20 +48,6 @@ export class Output {
   endLine(): void {
     if (!this.atLineStart) this.write("\n");
   }
-}
-
-/**
- * The one-line description of a status update, e.g. `jira: Calling search_issues`. The supervisor
- * prefixes its subagents' updates already; a bare tool call of another agent gets its name added.
- */
-export function progressText(event: TurnEvent, self?: string): string | undefined {
-  if (event.kind !== "status" || event.state !== "working" || !event.text) return undefined;
-  const { agent, kind } = event.metadata ?? {};
-  const toolActivity = kind === "tool-call" || kind === "tool-result";
-  if (toolActivity && typeof agent === "string" && agent !== self && !event.text.startsWith(`${agent}:`)) {
-    return `${agent}: ${event.text}`;
-  }
-  return event.text;
 }
 
 export interface PrinterOutputs {

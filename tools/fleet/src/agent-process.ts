@@ -7,6 +7,7 @@ export interface AgentProcess {
   /** Loopback URL of the port it bound. */
   url: string;
   port: number;
+  pid: number;
   /** Everything it printed so far. */
   logs(): string;
   /** Resolves with the exit code when the process ends. */
@@ -91,6 +92,7 @@ export function startAgentProcess(packageDir: string, options: AgentProcessOptio
     return {
       url: `http://127.0.0.1:${boundPort}`,
       port: boundPort,
+      pid: child.pid as number,
       logs: () => output,
       exited,
       kill: async (signal = "SIGKILL") => {

@@ -36,8 +36,10 @@ export async function main(root: string): Promise<void> {
   say("");
   say(`Supervisor   ${fleet.supervisor.url}`);
   for (const agent of fleet.agents) say(`${agent.name.padEnd(12)} ${agent.url}`);
+  if (fleet.web) say(`${"web chat".padEnd(12)} ${fleet.web.url}`);
   for (const failure of fleet.failed) say(`${failure.name.padEnd(12)} not running (see its output above)`);
   say("");
+  if (fleet.web) say(`Open the web chat:       ${fleet.web.url}`);
   say("Talk to the supervisor:  npm run chat        (or any A2A client at the URL above)");
   say("Stop the fleet:          Ctrl-C");
   say("");

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import {
   type AgentPackage,
   agentUrlVariableFor,
@@ -5,6 +6,7 @@ import {
   envPrefixFor,
   listAgentPackages,
   SUPERVISOR,
+  WEB_UI_PORT,
 } from "@switchboard/contract";
 import { type AgentProcess, startAgentProcess } from "./agent-process.js";
 
@@ -17,6 +19,8 @@ export interface FleetMember {
 export interface Fleet {
   supervisor: FleetMember;
   agents: FleetMember[];
+  /** The web chat talking to the supervisor; undefined when it did not start (see `failed`). */
+  web: FleetMember | undefined;
   /** Agents that did not start, each with the tail of its output. */
   failed: Array<{ name: string; error: string }>;
   stop(): Promise<void>;
@@ -78,12 +82,43 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     await stopAll(members);
     throw error;
   }
+  // The web chat is for people: one that cannot start is reported, and the fleet runs without it.
+  const web = await startWeb(options, head.url).catch((error: unknown) => {
+    failed.push({ name: WEB, error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  });
   return {
     supervisor: head,
     agents: members,
+    web,
     failed,
-    stop: () => stopAll([head, ...members]),
+    stop: () => stopAll([...(web ? [web] : []), head, ...members]),
   };
+}
+
+const WEB = "web";
+
+/** Starts tools/web on WEB_PORT (default its contract port, 3000), forwarding to the supervisor. */
+async function startWeb(options: FleetOptions, supervisorUrl: string): Promise<FleetMember> {
+  options.onStatus?.(WEB, "starting");
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    HOST: options.env.HOST ?? "127.0.0.1",
+    PORT: options.env.WEB_PORT?.trim() || String(WEB_UI_PORT),
+    SWITCHBOARD_URL: supervisorUrl,
+  };
+  try {
+    const process = await startAgentProcess(join(options.root, "tools", WEB), {
+      env,
+      onLine: (line) => options.onLine?.(WEB, line),
+    });
+    await waitUntilReady(process.url);
+    options.onStatus?.(WEB, "ready", process.url);
+    return { name: WEB, url: `http://localhost:${process.port}`, process };
+  } catch (error) {
+    options.onStatus?.(WEB, "failed", error instanceof Error ? error.message : String(error));
+    throw error;
+  }
 }
 
 /**

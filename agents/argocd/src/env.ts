@@ -1,0 +1,23 @@
+import { SwitchboardError } from "@switchboard/common";
+
+export interface ArgoCdSettings {
+  /** The Argo CD server, without a trailing slash or /api/v1. */
+  url: string;
+  token: string;
+}
+
+/** Argo CD settings under CAIPE's names; a missing one fails the turn that needs it, naming it. */
+export function readArgoCdSettings(env: NodeJS.ProcessEnv): ArgoCdSettings {
+  const url = env.ARGOCD_API_URL?.trim() ?? "";
+  const token = env.ARGOCD_TOKEN?.trim() ?? "";
+  const missing = [...(url ? [] : ["ARGOCD_API_URL"]), ...(token ? [] : ["ARGOCD_TOKEN"])];
+  if (missing.length > 0) {
+    throw new SwitchboardError(
+      "argocd.credentials",
+      "user",
+      `The Argo CD agent is not configured: set ${missing.join(", ")} (the server's URL, e.g. ` +
+        "https://argocd.example.com, and an API token from argocd account generate-token).",
+    );
+  }
+  return { url: url.replace(/\/+$/, "").replace(/\/api\/v1$/, ""), token };
+}

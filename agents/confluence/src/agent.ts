@@ -1,0 +1,28 @@
+import type { AgentDefinition } from "@switchboard/agent-runtime";
+import { ConfluenceConnection } from "./client.js";
+import { CONFLUENCE_PROMPT } from "./prompt.js";
+import { confluenceTools } from "./tools.js";
+
+export const confluenceAgent: AgentDefinition = {
+  name: "confluence",
+  title: "Confluence",
+  description: "Searches Confluence with CQL and reads pages; creates and updates pages.",
+  systemPrompt: CONFLUENCE_PROMPT,
+  skills: [
+    {
+      id: "confluence_pages",
+      name: "Confluence search and pages",
+      description: "Search with CQL and read pages.",
+      tags: ["confluence", "wiki", "docs", "runbooks", "cql"],
+      examples: ["Find the checkout runbook in OPS", "Read page 65537"],
+    },
+    {
+      id: "confluence_changes",
+      name: "Confluence changes",
+      description: "Create and update pages (asks before changing anything).",
+      tags: ["confluence", "create", "update"],
+      examples: ["Create a page in ENG titled Deploy freeze"],
+    },
+  ],
+  tools: (env) => confluenceTools(new ConfluenceConnection(env)),
+};

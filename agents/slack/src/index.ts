@@ -1,0 +1,4 @@
+import { runAgent } from "@switchboard/agent-runtime";
+import { slackAgent } from "./agent.js";
+
+await runAgent(slackAgent);

@@ -1,0 +1,92 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: MCP server lists refer to variables as ${VAR}, on purpose.
+import { SwitchboardError } from "@switchboard/common";
+import {
+  checkMcpServers,
+  interpolateMcpServer,
+  type McpServerConfig,
+  type McpServerInput,
+  mcpVariablesFor,
+  parseMcpServers,
+  parseToolNames,
+} from "@switchboard/contract";
+
+/** One MCP server to connect, its `${VAR}` references filled in. */
+export interface McpServerSettings {
+  name: string;
+  config: McpServerConfig;
+  /** Values never to log (header values, a stdio server's env). */
+  secrets: string[];
+  /** Where it was configured, for messages: `JIRA_MCP_SERVERS`, or the agent definition. */
+  source: string;
+}
+
+export interface McpSettings {
+  servers: McpServerSettings[];
+  /** Tool names that run without asking, whatever their server says (`<AGENT>_MCP_READ_ONLY_TOOLS`). */
+  readOnlyTools: Set<string>;
+  /** Tool names that ask first, whatever their server says (`<AGENT>_MCP_CONFIRM_TOOLS`). */
+  confirmTools: Set<string>;
+  variables: ReturnType<typeof mcpVariablesFor>;
+}
+
+function configError(message: string): SwitchboardError {
+  return new SwitchboardError("runtime.mcp-config", "user", message);
+}
+
+/**
+ * The agent's MCP servers: those of its definition, then `<AGENT>_MCP_SERVERS` (a server of the same
+ * name replaces the definition's), with `${VAR}` references filled from the env. A bad list, or a
+ * reference to an unset variable, is a start-up error naming the variable and the server.
+ */
+export function readMcpSettings(
+  env: NodeJS.ProcessEnv,
+  agentName: string,
+  defaults: Record<string, McpServerInput> = {},
+): McpSettings {
+  const variables = mcpVariablesFor(agentName);
+  const fromDefinition = checkMcpServers(defaults);
+  if (!fromDefinition.ok) {
+    throw configError(
+      `The ${agentName} agent's definition has a bad mcpServers entry: ${fromDefinition.problems.join("; ")}`,
+    );
+  }
+  const fromEnv = parseMcpServers(env[variables.servers]);
+  if (!fromEnv.ok) throw configError(`${variables.servers} is invalid: ${fromEnv.problems.join("; ")}`);
+
+  const merged = new Map<string, { config: McpServerConfig; source: string }>();
+  for (const [name, config] of Object.entries(fromDefinition.servers)) {
+    merged.set(name, { config, source: `the ${agentName} agent's definition` });
+  }
+  for (const [name, config] of Object.entries(fromEnv.servers))
+    merged.set(name, { config, source: variables.servers });
+
+  const servers = [...merged].map(([name, { config, source }]) => {
+    const filled = interpolateMcpServer(config, env);
+    if (filled.missing.length > 0) {
+      const names = filled.missing.join(", ");
+      throw configError(
+        `MCP server "${name}" (${source}) refers to ${names}, which ${filled.missing.length > 1 ? "are" : "is"} not set: set ${names}, or give a default as \${VAR:-default}.`,
+      );
+    }
+    if (filled.server.transport === "http" && !isHttpUrl(filled.server.url)) {
+      throw configError(
+        `MCP server "${name}" (${source}) has url ${JSON.stringify(filled.server.url)}: give an http(s) URL of its Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp.`,
+      );
+    }
+    return { name, config: filled.server, secrets: filled.secrets, source };
+  });
+  return {
+    servers,
+    readOnlyTools: new Set(parseToolNames(env[variables.readOnlyTools])),
+    confirmTools: new Set(parseToolNames(env[variables.confirmTools])),
+    variables,
+  };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,223 @@
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Progress as McpProgress } from "@modelcontextprotocol/sdk/types.js";
+import { type Logger, SwitchboardError } from "@switchboard/common";
+import type { AgentDefinition, AgentTool } from "./definition.js";
+import type { McpServerConnection } from "./mcp-connection.js";
+import { type McpSettings, readMcpSettings } from "./mcp-settings.js";
+import { turnIfAny } from "./turn-context.js";
+
+/** How much of a change tool's arguments the confirmation question shows. */
+const MAX_QUESTION_ARGS_CHARS = 400;
+
+export interface McpTools {
+  tools: AgentTool[];
+  /** Ends every connection (stdio servers exit). */
+  close(): Promise<void>;
+}
+
+interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+}
+
+/**
+ * The MCP tools of an agent: its definition's servers and `<AGENT>_MCP_SERVERS`, connected (see
+ * connectMcpTools). None configured: none, and nothing started.
+ */
+export async function mcpToolsFor(
+  definition: AgentDefinition,
+  options: {
+    env: NodeJS.ProcessEnv;
+    agent: string;
+    logger: Logger;
+    timeoutMs: number;
+    nativeTools: AgentTool[];
+  },
+): Promise<McpTools> {
+  const settings = readMcpSettings(options.env, options.agent, definition.mcpServers);
+  const configured = settings.servers.length + settings.readOnlyTools.size + settings.confirmTools.size;
+  if (configured === 0) return { tools: [], close: async () => undefined };
+  if (definition.graph) {
+    throw new SwitchboardError(
+      "runtime.mcp-config",
+      "user",
+      `The ${options.agent} agent runs a graph of its own and takes no MCP tools: unset ${settings.variables.servers} (give MCP servers to the agents it routes to).`,
+    );
+  }
+  return connectMcpTools(settings, {
+    ...options,
+    nativeToolNames: options.nativeTools.map(({ tool }) => tool.name),
+  });
+}
+
+/**
+ * Connects to every configured MCP server (all at once; any that cannot be started or reached fails
+ * the start with its reason) and makes their tools agent tools: a tool its server does not mark
+ * read-only asks the user first, unless `<AGENT>_MCP_READ_ONLY_TOOLS` names it, and one marked
+ * read-only asks when `<AGENT>_MCP_CONFIRM_TOOLS` names it. Progress a server reports while a tool
+ * runs reaches the caller as the turn's progress.
+ */
+export async function connectMcpTools(
+  settings: McpSettings,
+  options: { agent: string; logger: Logger; timeoutMs: number; nativeToolNames: string[] },
+): Promise<McpTools> {
+  // Loaded only here: an agent with no MCP server never holds the SDK (a few MB of memory each).
+  const { McpServerConnection } = await import("./mcp-connection.js");
+  const connections = settings.servers.map((server) => new McpServerConnection(server, options));
+  const close = async () => {
+    await Promise.all(connections.map((connection) => connection.close()));
+  };
+  try {
+    const started = await Promise.allSettled(connections.map((connection) => connection.start()));
+    const failures = started.flatMap((result) =>
+      result.status === "rejected"
+        ? [result.reason instanceof Error ? result.reason.message : String(result.reason)]
+        : [],
+    );
+    if (failures.length > 0) {
+      throw new SwitchboardError("runtime.mcp-unavailable", "user", failures.join("\n"));
+    }
+    const loaded = await Promise.all(
+      connections.map(async (connection) => ({ connection, tools: await toolsOf(connection) })),
+    );
+    const tools = loaded.flatMap(({ connection, tools }) =>
+      tools.map((tool) => agentTool(tool, connection.name, settings)),
+    );
+    checkNames(tools, options.nativeToolNames, settings);
+    if (loaded.length > 0)
+      options.logger.info(
+        { mcpServers: loaded.map(({ connection, tools }) => `${connection.name} (${tools.length} tools)`) },
+        "MCP servers connected",
+      );
+    return { tools: tools.map(({ agentTool }) => agentTool), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function toolsOf(connection: McpServerConnection): Promise<StructuredToolInterface[]> {
+  const { loadMcpTools } = await import("@langchain/mcp-adapters");
+  try {
+    // loadMcpTools calls only listTools, callTool and readResource, which the connection has.
+    return await loadMcpTools(connection.name, reportingProgress(connection) as unknown as Client, {
+      throwOnLoadError: true,
+      prefixToolNameWithServerName: connection.settings.config.prefixToolNames,
+      // Text, images and embedded resources all go to the model's message (trimmed there): nothing is
+      // kept aside as an artifact, which would be stored in every checkpoint untrimmed.
+      outputHandling: "content",
+      // Asks the SDK to request progress notifications; reportingProgress passes them on.
+      onProgress: () => undefined,
+    });
+  } catch (error) {
+    throw new SwitchboardError(
+      "runtime.mcp-unavailable",
+      "user",
+      `MCP server "${connection.name}" connected but its tools could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/**
+ * The connection as loadMcpTools sees it, with each tool call's progress notifications reported to
+ * the turn the call runs in (the notifications arrive outside it, from the transport).
+ */
+function reportingProgress(connection: McpServerConnection): McpServerConnection {
+  const callTool: McpServerConnection["callTool"] = (params, schema, requestOptions?: RequestOptions) => {
+    const turn = turnIfAny();
+    const onprogress = (progress: McpProgress) => {
+      requestOptions?.onprogress?.(progress);
+      const counted = progress.total ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+      turn?.report({
+        text: `${params.name}: ${progress.message ?? counted}`,
+        metadata: {
+          kind: "tool-progress",
+          tool: params.name,
+          mcpServer: connection.name,
+          progress: progress.progress,
+          ...(progress.total === undefined ? {} : { total: progress.total }),
+        },
+      });
+    };
+    return connection.callTool(params, schema, {
+      ...requestOptions,
+      onprogress,
+      resetTimeoutOnProgress: true,
+    });
+  };
+  return Object.assign(Object.create(connection) as McpServerConnection, { callTool });
+}
+
+function agentTool(
+  tool: StructuredToolInterface,
+  server: string,
+  settings: McpSettings,
+): { agentTool: AgentTool; server: string } {
+  const annotations = (tool as { metadata?: { annotations?: ToolAnnotations } }).metadata?.annotations ?? {};
+  const asks = settings.confirmTools.has(tool.name)
+    ? true
+    : settings.readOnlyTools.has(tool.name)
+      ? false
+      : annotations.readOnlyHint !== true;
+  if (!asks) return { agentTool: { tool }, server };
+  const destructive = annotations.destructiveHint === true ? " (the server marks it destructive)" : "";
+  return {
+    agentTool: {
+      tool,
+      confirm: (args) => `Run ${tool.name} on the "${server}" MCP server${destructive}${describeArgs(args)}.`,
+    },
+    server,
+  };
+}
+
+function describeArgs(args: Record<string, unknown>): string {
+  const entries = Object.entries(args).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return "";
+  const text = entries.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(", ");
+  return ` with ${text.length > MAX_QUESTION_ARGS_CHARS ? `${text.slice(0, MAX_QUESTION_ARGS_CHARS)}…` : text}`;
+}
+
+/** Tool names must be unique, and the override lists must name tools that exist. */
+function checkNames(
+  tools: Array<{ agentTool: AgentTool; server: string }>,
+  nativeToolNames: string[],
+  settings: McpSettings,
+): void {
+  const owner = new Map<string, string>(nativeToolNames.map((name) => [name, "the agent's own tools"]));
+  for (const { agentTool, server } of tools) {
+    const name = agentTool.tool.name;
+    const first = owner.get(name);
+    if (first) {
+      throw new SwitchboardError(
+        "runtime.mcp-config",
+        "user",
+        `Two tools are named ${name}: in ${first} and on MCP server "${server}". Set "prefixToolNames": true on "${server}" (its tools become ${server}__<tool>).`,
+      );
+    }
+    owner.set(name, `MCP server "${server}"`);
+  }
+  const served = new Set(tools.map(({ agentTool }) => agentTool.tool.name));
+  for (const [variable, names] of [
+    [settings.variables.readOnlyTools, settings.readOnlyTools],
+    [settings.variables.confirmTools, settings.confirmTools],
+  ] as const) {
+    const unknown = [...names].filter((name) => !served.has(name));
+    if (unknown.length > 0) {
+      throw new SwitchboardError(
+        "runtime.mcp-config",
+        "user",
+        `${variable} names ${unknown.join(", ")}, which no MCP server of this agent serves; its MCP tools are: ${[...served].join(", ") || "none"}.`,
+      );
+    }
+  }
+  const both = [...settings.readOnlyTools].filter((name) => settings.confirmTools.has(name));
+  if (both.length > 0) {
+    throw new SwitchboardError(
+      "runtime.mcp-config",
+      "user",
+      `${both.join(", ")} ${both.length > 1 ? "are" : "is"} in both ${settings.variables.readOnlyTools} and ${settings.variables.confirmTools}: keep each tool in one.`,
+    );
+  }
+}

@@ -1,0 +1,49 @@
+import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
+import { argoRoutes } from "./routes.js";
+import { seedArgo } from "./seed.js";
+import type { ArgoOperation, ArgoState } from "./state.js";
+
+export type { Application, ArgoOperation, ArgoState } from "./state.js";
+
+export interface FakeArgoCd extends VendorServer {
+  /** The API token it accepts as a bearer token: ARGOCD_TOKEN. */
+  token: string;
+  state: ArgoState;
+  /** Syncs and rollbacks accepted through the API, oldest first. */
+  readonly operations: ArgoOperation[];
+}
+
+/** gRPC status codes that Argo CD's gateway puts beside the HTTP status. */
+const GRPC_CODES: Record<number, number> = { 400: 9, 401: 16, 403: 7, 404: 5 };
+
+/** Starts an Argo CD API server look-alike (/api/v1/applications, sync, rollback) for a REST client. */
+export async function startFakeArgoCd(options: { token?: string; port?: number } = {}): Promise<FakeArgoCd> {
+  const token = options.token ?? "fake-argocd-token";
+  const state = seedArgo();
+  const server = await startVendorServer(
+    {
+      name: "Argo CD",
+      routes: argoRoutes(state),
+      checkRequest: ({ headers }) => {
+        if (!headers.authorization) throw new VendorHttpError(401, "no session information");
+        if (headers.authorization !== `Bearer ${token}`)
+          throw new VendorHttpError(401, "invalid session: token is invalid");
+      },
+      // grpc-gateway's error body, which Argo CD's REST API returns.
+      errorBody: (error) => ({
+        error: error.message,
+        code: GRPC_CODES[error.status] ?? 2,
+        message: error.message,
+      }),
+    },
+    options.port,
+  );
+  return {
+    ...server,
+    token,
+    state,
+    get operations() {
+      return state.operations;
+    },
+  };
+}

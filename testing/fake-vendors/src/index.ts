@@ -1,0 +1,19 @@
+export type { Application, ArgoOperation, ArgoState } from "./argocd/index.js";
+export { type FakeArgoCd, startFakeArgoCd } from "./argocd/index.js";
+export type { BackstageState, Entity } from "./backstage/index.js";
+export { type FakeBackstage, startFakeBackstage } from "./backstage/index.js";
+export type { ConfluenceState, Page, PageChange } from "./confluence/index.js";
+export { type FakeConfluence, startFakeConfluence } from "./confluence/index.js";
+export type { GitLabChange, GitLabState, Issue, MergeRequest, Pipeline, Project } from "./gitlab/index.js";
+export { type FakeGitLab, startFakeGitLab } from "./gitlab/index.js";
+export type { Incident, IncidentChange, OnCall, PagerDutyState, Service } from "./pagerduty/index.js";
+export { type FakePagerDuty, startFakePagerDuty } from "./pagerduty/index.js";
+export type { Channel, Message, PostedMessage, SlackState, User } from "./slack/index.js";
+export { type FakeSlack, startFakeSlack } from "./slack/index.js";
+export {
+  type RequestRecord,
+  startVendorServer,
+  type VendorApi,
+  VendorHttpError,
+  type VendorServer,
+} from "./vendor-server.js";

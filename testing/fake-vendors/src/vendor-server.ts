@@ -1,0 +1,151 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import FindMyWay from "find-my-way";
+
+/** One request as the fake saw it: what tests assert on (method, path, query, body, answer). */
+export interface RequestRecord {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage["headers"];
+  body: unknown;
+  status: number;
+}
+
+export interface RouteContext {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: IncomingMessage["headers"];
+  body: unknown;
+}
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  /** Extra response headers, e.g. GitLab's pagination headers. */
+  headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
+
+/** Thrown by handlers and checks; the server answers with this status and the vendor's error body. */
+export class VendorHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** What differs between vendors: routes, how a request proves who it is, and the error body's shape. */
+export interface VendorApi {
+  /** The vendor's name, for messages about requests it has no route for. */
+  name: string;
+  routes: Array<[FindMyWay.HTTPMethod, string, Handler]>;
+  /** Throws a VendorHttpError (401, 406, …) when the headers are not what the vendor accepts. */
+  checkRequest(ctx: RouteContext): void;
+  errorBody(error: VendorHttpError): unknown;
+}
+
+export interface VendorServer {
+  /** Base URL, e.g. `http://127.0.0.1:43121`. */
+  url: string;
+  readonly requests: RequestRecord[];
+  close(): Promise<void>;
+}
+
+/** Serves one vendor's API on 127.0.0.1 and records every request, so tests see what the real client sent. */
+export async function startVendorServer(api: VendorApi, port = 0): Promise<VendorServer> {
+  // Path patterns use `{name}` segments as vendors' API docs do; find-my-way spells them `:name`.
+  const router = FindMyWay({ ignoreTrailingSlash: true });
+  for (const [method, pattern, handler] of api.routes) {
+    router.on(method, pattern.replace(/\{(\w+)\}/g, ":$1"), () => undefined, handler);
+  }
+  const requests: RequestRecord[] = [];
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const method = req.method ?? "GET";
+    const record: RequestRecord = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body: undefined,
+      status: 0,
+    };
+    requests.push(record);
+    let result: RouteResult;
+    try {
+      record.body = await readJson(req);
+      const found = router.find(method as FindMyWay.HTTPMethod, url.pathname);
+      const ctx: RouteContext = {
+        params: Object.fromEntries(
+          Object.entries(found?.params ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+        ),
+        query: url.searchParams,
+        headers: req.headers,
+        body: record.body,
+      };
+      api.checkRequest(ctx);
+      if (!found)
+        throw new VendorHttpError(404, `fake ${api.name} has no route for ${method} ${url.pathname}`);
+      result = await (found.store as Handler)(ctx);
+    } catch (error) {
+      const failure =
+        error instanceof VendorHttpError
+          ? error
+          : new VendorHttpError(500, `fake ${api.name} failed: ${error}`);
+      result = { status: failure.status, body: api.errorBody(failure) };
+    }
+    record.status = result.status;
+    if (result.status === 204 || result.body === undefined) {
+      res.writeHead(result.status, result.headers).end();
+      return;
+    }
+    const text = JSON.stringify(result.body);
+    res
+      .writeHead(result.status, { ...result.headers, "content-type": "application/json; charset=utf-8" })
+      .end(text);
+  };
+
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") return undefined;
+  // Form posts (Slack's Web API clients send them) arrive as a flat object of strings.
+  if (req.headers["content-type"]?.startsWith("application/x-www-form-urlencoded")) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new VendorHttpError(400, "The request body is not JSON.");
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

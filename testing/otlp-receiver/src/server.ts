@@ -1,0 +1,92 @@
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type ExportTraceServiceRequest, flattenSpans, type ReceivedSpan } from "./otlp-json.js";
+
+export interface OtlpReceiver {
+  /** Base URL for OTEL_EXPORTER_OTLP_ENDPOINT (the exporter appends /v1/traces). */
+  url: string;
+  /** Environment that makes an agent export here: OTLP/HTTP with JSON, exported every 100 ms. */
+  env: Record<string, string>;
+  /** Every span received so far. */
+  readonly spans: ReceivedSpan[];
+  /** Every request body received so far, verbatim (to search for what must never be exported). */
+  readonly bodies: string[];
+  /** Waits until `done(spans)` holds, else throws naming what arrived. */
+  waitFor(done: (spans: ReceivedSpan[]) => boolean, timeoutMs?: number): Promise<ReceivedSpan[]>;
+  /** Waits until no span has arrived for `quietMs`: every process has exported what it buffered. */
+  settle(quietMs?: number): Promise<ReceivedSpan[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real OTLP/HTTP trace endpoint (POST /v1/traces) on loopback. It speaks the JSON encoding
+ * (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`) and answers protobuf with 415 and why.
+ */
+export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+  const spans: ReceivedSpan[] = [];
+  const bodies: string[] = [];
+  const server = createServer(async (request, response) => {
+    if (request.method !== "POST" || request.url !== "/v1/traces") {
+      response.writeHead(404).end();
+      return;
+    }
+    if (!request.headers["content-type"]?.startsWith("application/json")) {
+      response
+        .writeHead(415, { "content-type": "text/plain" })
+        .end("This receiver reads OTLP/JSON only: set OTEL_EXPORTER_OTLP_PROTOCOL=http/json.");
+      return;
+    }
+    const body = await readBody(request);
+    bodies.push(body);
+    try {
+      spans.push(...flattenSpans(JSON.parse(body) as ExportTraceServiceRequest));
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
+    response.writeHead(200, { "content-type": "application/json" }).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+    },
+    spans,
+    bodies,
+    async waitFor(done, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!done(spans)) {
+        if (Date.now() > deadline) {
+          const seen = spans.map((span) => `${span.service}: ${span.name}`).join(", ");
+          throw new Error(
+            `the expected spans did not arrive within ${timeoutMs} ms; received: ${seen || "none"}`,
+          );
+        }
+        await sleep(50);
+      }
+      return spans;
+    },
+    async settle(quietMs = 500) {
+      for (let count = -1; count !== spans.length; ) {
+        count = spans.length;
+        await sleep(quietMs);
+      }
+      return spans;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,0 +1,32 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+
+/** Screenshots for people to look at (git-ignored). */
+export const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
+
+/** Opens the page; requests leaving the machine (the provider's web fonts) are refused, not attempted. */
+export async function openPage(context: BrowserContext, url: string): Promise<Page> {
+  await context.route(/^https?:\/\/(?!localhost[:/]|127\.0\.0\.1[:/])/, (route) => route.abort());
+  const page = await context.newPage();
+  await page.goto(url);
+  return page;
+}
+
+/** Types a message into the message box and sends it with Enter, as a person would. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await page.locator("#message").fill(text);
+  await page.locator("#message").press("Enter");
+}
+
+/** The newest stretch of the agent's work in the conversation. */
+export function lastAgentItem(page: Page) {
+  return page.locator(".messages li.agent").last();
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}

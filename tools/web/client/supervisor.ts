@@ -1,0 +1,51 @@
+import {
+  type AgentConnection,
+  collectTurn,
+  connectAgent,
+  type TurnEvent,
+  type TurnResult,
+} from "@switchboard/a2a-client";
+import { createLogger } from "@switchboard/common";
+
+let connection: Promise<AgentConnection> | undefined;
+
+/**
+ * The A2A connection to the supervisor, through this page's own origin (the web server serves the
+ * supervisor's card with its endpoints moved there). Made once; a failed attempt is tried again.
+ */
+function supervisor(): Promise<AgentConnection> {
+  connection ??= connectAgent(location.origin, {
+    cardRetries: 1,
+    logger: createLogger({ level: "silent" }),
+  }).catch((error: unknown) => {
+    connection = undefined;
+    throw error;
+  });
+  return connection;
+}
+
+export interface TurnInput {
+  text: string;
+  contextId: string;
+  /** Answers the question of this task (a confirmation), as the terminal chat's next line does. */
+  taskId?: string;
+  token?: string;
+  signal?: AbortSignal;
+}
+
+/** Streams one turn (JSON-RPC with SSE), handing each event to `onEvent`; returns the turn's result. */
+export async function runTurn(input: TurnInput, onEvent: (event: TurnEvent) => void): Promise<TurnResult> {
+  const agent = await supervisor();
+  async function* observed(): AsyncGenerator<TurnEvent> {
+    for await (const event of agent.stream(input)) {
+      onEvent(event);
+      yield event;
+    }
+  }
+  return collectTurn(observed());
+}
+
+/** The supervisor's name on its card, so its own tool calls are not prefixed with it. */
+export async function supervisorName(): Promise<string> {
+  return (await supervisor()).card.name;
+}

@@ -1,0 +1,44 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { createLogger, isSwitchboardError } from "@switchboard/common";
+import { announceReady } from "@switchboard/contract";
+import { createWebApp } from "./app.js";
+import { readWebSettings } from "./env.js";
+import { identityProviderOrigins } from "./identity-provider.js";
+
+const logger = createLogger({ base: { agent: "web" } });
+try {
+  const settings = readWebSettings(process.env);
+  const connectOrigins =
+    settings.signIn.mode === "oidc" ? await identityProviderOrigins(settings.signIn.issuer, logger) : [];
+  const app = createWebApp({
+    supervisorUrl: settings.supervisorUrl,
+    signIn: settings.signIn,
+    publicDir: join(import.meta.dirname, "public"),
+    connectOrigins,
+    logger,
+  });
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://localhost:${port}`;
+  logger.info(
+    { url, supervisor: settings.supervisorUrl.origin, signIn: settings.signIn.mode },
+    "web chat ready",
+  );
+  announceReady({ agent: "web", port, url });
+  const stop = () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+} catch (error) {
+  const message = isSwitchboardError(error) ? error.message : String(error);
+  logger.fatal({ err: isSwitchboardError(error) ? undefined : error }, `web chat cannot start: ${message}`);
+  process.exit(1);
+}

@@ -1,0 +1,56 @@
+import { join } from "node:path";
+import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const packageDir = join(import.meta.dirname, "..");
+
+describe("the web chat's server (dist/index.js)", () => {
+  let web: AgentProcess;
+  let supervisorPort: number;
+
+  beforeAll(async () => {
+    supervisorPort = await freePort(); // nothing listens there: the supervisor is down
+    web = await startAgentProcess(packageDir, {
+      env: { SWITCHBOARD_URL: `http://127.0.0.1:${supervisorPort}` },
+    });
+  });
+  afterAll(async () => {
+    await web?.kill("SIGTERM");
+  });
+
+  it("serves the page at every page address, under a policy that allows only its own scripts", async () => {
+    for (const path of ["/", "/c/4f1c2a", "/auth/callback"]) {
+      const page = await fetch(`${web.url}${path}`, { headers: { accept: "text/html" } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(
+        /<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js">/,
+      );
+      expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    }
+    expect(await (await fetch(`${web.url}/config.json`)).json()).toEqual({ signIn: { mode: "none" } });
+  });
+
+  it("says the supervisor is unreachable, where and what to set, when it is down", async () => {
+    for (const path of ["/api/conversations", "/api/subagents", "/.well-known/agent-card.json"]) {
+      const response = await fetch(`${web.url}${path}`);
+      expect(response.status).toBe(502);
+      expect(((await response.json()) as { error: string }).error).toMatch(
+        new RegExp(
+          `^Cannot reach the supervisor at http://127\\.0\\.0\\.1:${supervisorPort} \\(ECONNREFUSED\\)\\. Start the fleet \\(npm start\\) or set SWITCHBOARD_URL`,
+        ),
+      );
+    }
+  });
+
+  it("forwards only the supervisor routes the page uses, and only reads and deletes", async () => {
+    expect((await fetch(`${web.url}/api/conversations`, { method: "POST" })).status).toBe(405);
+    const unknown = await fetch(`${web.url}/api/metrics`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: "Not found: GET /api/metrics." });
+  });
+
+  it("refuses to start with AUTH_MODE=jwt but no OpenID Connect settings, naming them", async () => {
+    const started = startAgentProcess(packageDir, { env: { AUTH_MODE: "jwt" } });
+    await expect(started).rejects.toThrow(/exited with code 1[\s\S]*set OIDC_ISSUER .* and OIDC_CLIENT_ID/);
+  });
+});
