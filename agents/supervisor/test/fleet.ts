@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
+import { callTool, replyFromToolResult, routeByAgentPrefix, rules, say } from "@switchboard-testing/test-llm";
 
 const agentsDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -12,3 +13,16 @@ export function startAgent(
 ): Promise<AgentProcess> {
   return startAgentProcess(join(agentsDir, dir), { env: { ...env, PORT: String(port) } });
 }
+
+/** The scripted model of a supervisor → Jira turn: route by "jira: …", search, answer from the result. */
+export const jiraRouting = rules(
+  [
+    ...routeByAgentPrefix(),
+    {
+      lastUser: /open issues in ([A-Z]+)/,
+      reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]}` }),
+    },
+    { afterTool: true, reply: replyFromToolResult() },
+  ],
+  say("I only know Jira."),
+);

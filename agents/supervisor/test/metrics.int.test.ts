@@ -2,30 +2,10 @@ import { randomUUID } from "node:crypto";
 import { connectAgent } from "@switchboard/a2a-client";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
-import {
-  callTool,
-  replyFromToolResult,
-  routeByAgentPrefix,
-  rules,
-  type ScriptedLlm,
-  say,
-  startScriptedLlm,
-} from "@switchboard-testing/test-llm";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAgent } from "./fleet.js";
-
-const script = rules(
-  [
-    ...routeByAgentPrefix(),
-    {
-      lastUser: /open issues in ([A-Z]+)/,
-      reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]}` }),
-    },
-    { afterTool: true, reply: replyFromToolResult() },
-  ],
-  say("I only know Jira."),
-);
+import { jiraRouting as script, startAgent } from "./fleet.js";
 
 describe("Prometheus metrics of a supervisor → Jira turn (tracing off)", () => {
   let llm: ScriptedLlm;

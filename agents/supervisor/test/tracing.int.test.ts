@@ -3,30 +3,10 @@ import { connectAgent } from "@switchboard/a2a-client";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
-import {
-  callTool,
-  replyFromToolResult,
-  routeByAgentPrefix,
-  rules,
-  type ScriptedLlm,
-  say,
-  startScriptedLlm,
-} from "@switchboard-testing/test-llm";
+import { type ScriptedLlm, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAgent } from "./fleet.js";
-
-const script = rules(
-  [
-    ...routeByAgentPrefix(),
-    {
-      lastUser: /open issues in ([A-Z]+)/,
-      reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]}` }),
-    },
-    { afterTool: true, reply: replyFromToolResult() },
-  ],
-  say("I only know Jira."),
-);
+import { jiraRouting as script, startAgent } from "./fleet.js";
 
 /** Values that must never reach a trace backend. */
 const LLM_KEY = "sk-tracing-test-secret-4f1c";
