@@ -20,6 +20,8 @@ describe("the web chat in Chromium, against the local fleet", () => {
 
   const open = async (path = "/") => {
     page = await openPage(browser, `${chat.webUrl}${path}`);
+    // The page renders after its script has read the server's settings: keys pressed before land nowhere.
+    await page.locator("#message").waitFor();
     return page;
   };
 
