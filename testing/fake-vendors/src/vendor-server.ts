@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import FindMyWay from "find-my-way";
+import { type OpenApiRoutes, openApiMatcher } from "./openapi-routes.js";
 
 /** One request as the fake saw it: what tests assert on (method, path, query, body, answer). */
 export interface RequestRecord {
@@ -44,7 +45,14 @@ export class VendorHttpError extends Error {
 export interface VendorApi {
   /** The vendor's name, for messages about requests it has no route for. */
   name: string;
-  routes: Array<[FindMyWay.HTTPMethod, string, Handler]>;
+  /**
+   * The vendor's published OpenAPI description with a handler per operation the fake implements:
+   * requests are matched to its operations and validated against it, and answers are checked
+   * against its response schemas. Vendors with no description in a registry package give `routes`.
+   */
+  openApi?: OpenApiRoutes;
+  /** Routes written from the vendor's API reference: `[method, "/path/{param}", handler]`. */
+  routes?: Array<[FindMyWay.HTTPMethod, string, Handler]>;
   /** Throws a VendorHttpError (401, 406, …) when the headers are not what the vendor accepts. */
   checkRequest(ctx: RouteContext): void;
   errorBody(error: VendorHttpError): unknown;
@@ -59,11 +67,7 @@ export interface VendorServer {
 
 /** Serves one vendor's API on 127.0.0.1 and records every request, so tests see what the real client sent. */
 export async function startVendorServer(api: VendorApi, port = 0): Promise<VendorServer> {
-  // Path patterns use `{name}` segments as vendors' API docs do; find-my-way spells them `:name`.
-  const router = FindMyWay({ ignoreTrailingSlash: true });
-  for (const [method, pattern, handler] of api.routes) {
-    router.on(method, pattern.replace(/\{(\w+)\}/g, ":$1"), () => undefined, handler);
-  }
+  const match = api.openApi ? await openApiMatcher(api.name, api.openApi) : tableMatcher(api.routes ?? []);
   const requests: RequestRecord[] = [];
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -81,11 +85,9 @@ export async function startVendorServer(api: VendorApi, port = 0): Promise<Vendo
     let result: RouteResult;
     try {
       record.body = await readJson(req);
-      const found = router.find(method as FindMyWay.HTTPMethod, url.pathname);
+      const found = match(method, url, req.headers);
       const ctx: RouteContext = {
-        params: Object.fromEntries(
-          Object.entries(found?.params ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
-        ),
+        params: found?.params ?? {},
         query: url.searchParams,
         headers: req.headers,
         body: record.body,
@@ -93,7 +95,9 @@ export async function startVendorServer(api: VendorApi, port = 0): Promise<Vendo
       api.checkRequest(ctx);
       if (!found)
         throw new VendorHttpError(404, `fake ${api.name} has no route for ${method} ${url.pathname}`);
-      result = await (found.store as Handler)(ctx);
+      found.checkRequest?.(ctx);
+      result = await found.handler(ctx);
+      found.checkAnswer?.(result);
     } catch (error) {
       const failure =
         error instanceof VendorHttpError
@@ -127,6 +131,28 @@ export async function startVendorServer(api: VendorApi, port = 0): Promise<Vendo
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
+  };
+}
+
+/** A request matched to a handler, with the vendor description's checks when there is one. */
+interface Route {
+  handler: Handler;
+  params: Record<string, string>;
+  checkRequest?(ctx: RouteContext): void;
+  checkAnswer?(result: RouteResult): void;
+}
+
+function tableMatcher(routes: NonNullable<VendorApi["routes"]>) {
+  // Path patterns use `{name}` segments as vendors' API docs do; find-my-way spells them `:name`.
+  const router = FindMyWay({ ignoreTrailingSlash: true });
+  for (const [method, pattern, handler] of routes) {
+    router.on(method, pattern.replace(/\{(\w+)\}/g, ":$1"), () => undefined, handler);
+  }
+  return (method: string, url: URL): Route | undefined => {
+    const found = router.find(method as FindMyWay.HTTPMethod, url.pathname);
+    if (!found) return undefined;
+    const params = Object.entries(found.params).filter((e): e is [string, string] => e[1] !== undefined);
+    return { handler: found.store as Handler, params: Object.fromEntries(params) };
   };
 }
 

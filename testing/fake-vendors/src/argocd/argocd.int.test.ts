@@ -44,12 +44,25 @@ describe("fake Argo CD", () => {
     });
   });
 
+  it("checks requests against Argo CD's published OpenAPI description", async () => {
+    // Swagger 2.0 from Argo CD's own Go module: the rollback id is an int64, so words are refused.
+    const wrong = await call("/applications/checkout-api/rollback", { method: "POST", body: { id: "five" } });
+    expect(wrong).toMatchObject({ status: 400, body: { code: 9 } });
+    expect(wrong.body.message).toContain("ApplicationService_Rollback");
+    // Described by Argo CD but not served by the fake: it says so instead of guessing.
+    const tree = await call("/applications/guestbook/resource-tree");
+    expect(tree).toMatchObject({ status: 501 });
+    expect(tree.body.message).toContain("does not implement ApplicationService_ResourceTree");
+    expect((await call("/no-such-thing")).status).toBe(404);
+    expect(argo.operations).toEqual([]);
+  });
+
   it("starts a sync, refuses a second one while it runs, and rolls back only without auto-sync", async () => {
     const synced = await call("/applications/guestbook/sync", { method: "POST", body: { prune: true } });
     expect(synced.body.operation).toMatchObject({ sync: { revision: "HEAD", prune: true } });
     expect((await call("/applications/guestbook/sync", { method: "POST", body: {} })).status).toBe(400);
 
-    const rolled = await call("/applications/checkout-api/rollback", { method: "POST", body: { id: "5" } });
+    const rolled = await call("/applications/checkout-api/rollback", { method: "POST", body: { id: 5 } });
     expect(rolled.status).toBe(200);
     const auto = await call("/applications/platform-ingress/rollback", { method: "POST", body: { id: 2 } });
     expect(auto.body.message).toBe("rollback cannot be initiated when auto-sync is enabled");

@@ -1,5 +1,6 @@
 import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
-import { argoRoutes } from "./routes.js";
+import { ARGO_CD_SPEC, loadVendorSpec } from "../vendor-spec.js";
+import { argoOperations } from "./routes.js";
 import { seedArgo } from "./seed.js";
 import type { ArgoOperation, ArgoState } from "./state.js";
 
@@ -23,7 +24,7 @@ export async function startFakeArgoCd(options: { token?: string; port?: number }
   const server = await startVendorServer(
     {
       name: "Argo CD",
-      routes: argoRoutes(state),
+      openApi: { document: await loadVendorSpec(ARGO_CD_SPEC), operations: argoOperations(state) },
       checkRequest: ({ headers }) => {
         if (!headers.authorization) throw new VendorHttpError(401, "no session information");
         if (headers.authorization !== `Bearer ${token}`)

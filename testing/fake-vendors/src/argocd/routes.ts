@@ -1,8 +1,6 @@
 import { type Handler, isRecord, VendorHttpError } from "../vendor-server.js";
 import type { Application, ArgoState } from "./state.js";
 
-const API = "/api/v1";
-
 /** Argo CD's not-found, as its gRPC gateway reports a missing Application (code 5, HTTP 404). */
 function findApplication(state: ArgoState, name: string): Application {
   const app = state.applications.find((one) => one.metadata.name === name);
@@ -25,7 +23,8 @@ function startOperation(app: Application, revision: string, prune: boolean): voi
   };
 }
 
-export function argoRoutes(state: ArgoState): Array<["GET" | "POST", string, Handler]> {
+/** The API server operations the fake serves, by their operationId in Argo CD's OpenAPI description. */
+export function argoOperations(state: ArgoState): Record<string, Handler> {
   const listApplications: Handler = ({ query }) => {
     const projects = query.getAll("projects").concat(query.getAll("project"));
     const name = query.get("name");
@@ -83,10 +82,10 @@ export function argoRoutes(state: ArgoState): Array<["GET" | "POST", string, Han
     return { status: 200, body: app };
   };
 
-  return [
-    ["GET", `${API}/applications`, listApplications],
-    ["GET", `${API}/applications/{name}`, getApplication],
-    ["POST", `${API}/applications/{name}/sync`, sync],
-    ["POST", `${API}/applications/{name}/rollback`, rollback],
-  ];
+  return {
+    ApplicationService_List: listApplications,
+    ApplicationService_Get: getApplication,
+    ApplicationService_Sync: sync,
+    ApplicationService_Rollback: rollback,
+  };
 }

@@ -1,5 +1,6 @@
 import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
-import { backstageRoutes } from "./routes.js";
+import { BACKSTAGE_CATALOG_SPEC, loadVendorSpec } from "../vendor-spec.js";
+import { backstageOperations } from "./routes.js";
 import { seedBackstage } from "./seed.js";
 import type { BackstageState } from "./state.js";
 
@@ -28,7 +29,11 @@ export async function startFakeBackstage(
   const server = await startVendorServer(
     {
       name: "Backstage",
-      routes: backstageRoutes(state),
+      openApi: {
+        document: await loadVendorSpec(BACKSTAGE_CATALOG_SPEC),
+        apiRoot: "/api/catalog",
+        operations: backstageOperations(state),
+      },
       checkRequest: ({ headers }) => {
         if (headers.authorization !== `Bearer ${token}`) throw new VendorHttpError(401, "Illegal token");
       },

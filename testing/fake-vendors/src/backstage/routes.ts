@@ -1,8 +1,6 @@
 import { type Handler, isRecord, VendorHttpError } from "../vendor-server.js";
 import { type BackstageState, type Entity, entityRef } from "./state.js";
 
-const API = "/api/catalog";
-
 /** The value at a simplified JSON path (`spec.type`, `metadata.tags`), as the catalog's filters read it. */
 function valuesAt(entity: Entity, path: string): string[] {
   if (path.startsWith("relations.")) {
@@ -48,7 +46,8 @@ function matchesText(entity: Entity, term: string | null): boolean {
   return text.includes(term.toLowerCase());
 }
 
-export function backstageRoutes(state: BackstageState): Array<["GET" | "POST", string, Handler]> {
+/** The catalog operations the fake serves, by their operationId in the catalog's OpenAPI description. */
+export function backstageOperations(state: BackstageState): Record<string, Handler> {
   const byQuery: Handler = ({ query }) => {
     const limit = Number(query.get("limit") ?? 20) || 20;
     const offset = Number(query.get("cursor") ?? query.get("offset") ?? 0) || 0;
@@ -83,9 +82,5 @@ export function backstageRoutes(state: BackstageState): Array<["GET" | "POST", s
     return { status: 200 };
   };
 
-  return [
-    ["GET", `${API}/entities/by-query`, byQuery],
-    ["GET", `${API}/entities/by-name/{kind}/{namespace}/{name}`, byName],
-    ["POST", `${API}/refresh`, refresh],
-  ];
+  return { GetEntitiesByQuery: byQuery, GetEntityByName: byName, RefreshEntity: refresh };
 }

@@ -1,0 +1,103 @@
+import formats from "ajv-formats";
+import { type Document, OpenAPIBackend, type Request } from "openapi-backend";
+import type { Handler, RouteContext, RouteResult } from "./vendor-server.js";
+import { VendorHttpError } from "./vendor-server.js";
+
+/** A fake driven by its vendor's published OpenAPI description (see vendor-spec.ts). */
+export interface OpenApiRoutes {
+  document: Document;
+  /** Where the vendor serves the described paths, e.g. `/api/catalog`. */
+  apiRoot?: string;
+  /** A handler per operationId the fake implements; the description's other operations answer 501. */
+  operations: Record<string, Handler>;
+}
+
+/** A request matched to one of the description's operations. */
+export interface OperationMatch {
+  operationId: string;
+  handler: Handler;
+  params: Record<string, string>;
+  /** Throws the vendor's 400 when the request breaks the description (parameters, headers, body). */
+  checkRequest(ctx: RouteContext): void;
+  /** Throws when the fake's own answer breaks the description: the fake has drifted from the vendor. */
+  checkAnswer(result: RouteResult): void;
+}
+
+export type OperationMatcher = (
+  method: string,
+  url: URL,
+  headers: RouteContext["headers"],
+) => OperationMatch | undefined;
+
+export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Promise<OperationMatcher> {
+  const api = new OpenAPIBackend({
+    // Dereferenced in place: the caller's copy (shared by every fake in the process) stays as loaded.
+    definition: structuredClone(routes.document),
+    apiRoot: routes.apiRoot ?? "/",
+    // The description is the vendor's, not ours to lint; validators compile on an operation's first use.
+    quick: true,
+    strict: false,
+    ajvOpts: { strict: false, allErrors: true },
+    // Formats the descriptions use (date-time, int64, byte, …) are checked too. (ajv-formats is
+    // CommonJS; `.default` is the plugin under both TypeScript and Node.)
+    customizeAjv: (ajv) => formats.default(ajv),
+  });
+  await api.init();
+  for (const operationId of Object.keys(routes.operations)) {
+    if (!api.getOperation(operationId))
+      throw new Error(`fake ${vendor}: the vendor's OpenAPI description has no operation ${operationId}`);
+  }
+  return (method, url, headers) => {
+    const request: Request = {
+      method,
+      path: url.pathname,
+      query: url.search.slice(1),
+      headers: asHeaders(headers),
+    };
+    const operation = api.matchOperation(request);
+    if (!operation?.operationId) return undefined;
+    const { operationId } = operation;
+    const notImplemented: Handler = () => {
+      throw new VendorHttpError(
+        501,
+        `fake ${vendor} does not implement ${operationId} (${method} ${url.pathname})`,
+      );
+    };
+    return {
+      operationId,
+      handler: routes.operations[operationId] ?? notImplemented,
+      params: Object.fromEntries(
+        Object.entries(api.router.parseRequest(request, operation).params).map(([k, v]) => [k, String(v)]),
+      ),
+      checkRequest: (ctx) => {
+        const { valid, errors } = api.validateRequest({ ...request, body: ctx.body }, operation);
+        if (!valid)
+          throw new VendorHttpError(
+            400,
+            `${method} ${url.pathname} does not match ${vendor}'s API (${operationId})`,
+            (errors ?? []).map(
+              (error) => `${error.instancePath || "request"} ${error.message ?? "is invalid"}`,
+            ),
+          );
+      },
+      checkAnswer: (result) => {
+        if (result.body === undefined || result.status >= 300) return;
+        const { valid, errors } = api.validateResponse(result.body, operation, result.status);
+        if (!valid)
+          throw new Error(
+            `fake ${vendor}'s answer to ${operationId} breaks the vendor's OpenAPI description: ${(
+              errors ?? []
+            )
+              .map((error) => `${error.instancePath || "body"} ${error.message}`)
+              .join("; ")}`,
+          );
+      },
+    };
+  };
+}
+
+function asHeaders(headers: RouteContext["headers"]): Record<string, string | string[]> {
+  return Object.fromEntries(
+    Object.entries(headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined),
+  );
+}
