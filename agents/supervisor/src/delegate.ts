@@ -3,9 +3,12 @@ import { countUnavailableSubagent, currentTurn, observeSubagentHop } from "@swit
 import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { Roster, Subagent } from "./roster.js";
 
-/** What one hop to a subagent produced: text for the model, or a question to relay to the user. */
+/**
+ * What one hop to a subagent produced: text for the model (with `reply`, the agent's own words,
+ * when it answered), or a question to relay to the user.
+ */
 export type HopResult =
-  | { kind: "answer"; text: string }
+  | { kind: "answer"; text: string; reply?: string }
   | { kind: "question"; taskId: string; question: string; text: string };
 
 /**
@@ -74,7 +77,7 @@ function fromResult(agent: Subagent, result: TurnResult): HopResult {
   const latest = result.artifacts.at(-1) ?? result.text;
   switch (result.state) {
     case "completed":
-      return answer(`The ${name} agent answered: ${latest}`);
+      return { kind: "answer", text: `The ${name} agent answered: ${latest}`, reply: latest };
     case "input-required":
     case "auth-required": {
       const question = result.question ?? result.text;

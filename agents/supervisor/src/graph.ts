@@ -29,6 +29,8 @@ interface PendingRelay {
   taskId: string;
   question: string;
   toolCallId: string;
+  /** The call asked for the agent's answer to go to the user as is (see `final`). */
+  final: boolean;
 }
 
 const SupervisorState = Annotation.Root({
@@ -45,6 +47,12 @@ type State = typeof SupervisorState.State;
 const CallAgentArgs = z.object({
   agent: z.string().describe("The subagent's name, as listed in the system prompt"),
   message: z.string().describe("What to ask it: the user's request with every detail they gave"),
+  final: z
+    .boolean()
+    .optional()
+    .describe(
+      "true when this agent's answer alone answers the user: it reaches the user as the agent wrote it, and you are not asked again",
+    ),
 });
 
 /** Only the schema reaches the model; the supervisor graph runs the calls itself (see `delegate`). */
@@ -55,7 +63,8 @@ const callAgentTool = tool(async () => "", {
 });
 
 /**
- * model → delegate (one hop per call_agent call) → model … → answer. A subagent that asks the
+ * model → delegate (one hop per call_agent call) → model … → answer. A lone call marked `final`
+ * skips the last model step: the subagent's answer is the turn's answer. A subagent that asks the
  * user something sends the graph to `relay`, which pauses with the question (persisted in the
  * checkpoint) and sends the user's answer to that same subagent task. Each node makes its outside
  * calls only after its pause, so resuming never repeats a hop. With `summarize`, the model is sent
@@ -82,6 +91,7 @@ export function buildSupervisorGraph(
     const last = state.messages.at(-1);
     const calls = last && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : [];
     const pendingRelays: PendingRelay[] = [];
+    let reply: string | undefined;
     const messages = await Promise.all(
       calls.map(async (call) => {
         const toolCallId = call.id ?? "";
@@ -95,17 +105,20 @@ export function buildSupervisorGraph(
                   text: `call_agent needs an agent name and a message: ${parsed.error.message}`,
                 }
               : await askSubagent(roster, parsed.data.agent, parsed.data.message);
+        const final = calls.length === 1 && parsed.data?.final === true;
         if (hop.kind === "question") {
           pendingRelays.push({
             agent: parsed.data?.agent ?? "",
             taskId: hop.taskId,
             question: hop.question,
             toolCallId,
+            final,
           });
-        }
+        } else if (final) reply = hop.reply;
         return hopMessage(toolCallId, hop.text);
       }),
     );
+    if (reply !== undefined) messages.push(forwardedAnswer(calls[0]?.id ?? "", reply));
     return { messages, pendingRelays };
   };
 
@@ -118,14 +131,21 @@ export function buildSupervisorGraph(
     const pendingRelays =
       hop.kind === "question" ? [{ ...pending, taskId: hop.taskId, question: hop.question }, ...rest] : rest;
     // Same id: the hop's tool message is replaced by the outcome the user's answer led to.
-    return { messages: [hopMessage(pending.toolCallId, hop.text)], pendingRelays };
+    const messages = [hopMessage(pending.toolCallId, hop.text)];
+    if (pending.final && hop.kind === "answer" && hop.reply !== undefined)
+      messages.push(forwardedAnswer(pending.toolCallId, hop.reply));
+    return { messages, pendingRelays };
   };
 
   const afterModel = (state: State) => {
     const last = state.messages.at(-1);
     return last && AIMessage.isInstance(last) && (last.tool_calls?.length ?? 0) > 0 ? "delegate" : END;
   };
-  const afterHop = (state: State) => (state.pendingRelays.length > 0 ? "relay" : "model");
+  const afterHop = (state: State) => {
+    if (state.pendingRelays.length > 0) return "relay";
+    // A forwarded answer ends the turn; tool results go back to the model.
+    return AIMessage.isInstance(state.messages.at(-1)) ? END : "model";
+  };
 
   const graph = new StateGraph(SupervisorState)
     .addNode("model", callModel)
@@ -133,8 +153,8 @@ export function buildSupervisorGraph(
     .addNode("relay", relay)
     .addEdge(START, "model")
     .addConditionalEdges("model", afterModel, ["delegate", END])
-    .addConditionalEdges("delegate", afterHop, ["relay", "model"])
-    .addConditionalEdges("relay", afterHop, ["relay", "model"])
+    .addConditionalEdges("delegate", afterHop, ["relay", "model", END])
+    .addConditionalEdges("relay", afterHop, ["relay", "model", END])
     .compile({ checkpointer });
   return graph as unknown as TurnGraph;
 }
@@ -146,4 +166,9 @@ function hopMessage(toolCallId: string, text: string): BaseMessage {
     name: "call_agent",
     content: text,
   });
+}
+
+/** A subagent's answer passed to the user as the turn's answer, in the supervisor's voice. */
+function forwardedAnswer(toolCallId: string, reply: string): BaseMessage {
+  return new AIMessage({ id: `forward-${toolCallId}`, content: reply });
 }

@@ -12,6 +12,8 @@ export function supervisorPrompt(roster: Roster): string {
     "",
     "- Pass the user's request to the agent in plain words, with every detail the user gave.",
     "- A request may need several agents; call them one after another.",
+    "- When one agent's answer will be your whole answer, call it with final: true: the user gets the",
+    "  agent's answer as it wrote it, sooner. Leave final out to combine, explain or call another agent.",
     "- Subagents ask the user to confirm changes themselves; never confirm on the user's behalf.",
     "- If an agent is unavailable or fails, tell the user which agent and why.",
     "",

@@ -6,6 +6,7 @@ import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
 import {
   callTool,
+  offeredToolNames,
   recallUserMessages,
   replyFromToolResult,
   routeByAgentPrefix,
@@ -306,6 +307,45 @@ describe("supervisor routing over A2A", () => {
     expect(done.text).toContain(`Created ${created[0]?.key}`);
     const jiraTasks = await mongo.db(dbName).collection("tasks_jira").find({ contextId }).toArray();
     expect(jiraTasks).toHaveLength(1);
+  });
+
+  it("passes a lone answer marked final to the user as Jira wrote it, without a second model step", async () => {
+    await startJira();
+    await startSupervisor();
+    const supervisorModelCalls = () =>
+      llm.requests.filter((request) => offeredToolNames(request).includes("call_agent")).length;
+    const jiraDirect = await connectAgent(`http://127.0.0.1:${jiraPort}`);
+    const direct = await jiraDirect.send({ text: "open issues in OPS", contextId: `conv-${randomUUID()}` });
+
+    let calls = supervisorModelCalls();
+    const forwarded = await ask("forward to jira: open issues in OPS", `conv-${randomUUID()}`);
+    expect(forwarded.state).toBe("completed");
+    expect(forwarded.text).toBe(direct.text);
+    expect(supervisorModelCalls() - calls).toBe(1);
+
+    // Without `final` the supervisor's model answers from the tool result: a second call.
+    calls = supervisorModelCalls();
+    const composed = await ask("jira: open issues in OPS", `conv-${randomUUID()}`);
+    expect(composed.text).toBe(`The jira agent answered: ${direct.text}`);
+    expect(supervisorModelCalls() - calls).toBe(2);
+
+    // A confirmation on the way: the outcome the user's answer led to is forwarded the same way.
+    const contextId = `conv-${randomUUID()}`;
+    calls = supervisorModelCalls();
+    const asked = await ask("forward to jira: create a bug in OPS: disk full on db-2", contextId);
+    expect(asked.state).toBe("input-required");
+    const done = await ask("yes", contextId, asked.taskId);
+    const created = jira.issues.filter((issue) => issue.summary === "disk full on db-2");
+    expect(created).toHaveLength(1);
+    expect(done.text).toContain(`Created ${created[0]?.key}`);
+    expect(done.text).not.toContain("The jira agent answered");
+    expect(supervisorModelCalls() - calls).toBe(1);
+
+    // The next turn's model call sees the forwarded answer as the supervisor's own.
+    const next = await ask("jira: open issues in OPS", contextId);
+    expect(next.state).toBe("completed");
+    const sent = llm.requests.findLast((request) => offeredToolNames(request).includes("call_agent"));
+    expect(sent?.messages).toContainEqual(expect.objectContaining({ role: "assistant", content: done.text }));
   });
 
   it("continues a conversation after the Jira agent and then the supervisor are killed and restarted", async () => {
