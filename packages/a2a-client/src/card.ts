@@ -1,6 +1,7 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import { type Logger, maskSecrets } from "@switchboard/common";
 import { describeCallError, errorDetail } from "./describe-error.js";
+import { sleep } from "./draining.js";
 import { A2ACallError } from "./errors.js";
 import type { AgentCardSummary } from "./types.js";
 
@@ -160,8 +161,4 @@ export function summarizeCard(card: AgentCard, url: string, protocolVersion: str
 
 function withTrailingSlash(url: string): string {
   return url.endsWith("/") ? url : `${url}/`;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -235,6 +235,32 @@ describe("failures", () => {
     }
   });
 
+  it("sends a call again when it reached a replica that is shutting down (503 + Retry-After)", async () => {
+    const draining = await startEchoAgent({ drainingCalls: 2 });
+    try {
+      const connection = await connectAgent(draining.baseUrl, { logger });
+      const result = await connection.send({ text: "still there?" });
+      expect(result.state).toBe("completed");
+      // Refused twice unread, then taken once: nothing ran twice.
+      expect(draining.received.map((call) => call.text)).toEqual(["still there?"]);
+    } finally {
+      await draining.close();
+    }
+  });
+
+  it("gives up on a replica that keeps draining, and passes a 503 without Retry-After through at once", async () => {
+    for (const options of [{ drainingCalls: 10 }, { drainingCalls: 1, retryAfter: false }]) {
+      const draining = await startEchoAgent(options);
+      try {
+        const connection = await connectAgent(draining.baseUrl, { logger });
+        await expect(connection.send({ text: "hello" })).rejects.toMatchObject({ httpStatus: 503 });
+        expect(draining.received).toEqual([]);
+      } finally {
+        await draining.close();
+      }
+    }
+  });
+
   it("reports a missing card with the card URL and HTTP status, without retrying", async () => {
     const error = await connectAgent(`${agent.baseUrl}/nowhere`, { logger }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "a2a.card_unavailable", httpStatus: 404 });

@@ -4,6 +4,7 @@ import { getLogger } from "@switchboard/common";
 import { fetchAgentCard, summarizeCard, withReachableUrls } from "./card.js";
 import { Deadline } from "./deadline.js";
 import { describeCallError } from "./describe-error.js";
+import { retryWhenDraining } from "./draining.js";
 import { sendResultToTurnResult, taskToTurnResult, toTurnEvent, turnResultToEvents } from "./turn.js";
 import type {
   AgentCardSummary,
@@ -51,14 +52,16 @@ export async function connectAgent(baseUrl: string, options: ConnectOptions = {}
     logger,
   });
   const card = withReachableUrls(rawCard, baseUrl);
+  // Calls go to another replica when the one they reached is shutting down.
+  const callFetch = retryWhenDraining(fetchImpl);
   // Loaded on first connect: an agent that only serves A2A (and reads message text from here) never
   // holds the SDK's client.
   const { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } = await import("@a2a-js/sdk/client");
   const factory = new ClientFactory({
     preferredTransports: ["JSONRPC", "HTTP+JSON"],
     transports: [
-      new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl }),
-      new RestTransportFactory({ legacyCompat: { enabled: true }, fetchImpl }),
+      new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl: callFetch }),
+      new RestTransportFactory({ legacyCompat: { enabled: true }, fetchImpl: callFetch }),
     ],
     // The card is fetched and normalized already (with retries and compat). createFromAgentCard
     // would normalize it again, and the SDK's proto-card heuristic re-parses translated v0.3 cards.

@@ -241,9 +241,25 @@ function legacyCard(port: number): Record<string, unknown> {
 }
 
 export async function startEchoAgent(
-  options: { port?: number; streaming?: boolean } = {},
+  options: {
+    port?: number;
+    streaming?: boolean;
+    /** The first this many calls get a draining replica's answer (agent-runtime's): 503, Retry-After, Connection: close. */
+    drainingCalls?: number;
+    /** …and say Retry-After (default true). */
+    retryAfter?: boolean;
+  } = {},
 ): Promise<EchoAgent> {
   const app = express();
+  let draining = options.drainingCalls ?? 0;
+  app.post("/a2a/*path", (_req, res, next) => {
+    if (draining <= 0) return next();
+    draining--;
+    res
+      .status(503)
+      .set({ connection: "close", ...(options.retryAfter === false ? {} : { "retry-after": "1" }) })
+      .json({ status: "draining", reason: "this replica is shutting down" });
+  });
   const server: Server = createServer(app);
   server.listen(options.port ?? 0, "127.0.0.1");
   await once(server, "listening");
