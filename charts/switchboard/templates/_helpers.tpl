@@ -65,25 +65,39 @@ MongoDB URIs (which carry credentials).
 {{- end }}
 
 {{/*
-One component, as JSON: name (agent name), service (component name: supervisor, agent-<name>),
-fullName (object names), port, envPrefix and spec (defaults merged with the component's values).
-Called with (dict "root" $ "name" <agent name> "values" <component values>).
+One component, as JSON: name (agent name, or the app's: web), role (supervisor, agent, or app for a
+tool with an image of its own: the web chat), service (component name: supervisor, agent-<name>,
+web), where (its values' path, for messages), fullName (object names), port, envPrefix and spec
+(defaults merged with the component's values).
+Called with (dict "root" $ "name" <name> "role" <role> "values" <component values>).
 */}}
 {{- define "switchboard.component" -}}
 {{- $root := .root }}
-{{- $service := ternary "supervisor" (printf "agent-%s" .name) (eq .name "supervisor") }}
+{{- $role := .role }}
+{{- $service := printf "agent-%s" .name }}
+{{- $where := printf "agents.%s" .name }}
+{{- if eq $role "supervisor" }}
+{{- $service = "supervisor" }}
+{{- $where = "supervisor" }}
+{{- else if eq $role "app" }}
+{{- $service = .name }}
+{{- $where = .name }}
+{{- end }}
 {{- $fullName := printf "%s-%s" (include "switchboard.fullname" $root) $service | trunc 63 | trimSuffix "-" }}
 {{- $spec := mergeOverwrite (deepCopy $root.Values.defaults) (deepCopy .values) }}
 {{- if not .values.port }}
-{{- fail (printf "%s: set its contract port (port: <n>, as in its package.json)" (ternary "supervisor" (printf "agents.%s" .name) (eq .name "supervisor"))) }}
+{{- fail (printf "%s: set its contract port (port: <n>, %s)" $where (ternary "docs/CONTRACT.md" "as in its package.json" (eq $role "app"))) }}
 {{- end }}
-{{- toJson (dict "name" .name "service" $service "fullName" $fullName "port" (int .values.port) "envPrefix" (include "switchboard.envPrefix" .name) "spec" $spec) }}
+{{- toJson (dict "name" .name "role" $role "service" $service "where" $where "fullName" $fullName "port" (int .values.port) "envPrefix" (include "switchboard.envPrefix" .name) "spec" $spec) }}
 {{- end }}
 
-{{/* Every deployed component, supervisor first, then the enabled agents by name: {"items": [...]}. */}}
+{{/*
+Every deployed component, supervisor first, then the enabled agents by name, then the web chat
+when web.enabled: {"items": [...]}.
+*/}}
 {{- define "switchboard.components" -}}
 {{- $root := . }}
-{{- $items := list (include "switchboard.component" (dict "root" $root "name" "supervisor" "values" .Values.supervisor) | fromJson) }}
+{{- $items := list (include "switchboard.supervisor" $root | fromJson) }}
 {{- range $name, $agent := .Values.agents }}
 {{- if not (regexMatch "^[a-z][a-z0-9-]*$" $name) }}
 {{- fail (printf "agents.%s: agent names are lowercase letters, digits and -" $name) }}
@@ -92,15 +106,23 @@ Called with (dict "root" $ "name" <agent name> "values" <component values>).
 {{- fail "agents.supervisor: the supervisor is configured under supervisor:, not agents:" }}
 {{- end }}
 {{- if $agent.enabled }}
-{{- $items = append $items (include "switchboard.component" (dict "root" $root "name" $name "values" $agent) | fromJson) }}
+{{- $items = append $items (include "switchboard.component" (dict "root" $root "name" $name "role" "agent" "values" $agent) | fromJson) }}
 {{- end }}
+{{- end }}
+{{- if .Values.web.enabled }}
+{{- $items = append $items (include "switchboard.web" $root | fromJson) }}
 {{- end }}
 {{- toJson (dict "items" $items) }}
 {{- end }}
 
 {{/* The supervisor's component (for selectors and URLs). */}}
 {{- define "switchboard.supervisor" -}}
-{{- include "switchboard.component" (dict "root" . "name" "supervisor" "values" .Values.supervisor) }}
+{{- include "switchboard.component" (dict "root" . "name" "supervisor" "role" "supervisor" "values" .Values.supervisor) }}
+{{- end }}
+
+{{/* The web chat's component (tools/web), whether or not web.enabled. */}}
+{{- define "switchboard.web" -}}
+{{- include "switchboard.component" (dict "root" . "name" "web" "role" "app" "values" .Values.web) }}
 {{- end }}
 
 {{/* A component's Service URL inside the namespace: http://<fullName>:<port>. */}}
@@ -108,17 +130,73 @@ Called with (dict "root" $ "name" <agent name> "values" <component values>).
 {{- printf "http://%s:%d" .fullName (int .port) }}
 {{- end }}
 
-{{/* AGENT_PUBLIC_URL: publicUrl, else (supervisor) the ingress' first host, else the Service URL. */}}
+{{/*
+The ingress' rules with each path's backend component resolved, as JSON: {"rules": [{host, paths:
+[{path, pathType, component, fullName, port}]}]}. A path goes to its `component` (web or
+supervisor), by default to the web chat when web.enabled (the browser-facing component), else to
+the supervisor.
+*/}}
+{{- define "switchboard.ingressRules" -}}
+{{- $root := . }}
+{{- $supervisor := include "switchboard.supervisor" $root | fromJson }}
+{{- $targets := dict "supervisor" $supervisor }}
+{{- if .Values.web.enabled }}
+{{- $_ := set $targets "web" (include "switchboard.web" $root | fromJson) }}
+{{- end }}
+{{- $default := ternary "web" "supervisor" (and .Values.web.enabled true) }}
+{{- $rules := list }}
+{{- range $host := .Values.ingress.hosts }}
+{{- $paths := list }}
+{{- range $path := $host.paths }}
+{{- $name := $path.component | default $default }}
+{{- $target := get $targets $name }}
+{{- if not $target }}
+{{- fail (printf "ingress: path %s of host %s goes to component %s, which is not deployed (web.enabled=false?)" $path.path ($host.host | default "*") $name) }}
+{{- end }}
+{{- $paths = append $paths (dict "path" $path.path "pathType" ($path.pathType | default "Prefix") "component" $name "fullName" $target.fullName "port" $target.port) }}
+{{- end }}
+{{- $rules = append $rules (dict "host" ($host.host | default "") "paths" $paths) }}
+{{- end }}
+{{- toJson (dict "rules" $rules "default" (get $targets $default)) }}
+{{- end }}
+
+{{/*
+The ingress URL of a component: http(s)://<first ingress host with a path to it>, https when the
+host is in ingress.tls; empty without the ingress or such a host. (dict "root" $ "component" <name>)
+*/}}
+{{- define "switchboard.ingressUrl" -}}
+{{- $root := .root }}
+{{- $component := .component }}
+{{- if $root.Values.ingress.enabled }}
+{{- $found := "" }}
+{{- range (include "switchboard.ingressRules" $root | fromJson).rules }}
+{{- $host := .host }}
+{{- if and $host (not $found) }}
+{{- range .paths }}{{ if eq .component $component }}{{ $found = $host }}{{ end }}{{ end }}
+{{- end }}
+{{- end }}
+{{- if $found }}
+{{- $tls := false }}
+{{- range $root.Values.ingress.tls }}{{ if has $found (.hosts | default list) }}{{ $tls = true }}{{ end }}{{ end }}
+{{- printf "%s://%s" (ternary "https" "http" $tls) $found }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+AGENT_PUBLIC_URL: publicUrl, else (supervisor) the first ingress host that routes to it, else the
+Service URL.
+*/}}
 {{- define "switchboard.publicUrl" -}}
 {{- $c := .component }}
-{{- $ingress := .root.Values.ingress }}
+{{- $ingressUrl := "" }}
+{{- if eq $c.role "supervisor" }}
+{{- $ingressUrl = include "switchboard.ingressUrl" (dict "root" .root "component" "supervisor") }}
+{{- end }}
 {{- if $c.spec.publicUrl }}
 {{- $c.spec.publicUrl }}
-{{- else if and (eq $c.name "supervisor") $ingress.enabled $ingress.hosts (first $ingress.hosts).host }}
-{{- $host := (first $ingress.hosts).host }}
-{{- $tls := false }}
-{{- range $ingress.tls }}{{ if has $host (.hosts | default list) }}{{ $tls = true }}{{ end }}{{ end }}
-{{- printf "%s://%s" (ternary "https" "http" $tls) $host }}
+{{- else if $ingressUrl }}
+{{- $ingressUrl }}
 {{- else }}
 {{- include "switchboard.serviceUrl" $c }}
 {{- end }}
@@ -148,28 +226,41 @@ Called with (dict "root" $ "name" <agent name> "values" <component values>).
 {{- end }}
 
 {{/*
-A component's own ConfigMap data, as JSON: PORT, HOST, AGENT_PUBLIC_URL; for the supervisor, the
-wiring of every enabled agent (ENABLE_<AGENT>, <AGENT>_AGENT_URL); then its env.
+A component's own ConfigMap data, as JSON: PORT and HOST; for the supervisor and the agents
+AGENT_PUBLIC_URL, and for the supervisor the wiring of every enabled agent (ENABLE_<AGENT>,
+<AGENT>_AGENT_URL); for the web chat SWITCHBOARD_URL, the release's supervisor Service; then its env.
 Called with (dict "root" $ "component" $c).
 */}}
 {{- define "switchboard.componentEnv" -}}
 {{- $c := .component }}
 {{- $root := .root }}
-{{- $env := dict "PORT" (toString $c.port) "HOST" "0.0.0.0" "AGENT_PUBLIC_URL" (include "switchboard.publicUrl" .) }}
-{{- if eq $c.name "supervisor" }}
+{{- $env := dict "PORT" (toString $c.port) "HOST" "0.0.0.0" }}
+{{- if eq $c.role "app" }}
+{{- $_ := set $env "SWITCHBOARD_URL" (include "switchboard.serviceUrl" (include "switchboard.supervisor" $root | fromJson)) }}
+{{- else }}
+{{- $_ := set $env "AGENT_PUBLIC_URL" (include "switchboard.publicUrl" .) }}
+{{- end }}
+{{- if eq $c.role "supervisor" }}
 {{- range (include "switchboard.components" $root | fromJson).items }}
-{{- if ne .name "supervisor" }}
+{{- if eq .role "agent" }}
 {{- $_ := set $env (printf "ENABLE_%s" .envPrefix) "true" }}
 {{- $_ := set $env (printf "%s_AGENT_URL" .envPrefix) (include "switchboard.serviceUrl" .) }}
 {{- end }}
 {{- end }}
 {{- end }}
-{{- $what := ternary "supervisor.env" (printf "agents.%s.env" $c.name) (eq $c.name "supervisor") }}
+{{- $what := printf "%s.env" $c.where }}
 {{- range $key, $value := (include "switchboard.plainEnv" (dict "what" $what "values" ($c.spec.env | default dict)) | fromJson) }}
 {{- if hasKey $env $key }}
 {{- fail (printf "%s.%s is set by the chart (%s)" $what $key (get $env $key)) }}
 {{- end }}
 {{- $_ := set $env $key $value }}
+{{- end }}
+{{- if eq $c.role "app" }}
+{{- /* The web chat's AUTH_MODE is its own, else the shared config's (envFrom); jwt needs OpenID Connect. */}}
+{{- $authMode := get $env "AUTH_MODE" | default (toString ($root.Values.config.AUTH_MODE | default "none")) }}
+{{- if and (eq $authMode "jwt") (not (and (get $env "OIDC_ISSUER") (get $env "OIDC_CLIENT_ID"))) }}
+{{- fail (printf "%s: AUTH_MODE=jwt: the web chat signs users in with OpenID Connect; set %s.OIDC_ISSUER (your identity provider) and %s.OIDC_CLIENT_ID (a public client allowed to redirect to <web chat URL>/auth/callback), or %s.AUTH_MODE=none" $c.where $what $what $what) }}
+{{- end }}
 {{- end }}
 {{- toJson $env }}
 {{- end }}
@@ -194,6 +285,7 @@ Called with (dict "root" $ "component" $c).
 {{- range $name, $agent := .Values.agents }}
 {{- $read = concat $read ($agent.secretKeys | default list) }}
 {{- end }}
+{{- $read = concat $read (.Values.web.secretKeys | default list) }}
 {{- range $key, $_ := $out }}
 {{- if not (has $key $read) }}
 {{- fail (printf "secrets.values.%s is read by no component: list it in secrets.sharedKeys or a component's secretKeys" $key) }}
@@ -202,9 +294,13 @@ Called with (dict "root" $ "component" $c).
 {{- toJson $out }}
 {{- end }}
 
-{{/* The Secret keys a component reads: secrets.sharedKeys and its secretKeys. */}}
+{{/*
+The Secret keys a component reads: its secretKeys, after secrets.sharedKeys for the supervisor and
+the agents (the web chat holds no credential: MongoDB and the LLM keys are the agents').
+*/}}
 {{- define "switchboard.componentSecretKeys" -}}
-{{- toJson (dict "keys" (concat .root.Values.secrets.sharedKeys (.component.spec.secretKeys | default list) | uniq)) }}
+{{- $shared := ternary (list) .root.Values.secrets.sharedKeys (eq .component.role "app") }}
+{{- toJson (dict "keys" (concat $shared (.component.spec.secretKeys | default list) | uniq)) }}
 {{- end }}
 
 {{/* A component's image reference. Called with (dict "root" $ "component" $c). */}}

@@ -5,17 +5,21 @@ import {
   listAgentPackages,
   SUPERVISOR,
   serviceNameFor,
+  WEB_UI_PORT,
 } from "@switchboard/contract";
 import { describe, expect, it } from "vitest";
 import {
   containerEnv,
   containerOf,
   find,
+  type LabelSelector,
   ofKind,
   peerAdmits,
   plainValues,
+  selectorSelects,
   selects,
 } from "../test/manifests.js";
+import { startWebServer } from "../test/web-server.js";
 import { type ChartOptions, type KubeObject, lintChart, renderChart, templateChart } from "./chart.js";
 import { findRepoRoot } from "./helm.js";
 import { validateManifest } from "./kube-schema.js";
@@ -31,6 +35,8 @@ const namespace = "fleet";
 const fullname = `${release}-switchboard`;
 const objectName = (agent: string) => `${fullname}-${serviceNameFor(agent)}`;
 const serviceUrl = (agent: AgentPackage) => `http://${objectName(agent.name)}:${agent.port}`;
+/** The web chat's objects (component `web`). */
+const webName = `${fullname}-web`;
 
 /** Credentials the full values hand the chart; none may show up outside the Secret. */
 const secretValues = {
@@ -50,7 +56,9 @@ const readOnlyBy: Record<string, string> = {
 };
 
 const host = "switchboard.example.com";
-/** Everything optional on: settings, credentials, ingress, ServiceMonitor, NetworkPolicy, the web UI switch. */
+/** The web chat's sign-in, required with AUTH_MODE=jwt. */
+const oidc = { OIDC_ISSUER: "https://idp.example.com/realms/acme", OIDC_CLIENT_ID: "switchboard-web" };
+/** Everything optional on: settings, credentials, ingress, ServiceMonitor, NetworkPolicy, the web chat. */
 const fullValues = {
   config: {
     LLM_PROVIDER: "openai",
@@ -77,8 +85,9 @@ const fullValues = {
     enabled: true,
     metricsFrom: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } } }],
   },
-  web: { enabled: true },
+  web: { enabled: true, env: oidc },
 };
+const withoutWeb = { ...fullValues, web: { enabled: false } };
 const existingSecret = "switchboard-credentials";
 const existingSecretValues = { ...fullValues, secrets: { existingSecret } };
 
@@ -325,6 +334,8 @@ describe("the Helm chart (charts/switchboard)", () => {
         }
       }
     }
+    // The web chat holds no credential: MongoDB and the LLM keys are the agents'.
+    expect(containerOf(find(objects, "Deployment", webName)).env).toBeUndefined();
     // Non-secret settings land in the shared ConfigMap, as strings.
     expect(find(objects, "ConfigMap", `${fullname}-config`).data).toMatchObject({
       LLM_PROVIDER: "openai",
@@ -347,7 +358,9 @@ describe("the Helm chart (charts/switchboard)", () => {
   it("reads every secret from an existing Secret when one is named, and refuses values beside it", async () => {
     const objects = await rendered("full values with an existing Secret");
     expect(ofKind(objects, "Secret")).toEqual([]);
-    for (const deployment of ofKind(objects, "Deployment")) {
+    for (const deployment of ofKind(objects, "Deployment").filter(
+      ({ metadata }) => metadata.name !== webName,
+    )) {
       const refs = (containerOf(deployment).env ?? []).map(
         (variable) => variable.valueFrom?.secretKeyRef?.name,
       );
@@ -435,7 +448,7 @@ describe("the Helm chart (charts/switchboard)", () => {
 
     for (const [webEnabled, objects] of [
       [true, fullObjects],
-      [false, await render({ ...fullValues, web: { enabled: false } })],
+      [false, await render(withoutWeb)],
     ] as const) {
       const policies = ofKind(objects, "NetworkPolicy");
       expect(policies.map(({ metadata }) => metadata.name).sort()).toEqual(
@@ -459,7 +472,7 @@ describe("the Helm chart (charts/switchboard)", () => {
           podLabels(objects)
             .filter(({ labels }) => admitted(labels))
             .map(({ name }) => name),
-        ).toEqual([objectName(SUPERVISOR)]);
+        ).toEqual(webEnabled ? [objectName(SUPERVISOR), webName] : [objectName(SUPERVISOR)]);
         expect(admitted(webPod)).toBe(webEnabled);
         expect(admitted(otherReleaseSupervisor)).toBe(false);
         // The second rule is networkPolicy.metricsFrom as given: Prometheus' namespace, nothing in ours.
@@ -470,11 +483,12 @@ describe("the Helm chart (charts/switchboard)", () => {
     expect(ofKind(defaultObjects, "NetworkPolicy")).toEqual([]);
   });
 
-  it("routes the ingress to the supervisor, whose agent card then carries the public URL", async () => {
+  it("routes the ingress to the supervisor without the web chat, whose agent card then carries the public URL", async () => {
     const defaultObjects = await defaults();
-    const fullObjects = await full();
-    const [ingress, ...more] = ofKind(fullObjects, "Ingress");
+    const objects = await render(withoutWeb);
+    const [ingress, ...more] = ofKind(objects, "Ingress");
     expect(more).toEqual([]);
+    expect(ingress?.metadata.name).toBe(objectName(SUPERVISOR));
     expect(ingress?.spec?.ingressClassName).toBe("nginx");
     expect(ingress?.spec?.tls).toEqual([{ hosts: [host], secretName: "switchboard-tls" }]);
     expect(ingress?.spec?.rules).toEqual([
@@ -491,9 +505,7 @@ describe("the Helm chart (charts/switchboard)", () => {
         },
       },
     ]);
-    const env = plainValues(
-      containerEnv(fullObjects, find(fullObjects, "Deployment", objectName(SUPERVISOR))),
-    );
+    const env = plainValues(containerEnv(objects, find(objects, "Deployment", objectName(SUPERVISOR))));
     expect(env.AGENT_PUBLIC_URL).toBe(`https://${host}`);
     expect(ofKind(defaultObjects, "Ingress")).toEqual([]);
     const defaultEnv = plainValues(
@@ -508,7 +520,7 @@ describe("the Helm chart (charts/switchboard)", () => {
     const monitors = fullObjects.filter(({ kind }) => kind === "ServiceMonitor");
     expect(monitors).toHaveLength(1);
     const spec = monitors[0]?.spec as {
-      selector: { matchLabels: Record<string, string> };
+      selector: LabelSelector;
       namespaceSelector: { matchNames: string[] };
       endpoints: Array<{ port: string; path: string }>;
     };
@@ -517,14 +529,19 @@ describe("the Helm chart (charts/switchboard)", () => {
     expect(spec.namespaceSelector.matchNames).toEqual([namespace]);
     expect(spec.endpoints).toEqual([expect.objectContaining({ port: "http", path: "/metrics" })]);
     const services = ofKind(fullObjects, "Service");
+    // Every agent's Service and the supervisor's; not the web chat's, which serves no /metrics.
     expect(
-      services.filter(({ metadata }) => selects(spec.selector.matchLabels, metadata.labels ?? {})),
-    ).toHaveLength(agents.length);
+      services
+        .filter(({ metadata }) => selectorSelects(spec.selector, metadata.labels ?? {}))
+        .map(({ metadata }) => metadata.name)
+        .sort(),
+    ).toEqual(agents.map(({ name }) => objectName(name)).sort());
+    expect(services.map(({ metadata }) => metadata.name)).toContain(webName);
     for (const service of services) expect(service.spec?.ports?.map(({ name }) => name)).toContain("http");
     expect(defaultObjects.filter(({ kind }) => kind === "ServiceMonitor")).toEqual([]);
   });
 
-  it("names images as the Dockerfile and docker-compose.dev.yaml do: <prefix>/<supervisor|agent-name>:<tag>", async () => {
+  it("names images as the Dockerfile and docker-compose.dev.yaml do: <prefix>/<supervisor|agent-name|web>:<tag>", async () => {
     const defaultObjects = await defaults();
     const fullObjects = await full();
     const imageOf = (objects: KubeObject[], agent: AgentPackage) =>
@@ -535,6 +552,10 @@ describe("the Helm chart (charts/switchboard)", () => {
         `registry.example.com/acme/switchboard/${serviceNameFor(agent.name)}:1.2.3`,
       );
     }
+    // The web chat's image is `web`, as docker-compose.dev.yaml names the APP=web build.
+    expect(containerOf(find(fullObjects, "Deployment", webName)).image).toBe(
+      "registry.example.com/acme/switchboard/web:1.2.3",
+    );
   });
 
   it("refuses values its schema does not know", async () => {
@@ -545,5 +566,222 @@ describe("the Helm chart (charts/switchboard)", () => {
     expect(await refusal({ values: { agents: { Bad_Name: { enabled: true, port: 8100 } } } })).toMatch(
       /Bad_Name/,
     );
+  });
+});
+
+describe("the web chat in the Helm chart (web.enabled)", () => {
+  /** The web chat's own objects: labelled component `web`, or named after it. */
+  const webObjects = (objects: KubeObject[]) =>
+    objects.filter(
+      ({ metadata }) =>
+        metadata.labels?.["app.kubernetes.io/component"] === "web" || metadata.name === webName,
+    );
+
+  it("deploys the web chat as component `web`: Deployment, Service on the web UI's port, ConfigMap, HPA and PDB", async () => {
+    const objects = await full();
+    const component = { "app.kubernetes.io/component": "web" };
+    const deployment = find(objects, "Deployment", webName);
+    expect(validateManifest(deployment)).toEqual([]);
+    expect(deployment.spec?.template.metadata?.labels).toMatchObject(component);
+    expect(
+      selects(deployment.spec?.selector.matchLabels, deployment.spec?.template.metadata?.labels ?? {}),
+    ).toBe(true);
+    const container = containerOf(deployment);
+    expect(container.name).toBe("web");
+    expect(container.ports).toEqual([{ name: "http", containerPort: WEB_UI_PORT, protocol: "TCP" }]);
+
+    const service = find(objects, "Service", webName);
+    expect(validateManifest(service)).toEqual([]);
+    expect(service.spec?.type).toBe("ClusterIP");
+    expect(service.spec?.ports).toEqual([expect.objectContaining({ port: WEB_UI_PORT, targetPort: "http" })]);
+    expect(service.spec?.selector).toEqual(deployment.spec?.selector.matchLabels);
+    // Its Service selects its pods and no other component's.
+    const selected = ofKind(objects, "Deployment").filter((other) =>
+      selects(service.spec?.selector, other.spec?.template.metadata?.labels ?? {}),
+    );
+    expect(selected.map(({ metadata }) => metadata.name)).toEqual([webName]);
+
+    // Scaled and drained as the agents are (defaults), sized as what it is: a page and a proxy.
+    const hpa = find(objects, "HorizontalPodAutoscaler", webName);
+    expect(hpa.spec?.scaleTargetRef).toEqual({ apiVersion: "apps/v1", kind: "Deployment", name: webName });
+    expect([hpa.spec?.minReplicas, hpa.spec?.maxReplicas]).toEqual([3, 10]);
+    expect(deployment.spec?.replicas).toBeUndefined();
+    const pdb = find(objects, "PodDisruptionBudget", webName);
+    expect(pdb.spec?.maxUnavailable).toBe(1);
+    expect(pdb.spec?.selector?.matchLabels).toEqual(deployment.spec?.selector.matchLabels);
+    expect(container.resources).toEqual({
+      requests: { cpu: "100m", memory: "128Mi" },
+      limits: { cpu: "500m", memory: "256Mi" },
+    });
+    for (const object of webObjects(objects)) {
+      expect(validateManifest(object), `${object.kind} ${object.metadata.name}`).toEqual([]);
+    }
+    expect(
+      webObjects(objects)
+        .map(({ kind }) => kind)
+        .sort(),
+    ).toEqual([
+      "ConfigMap",
+      "Deployment",
+      "HorizontalPodAutoscaler",
+      "Ingress",
+      "PodDisruptionBudget",
+      "Service",
+    ]);
+  });
+
+  it("points SWITCHBOARD_URL at the supervisor Service of the same release, and passes its sign-in settings", async () => {
+    for (const objects of [await full(), await render({ web: { enabled: true } })]) {
+      const env = plainValues(containerEnv(objects, find(objects, "Deployment", webName)));
+      const target = new URL(env.SWITCHBOARD_URL ?? "");
+      const supervisorService = find(objects, "Service", target.hostname);
+      expect(supervisorService.metadata.labels).toMatchObject({
+        "app.kubernetes.io/instance": release,
+        "app.kubernetes.io/component": SUPERVISOR,
+      });
+      expect(supervisorService.spec?.ports?.map(({ port }) => port)).toEqual([Number(target.port)]);
+      const supervisorPods = ofKind(objects, "Deployment").filter((deployment) =>
+        selects(supervisorService.spec?.selector, deployment.spec?.template.metadata?.labels ?? {}),
+      );
+      expect(supervisorPods.map(({ metadata }) => metadata.name)).toEqual([objectName(SUPERVISOR)]);
+      expect(env.SWITCHBOARD_URL).toBe(serviceUrl(supervisor));
+      expect(env).toMatchObject({ PORT: String(WEB_UI_PORT), HOST: "0.0.0.0" });
+      // The agents' settings: not the web chat's.
+      expect(env).not.toHaveProperty("AGENT_PUBLIC_URL");
+      expect(Object.keys(env).filter((key) => /^ENABLE_|_AGENT_URL$/.test(key))).toEqual([]);
+    }
+    // AUTH_MODE follows the agents' (config) unless web.env sets it; OIDC_* are web.env's.
+    expect(plainValues(containerEnv(await full(), find(await full(), "Deployment", webName)))).toMatchObject({
+      AUTH_MODE: "jwt",
+      ...oidc,
+    });
+    const own = await render({
+      web: { enabled: true, env: { AUTH_MODE: "jwt", ...oidc, OIDC_SCOPE: "openid profile agents" } },
+    });
+    const ownEnv = plainValues(containerEnv(own, find(own, "Deployment", webName)));
+    expect(ownEnv).toMatchObject({ AUTH_MODE: "jwt", ...oidc, OIDC_SCOPE: "openid profile agents" });
+    expect(find(own, "ConfigMap", webName).data).toMatchObject({ AUTH_MODE: "jwt", ...oidc });
+    const none = await render({ web: { enabled: true } });
+    const noneEnv = plainValues(containerEnv(none, find(none, "Deployment", webName)));
+    expect(noneEnv.AUTH_MODE).toBe("none");
+    expect(Object.keys(noneEnv).filter((key) => key.startsWith("OIDC_"))).toEqual([]);
+  });
+
+  it("refuses a web chat that could not start: AUTH_MODE=jwt without OpenID Connect, or the chart's own variables", async () => {
+    expect(await refusal({ values: { config: { AUTH_MODE: "jwt" }, web: { enabled: true } } })).toContain(
+      "web: AUTH_MODE=jwt: the web chat signs users in with OpenID Connect; set web.env.OIDC_ISSUER",
+    );
+    expect(
+      await refusal({
+        values: { web: { enabled: true, env: { AUTH_MODE: "jwt", OIDC_ISSUER: oidc.OIDC_ISSUER } } },
+      }),
+    ).toContain("web.env.OIDC_CLIENT_ID");
+    expect(
+      await refusal({ values: { web: { enabled: true, env: { OIDC_ISSUER: "idp.example.com" } } } }),
+    ).toMatch(/OIDC_ISSUER/);
+    expect(
+      await refusal({
+        values: { web: { enabled: true, env: { SWITCHBOARD_URL: "http://elsewhere:8000" } } },
+      }),
+    ).toContain("web.env.SWITCHBOARD_URL is set by the chart");
+    expect(await refusal({ values: { web: { enabled: true, env: { SOME_TOKEN: "t" } } } })).toContain(
+      "web.env.SOME_TOKEN looks secret",
+    );
+  });
+
+  it("probes the web chat's server on its port: startup and liveness on /health, readiness on /ready", async () => {
+    const objects = await full();
+    const container = containerOf(find(objects, "Deployment", webName));
+    const env = plainValues(containerEnv(objects, find(objects, "Deployment", webName)));
+    const portNamed = (port: unknown) => container.ports?.find(({ name }) => name === port)?.containerPort;
+    expect(container.startupProbe?.httpGet?.path).toBe("/health");
+    expect(container.livenessProbe?.httpGet?.path).toBe("/health");
+    expect(container.readinessProbe?.httpGet?.path).toBe("/ready");
+    for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe]) {
+      // The named port is the one the server listens on (PORT).
+      expect(portNamed(probe?.httpGet?.port)).toBe(Number(env.PORT));
+    }
+  });
+
+  it("answers its probes: the real server (tools/web's build), started with the env the chart renders", async () => {
+    const objects = await full();
+    const deployment = find(objects, "Deployment", webName);
+    const container = containerOf(deployment);
+    const env = plainValues(containerEnv(objects, deployment));
+    // The pod's environment, bar the listening address (a free loopback port here).
+    const server = await startWebServer(repoRoot, env);
+    try {
+      const probes = [container.startupProbe, container.livenessProbe, container.readinessProbe];
+      for (const probe of probes) {
+        const path = probe?.httpGet?.path ?? "";
+        const answer = await fetch(`${server.url}${path}`);
+        expect(answer.status, `GET ${path}`).toBe(200);
+        expect(await answer.json(), `GET ${path}`).toMatchObject({ service: "web" });
+      }
+      // It took the chart's settings: the sign-in it offers the page, the supervisor it forwards to.
+      expect(await (await fetch(`${server.url}/config.json`)).json()).toEqual({
+        signIn: {
+          mode: "oidc",
+          issuer: oidc.OIDC_ISSUER,
+          clientId: oidc.OIDC_CLIENT_ID,
+          scope: "openid profile",
+        },
+      });
+      expect(server.output()).toContain(`"supervisor":"${serviceUrl(supervisor)}"`);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("routes the ingress to the web chat, and a path marked component: supervisor to the supervisor", async () => {
+    const objects = await full();
+    const [ingress, ...more] = ofKind(objects, "Ingress");
+    expect(more).toEqual([]);
+    expect(ingress?.metadata.name).toBe(webName);
+    expect(ingress?.metadata.labels).toMatchObject({ "app.kubernetes.io/component": "web" });
+    const backend = { service: { name: webName, port: { number: WEB_UI_PORT } } };
+    expect(ingress?.spec?.rules).toEqual([
+      { host, http: { paths: [{ path: "/", pathType: "Prefix", backend }] } },
+    ]);
+    expect(find(objects, "Service", webName).spec?.ports?.[0]?.port).toBe(WEB_UI_PORT);
+    // The browser reaches the supervisor through the web chat: its card keeps its Service URL.
+    const supervisorEnv = plainValues(
+      containerEnv(objects, find(objects, "Deployment", objectName(SUPERVISOR))),
+    );
+    expect(supervisorEnv.AGENT_PUBLIC_URL).toBe(serviceUrl(supervisor));
+
+    const a2aHost = "a2a.example.com";
+    const split = await render({
+      ...fullValues,
+      ingress: {
+        ...fullValues.ingress,
+        hosts: [
+          { host, paths: [{ path: "/" }] },
+          { host: a2aHost, paths: [{ path: "/", pathType: "Prefix", component: "supervisor" }] },
+        ],
+      },
+    });
+    const rules = ofKind(split, "Ingress")[0]?.spec?.rules ?? [];
+    expect(rules.map((rule) => [rule.host, rule.http?.paths[0]?.backend.service?.name])).toEqual([
+      [host, webName],
+      [a2aHost, objectName(SUPERVISOR)],
+    ]);
+    const splitEnv = plainValues(containerEnv(split, find(split, "Deployment", objectName(SUPERVISOR))));
+    expect(splitEnv.AGENT_PUBLIC_URL).toBe(`http://${a2aHost}`);
+    expect(
+      await refusal({
+        values: {
+          ...withoutWeb,
+          ingress: { enabled: true, hosts: [{ host, paths: [{ path: "/", component: "web" }] }] },
+        },
+      }),
+    ).toContain("goes to component web, which is not deployed");
+  });
+
+  it("renders nothing web with web.enabled=false (the default)", async () => {
+    for (const objects of [await defaults(), await render(withoutWeb)]) {
+      expect(webObjects(objects)).toEqual([]);
+      expect(JSON.stringify(objects)).not.toContain(webName);
+    }
   });
 });

@@ -88,6 +88,34 @@ export function selects(
   return Object.entries(matchLabels ?? {}).every(([key, value]) => labels[key] === value);
 }
 
+/** A label selector, as Deployments, PDBs, NetworkPolicies and ServiceMonitors carry it. */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
+}
+
+/** Whether a label selector (matchLabels and matchExpressions) selects these labels. */
+export function selectorSelects(
+  selector: LabelSelector | undefined,
+  labels: Record<string, string>,
+): boolean {
+  if (!selects(selector?.matchLabels, labels)) return false;
+  return (selector?.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+    switch (operator) {
+      case "In":
+        return key in labels && values.includes(labels[key] as string);
+      case "NotIn":
+        return !(key in labels) || !values.includes(labels[key] as string);
+      case "Exists":
+        return key in labels;
+      case "DoesNotExist":
+        return !(key in labels);
+      default:
+        throw new Error(`Unknown label selector operator ${operator}`);
+    }
+  });
+}
+
 /**
  * Whether a NetworkPolicy peer admits a pod with these labels in the policy's own namespace: a
  * podSelector alone means "pods of this namespace"; anything with a namespaceSelector or ipBlock is

@@ -55,11 +55,22 @@ describe("the Helm chart's values", () => {
     const fixture = fixtureWithValues((values) => {
       values.setIn(["config", "LOG_LEVL"], "debug");
       values.setIn(["agents", "jira", "secretKeys"], values.createNode(["JIRA_TOKEN"]));
+      values.setIn(["web", "env", "OIDC_AUDIENCE"], "");
     });
     expect(checkChart(fixture.root)).toEqual([
       expect.stringContaining("config.LOG_LEVL sets LOG_LEVL"),
       expect.stringContaining("agents.jira.secretKeys sets JIRA_TOKEN"),
+      expect.stringContaining("web.env.OIDC_AUDIENCE sets OIDC_AUDIENCE"),
     ]);
+  });
+
+  it("must have the web chat on the contract's web UI port", () => {
+    const moved = fixtureWithValues((values) => values.setIn(["web", "port"], 8080));
+    expect(checkChart(moved.root)).toEqual([
+      expect.stringContaining("web.port is 8080, but the web chat's contract port is 3000"),
+    ]);
+    const gone = fixtureWithValues((values) => values.delete("web"));
+    expect(checkChart(gone.root)).toEqual([expect.stringContaining("no web entry for the web chat")]);
   });
 
   it("are required", () => {

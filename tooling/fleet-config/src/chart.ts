@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { listAgentPackages, SUPERVISOR } from "@switchboard/contract";
+import { listAgentPackages, SUPERVISOR, WEB_UI_PORT } from "@switchboard/contract";
 import { parse } from "yaml";
 import { readEnvExample } from "./env-example.js";
 import { agentMcpVariables } from "./mcp-check.js";
@@ -20,13 +20,15 @@ interface ChartValues {
   secrets?: { values?: Record<string, unknown> | null; sharedKeys?: unknown[] | null } | null;
   supervisor?: ChartComponent | null;
   agents?: Record<string, ChartComponent | null> | null;
+  /** The web chat (tools/web), component `web`. */
+  web?: ChartComponent | null;
 }
 
 /**
  * The chart's values against the agent packages and .env.example: every agent package under agents/
  * has an `agents.<name>` entry on its port (the supervisor: `supervisor.port`), no entry names a
- * package that is not there, and every variable the chart sets or reads from its Secret is one
- * .env.example documents. Empty when all is well.
+ * package that is not there, the web chat's `web` entry is on the contract's web UI port, and every
+ * variable the chart sets or reads from its Secret is one .env.example documents. Empty when all is well.
  */
 export function checkChart(repoRoot: string): string[] {
   const path = join(repoRoot, CHART_VALUES);
@@ -60,6 +62,20 @@ export function checkChart(repoRoot: string): string[] {
       problems.push(`${CHART_VALUES}: ${where}.enabled must be true or false.`);
     }
   }
+  const web = values.web;
+  if (!web) {
+    problems.push(
+      `${CHART_VALUES}: no web entry for the web chat (tools/web); add { enabled: false, port: ${WEB_UI_PORT} }.`,
+    );
+  } else {
+    if (web.port !== WEB_UI_PORT) {
+      problems.push(
+        `${CHART_VALUES}: web.port is ${JSON.stringify(web.port)}, but the web chat's contract port is ${WEB_UI_PORT}.`,
+      );
+    }
+    if (typeof web.enabled !== "boolean")
+      problems.push(`${CHART_VALUES}: web.enabled must be true or false.`);
+  }
   const names = new Set(packages.map(({ name }) => name));
   for (const name of Object.keys(agents)) {
     if (!names.has(name)) {
@@ -75,7 +91,7 @@ export function checkChart(repoRoot: string): string[] {
   for (const name of Object.keys(values.config ?? {})) note(`config.${name}`, [name]);
   for (const name of Object.keys(values.secrets?.values ?? {})) note(`secrets.values.${name}`, [name]);
   note("secrets.sharedKeys", values.secrets?.sharedKeys ?? []);
-  const components = { supervisor: values.supervisor, ...prefixed(agents) };
+  const components = { supervisor: values.supervisor, ...prefixed(agents), web: values.web };
   for (const [where, entry] of Object.entries(components)) {
     for (const name of Object.keys(entry?.env ?? {})) note(`${where}.env.${name}`, [name]);
     note(`${where}.secretKeys`, entry?.secretKeys ?? []);
