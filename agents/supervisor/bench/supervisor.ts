@@ -8,6 +8,12 @@
 // BENCH_SAMPLES: turns per path (default 100). BENCH_CPU_PROF=DIR: each agent process writes a
 // V8 CPU profile there when it exits (open it in Chrome DevTools or speedscope). BENCH_TRACING=1:
 // both agents run with tracing on, exporting every span to a local OTLP receiver.
+// The agents run with the node options they ship with (AGENT_NODE_ARGS). Then a Jira agent and a
+// supervisor per variant of BENCH_NODE_OPTIONS_VARIANTS (";"-separated, e.g.
+// "default;--max-semi-space-size=2;--max-semi-space-size=4"; default: node's own defaults against
+// the shipped options, or against --max-semi-space-size=2 while none ship) take interleaved turns: p50/p95, turns/s at each concurrency
+// (the median of BENCH_ROUNDS rounds, default 3, variants in rotating order) and each pair's RSS.
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,7 +28,7 @@ import { createChatModel } from "@switchboard/llm";
 import { closeCheckpointer, getCheckpointer } from "@switchboard/utils";
 import { startFakeJira } from "@switchboard-testing/fake-jira";
 import { startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
-import { startAgentProcess } from "@switchboard-testing/test-agents";
+import { type AgentProcess, nodeVariants, startAgentProcess } from "@switchboard-testing/test-agents";
 import {
   callTool,
   replyFromToolResult,
@@ -42,6 +48,9 @@ const TARGET_SUPERVISOR_RATIO = 1.5;
 const TARGET_BARE_RATIO = 1.5;
 const TARGET_TURNS_PER_SECOND = 50;
 const TARGET_CONCURRENCY = 100;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Throughput against the first variant's that still counts as no loss. */
+const VARIANT_TOLERANCE = 0.05;
 /** Turns per path over which MongoDB commands and CPU time are counted. */
 const STATS_TURNS = Math.min(SAMPLES, 50);
 
@@ -157,6 +166,108 @@ async function dropDatabase(uri: string, name: string): Promise<void> {
   }
 }
 
+const rssMb = (pid: number) =>
+  Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) / 1024;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * A Jira agent and a supervisor per node-options variant, all running at once: interleaved turns
+ * through each supervisor (p50/p95), then turns/s at each concurrency (variants in rotating order,
+ * the median of ROUNDS rounds), then each pair's resident memory.
+ */
+async function compareNodeVariants(
+  env: Record<string, string>,
+  jiraEnv: Record<string, string>,
+): Promise<void> {
+  const variants = nodeVariants();
+  const started: AgentProcess[] = [];
+  const pairs: Array<{
+    label: string;
+    jira: AgentProcess;
+    supervisor: AgentProcess;
+    send: () => Promise<unknown>;
+  }> = [];
+  try {
+    for (const variant of variants) {
+      const jira = await startAgentProcess(join(agentsDir, "jira"), {
+        env: { ...env, ...jiraEnv },
+        agentNodeArgs: variant.args,
+      });
+      started.push(jira);
+      const supervisor = await startAgentProcess(join(agentsDir, "supervisor"), {
+        env: { ...env, ENABLE_JIRA: "true", JIRA_AGENT_URL: jira.url },
+        agentNodeArgs: variant.args,
+      });
+      started.push(supervisor);
+      const connection = await connectAgent(supervisor.url);
+      const send = () => connection.send({ text: "jira: issue PLAT-1", contextId: randomUUID() });
+      expectAnswer(variant.label, (await send()).text);
+      pairs.push({ label: variant.label, jira, supervisor, send });
+    }
+    const paths = Object.fromEntries(pairs.map((pair) => [pair.label, pair.send]));
+    await timeTurns(paths, 10);
+    const samples = await timeTurns(paths, SAMPLES);
+    const rates = new Map<string, number[]>();
+    for (const workers of CONCURRENCY) {
+      const turns = Math.max(SAMPLES, workers * 2);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let i = 0; i < pairs.length; i++) {
+          const pair = pairs[(round + i) % pairs.length];
+          if (!pair) continue;
+          const key = `${pair.label}@${workers}`;
+          rates.set(key, [...(rates.get(key) ?? []), await throughput(pair.send, workers, turns)]);
+        }
+      }
+    }
+    await sleep(5_000);
+    const width = Math.max(13, ...pairs.map((pair) => pair.label.length));
+    const base = pairs[0]?.label ?? "";
+    const p50 = (label: string) => quantile(samples[label] ?? [], 0.5);
+    const rate = (label: string, workers: number) => median(rates.get(`${label}@${workers}`) ?? []);
+    const vs = (value: number, baseline: number) =>
+      baseline
+        ? `${value >= baseline ? "+" : ""}${(((value - baseline) / baseline) * 100).toFixed(0)}%`
+        : "—";
+    console.log(
+      `\nNode options, a Jira agent and a supervisor per variant, all running: supervisor → Jira turns (${SAMPLES} interleaved; turns/s the median of ${ROUNDS} rounds), RSS 5 s after\n`,
+    );
+    console.log(
+      `| ${"node options".padEnd(width)} | p50 ms | p95 ms | ${CONCURRENCY.map((w) => `turns/s at ${w}`.padStart(14)).join(" | ")} | RSS Jira, MB | RSS supervisor, MB |`,
+    );
+    console.log(
+      `| ${"-".repeat(width)} | ------ | ------ | ${CONCURRENCY.map(() => "-".repeat(14)).join(" | ")} | ------------ | ------------------ |`,
+    );
+    for (const pair of pairs) {
+      console.log(
+        `| ${pair.label.padEnd(width)} | ${p50(pair.label).toFixed(1).padStart(6)} | ${quantile(
+          samples[pair.label] ?? [],
+          0.95,
+        )
+          .toFixed(1)
+          .padStart(
+            6,
+          )} | ${CONCURRENCY.map((w) => rate(pair.label, w).toFixed(1).padStart(14)).join(" | ")} | ${rssMb(pair.jira.pid).toFixed(0).padStart(12)} | ${rssMb(pair.supervisor.pid).toFixed(0).padStart(18)} |`,
+      );
+    }
+    console.log(`\nAgainst ${base} (latency: higher is worse; turns/s: lower is worse):\n`);
+    console.log(
+      `| ${"node options".padEnd(width)} | p50 | ${CONCURRENCY.map((w) => `turns/s at ${w}`).join(" | ")} | within ${VARIANT_TOLERANCE * 100}% |`,
+    );
+    console.log(
+      `| ${"-".repeat(width)} | --- | ${CONCURRENCY.map((w) => "-".repeat(`turns/s at ${w}`.length)).join(" | ")} | --------- |`,
+    );
+    for (const pair of pairs.slice(1)) {
+      const latencyOk = p50(pair.label) <= p50(base) * (1 + VARIANT_TOLERANCE);
+      const rateOk = CONCURRENCY.every((w) => rate(pair.label, w) >= rate(base, w) * (1 - VARIANT_TOLERANCE));
+      console.log(
+        `| ${pair.label.padEnd(width)} | ${vs(p50(pair.label), p50(base))} | ${CONCURRENCY.map((w) => vs(rate(pair.label, w), rate(base, w)).padStart(`turns/s at ${w}`.length)).join(" | ")} | ${(latencyOk && rateOk ? "yes" : "no").padEnd(9)} |`,
+      );
+    }
+  } finally {
+    await Promise.all(started.map((agent) => agent.kill("SIGTERM")));
+  }
+}
+
 async function main() {
   const mongo = process.env.MONGODB_URI ? undefined : await startTestMongo();
   const llm = await startScriptedLlm({ script });
@@ -218,16 +329,20 @@ async function main() {
     const direct = await connectAgent(jiraAgentProcess.url);
     const routed = await connectAgent(supervisor.url);
     const viaSupervisor = () => routed.send({ text: "jira: issue PLAT-1", contextId: randomUUID() });
+    // call_agent(final: true): Jira's answer is the supervisor's, with no second model call.
+    const forwarded = () => routed.send({ text: "forward to jira: issue PLAT-1", contextId: randomUUID() });
     const toJira = () => direct.send({ text: "issue PLAT-1", contextId: randomUUID() });
     const paths = {
       "direct to Jira agent": toJira,
       "supervisor → Jira (one hop)": viaSupervisor,
+      "supervisor → Jira, forwarded": forwarded,
       "bare createAgent().invoke": () => bareTurn(),
       'bare, durability "sync"': () => bareTurn("sync"),
     };
     // Every path does the same work: one model call for get_issue, one for the answer.
     expectAnswer("direct", (await toJira()).text);
     expectAnswer("supervisor", (await viaSupervisor()).text);
+    expectAnswer("forwarded", (await forwarded()).text);
     expectAnswer("bare", await bareTurn());
     // Warm up every path (JIT, connections, the supervisor's first card fetch).
     await timeTurns(paths, 10);
@@ -253,6 +368,12 @@ async function main() {
       [
         "supervisor ÷ direct",
         "supervisor → Jira (one hop)",
+        "direct to Jira agent",
+        `≤ ${TARGET_SUPERVISOR_RATIO}`,
+      ],
+      [
+        "supervisor (forwarded) ÷ direct",
+        "supervisor → Jira, forwarded",
         "direct to Jira agent",
         `≤ ${TARGET_SUPERVISOR_RATIO}`,
       ],
@@ -297,18 +418,21 @@ async function main() {
     row("CPU ms", (column) => column?.cpuMs);
     console.log("");
 
-    console.log("| concurrent conversations | turns | supervisor turns/s |");
-    console.log("| ------------------------ | ----- | ------------------ |");
+    console.log("| concurrent conversations | turns | supervisor turns/s | forwarded turns/s |");
+    console.log("| ------------------------ | ----- | ------------------ | ----------------- |");
     for (const workers of CONCURRENCY) {
       const turns = Math.max(SAMPLES, workers * 2);
       const rate = await throughput(viaSupervisor, workers, turns);
+      const forwardedRate = await throughput(forwarded, workers, turns);
       console.log(
-        `| ${String(workers).padStart(24)} | ${String(turns).padStart(5)} | ${rate.toFixed(1).padStart(18)} |`,
+        `| ${String(workers).padStart(24)} | ${String(turns).padStart(5)} | ${rate.toFixed(1).padStart(18)} | ${forwardedRate.toFixed(1).padStart(17)} |`,
       );
     }
     console.log(
       `\ntarget: ≥ ${TARGET_TURNS_PER_SECOND} supervisor turns/s at ${TARGET_CONCURRENCY} concurrent conversations`,
     );
+
+    await compareNodeVariants(common, jiraEnv);
   } finally {
     await Promise.all([supervisor.kill("SIGTERM"), jiraAgentProcess.kill("SIGTERM")]);
     if (receiver) {

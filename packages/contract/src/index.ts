@@ -32,5 +32,6 @@ export {
   sameAgentName,
   serviceNameFor,
 } from "./names.js";
+export { AGENT_NODE_ARGS } from "./node.js";
 export { CONTRACT_PORTS, WEB_UI_PORT } from "./ports.js";
 export { AGENT_READY, type AgentReady, announceReady, READY_CHANNEL_ENV, readyMessage } from "./ready.js";

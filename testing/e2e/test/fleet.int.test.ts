@@ -1,7 +1,8 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
+import { AGENT_NODE_ARGS } from "@switchboard/contract";
 import { startFleet } from "@switchboard/fleet";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { freePort } from "@switchboard-testing/test-agents";
@@ -102,6 +103,17 @@ describe("the local fleet", () => {
     try {
       expect(fleet.agents.map((agent) => agent.name)).toEqual(["jira"]);
       expect(fleet.failed).toEqual([]);
+      // Every process runs with the node options the image's CMD has, as `ps` shows them.
+      for (const member of [fleet.supervisor, ...fleet.agents]) {
+        const commandLine = execFileSync("ps", ["-o", "args=", "-p", String(member.process.pid)], {
+          encoding: "utf8",
+        });
+        const [, ...args] = commandLine.trim().split(/\s+/);
+        expect(args.slice(0, AGENT_NODE_ARGS.length + 1)).toEqual([
+          ...AGENT_NODE_ARGS,
+          join(root, "agents", member.name, "dist", "index.js"),
+        ]);
+      }
       const connection = await connectAgent(fleet.supervisor.url);
       const answer = await connection.send({ text: "jira: open issues in PLAT" });
       expect(answer.text).toContain("PLAT-1");

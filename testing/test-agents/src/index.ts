@@ -1,3 +1,4 @@
+export { type NodeVariant, nodeVariants } from "./node-variants.js";
 export { freePort } from "./ports.js";
 export { type AgentProcess, type StartOptions, startAgentProcess } from "./process.js";
 export { streamTranscript } from "./transcript.js";

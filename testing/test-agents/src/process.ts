@@ -9,6 +9,8 @@ export interface StartOptions {
   /** The entry script relative to the package, default dist/index.js. */
   entry?: string;
   nodeArgs?: string[];
+  /** The node options the agent ships with (default AGENT_NODE_ARGS, as deployed); [] for node's defaults. */
+  agentNodeArgs?: readonly string[];
 }
 
 /** Starts an agent package as the fleet does, with a clean test environment and a free port. */
@@ -18,5 +20,6 @@ export function startAgentProcess(packageDir: string, options: StartOptions = {}
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.entry ? { entry: options.entry } : {}),
     ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+    ...(options.agentNodeArgs ? { agentNodeArgs: options.agentNodeArgs } : {}),
   });
 }

@@ -1,9 +1,10 @@
+import { AGENT_NODE_ARGS } from "@switchboard/contract";
 import { describe, expect, it } from "vitest";
 import { fleetFixture, repoRoot } from "../test/fixture.js";
 import { checkDockerfile, readDockerfile } from "./dockerfile.js";
 
 describe("Dockerfile", () => {
-  it("passes the static checks: pinned pnpm, legacy deploy, non-root runtime, node dist/index.js", () => {
+  it("passes the static checks: pinned pnpm, legacy deploy, non-root runtime, node <AGENT_NODE_ARGS> dist/index.js", () => {
     expect(checkDockerfile(repoRoot)).toEqual([]);
   });
 
@@ -26,6 +27,22 @@ describe("Dockerfile", () => {
       });
       expect(checkDockerfile(fixture.root).join("\n")).toMatch(
         /deploy --legacy --offline fails in a clean build/,
+      );
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  it("reports a CMD whose node options drifted from AGENT_NODE_ARGS (the fleet runner's)", () => {
+    const fixture = fleetFixture();
+    try {
+      fixture.edit("Dockerfile", (text) => {
+        const edited = text.replace(/^CMD .*$/m, 'CMD ["node", "--max-semi-space-size=64", "dist/index.js"]');
+        expect(edited).not.toBe(text);
+        return edited;
+      });
+      expect(checkDockerfile(fixture.root).join("\n")).toContain(
+        `CMD ${JSON.stringify(["node", ...AGENT_NODE_ARGS, "dist/index.js"]).replaceAll('","', '", "')}`,
       );
     } finally {
       fixture.cleanup();

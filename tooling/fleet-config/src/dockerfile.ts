@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { AGENT_NODE_ARGS } from "@switchboard/contract";
 
 export interface DockerfileStage {
   name: string;
@@ -60,7 +61,7 @@ export function readDockerfile(repoRoot: string): DockerfileStage[] {
   return stages;
 }
 
-/** Static checks of the Dockerfile: pinned pnpm, legacy deploy (not offline), non-root runtime, the right CMD. */
+/** Static checks of the Dockerfile: pinned pnpm, legacy deploy (not offline), non-root runtime, the right CMD (with AGENT_NODE_ARGS). */
 export function checkDockerfile(repoRoot: string): string[] {
   if (!existsSync(join(repoRoot, "Dockerfile"))) return ["Dockerfile is missing."];
   const problems: string[] = [];
@@ -103,9 +104,13 @@ export function checkDockerfile(repoRoot: string): string[] {
     const user = runtime.instructions.filter((item) => item.keyword === "USER").at(-1)?.text;
     if (!user || user === "root" || user === "0")
       problems.push("Dockerfile: the runtime stage must run as a non-root USER.");
+    // The agent's node options (AGENT_NODE_ARGS), as the fleet runner and the tests start agents.
+    const expected = JSON.stringify(["node", ...AGENT_NODE_ARGS, "dist/index.js"]).replaceAll('","', '", "');
     const cmd = runtime.instructions.find((item) => item.keyword === "CMD")?.text;
-    if (cmd !== '["node", "dist/index.js"]')
-      problems.push('Dockerfile: CMD ["node", "dist/index.js"] in the runtime stage.');
+    if (cmd !== expected)
+      problems.push(
+        `Dockerfile: CMD ${expected} in the runtime stage (node's options from AGENT_NODE_ARGS in packages/contract).`,
+      );
     if (!runtime.instructions.some((item) => item.keyword === "EXPOSE"))
       problems.push("Dockerfile: EXPOSE the agent's port.");
   }

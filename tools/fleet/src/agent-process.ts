@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { READY_CHANNEL_ENV, readyMessage } from "@switchboard/contract";
+import { AGENT_NODE_ARGS, READY_CHANNEL_ENV, readyMessage } from "@switchboard/contract";
 
 /** An agent package running as its own node process, as `pnpm start` runs it. */
 export interface AgentProcess {
@@ -27,6 +27,11 @@ export interface AgentProcessOptions {
   entry?: string;
   /** Options for node itself, e.g. ["--import", "tsx"] to run a TypeScript entry. */
   nodeArgs?: string[];
+  /**
+   * The node options every agent ships with, before `nodeArgs`: default AGENT_NODE_ARGS (as the
+   * image's CMD); [] runs node with its own defaults (benches compare the two).
+   */
+  agentNodeArgs?: readonly string[];
 }
 
 const running = new Set<ChildProcess>();
@@ -35,14 +40,18 @@ process.once("exit", () => {
 });
 
 /**
- * Starts `node <packageDir>/dist/index.js` and resolves once the runtime says the agent is ready
+ * Starts `node <AGENT_NODE_ARGS> <packageDir>/dist/index.js` and resolves once the runtime says the agent is ready
  * (its ready message over the IPC channel carries the bound port); rejects with the output's tail
  * if it exits first.
  */
 export function startAgentProcess(packageDir: string, options: AgentProcessOptions): Promise<AgentProcess> {
   const child = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), join(packageDir, options.entry ?? "dist/index.js")],
+    [
+      ...(options.agentNodeArgs ?? AGENT_NODE_ARGS),
+      ...(options.nodeArgs ?? []),
+      join(packageDir, options.entry ?? "dist/index.js"),
+    ],
     {
       cwd: packageDir,
       env: { ...options.env, [READY_CHANNEL_ENV]: "ipc" },
