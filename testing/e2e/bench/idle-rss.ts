@@ -54,10 +54,7 @@ try {
         env: {
           MONGODB_URI: process.env.MONGODB_URI ?? mongo?.uri ?? "",
           LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: `bench_rss_${Date.now()}`,
-          LLM_PROVIDER: "openai",
-          OPENAI_API_KEY: "sk-bench",
-          OPENAI_BASE_URL: llm.url,
-          OPENAI_MODEL_NAME: "gpt-4o-mini",
+          ...llm.env,
           LOG_LEVEL: "warn",
         },
       });
