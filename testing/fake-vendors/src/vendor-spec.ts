@@ -74,9 +74,7 @@ async function readCachedSpec(source: SpecSource): Promise<Document> {
 async function fromNpm(source: Extract<SpecSource, { npm: string }>): Promise<unknown> {
   const dir = join(CACHE_DIR, `npm-${process.pid}-${Date.now()}`);
   try {
-    // The registry npm and pnpm are pointed at, when set (pnpm passes it to scripts), else npm's default.
-    const registry = process.env.npm_config_registry || undefined;
-    await pacote.extract(source.npm, dir, { integrity: source.integrity, ...(registry ? { registry } : {}) });
+    await pacote.extract(source.npm, dir, { integrity: source.integrity, ...(await npmSettings()) });
     const code = await readFile(join(dir, source.file), "utf8");
     // The file is a generated CommonJS module: run it alone, with its imports stubbed, for the one export.
     const module = { exports: {} as Record<string, unknown> };
@@ -87,6 +85,21 @@ async function fromNpm(source: Extract<SpecSource, { npm: string }>): Promise<un
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The registry and CA certificates npm is set up with (an npmrc's `registry`, `cafile`), as pnpm uses them. */
+async function npmSettings(): Promise<{ registry?: string; ca?: string[] }> {
+  const get = (key: string) =>
+    new Promise<string | undefined>((resolve) =>
+      execFile("npm", ["config", "get", key], (error, stdout) => {
+        const value = stdout?.trim();
+        resolve(error || !value || value === "undefined" || value === "null" ? undefined : value);
+      }),
+    );
+  const [registry, cafile] = await Promise.all([get("registry"), get("cafile")]);
+  const bundle = cafile ? await readFile(cafile, "utf8").catch(() => undefined) : undefined;
+  const ca = bundle?.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? undefined;
+  return { ...(registry ? { registry } : {}), ...(ca ? { ca } : {}) };
 }
 
 async function fromGoModule(source: Extract<SpecSource, { goModule: string }>): Promise<unknown> {
