@@ -242,6 +242,7 @@ describe("failures", () => {
       const result = await connection.send({ text: "still there?" });
       expect(result.state).toBe("completed");
       // Refused twice unread, then taken once: nothing ran twice.
+      expect(draining.refusedCalls).toBe(2);
       expect(draining.received.map((call) => call.text)).toEqual(["still there?"]);
     } finally {
       await draining.close();
@@ -249,12 +250,17 @@ describe("failures", () => {
   });
 
   it("gives up on a replica that keeps draining, and passes a 503 without Retry-After through at once", async () => {
-    for (const options of [{ drainingCalls: 10 }, { drainingCalls: 1, retryAfter: false }]) {
+    // The first call and 3 more; without Retry-After, the first only.
+    for (const [options, refused] of [
+      [{ drainingCalls: 10 }, 4],
+      [{ drainingCalls: 1, retryAfter: false }, 1],
+    ] as const) {
       const draining = await startEchoAgent(options);
       try {
         const connection = await connectAgent(draining.baseUrl, { logger });
         await expect(connection.send({ text: "hello" })).rejects.toMatchObject({ httpStatus: 503 });
         expect(draining.received).toEqual([]);
+        expect(draining.refusedCalls).toBe(refused);
       } finally {
         await draining.close();
       }

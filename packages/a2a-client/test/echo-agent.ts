@@ -35,6 +35,8 @@ export interface EchoAgent {
   baseUrl: string;
   port: number;
   received: ReceivedCall[];
+  /** Calls answered as a draining replica (see `drainingCalls`). */
+  readonly refusedCalls: number;
   close(): Promise<void>;
 }
 
@@ -252,9 +254,11 @@ export async function startEchoAgent(
 ): Promise<EchoAgent> {
   const app = express();
   let draining = options.drainingCalls ?? 0;
+  let refused = 0;
   app.post("/a2a/*path", (_req, res, next) => {
     if (draining <= 0) return next();
     draining--;
+    refused++;
     res
       .status(503)
       .set({ connection: "close", ...(options.retryAfter === false ? {} : { "retry-after": "1" }) })
@@ -285,6 +289,9 @@ export async function startEchoAgent(
     baseUrl,
     port,
     received,
+    get refusedCalls() {
+      return refused;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

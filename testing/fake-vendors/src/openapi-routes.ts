@@ -1,6 +1,6 @@
 import formats from "ajv-formats";
 import { type Document, OpenAPIBackend, type Request } from "openapi-backend";
-import type { Handler, RouteContext, RouteResult } from "./vendor-server.js";
+import type { Handler, Route, RouteContext } from "./vendor-server.js";
 import { VendorHttpError } from "./vendor-server.js";
 
 /** A fake driven by its vendor's published OpenAPI description (see vendor-spec.ts). */
@@ -12,22 +12,12 @@ export interface OpenApiRoutes {
   operations: Record<string, Handler>;
 }
 
-/** A request matched to one of the description's operations. */
-export interface OperationMatch {
-  operationId: string;
-  handler: Handler;
-  params: Record<string, string>;
-  /** Throws the vendor's 400 when the request breaks the description (parameters, headers, body). */
-  checkRequest(ctx: RouteContext): void;
-  /** Throws when the fake's own answer breaks the description: the fake has drifted from the vendor. */
-  checkAnswer(result: RouteResult): void;
-}
-
+/** Matches a request to one of the description's operations, with its checks. */
 export type OperationMatcher = (
   method: string,
   url: URL,
   headers: RouteContext["headers"],
-) => OperationMatch | undefined;
+) => Route | undefined;
 
 export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Promise<OperationMatcher> {
   const api = new OpenAPIBackend({
@@ -64,7 +54,6 @@ export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Pro
       );
     };
     return {
-      operationId,
       handler: routes.operations[operationId] ?? notImplemented,
       params: Object.fromEntries(
         Object.entries(api.router.parseRequest(request, operation).params).map(([k, v]) => [k, String(v)]),

@@ -135,10 +135,12 @@ export async function startVendorServer(api: VendorApi, port = 0): Promise<Vendo
 }
 
 /** A request matched to a handler, with the vendor description's checks when there is one. */
-interface Route {
+export interface Route {
   handler: Handler;
   params: Record<string, string>;
+  /** Throws the vendor's 400 when the request breaks the vendor's description (parameters, headers, body). */
   checkRequest?(ctx: RouteContext): void;
+  /** Throws when the fake's own answer breaks the description: the fake has drifted from the vendor. */
   checkAnswer?(result: RouteResult): void;
 }
 
