@@ -19,7 +19,7 @@ import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { startItemsApi } from "../test/items-api.js";
-import { copyRepo, type RunResult, run } from "../test/repo.js";
+import { copyRepo, linkPythonEnv, type RunResult, run } from "../test/repo.js";
 
 const NAME = "status-page";
 const PACKAGE = `@switchboard/agent-${NAME}`;
@@ -57,15 +57,17 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
   };
   const read = (file: string) => readFileSync(join(repo, file), "utf8");
 
-  beforeAll(() => {
+  beforeAll(async () => {
     repo = copyRepo("create-agent-e2e-");
+    // Its first install takes minutes on a loaded machine: hence this hook's limit.
+    await linkPythonEnv(repo);
     pnpmCache = mkdtempSync(join(tmpdir(), "create-agent-pnpm-cache-"));
     original = {
       compose: read("docker-compose.dev.yaml"),
       envExample: read(".env.example"),
       chart: read("charts/switchboard/values.yaml"),
     };
-  });
+  }, 600_000);
   afterAll(() => {
     console.log("step durations (ms):", durations);
     rmSync(repo, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { checkFleet } from "@switchboard/fleet-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { copyRepo, type RunResult, run } from "../test/repo.js";
+import { copyRepo, linkPythonEnv, type RunResult, run } from "../test/repo.js";
 
 const NAME = "team-memory";
 const PACKAGE = `@switchboard/agent-${NAME}`;
@@ -43,15 +43,17 @@ describe("pnpm new-agent --mcp-command, end to end in a copy of the repository",
     return result;
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     repo = copyRepo("create-mcp-agent-e2e-");
+    // Its first install takes minutes on a loaded machine: hence this hook's limit.
+    await linkPythonEnv(repo);
     pnpmCache = mkdtempSync(join(tmpdir(), "create-mcp-agent-pnpm-cache-"));
     original = {
       compose: read("docker-compose.dev.yaml"),
       envExample: read(".env.example"),
       chart: read("charts/switchboard/values.yaml"),
     };
-  });
+  }, 600_000);
   afterAll(() => {
     rmSync(repo, { recursive: true, force: true });
     if (pnpmCache) rmSync(pnpmCache, { recursive: true, force: true });
