@@ -13,7 +13,6 @@
 // "default;--max-semi-space-size=2;--max-semi-space-size=4"; default: node's own defaults against
 // the shipped options, or against --max-semi-space-size=2 while none ship) take interleaved turns: p50/p95, turns/s at each concurrency
 // (the median of BENCH_ROUNDS rounds, default 3, variants in rotating order) and each pair's RSS.
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +27,12 @@ import { createChatModel } from "@switchboard/llm";
 import { closeCheckpointer, getCheckpointer } from "@switchboard/utils";
 import { startFakeJira } from "@switchboard-testing/fake-jira";
 import { startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
-import { type AgentProcess, nodeVariants, startAgentProcess } from "@switchboard-testing/test-agents";
+import {
+  type AgentProcess,
+  nodeVariants,
+  residentMb,
+  startAgentProcess,
+} from "@switchboard-testing/test-agents";
 import {
   callTool,
   replyFromToolResult,
@@ -166,10 +170,6 @@ async function dropDatabase(uri: string, name: string): Promise<void> {
   }
 }
 
-const rssMb = (pid: number) =>
-  Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) / 1024;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
 /**
  * A Jira agent and a supervisor per node-options variant, all running at once: interleaved turns
  * through each supervisor (p50/p95), then turns/s at each concurrency (variants in rotating order,
@@ -223,7 +223,11 @@ async function compareNodeVariants(
     const width = Math.max(13, ...pairs.map((pair) => pair.label.length));
     const base = pairs[0]?.label ?? "";
     const p50 = (label: string) => quantile(samples[label] ?? [], 0.5);
-    const rate = (label: string, workers: number) => median(rates.get(`${label}@${workers}`) ?? []);
+    const rate = (label: string, workers: number) =>
+      quantile(
+        [...(rates.get(`${label}@${workers}`) ?? [])].sort((a, b) => a - b),
+        0.5,
+      );
     const vs = (value: number, baseline: number) =>
       baseline
         ? `${value >= baseline ? "+" : ""}${(((value - baseline) / baseline) * 100).toFixed(0)}%`
@@ -246,7 +250,7 @@ async function compareNodeVariants(
           .toFixed(1)
           .padStart(
             6,
-          )} | ${CONCURRENCY.map((w) => rate(pair.label, w).toFixed(1).padStart(14)).join(" | ")} | ${rssMb(pair.jira.pid).toFixed(0).padStart(12)} | ${rssMb(pair.supervisor.pid).toFixed(0).padStart(18)} |`,
+          )} | ${CONCURRENCY.map((w) => rate(pair.label, w).toFixed(1).padStart(14)).join(" | ")} | ${residentMb(pair.jira.pid).toFixed(0).padStart(12)} | ${residentMb(pair.supervisor.pid).toFixed(0).padStart(18)} |`,
       );
     }
     console.log(`\nAgainst ${base} (latency: higher is worse; turns/s: lower is worse):\n`);

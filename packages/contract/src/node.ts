@@ -5,8 +5,9 @@
  * NODE_OPTIONS still apply on top; for the same option node's command line wins.
  *
  * Empty: node's defaults. `--max-semi-space-size=2` (V8's young generation capped at 2 MB per
- * semi-space; node 20 grows it to 16 MB) brings an idle agent from ~131 MB to ~108 MB RSS, but cost
- * 8–23% of supervisor turns/s in `pnpm bench:supervisor` (4: up to 17%), so it is not set
+ * semi-space; node 20 grows it to 16 MB) keeps every agent under 120 MB RSS idle after turns (117
+ * against 122 MB on average; both settle near 100 MB idle before any turn), but cost 8–23% of
+ * supervisor turns/s in `pnpm bench:supervisor` (4: up to 17%), so it is not set
  * (docs/ARCHITECTURE.md, "Memory"). The benches compare candidates: BENCH_NODE_OPTIONS_VARIANTS.
  */
 export const AGENT_NODE_ARGS: readonly string[] = [];

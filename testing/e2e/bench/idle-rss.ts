@@ -14,14 +14,18 @@
 // Every agent × variant process runs at once (the waits are shared), turns go one process at a
 // time in a rotating variant order, so a slow spell of the machine lands on all variants alike.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server).
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connectAgent } from "@switchboard/a2a-client";
 import { listAgentPackages } from "@switchboard/contract";
-import { type AgentProcess, nodeVariants, startAgentProcess } from "@switchboard-testing/test-agents";
+import {
+  type AgentProcess,
+  nodeVariants,
+  residentMb,
+  startAgentProcess,
+} from "@switchboard-testing/test-agents";
 import { say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 
@@ -32,8 +36,6 @@ const AIM_MB = 120;
 const repoRoot = join(import.meta.dirname, "..", "..", "..");
 const variants = nodeVariants();
 
-const rssMb = (pid: number) =>
-  Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) / 1024;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -71,7 +73,7 @@ try {
           LOG_LEVEL: "warn",
         },
       });
-      const started = sleep(STARTED_MS).then(() => rssMb(agentProcess.pid));
+      const started = sleep(STARTED_MS).then(() => residentMb(agentProcess.pid));
       measured.push({
         agent: agent.name,
         variant,
@@ -87,7 +89,7 @@ try {
   await Promise.all(measured.map((m) => m.started));
   console.log(`All started; ${IDLE_MS / 1000} s of quiet…`);
   await until(performance.now(), IDLE_MS);
-  for (const m of measured) m.idle = rssMb(m.process.pid);
+  for (const m of measured) m.idle = residentMb(m.process.pid);
 
   console.log(`${TURNS} turns on each…`);
   for (const m of measured) {
@@ -98,12 +100,12 @@ try {
       await client.send({ text: "hello", contextId: randomUUID() });
       times.push(performance.now() - start);
     }
-    m.used = rssMb(m.process.pid);
+    m.used = residentMb(m.process.pid);
     m.turnP50 = median(times);
   }
   console.log(`${IDLE_MS / 1000} s of quiet…`);
   await until(performance.now(), IDLE_MS);
-  for (const m of measured) m.usedIdle = rssMb(m.process.pid);
+  for (const m of measured) m.usedIdle = residentMb(m.process.pid);
 } finally {
   await Promise.all(measured.map((m) => m.process.kill("SIGTERM")));
   await llm.close();
