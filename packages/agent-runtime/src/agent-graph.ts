@@ -3,13 +3,8 @@ import { ToolMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { isGraphInterrupt } from "@langchain/langgraph";
 import { getLogger, isSwitchboardError, type Logger } from "@switchboard/common";
-import {
-  type AnyAgentMiddleware,
-  createAgent,
-  createMiddleware,
-  humanInTheLoopMiddleware,
-  type InterruptOnConfig,
-} from "langchain";
+import { type AnyAgentMiddleware, createAgent, createMiddleware } from "langchain";
+import { confirmChangesMiddleware } from "./confirm-changes.js";
 import { type ContextBudget, contextBudgetMiddleware, contextSummarizer } from "./context-budget.js";
 import type { AgentTool, TurnGraph } from "./definition.js";
 
@@ -40,16 +35,7 @@ export function buildAgentGraph({
   context,
   logger = getLogger(),
 }: AgentGraphOptions): TurnGraph {
-  const interruptOn: Record<string, InterruptOnConfig> = {};
-  for (const { tool, confirm } of tools) {
-    if (confirm) {
-      interruptOn[tool.name] = {
-        allowedDecisions: ["approve", "reject"],
-        description: (toolCall) => confirm(toolCall.args),
-      };
-    }
-  }
-  const middleware: AnyAgentMiddleware[] = [humanInTheLoopMiddleware({ interruptOn }), toolResultsMiddleware];
+  const middleware: AnyAgentMiddleware[] = [confirmChangesMiddleware(tools), toolResultsMiddleware];
   if (context) middleware.unshift(contextBudgetMiddleware(contextSummarizer(model, context, logger)));
   const agent = createAgent({
     model,

@@ -22,14 +22,14 @@ import type { Logger } from "@switchboard/common";
 import { threadIdFor, tokenOf } from "./caller.js";
 import type { TurnGraph } from "./definition.js";
 import { describeFailure } from "./failure.js";
-import { questionFor, resumeValueFor } from "./interrupts.js";
-import { answersToLostToolCalls } from "./lost-tool-calls.js";
+import { isStepConfirmation, type PendingInterrupt, questionFor, resumeValuesFor } from "./interrupts.js";
+import { answersToLostToolCalls, UNCONFIRMED_RESULT } from "./lost-tool-calls.js";
 import { statusUpdate, textArtifact } from "./messages.js";
 import { turnDuration } from "./metrics.js";
 import { ModelCallObserver } from "./model-calls.js";
 import { awaitsOnlyTheResult } from "./request-handler.js";
 import type { ThreadLocks } from "./thread-lock.js";
-import { pendingInterrupt, type TurnCheckpoints } from "./turn-checkpoints.js";
+import { pendingInterrupts, type TurnCheckpoints } from "./turn-checkpoints.js";
 import { type Progress, runInTurn } from "./turn-context.js";
 import { endTurnSpan, startTurnSpan } from "./turn-span.js";
 
@@ -173,13 +173,16 @@ export class AgentTurnExecutor implements AgentExecutor {
   ): Promise<Outcome> {
     // The graph's own first read of the thread is handed this same checkpoint (see TurnCheckpoints).
     const latest = await this.deps.checkpoints.latest(threadId);
-    const pending = pendingInterrupt(latest);
+    const pending = pendingInterrupts(latest);
     let input: Command | { messages: BaseMessage[] };
-    if (pending === undefined) {
+    if (pending.length === 0) {
       // Tool calls a dead turn left unanswered get their answers first: the model must see them.
       input = { messages: [...answersToLostToolCalls(latest), new HumanMessage(text)] };
+    } else if (pending.some(({ value }) => isStepConfirmation(value))) {
+      // A pause this graph has no step to resume: the model learns its calls did not run.
+      input = { messages: [...answersToLostToolCalls(latest, UNCONFIRMED_RESULT), new HumanMessage(text)] };
     } else {
-      const resume = resumeValueFor(pending, text);
+      const resume = resumeValuesFor(pending, text);
       if (resume === undefined) {
         return this.askUser(ids, `Please answer yes or no. ${questionFor(pending)}`, bus);
       }
@@ -205,17 +208,18 @@ export class AgentTurnExecutor implements AgentExecutor {
     // The state the turn ended in comes with the stream (each step's values, or the interrupt that
     // paused it): no second read of the checkpoint it just wrote.
     let values: { messages?: BaseMessage[] } | undefined;
-    let question: { value?: unknown } | undefined;
+    // Each task that paused reports its own interrupt.
+    const paused = new Map<string, PendingInterrupt>();
     for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
       if (mode === "messages") answer.onMessageChunk(chunk);
       else if (mode === "updates") this.reportToolActivity(ids, chunk, bus);
       else if (mode === "values") {
         const interrupts = (chunk as Record<string, unknown>)[INTERRUPT];
         if (!Array.isArray(interrupts)) values = chunk as typeof values;
-        else question ??= interrupts[0] as { value?: unknown } | undefined;
+        else for (const pause of interrupts as PendingInterrupt[]) paused.set(pause.id, pause);
       }
     }
-    if (question !== undefined) return this.askUser(ids, questionFor(question.value), bus);
+    if (paused.size > 0) return this.askUser(ids, questionFor([...paused.values()]), bus);
 
     const last = values?.messages?.findLast((message) => AIMessage.isInstance(message));
     answer.finish(last ? contentText(last) : "");

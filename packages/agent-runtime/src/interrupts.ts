@@ -1,16 +1,29 @@
-import type { HITLRequest, HITLResponse } from "langchain";
-
 /**
  * A paused turn asks the user something. Two kinds of pauses exist:
- * - a change confirmation from the human-in-the-loop middleware (`HITLRequest`), answered yes/no;
+ * - a change confirmation ({@link ChangeConfirmation}, see confirm-changes.ts), answered yes/no;
+ *   several changes asked for at once are confirmed or declined together;
  * - a question relayed from elsewhere (the supervisor relaying a subagent's question), `{ question }`,
  *   resumed with the user's words as they are.
  */
+export interface ChangeConfirmation {
+  /** The change, in words, as the tool's `confirm` puts it. */
+  change: string;
+  tool: string;
+}
+
+export type Decision = "approve" | "decline";
+
 export interface RelayedQuestion {
   question: string;
 }
 
-export type Answer = "approve" | "decline" | "unclear";
+/** An interrupt a turn is paused on: LangGraph's id for it, and what it asks. */
+export interface PendingInterrupt {
+  id: string;
+  value: unknown;
+}
+
+export type Answer = Decision | "unclear";
 
 const APPROVE = /^\s*(y|yes|yep|yeah|approve[ds]?|ok(ay)?|confirm(ed)?|go ahead|do it|sure|proceed)\b/i;
 const DECLINE = /^\s*(n|no|nope|decline[ds]?|reject(ed)?|cancel|stop|abort|don'?t)\b/i;
@@ -21,8 +34,10 @@ export function classifyAnswer(text: string): Answer {
   return "unclear";
 }
 
-function isHitlRequest(value: unknown): value is HITLRequest {
-  return typeof value === "object" && value !== null && Array.isArray((value as HITLRequest).actionRequests);
+function isChangeConfirmation(value: unknown): value is ChangeConfirmation {
+  return (
+    typeof value === "object" && value !== null && typeof (value as ChangeConfirmation).change === "string"
+  );
 }
 
 function isRelayedQuestion(value: unknown): value is RelayedQuestion {
@@ -31,34 +46,42 @@ function isRelayedQuestion(value: unknown): value is RelayedQuestion {
   );
 }
 
-/** The question to show the user for a pending interrupt. */
-export function questionFor(value: unknown): string {
-  if (isHitlRequest(value)) {
-    const changes = value.actionRequests.map((action) => action.description ?? action.name);
-    const list = changes.length === 1 ? changes[0] : changes.map((change) => `- ${change}`).join("\n");
+/**
+ * A confirmation asked by langchain's human-in-the-loop step, which agents used before
+ * confirm-changes.ts: the graph no longer has that step, so such a pause cannot be resumed.
+ */
+export function isStepConfirmation(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Array.isArray((value as { actionRequests?: unknown }).actionRequests)
+  );
+}
+
+/** The question to show the user for the interrupts a turn is paused on. */
+export function questionFor(pending: PendingInterrupt[]): string {
+  const changes = pending.map(({ value }) => value).filter(isChangeConfirmation);
+  if (changes.length > 0) {
+    const list =
+      changes.length === 1 ? changes[0]?.change : changes.map(({ change }) => `- ${change}`).join("\n");
     return `${list}\nShall I go ahead? Answer yes or no.`;
   }
-  if (isRelayedQuestion(value)) return value.question;
-  return "The agent is waiting for your answer.";
+  const relayed = pending.map(({ value }) => value).find(isRelayedQuestion);
+  return relayed?.question ?? "The agent is waiting for your answer.";
 }
 
 /**
- * The value to resume a pending interrupt with, or undefined when the answer to a confirmation is
- * neither yes nor no (the user is asked again; nothing runs).
+ * What to resume the pending interrupts with (by interrupt id), or undefined when the answer to a
+ * confirmation is neither yes nor no (the user is asked again; nothing runs).
  */
-export function resumeValueFor(value: unknown, answerText: string): unknown {
-  if (!isHitlRequest(value)) return answerText;
-  const answer = classifyAnswer(answerText);
-  if (answer === "unclear") return undefined;
-  const response: HITLResponse = {
-    decisions: value.actionRequests.map((action) =>
-      answer === "approve"
-        ? { type: "approve" }
-        : {
-            type: "reject",
-            message: `The user declined: ${action.name} was not run and nothing was changed.`,
-          },
-    ),
-  };
-  return response;
+export function resumeValuesFor(
+  pending: PendingInterrupt[],
+  answerText: string,
+): Record<string, unknown> | undefined {
+  const confirming = pending.some(({ value }) => isChangeConfirmation(value));
+  const answer = confirming ? classifyAnswer(answerText) : "unclear";
+  if (confirming && answer === "unclear") return undefined;
+  return Object.fromEntries(
+    pending.map(({ id, value }) => [id, isChangeConfirmation(value) ? answer : answerText]),
+  );
 }

@@ -7,13 +7,25 @@ export const LOST_RESULT =
   "It may or may not have taken effect: check before relying on it or repeating it.";
 
 /**
+ * What the model is told of a change call that was waiting for the user's confirmation in a pause
+ * the agent can no longer resume (one asked by the human-in-the-loop step agents used to have).
+ */
+export const UNCONFIRMED_RESULT =
+  "This change was not run and nothing was changed: it was waiting for the user's confirmation when " +
+  "the agent was updated. If it is still wanted, call the tool again and the user will be asked again.";
+
+/**
  * Answers for the tool calls a thread's latest checkpoint leaves unanswered: a turn that died
  * between the model asking for tools and the tools' results being stored. Model providers refuse a
  * history with a tool call and no result, so the next turn puts these before its new message: a
  * result the dead turn did store (a pending write of a tool that finished) is kept, any other call
- * is answered with {@link LOST_RESULT}.
+ * is answered with `lostResult` ({@link LOST_RESULT}, or {@link UNCONFIRMED_RESULT} for a pause that
+ * cannot be resumed).
  */
-export function answersToLostToolCalls(tuple: CheckpointTuple | undefined): ToolMessage[] {
+export function answersToLostToolCalls(
+  tuple: CheckpointTuple | undefined,
+  lostResult = LOST_RESULT,
+): ToolMessage[] {
   const messages = tuple?.checkpoint.channel_values.messages;
   if (!Array.isArray(messages)) return [];
   const lastAsk = (messages as BaseMessage[]).findLastIndex((message) => AIMessage.isInstance(message));
@@ -39,7 +51,7 @@ export function answersToLostToolCalls(tuple: CheckpointTuple | undefined): Tool
       const id = call.id as string;
       return (
         stored.get(id) ??
-        new ToolMessage({ tool_call_id: id, name: call.name, content: LOST_RESULT, status: "error" })
+        new ToolMessage({ tool_call_id: id, name: call.name, content: lostResult, status: "error" })
       );
     });
 }

@@ -1,5 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { type BaseCheckpointSaver, type CheckpointTuple, INTERRUPT } from "@langchain/langgraph";
+import type { PendingInterrupt } from "./interrupts.js";
 
 /**
  * The process's checkpoint saver as the agent graph sees it, so that a turn reads its thread's
@@ -59,12 +60,11 @@ export class TurnCheckpoints {
   }
 }
 
-/** The value of the first interrupt a checkpoint is paused on, if any (what getState reports). */
-export function pendingInterrupt(tuple: CheckpointTuple | undefined): unknown {
+/** The interrupts a checkpoint is paused on (what getState reports as its tasks' interrupts). */
+export function pendingInterrupts(tuple: CheckpointTuple | undefined): PendingInterrupt[] {
+  const pending: PendingInterrupt[] = [];
   for (const [, channel, value] of tuple?.pendingWrites ?? []) {
-    if (channel !== INTERRUPT || !Array.isArray(value)) continue;
-    const [first] = value as Array<{ value?: unknown }>;
-    if (first) return first.value;
+    if (channel === INTERRUPT && Array.isArray(value)) pending.push(...(value as PendingInterrupt[]));
   }
-  return undefined;
+  return pending;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -12,6 +12,7 @@ import {
   say,
   startScriptedLlm,
 } from "@switchboard-testing/test-llm";
+import { afterAll } from "vitest";
 import type { AgentDefinition } from "../src/definition.js";
 import { type RunningAgent, serveAgent } from "../src/serve.js";
 import { clientFor, userMessage } from "./a2a.js";
@@ -61,8 +62,17 @@ export class CapturedLog {
   }
 }
 
+/** Scratch folders of {@link stateFile}, removed when the test file that made them ends. */
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A desk state file in a scratch folder of its own. */
 export function stateFile(): string {
-  return join(mkdtempSync(join(tmpdir(), "desk-mcp-")), "desk.json");
+  const dir = mkdtempSync(join(tmpdir(), "desk-mcp-"));
+  scratch.push(dir);
+  return join(dir, "desk.json");
 }
 
 /** Serves the desk agent in this process with the given env (its MCP servers among it). */

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: MCP server lists refer to variables as ${VAR}, on purpose.
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -20,7 +20,8 @@ function memoryServerScript(): string {
 }
 
 describe("a published MCP server (@modelcontextprotocol/server-memory) behind an agent, offline mode", () => {
-  const memoryFile = join(mkdtempSync(join(tmpdir(), "mcp-memory-")), "memory.jsonl");
+  const scratch = mkdtempSync(join(tmpdir(), "mcp-memory-"));
+  const memoryFile = join(scratch, "memory.jsonl");
   const log = new CapturedLog();
   let agent: RunningAgent;
 
@@ -42,6 +43,7 @@ describe("a published MCP server (@modelcontextprotocol/server-memory) behind an
   });
   afterAll(async () => {
     await agent?.close();
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   it("lists the server's tools in offline help", async () => {

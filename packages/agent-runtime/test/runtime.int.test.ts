@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { TaskState, taskStateToJSON } from "@a2a-js/sdk";
+import { HumanMessage } from "@langchain/core/messages";
+import { createChatModel } from "@switchboard/llm";
+import { getCheckpointer } from "@switchboard/utils";
 import {
   callTool,
   guardOutboundConnections,
@@ -10,12 +13,13 @@ import {
   startScriptedLlm,
 } from "@switchboard-testing/test-llm";
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
+import { createAgent, humanInTheLoopMiddleware } from "langchain";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../src/card.js";
 import type { RunningAgent } from "../src/serve.js";
 import { clientFor, send, stateOf, statusText, userMessage } from "./a2a.js";
-import { serveNotesAgent } from "./notes-agent.js";
+import { notesAgent, serveNotesAgent } from "./notes-agent.js";
 
 type JsonRpcError = { error: { code: number; message: string } };
 
@@ -40,6 +44,16 @@ describe("agent runtime over A2A", () => {
     llm = await startScriptedLlm({
       script: rules(
         [
+          {
+            lastUser: /file both (\S+) and (\S+)/,
+            reply: (_req, { match }) => ({
+              toolCalls: [
+                { name: "add_note", args: { text: match?.[1] } },
+                { name: "list_notes", args: {} },
+                { name: "add_note", args: { text: match?.[2] } },
+              ],
+            }),
+          },
           {
             lastUser: /add note (.+)/,
             reply: (_req, { match }) => callTool("add_note", { text: match?.[1] }),
@@ -141,6 +155,50 @@ describe("agent runtime over A2A", () => {
     expect(stateOf(declined)).toBe("TASK_STATE_COMPLETED");
     expect(notes).toEqual([]);
     expect(statusText(declined)).toContain("declined");
+  });
+
+  it("asks once for several changes in one reply, and runs each approved change once", async () => {
+    const client = await clientFor((await start()).url);
+    notes.push("water plants");
+    const contextId = `ctx-${randomUUID()}`;
+    const asked = await send(client, "file both milk and eggs", contextId);
+    expect(stateOf(asked)).toBe("TASK_STATE_INPUT_REQUIRED");
+    expect(statusText(asked)).toBe(
+      '- Add the note "milk" to your notes?\n- Add the note "eggs" to your notes?\nShall I go ahead? Answer yes or no.',
+    );
+    expect(notes).toEqual(["water plants"]);
+
+    const done = await send(client, "yes", contextId, asked.id);
+    expect(stateOf(done)).toBe("TASK_STATE_COMPLETED");
+    expect([...notes].sort()).toEqual(["eggs", "milk", "water plants"]);
+    // The read beside the changes ran once, before the pause: it saw neither new note.
+    expect(statusText(done)).toContain('list_notes returned: ["water plants"]');
+    expect(statusText(done)).toContain('added "milk"');
+    expect(statusText(done)).toContain('added "eggs"');
+  });
+
+  it("continues a conversation paused by the human-in-the-loop step agents had before, changing nothing", async () => {
+    const client = await clientFor((await start()).url);
+    const contextId = `ctx-${randomUUID()}`;
+    // What an agent before confirm-changes.ts stored: a pause in langchain's own step after the model.
+    const before = createAgent({
+      model: (await createChatModel({ env: llm.env })).model,
+      tools: notesAgent(notes)
+        .tools({})
+        .map(({ tool }) => tool),
+      checkpointer: await getCheckpointer(),
+      middleware: [humanInTheLoopMiddleware({ interruptOn: { add_note: true } })],
+    });
+    const config = { configurable: { thread_id: contextId } };
+    await before.invoke({ messages: [new HumanMessage("add note old milk")] }, config);
+    expect((await before.graph.getState(config)).tasks[0]?.interrupts).toHaveLength(1);
+
+    const answered = await send(client, "yes", contextId);
+    expect(stateOf(answered)).toBe("TASK_STATE_COMPLETED");
+    expect(notes).toEqual([]);
+    const sent = JSON.stringify(llm.requests.at(-1)?.messages);
+    expect(sent).toContain("This change was not run and nothing was changed");
+    expect(sent).toContain("old milk");
   });
 
   it("fails the task with a message naming the missing variable", async () => {

@@ -1,16 +1,25 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { fingerprint } from "./desk-server.js";
 import { startDeskHttpServer } from "./http.js";
 import { deskStdioCommand } from "./stdio-command.js";
 import { DeskStore } from "./store.js";
 
-const stateFile = () => join(mkdtempSync(join(tmpdir(), "test-mcp-")), "desk.json");
+/** Every scratch folder this file made, removed when it ends. */
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+const stateFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), "test-mcp-"));
+  scratch.push(dir);
+  return join(dir, "desk.json");
+};
 const text = (result: Awaited<ReturnType<Client["callTool"]>>) =>
   (result.content as Array<{ text?: string }>).map((block) => block.text ?? "").join("");
 

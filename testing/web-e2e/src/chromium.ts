@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
@@ -55,11 +55,18 @@ export interface BrowserOptions {
 /** Headless Chromium with a fresh profile, closed (profile and all) by the returned context's close(). */
 export async function launchBrowser(options: BrowserOptions = {}): Promise<BrowserContext> {
   const profile = await mkdtemp(join(tmpdir(), "switchboard-chromium-"));
-  return chromium.launchPersistentContext(profile, {
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: ARGS,
     viewport: options.viewport ?? { width: 1280, height: 800 },
     bypassCSP: options.bypassCSP ?? true,
   });
+  const close = context.close.bind(context);
+  // Chromium may still be writing the profile as it exits: removal retries until it has.
+  context.close = async (closeOptions) => {
+    await close(closeOptions);
+    await rm(profile, { recursive: true, force: true, maxRetries: 10 });
+  };
+  return context;
 }
