@@ -21,7 +21,7 @@ export function confirmChangesMiddleware(tools: AgentTool[]) {
       const { name, args, id } = request.toolCall;
       const confirm = confirms.get(name);
       if (!confirm) return handler(request);
-      const asked: ChangeConfirmation = { change: confirm(args), tool: name };
+      const asked: ChangeConfirmation = { change: confirm(args) };
       const decision: Decision = interrupt(asked);
       if (decision === "approve") return handler(request);
       return new ToolMessage({

@@ -8,7 +8,6 @@
 export interface ChangeConfirmation {
   /** The change, in words, as the tool's `confirm` puts it. */
   change: string;
-  tool: string;
 }
 
 export type Decision = "approve" | "decline";
@@ -78,10 +77,10 @@ export function resumeValuesFor(
   pending: PendingInterrupt[],
   answerText: string,
 ): Record<string, unknown> | undefined {
-  const confirming = pending.some(({ value }) => isChangeConfirmation(value));
-  const answer = confirming ? classifyAnswer(answerText) : "unclear";
-  if (confirming && answer === "unclear") return undefined;
-  return Object.fromEntries(
-    pending.map(({ id, value }) => [id, isChangeConfirmation(value) ? answer : answerText]),
-  );
+  const byId = (value: (pause: PendingInterrupt) => unknown) =>
+    Object.fromEntries(pending.map((pause) => [pause.id, value(pause)]));
+  if (!pending.some(({ value }) => isChangeConfirmation(value))) return byId(() => answerText);
+  const answer = classifyAnswer(answerText);
+  if (answer === "unclear") return undefined;
+  return byId(({ value }) => (isChangeConfirmation(value) ? answer : answerText));
 }
