@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { InMemoryPushNotificationStore, InMemoryTaskStore } from "@a2a-js/sdk/server";
@@ -164,12 +164,10 @@ export async function serveAgent(
       : {}),
   });
   // Requests being answered: a drain closes the connections only once none is left.
-  let answering = 0;
+  const answering = new Set<ServerResponse>();
   server.on("request", (_req, res) => {
-    answering += 1;
-    res.once("close", () => {
-      answering -= 1;
-    });
+    answering.add(res);
+    res.once("close", () => answering.delete(res));
   });
   server.on(
     "request",
@@ -216,10 +214,13 @@ export async function serveAgent(
       // 503 (and the connection closed), which a client or proxy can send elsewhere; a socket closed
       // under a request could not be told from a lost turn.
       draining = true;
+      // Each connection closes with its answer: none is left idle for the final close to cut under
+      // a request a client or proxy has just sent on it.
+      for (const res of answering) closeWithAnswer(res);
       const deadline = Date.now() + graceMs;
       // Even with nothing running, stay a moment: load balancers polling /ready stop sending here first.
       const noticed = Date.now() + Math.min(graceMs, READY_NOTICE_MS);
-      while ((answering > 0 || Date.now() < noticed) && Date.now() < deadline) await sleep(50);
+      while ((answering.size > 0 || Date.now() < noticed) && Date.now() < deadline) await sleep(50);
       if (executor.runningTurns > 0) {
         logger.warn(
           { turns: executor.runningTurns },
@@ -228,11 +229,17 @@ export async function serveAgent(
         executor.stopAll(SHUTDOWN_REASON);
       }
       // Stopped turns record that and answer; then nothing is cut off but what would not end.
-      for (let waited = 0; answering > 0 && waited < STOP_WAIT_MS; waited += 50) await sleep(50);
+      for (let waited = 0; answering.size > 0 && waited < STOP_WAIT_MS; waited += 50) await sleep(50);
       await close();
     },
     close,
   };
+}
+
+/** Ends the response's connection once it is answered, instead of keeping it alive for more. */
+function closeWithAnswer(res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader("connection", "close");
+  else res.once("finish", () => res.socket?.end());
 }
 
 let tracingStarted: Promise<Tracing> | undefined;
