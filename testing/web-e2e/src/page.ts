@@ -13,9 +13,14 @@ export async function openPage(context: BrowserContext, url: string): Promise<Pa
   return page;
 }
 
-/** Types a message into the message box and sends it with Enter, as a person would. */
+/**
+ * Types a message into the message box and sends it with Enter once the page takes one (its Send
+ * button is live), as a person would: an answer shows a moment before its turn ends, and Enter
+ * during a turn sends nothing.
+ */
 export async function sendMessage(page: Page, text: string): Promise<void> {
   await page.locator("#message").fill(text);
+  await page.locator(".composer button[type=submit]:enabled").waitFor();
   await page.locator("#message").press("Enter");
 }
 

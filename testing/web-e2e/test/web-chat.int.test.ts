@@ -150,7 +150,8 @@ describe("the web chat in Chromium, against the local fleet", () => {
     await page.keyboard.press("Enter");
     await page.locator(".question.confirmation.open").waitFor();
     await screenshot(page, "phone-confirmation");
-    // Focus sits on the card; Tab reaches Approve, Enter presses it.
+    // Focus sits on the card; once its turn has ended, Tab reaches Approve and Enter presses it.
+    await page.locator(".question.confirmation.open button:enabled", { hasText: "Approve" }).waitFor();
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Approve");
     await page.keyboard.press("Enter");
