@@ -20,6 +20,13 @@ export interface WebAppDeps {
 /** The supervisor's own routes the page uses, offered under /api. */
 const SUPERVISOR_ROUTES = ["/conversations", "/conversations/:contextId", "/subagents"];
 
+/** The page's addresses: a new conversation, one conversation (client/route.ts), sign-in's return (client/auth.ts). */
+const PAGE_PATHS = ["/", "/c/:contextId", "/auth/callback"];
+
+const NOT_FOUND_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · Switchboard</title></head>' +
+  '<body><h1>Not found</h1><p>There is no page at this address. <a href="/">Open the chat</a>.</p></body></html>';
+
 /**
  * The web chat's server: the page (a static production build), its settings, and the supervisor's
  * A2A endpoints and conversation routes forwarded on the same origin, so the browser needs no CORS.
@@ -51,19 +58,14 @@ export function createWebApp(deps: WebAppDeps): express.Express {
       forward(deps.supervisorUrl, deps.logger, req, res, req.url.slice("/api".length));
     });
   }
-  app.use("/api", (req, res) => {
-    res.status(404).json({ error: `Not found: ${req.method} ${req.originalUrl}.` });
-  });
-
   const index = join(deps.publicDir, "index.html");
   app.use(
     "/assets",
     express.static(join(deps.publicDir, "assets"), { immutable: true, maxAge: "365d", fallthrough: false }),
   );
   app.use(express.static(deps.publicDir, { index: false, maxAge: 0 }));
-  // Every other page address (/, /c/<conversation>, /auth/callback) is the one page, which routes itself.
-  app.get("/{*path}", (req, res) => {
-    if (!req.accepts("html")) return res.status(404).json({ error: `Not found: ${req.path}.` });
+  // Each page address is the one page, which routes itself.
+  app.get(PAGE_PATHS, (_req, res) => {
     if (!existsSync(index)) {
       return res
         .status(503)
@@ -71,6 +73,12 @@ export function createWebApp(deps: WebAppDeps): express.Express {
         .send("The web chat is not built: run pnpm --filter @switchboard/web build (npm start builds it).");
     }
     res.set("cache-control", "no-cache").sendFile(index);
+  });
+  app.use((req, res) => {
+    if (req.method === "GET" && req.accepts(["json", "html"]) === "html") {
+      return res.status(404).type("html").send(NOT_FOUND_PAGE);
+    }
+    res.status(404).json({ error: `Not found: ${req.method} ${req.path}.` });
   });
   app.use(((error, _req, res, _next) => {
     if (res.headersSent) return res.end();

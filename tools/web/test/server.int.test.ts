@@ -30,6 +30,21 @@ describe("the web chat's server (dist/index.js)", () => {
     expect(await (await fetch(`${web.url}/config.json`)).json()).toEqual({ signIn: { mode: "none" } });
   });
 
+  it("answers 404 at any other address: a page saying so to a browser, JSON to a program", async () => {
+    for (const path of ["/settings", "/c/4f1c2a/extra", "/favicon.ico", "/assets-old/app.js"]) {
+      const page = await fetch(`${web.url}${path}`, { headers: { accept: "text/html,*/*;q=0.8" } });
+      expect(page.status).toBe(404);
+      expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(await page.text()).toContain('There is no page at this address. <a href="/">Open the chat</a>.');
+      expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    }
+    const missing = await fetch(`${web.url}/settings`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: "Not found: GET /settings." });
+    const asset = await fetch(`${web.url}/assets/index-missing.js`);
+    expect(asset.status).toBe(404);
+  });
+
   it("says the supervisor is unreachable, where and what to set, when it is down", async () => {
     for (const path of ["/api/conversations", "/api/subagents", "/.well-known/agent-card.json"]) {
       const response = await fetch(`${web.url}${path}`);
