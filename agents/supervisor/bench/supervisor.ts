@@ -1,7 +1,8 @@
 // pnpm bench:supervisor — the supervisor's cost per hop, with a zero-latency scripted LLM:
 // p50/p95 of a turn through the supervisor to the Jira agent against the same turn sent to Jira
 // directly, and against the bare framework (langchain's createAgent().invoke in this process, with
-// the same model, tools, prompt and saver kind); the MongoDB commands and CPU time each agent
+// the same model, tools, prompt and saver kind, and a bare createAgent supervisor routing to it in
+// process: the framework's own hop); the MongoDB commands and CPU time each agent
 // process spends per turn; then supervisor turns per second with 1, 10 and 100 concurrent
 // conversations.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server).
@@ -20,6 +21,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HumanMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
 import { connectAgent } from "@switchboard/a2a-client";
 import { jiraAgent } from "@switchboard/agent-jira/agent";
 import { createLogger } from "@switchboard/common";
@@ -44,6 +46,7 @@ import {
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { createAgent } from "langchain";
 import { MongoClient } from "mongodb";
+import { z } from "zod";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const CONCURRENCY = [1, 10, 100];
@@ -309,20 +312,39 @@ async function main() {
   try {
     // The bare framework in this process: the model the agents get from createChatModel, the Jira
     // agent's tools and prompt, and getCheckpointer()'s saver (its own collections, same database).
+    const { model } = await createChatModel({ env: common });
+    const saver = (agentName: string) =>
+      getCheckpointer({ env: common, agentName, logger: createLogger({ level: "silent" }) });
     const bare = createAgent({
-      model: (await createChatModel({ env: common })).model,
-      tools: jiraAgent.tools({ ...common, ...jiraEnv }).map(({ tool }) => tool),
+      model,
+      tools: jiraAgent.tools({ ...common, ...jiraEnv }).map((agentTool) => agentTool.tool),
       systemPrompt: jiraAgent.systemPrompt,
-      checkpointer: await getCheckpointer({
-        env: common,
-        agentName: "bare-jira",
-        logger: createLogger({ level: "silent" }),
-      }),
+      checkpointer: await saver("bare-jira"),
     });
-    const bareTurn = async (durability?: "sync") => {
+    const bareTurn = async (durability?: "sync", text = "issue PLAT-1") => {
       const state = await bare.invoke(
-        { messages: [new HumanMessage("issue PLAT-1")] },
+        { messages: [new HumanMessage(text)] },
         { configurable: { thread_id: randomUUID() }, ...(durability ? { durability } : {}) },
+      );
+      return String(state.messages.at(-1)?.content ?? "");
+    };
+    // The bare framework's own hop: a createAgent supervisor whose call_agent tool invokes the bare
+    // Jira agent above in this process (no A2A, no task store, no lock), each with its saver.
+    const bareSupervisor = createAgent({
+      model,
+      tools: [
+        tool(async ({ message }: { message: string }) => bareTurn(undefined, message), {
+          name: "call_agent",
+          description: "Ask a subagent; its answer is the result.",
+          schema: z.object({ agent: z.string(), message: z.string() }),
+        }),
+      ],
+      checkpointer: await saver("bare-supervisor"),
+    });
+    const bareRouted = async () => {
+      const state = await bareSupervisor.invoke(
+        { messages: [new HumanMessage("jira: issue PLAT-1")] },
+        { configurable: { thread_id: randomUUID() } },
       );
       return String(state.messages.at(-1)?.content ?? "");
     };
@@ -339,12 +361,14 @@ async function main() {
       "supervisor → Jira, forwarded": forwarded,
       "bare createAgent().invoke": () => bareTurn(),
       'bare, durability "sync"': () => bareTurn("sync"),
+      "bare supervisor → bare Jira": bareRouted,
     };
     // Every path does the same work: one model call for get_issue, one for the answer.
     expectAnswer("direct", (await toJira()).text);
     expectAnswer("supervisor", (await viaSupervisor()).text);
     expectAnswer("forwarded", (await forwarded()).text);
     expectAnswer("bare", await bareTurn());
+    expectAnswer("bare supervisor", await bareRouted());
     // Warm up every path (JIT, connections, the supervisor's first card fetch).
     await timeTurns(paths, 10);
 
@@ -380,6 +404,7 @@ async function main() {
       ],
       ["direct ÷ bare", "direct to Jira agent", "bare createAgent().invoke", `≤ ${TARGET_BARE_RATIO}`],
       ['direct ÷ bare (durability "sync")', "direct to Jira agent", 'bare, durability "sync"', "—"],
+      ["bare supervisor ÷ bare", "bare supervisor → bare Jira", "bare createAgent().invoke", "—"],
     ] as const;
     console.log("| ratio                             | at p50 | at p95 | target |");
     console.log("| --------------------------------- | ------ | ------ | ------ |");
@@ -391,7 +416,8 @@ async function main() {
       );
     }
     console.log(
-      '\nbare: createAgent() from langchain in the bench process, no A2A, no middleware; the agents run turns with durability "sync".\n',
+      '\nbare: createAgent() from langchain in the bench process, no A2A, no middleware; the agents run turns with durability "sync".\n' +
+        "bare supervisor ÷ bare: what the framework alone spends on a routed turn against a direct one, the floor under supervisor ÷ direct.\n",
     );
 
     const direct1 = await perTurn(toJira, STATS_TURNS, { jira: stats.jira });
