@@ -445,18 +445,24 @@ async function main() {
     row("CPU ms", (column) => column?.cpuMs);
     console.log("");
 
-    console.log("| concurrent conversations | turns | supervisor turns/s | forwarded turns/s |");
-    console.log("| ------------------------ | ----- | ------------------ | ----------------- |");
+    console.log(
+      "| concurrent conversations | turns | supervisor turns/s | forwarded turns/s | bare supervisor turns/s |",
+    );
+    console.log(
+      "| ------------------------ | ----- | ------------------ | ----------------- | ----------------------- |",
+    );
     for (const workers of CONCURRENCY) {
       const turns = Math.max(SAMPLES, workers * 2);
       const rate = await throughput(viaSupervisor, workers, turns);
       const forwardedRate = await throughput(forwarded, workers, turns);
+      const bareRate = await throughput(bareRouted, workers, turns);
       console.log(
-        `| ${String(workers).padStart(24)} | ${String(turns).padStart(5)} | ${rate.toFixed(1).padStart(18)} | ${forwardedRate.toFixed(1).padStart(17)} |`,
+        `| ${String(workers).padStart(24)} | ${String(turns).padStart(5)} | ${rate.toFixed(1).padStart(18)} | ${forwardedRate.toFixed(1).padStart(17)} | ${bareRate.toFixed(1).padStart(23)} |`,
       );
     }
     console.log(
-      `\ntarget: ≥ ${TARGET_TURNS_PER_SECOND} supervisor turns/s at ${TARGET_CONCURRENCY} concurrent conversations`,
+      `\ntarget: ≥ ${TARGET_TURNS_PER_SECOND} supervisor turns/s at ${TARGET_CONCURRENCY} concurrent conversations` +
+        "\nbare supervisor: both createAgent graphs in the bench process, so on one core (the agents have a process each).",
     );
 
     await compareNodeVariants(common, jiraEnv);
