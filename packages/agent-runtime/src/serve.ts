@@ -18,6 +18,7 @@ import { buildAgentGraph } from "./agent-graph.js";
 import { createAgentApp } from "./app.js";
 import { readAuthSettings } from "./auth.js";
 import { buildAgentCard } from "./card.js";
+import { closeWithAnswer } from "./close-with-answer.js";
 import type { DeletionCascade } from "./conversations.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
@@ -234,12 +235,6 @@ export async function serveAgent(
     },
     close,
   };
-}
-
-/** Ends the response's connection once it is answered, instead of keeping it alive for more. */
-function closeWithAnswer(res: ServerResponse): void {
-  if (!res.headersSent) res.setHeader("connection", "close");
-  else res.once("finish", () => res.socket?.end());
 }
 
 let tracingStarted: Promise<Tracing> | undefined;
