@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { Agent, createServer, get, type IncomingMessage, type ServerResponse } from "node:http";
+import { Agent, createServer, get, type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
