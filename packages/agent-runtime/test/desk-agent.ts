@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { createLogger, type Logger } from "@switchboard/common";
+import { scratchDir } from "@switchboard/vitest-config/scratch";
 import {
   callTool,
   replyFromToolResult,
@@ -12,7 +11,6 @@ import {
   say,
   startScriptedLlm,
 } from "@switchboard-testing/test-llm";
-import { afterAll } from "vitest";
 import type { AgentDefinition } from "../src/definition.js";
 import { type RunningAgent, serveAgent } from "../src/serve.js";
 import { clientFor, userMessage } from "./a2a.js";
@@ -62,17 +60,9 @@ export class CapturedLog {
   }
 }
 
-/** Scratch folders of {@link stateFile}, removed when the test file that made them ends. */
-const scratch: string[] = [];
-afterAll(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A desk state file in a scratch folder of its own. */
+/** A desk state file in a scratch folder of its own (removed when the test file ends). */
 export function stateFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), "desk-mcp-"));
-  scratch.push(dir);
-  return join(dir, "desk.json");
+  return join(scratchDir("desk-mcp"), "desk.json");
 }
 
 /** Serves the desk agent in this process with the given env (its MCP servers among it). */

@@ -1,9 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: MCP server lists refer to variables as ${VAR}, on purpose.
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningAgent } from "../src/serve.js";
 import { clientFor, send, stateOf, statusText } from "./a2a.js";
@@ -20,8 +20,7 @@ function memoryServerScript(): string {
 }
 
 describe("a published MCP server (@modelcontextprotocol/server-memory) behind an agent, offline mode", () => {
-  const scratch = mkdtempSync(join(tmpdir(), "mcp-memory-"));
-  const memoryFile = join(scratch, "memory.jsonl");
+  const memoryFile = join(scratchDir("mcp-memory"), "memory.jsonl");
   const log = new CapturedLog();
   let agent: RunningAgent;
 
@@ -43,7 +42,6 @@ describe("a published MCP server (@modelcontextprotocol/server-memory) behind an
   });
   afterAll(async () => {
     await agent?.close();
-    rmSync(scratch, { recursive: true, force: true });
   });
 
   it("lists the server's tools in offline help", async () => {

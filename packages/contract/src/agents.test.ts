@@ -1,18 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@switchboard/vitest-config/scratch";
+import { describe, expect, it } from "vitest";
 import { listAgentPackages, packageDirOwning, readAgentPackage } from "./agents.js";
 
-/** Every scratch root this file made, removed when it ends. */
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
 function repoWith(packages: Record<string, object>): string {
-  const root = mkdtempSync(join(tmpdir(), "contract-agents-"));
-  roots.push(root);
+  const root = scratchDir("contract-agents");
   for (const [folder, manifest] of Object.entries(packages)) {
     mkdirSync(join(root, "agents", folder, "src"), { recursive: true });
     writeFileSync(join(root, "agents", folder, "package.json"), JSON.stringify(manifest));

@@ -1,20 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@switchboard/vitest-config/scratch";
+import { describe, expect, it } from "vitest";
 import { detectAgentName } from "./agent-name.js";
-
-/** Every scratch root this file made, removed when it ends. */
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
 
 /** A throwaway package with an entry script, like agents/<name>/dist/index.js. */
 function packageWithEntry(name: string): string {
-  const root = mkdtempSync(join(tmpdir(), "agent-name-"));
-  roots.push(root);
+  const root = scratchDir("agent-name");
   writeFileSync(join(root, "package.json"), JSON.stringify({ name }));
   mkdirSync(join(root, "dist"));
   const entry = join(root, "dist", "index.js");

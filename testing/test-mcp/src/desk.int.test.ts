@@ -1,25 +1,15 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@switchboard/vitest-config/scratch";
+import { describe, expect, it } from "vitest";
 import { fingerprint } from "./desk-server.js";
 import { startDeskHttpServer } from "./http.js";
 import { deskStdioCommand } from "./stdio-command.js";
 import { DeskStore } from "./store.js";
 
-/** Every scratch folder this file made, removed when it ends. */
-const scratch: string[] = [];
-afterAll(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
-const stateFile = () => {
-  const dir = mkdtempSync(join(tmpdir(), "test-mcp-"));
-  scratch.push(dir);
-  return join(dir, "desk.json");
-};
+const stateFile = () => join(scratchDir("test-mcp"), "desk.json");
 const text = (result: Awaited<ReturnType<Client["callTool"]>>) =>
   (result.content as Array<{ text?: string }>).map((block) => block.text ?? "").join("");
 
