@@ -12,6 +12,7 @@ import {
 import { CreateClusterCommand, EKSClient } from "@aws-sdk/client-eks";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { agentConformance } from "@switchboard-testing/agent-conformance";
+import { freePort } from "@switchboard-testing/test-agents";
 import { callTool } from "@switchboard-testing/test-llm";
 import { startMoto, type TestMoto } from "@switchboard-testing/test-python";
 import { describe, expect, it } from "vitest";
@@ -329,9 +330,9 @@ describe("AWS agent: tools' formatting and AWS's errors, against moto", () => {
   });
 
   it("tells the model AWS is unreachable when the endpoint refuses connections", async () => {
-    const closed = await startMoto();
-    await closed.stop();
-    const result = await agent.ask("list buckets", { AWS_ENDPOINT_URL: closed.endpoint });
+    const result = await agent.ask("list buckets", {
+      AWS_ENDPOINT_URL: `http://127.0.0.1:${await freePort()}`,
+    });
     expect(result.state).toBe("completed");
     expect(result.text).toContain(
       "list_s3_buckets failed: Cannot reach AWS (ECONNREFUSED): check AWS_REGION, AWS_ENDPOINT_URL",

@@ -141,7 +141,9 @@ export class Roster {
       const reason = error instanceof Error ? error.message : String(error);
       if (agent.status === "available")
         this.logger.warn({ subagent: config.name, reason }, "subagent went away");
-      Object.assign(agent, { status: "unreachable", reason, connection: undefined });
+      // The agent's own card is kept (what it can do once back); a refused card was another agent's.
+      const card = agent.status === "refused" ? undefined : agent.card;
+      Object.assign(agent, { status: "unreachable", reason, connection: undefined, card });
       return "unreachable";
     }
   }

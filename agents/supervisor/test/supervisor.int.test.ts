@@ -405,6 +405,27 @@ describe("supervisor routing over A2A", () => {
     expect((await ask("jira: open issues in PLAT", contextId)).text).toContain("PLAT-1");
   });
 
+  it("forgets a refused agent's card once that agent goes away: GET /subagents shows no skills it lacks", async () => {
+    await startJira();
+    const impostor = await startAgent("jira", await freePort(), common());
+    processes.push(impostor);
+    await startSupervisor({ ENABLE_GITHUB: "true", GITHUB_AGENT_URL: impostor.url });
+    const github = async () => {
+      const response = await fetch(`http://127.0.0.1:${supervisorPort}/subagents`);
+      const { subagents } = (await response.json()) as {
+        subagents: Array<{ name: string; status: string; description?: string; skills: unknown[] }>;
+      };
+      return subagents.find((agent) => agent.name === "github");
+    };
+    await expect.poll(async () => (await github())?.status).toBe("refused");
+    expect((await github())?.skills).not.toEqual([]);
+
+    await impostor.kill("SIGTERM");
+    await expect.poll(async () => (await github())?.status, { timeout: 20_000 }).toBe("unreachable");
+    expect(await github()).toMatchObject({ skills: [] });
+    expect((await github())?.description).toBeUndefined();
+  });
+
   it("answers clearly for a disabled or unreachable agent, and keeps serving", async () => {
     await startJira();
     const deadPort = await freePort();

@@ -299,13 +299,3 @@ export async function startEchoAgent(
       }),
   };
 }
-
-/** A port that was free a moment ago, for a server that starts later. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

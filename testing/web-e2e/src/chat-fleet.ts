@@ -103,7 +103,7 @@ export async function startChatFleet(options: ChatFleetOptions): Promise<ChatFle
     ENABLE_PAGERDUTY: "false",
     ENABLE_SLACK: "false",
     ENABLE_SPLUNK: "true",
-    SPLUNK_AGENT_URL: `http://127.0.0.1:${await freePort()}`,
+    SPLUNK_AGENT_URL: `http://127.0.0.1:${await freePort()}`, // down: nothing listens there
     SUPERVISOR_PORT: String(await freePort()),
     JIRA_AGENT_PORT: String(await freePort()),
     WEB_PORT: String(options.webPort ?? (await freePort())),
