@@ -54,12 +54,22 @@ export async function askSubagent(
   };
   if (taskId) input.taskId = taskId;
   let result: TurnResult;
+  let subtask = taskId;
   try {
     result = await observeSubagentHop(agent.config.name, () =>
-      collectTurn(relayProgress(agent, connection.stream(input))),
+      collectTurn(
+        relayProgress(agent, connection.stream(input), (id) => {
+          subtask = id;
+        }),
+      ),
     );
   } catch (error) {
-    if (turn.signal.aborted) throw error;
+    if (turn.signal.aborted) {
+      // This turn was canceled (or its replica is going away): the subagent's turn stops too, so
+      // it changes nothing more and frees the conversation's thread there at once.
+      if (subtask) await roster.cancelTask(agent, subtask, turn.token);
+      throw error;
+    }
     const reason = error instanceof Error ? error.message : String(error);
     roster.reportUnreachable(agent, reason);
     return answer(`The ${agent.config.name} agent could not be reached: ${reason}`);
@@ -95,9 +105,14 @@ function fromResult(agent: Subagent, result: TurnResult): HopResult {
   }
 }
 
-async function* relayProgress(agent: Subagent, events: AsyncIterable<TurnEvent>): AsyncIterable<TurnEvent> {
+async function* relayProgress(
+  agent: Subagent,
+  events: AsyncIterable<TurnEvent>,
+  onTask: (taskId: string) => void,
+): AsyncIterable<TurnEvent> {
   const { report } = currentTurn();
   for await (const event of events) {
+    if (event.kind === "task") onTask(event.taskId);
     if (event.kind === "status" && event.state === "working" && event.text) {
       report({
         text: `${agent.config.name}: ${event.text}`,

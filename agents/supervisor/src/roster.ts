@@ -7,6 +7,8 @@ import type { SubagentConfig } from "./subagents-env.js";
 
 /** The A2A service parameter (HTTP header) naming the extensions a client asks for. */
 const EXTENSIONS_HEADER = "A2A-Extensions";
+/** How long the supervisor waits for a subagent to confirm a cancel. */
+const CANCEL_TIMEOUT_MS = 5_000;
 
 export type SubagentStatus = "connecting" | "available" | "refused" | "unreachable";
 
@@ -72,6 +74,24 @@ export class Roster {
 
   get(name: string): Subagent | undefined {
     return this.list().find((agent) => sameAgentName(agent.config.name, name));
+  }
+
+  /** Cancels one of the agent's tasks (the caller stopped the turn it was part of); a failure is logged. */
+  async cancelTask(agent: Subagent, taskId: string, token: string | undefined): Promise<void> {
+    const { config, connection } = agent;
+    if (!connection) return;
+    try {
+      const { state } = await connection.cancel(taskId, {
+        ...(token ? { token } : {}),
+        signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS),
+      });
+      this.logger.info({ subagent: config.name, taskId, state }, `canceled the ${config.name} agent's task`);
+    } catch (error) {
+      this.logger.warn(
+        { subagent: config.name, taskId, err: error },
+        `could not cancel the ${config.name} agent's task; it ends on its own`,
+      );
+    }
   }
 
   /** A call to the agent failed to reach it: take it out of rotation and reconnect in the background. */

@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import { connectAgent } from "@switchboard/a2a-client";
+import { collectionsFor } from "@switchboard/contract";
 import { agentCollections, MongoCheckpointSaver } from "@switchboard/utils";
 import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
 import {
   callTool,
+  heldReply,
   offeredToolNames,
   recallUserMessages,
   replyFromToolResult,
@@ -22,11 +24,15 @@ import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startAgent } from "./fleet.js";
 
+/** The subagent's model "thinks" about "take your time" until the test releases it. */
+const slow = heldReply(say("Done at last."));
+
 /** The supervisor forwards "<agent>: <request>" to that agent; subagents follow their own rules. */
 const script = rules(
   [
     ...routeByAgentPrefix(),
     { toolOffered: "call_agent", reply: say("Tell me which agent to ask.") },
+    { lastUser: /take your time/, reply: slow.reply },
     {
       lastUser: /open issues in ([A-Z]+)/,
       reply: (_r, { match }) =>
@@ -424,6 +430,39 @@ describe("supervisor routing over A2A", () => {
     await expect.poll(async () => (await github())?.status, { timeout: 20_000 }).toBe("unreachable");
     expect(await github()).toMatchObject({ skills: [] });
     expect((await github())?.description).toBeUndefined();
+  });
+
+  it("stops the subagent's turn when its turn is canceled, so the conversation goes on at once", async () => {
+    await startJira();
+    await startSupervisor();
+    slow.hold();
+    const contextId = `conv-${randomUUID()}`;
+    const connection = await connectAgent(`http://127.0.0.1:${supervisorPort}`);
+    const started = slow.calls;
+    const events: string[] = [];
+    let taskId = "";
+    const turn = (async () => {
+      for await (const event of connection.stream({ text: "jira: take your time", contextId })) {
+        if (event.kind === "task") taskId = event.taskId;
+        if (event.kind === "status") events.push(event.state);
+      }
+    })();
+    await expect.poll(() => slow.calls, { timeout: 15_000 }).toBe(started + 1);
+    expect((await connection.cancel(taskId)).state).toBe("canceled");
+    await turn;
+    expect(events.at(-1)).toBe("canceled");
+
+    const [jiraTask] = await mongo
+      .db(dbName)
+      .collection(collectionsFor("jira").tasks)
+      .find({ contextId })
+      .toArray();
+    const jiraAgent = await connectAgent(`http://127.0.0.1:${jiraPort}`);
+    await expect.poll(async () => (await jiraAgent.getTask(String(jiraTask?.taskId))).state).toBe("canceled");
+    // The subagent's thread is free: the next message is answered while the slow model call still hangs.
+    const next = await ask("jira: open issues in PLAT", contextId);
+    expect(next.text).toContain("PLAT-1");
+    slow.release();
   });
 
   it("answers clearly for a disabled or unreachable agent, and keeps serving", async () => {

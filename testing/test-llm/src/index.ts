@@ -12,6 +12,8 @@ export { guardOutboundConnections, type OutboundGuard } from "./outbound-guard.j
 export {
   callTool,
   echo,
+  type HeldReply,
+  heldReply,
   recallUserMessages,
   replyFromToolResult,
   say,

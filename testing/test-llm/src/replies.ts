@@ -95,3 +95,39 @@ export function summarizeMatches(pattern: RegExp, prefix = "Mentioned so far: ")
     return { content: `${prefix}${found.join(", ")}` };
   };
 }
+
+/** A reply that keeps the model "thinking" until released: for a turn a test stops mid-way. */
+export interface HeldReply {
+  /** Answers `then` once released; until then each call waits. */
+  reply: Script;
+  /** How many calls have come in. */
+  readonly calls: number;
+  /** Holds the calls that come in from now on (a new hold: the last one stays released). */
+  hold(): void;
+  /** Lets every held call answer. */
+  release(): void;
+}
+
+export function heldReply(then: ScriptReply): HeldReply {
+  let calls = 0;
+  let gate = Promise.resolve();
+  let open = () => {};
+  return {
+    reply: async () => {
+      calls += 1;
+      await gate;
+      return then;
+    },
+    get calls() {
+      return calls;
+    },
+    hold() {
+      gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+    },
+    release() {
+      open();
+    },
+  };
+}

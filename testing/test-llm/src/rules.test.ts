@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { echo, replyFromToolResult, say, sequence } from "./replies.js";
+import { echo, heldReply, replyFromToolResult, say, sequence } from "./replies.js";
 import { rules } from "./rules.js";
 import type { ChatCompletionRequest, ChatMessage } from "./types.js";
 
@@ -133,5 +133,21 @@ describe("sequence and echo", () => {
     expect(await script(req)).toEqual({ content: "one" });
     expect(await script(req)).toEqual({ content: "two: x" });
     expect(() => script(req)).toThrow(/sequence ran out: it has 2 replies and got request 3/);
+  });
+
+  it("holds a held reply's calls until released, and answers at once when not held", async () => {
+    const held = heldReply(say("done"));
+    const req = request(askedForIssue);
+    expect(await held.reply(req)).toEqual({ content: "done" });
+    held.hold();
+    let answered = false;
+    const waiting = Promise.resolve(held.reply(req)).then((reply) => {
+      answered = true;
+      return reply;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect({ answered, calls: held.calls }).toEqual({ answered: false, calls: 2 });
+    held.release();
+    expect(await waiting).toEqual({ content: "done" });
   });
 });

@@ -4,6 +4,7 @@ import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { freePort } from "@switchboard-testing/test-agents";
 import {
   callTool,
+  heldReply,
   replyFromToolResult,
   routeByAgentPrefix,
   rules,
@@ -33,6 +34,9 @@ export const MARKUP_SAMPLE = [
   `<svg><animate onbegin="window.__xss='svg'" attributeName="x" dur="1s"/></svg>`,
 ].join("\n");
 
+/** The Jira agent's model "thinks" about "take your time" while a test holds it: a turn to stop. */
+export const thinking = heldReply(say("Done at last."));
+
 /**
  * The scripted model behind every agent of the fleet: the supervisor routes "<agent>: <request>"
  * to that agent; the Jira agent searches and creates issues (a change it asks to confirm).
@@ -46,6 +50,7 @@ export function chatScript() {
         toolOffered: "call_agent",
         reply: say("Tell me which agent to ask, e.g. jira: open issues in PLAT."),
       },
+      { lastUser: /take your time/, reply: thinking.reply },
       {
         lastUser: /open issues in ([A-Z]+)/,
         reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]} ORDER BY key` }),

@@ -4,7 +4,7 @@ import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../src/axe.js";
-import { type ChatFleet, startChatFleet, startFakes } from "../src/chat-fleet.js";
+import { type ChatFleet, startChatFleet, startFakes, thinking } from "../src/chat-fleet.js";
 import { launchBrowser } from "../src/chromium.js";
 import { lastAgentItem, openPage, screenshot, sendMessage } from "../src/page.js";
 
@@ -98,6 +98,28 @@ describe("the web chat in Chromium, against the local fleet", () => {
     expect(jira.issues).toHaveLength(before);
     expect(jira.issues.some((issue) => issue.summary === "rotate the staging certificates")).toBe(false);
     expect(await page.locator(".question .decision").textContent()).toBe("You declined this change.");
+  });
+
+  it("stops a turn with Stop: what was typed meanwhile stays, and the next message is answered at once", async () => {
+    const page = await open();
+    thinking.hold();
+    const calls = thinking.calls;
+    await sendMessage(page, "jira: take your time");
+    await expect.poll(() => thinking.calls, { timeout: 20_000 }).toBe(calls + 1);
+    // While the turn runs, Send waits and Stop ends it.
+    await page.locator("#message").fill("jira: open issues in PLAT");
+    expect(await page.locator(".composer button[type=submit]").isDisabled()).toBe(true);
+    await page.locator(".composer").getByRole("button", { name: "Stop" }).click();
+    await lastAgentItem(page).locator("p.muted", { hasText: "Stopped." }).waitFor();
+    expect(await page.locator(".composer").getByRole("button", { name: "Stop" }).count()).toBe(0);
+    expect(await page.locator("#message").inputValue()).toBe("jira: open issues in PLAT");
+    // The Jira agent's turn was stopped too: its thread is free while its model call still hangs.
+    await sendMessage(page, "jira: open issues in PLAT");
+    await lastAgentItem(page).locator(".answer", { hasText: "PLAT-1" }).waitFor();
+    await page.reload();
+    await page.locator(".messages li.agent p.muted", { hasText: "Stopped." }).waitFor();
+    await screenshot(page, "stopped");
+    thinking.release();
   });
 
   it("renders tables and code, and nothing in an answer's HTML runs (scripts, handlers, javascript: links)", async () => {

@@ -15,7 +15,7 @@ import {
 import { Messages } from "./messages.js";
 import { conversationInPath, pathFor } from "./route.js";
 import { Agents, Conversations } from "./sidebar.js";
-import { runTurn, supervisorName } from "./supervisor.js";
+import { cancelTurn, runTurn, supervisorName } from "./supervisor.js";
 
 const AGENTS_REFRESH_MS = 10_000;
 const HISTORY_POLL_MS = 1_500;
@@ -150,6 +150,16 @@ export function App({ auth, session }: AppProps) {
   const waiting = [...items].reverse().find((item): item is AgentItem => item.kind === "agent");
   const pending = waiting?.question && waiting.reply === undefined ? waiting : undefined;
 
+  // The turn running now, once the supervisor has named its task: what Stop cancels.
+  const running = busy && waiting?.state === "working" && waiting.taskId ? waiting.taskId : undefined;
+  const stop = async (taskId: string) => {
+    try {
+      await cancelTurn(taskId, session?.token);
+    } catch (error) {
+      setProblem(fail(error));
+    }
+  };
+
   const answer = (item: AgentItem, reply: string) => {
     setItems((before) => before.map((each) => (each.id === item.id ? { ...item, reply } : each)));
     void send(reply, item.taskId);
@@ -220,6 +230,7 @@ export function App({ auth, session }: AppProps) {
           busy={busy}
           answering={pending !== undefined}
           onSend={(text) => (pending ? answer(pending, text) : void send(text))}
+          {...(running ? { onStop: () => void stop(running) } : {})}
         />
       </main>
     </div>

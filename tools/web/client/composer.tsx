@@ -5,10 +5,15 @@ interface ComposerProps {
   /** Set while the agent waits for a typed answer: the box says so. */
   answering: boolean;
   onSend(text: string): void;
+  /** Set while a turn runs that can be stopped. */
+  onStop?: () => void;
 }
 
-/** The message box: Enter sends, Shift+Enter starts a new line. */
-export function Composer({ busy, answering, onSend }: ComposerProps) {
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line. While a turn runs, Send waits for it
+ * (what is typed stays) and Stop ends it.
+ */
+export function Composer({ busy, answering, onSend, onStop }: ComposerProps) {
   const [text, setText] = useState("");
   const box = useRef<HTMLTextAreaElement>(null);
   const submit = (event?: Event) => {
@@ -37,6 +42,11 @@ export function Composer({ busy, answering, onSend }: ComposerProps) {
       <button type="submit" class="primary" disabled={busy || !text.trim()}>
         Send
       </button>
+      {busy ? (
+        <button type="button" class="secondary" disabled={!onStop} onClick={onStop}>
+          Stop
+        </button>
+      ) : null}
     </form>
   );
 }

@@ -61,6 +61,7 @@ export function finishItem(item: AgentItem, result: TurnResult): AgentItem {
   if (result.state === "input-required" || result.state === "auth-required") {
     return { ...done, question: result.question || result.text };
   }
+  if (result.state === "canceled") return done;
   const unfinished = result.state === "working" || result.state === "submitted";
   return {
     ...done,
@@ -113,6 +114,10 @@ function itemsFromTask(task: ConversationTask): Item[] {
     items.push({ ...ending, trail: agent.trail.slice(0, -1), ...(last ? { question: last } : {}) });
   } else if (task.state === "working" || task.state === "submitted") {
     items.push({ ...ending, answer: task.answer });
+  } else if (task.state === "canceled") {
+    // The view says the turn was stopped: the runtime's "Canceled." is not repeated in the trail.
+    const trail = last === "Canceled." ? agent.trail.slice(0, -1) : agent.trail;
+    items.push({ ...ending, trail, answer: task.answer });
   } else {
     items.push({
       ...ending,

@@ -68,6 +68,7 @@ function AgentView({ item, busy, onAnswer }: { item: AgentItem } & Omit<Messages
         <div class="answer markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(item.answer) }} />
       ) : null}
       {item.question ? <QuestionCard item={item} busy={busy} onAnswer={onAnswer} /> : null}
+      {item.state === "canceled" ? <p class="muted">Stopped.</p> : null}
       {item.error ? (
         <p class="error" role="alert">
           {item.error}

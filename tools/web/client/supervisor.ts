@@ -45,6 +45,11 @@ export async function runTurn(input: TurnInput, onEvent: (event: TurnEvent) => v
   return collectTurn(observed());
 }
 
+/** Stops a running turn (A2A tasks/cancel): its stream ends `canceled`, and so do its subagents' turns. */
+export async function cancelTurn(taskId: string, token?: string): Promise<void> {
+  await (await supervisor()).cancel(taskId, token ? { token } : {});
+}
+
 /** The supervisor's name on its card, so its own tool calls are not prefixed with it. */
 export async function supervisorName(): Promise<string> {
   return (await supervisor()).card.name;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ConversationHistory } from "../client/api.js";
 import {
   applyEvent,
+  finishItem,
   itemsFromHistory,
   readQuestion,
   trailSummary,
@@ -133,5 +134,35 @@ describe("the conversation as the page shows it", () => {
       { kind: "user", text: "jira: create another" },
       { kind: "agent", taskId: "t2", state: "input-required", trail: [], answer: "", question: QUESTION },
     ]);
+  });
+
+  it("shows a stopped turn as stopped, not as a failure, live and from history", () => {
+    const live = finishItem(
+      { ...workingItem("t3"), trail: ["Asking the jira agent"] },
+      { taskId: "t3", contextId: "c", state: "canceled", text: "Canceled.", artifacts: [] },
+    );
+    expect(live).toMatchObject({ state: "canceled", trail: ["Asking the jira agent"] });
+    expect(live.error).toBeUndefined();
+    const history: ConversationHistory = {
+      contextId: "c",
+      title: "jira: take your time",
+      updatedAt: "2026-01-01T00:02:00Z",
+      tasks: [
+        {
+          taskId: "t3",
+          state: "canceled",
+          updatedAt: "2026-01-01T00:02:00Z",
+          messages: [
+            { role: "user", text: "jira: take your time" },
+            { role: "agent", text: "Asking the jira agent" },
+            { role: "agent", text: "Canceled." },
+          ],
+          answer: "",
+        },
+      ],
+    };
+    const [, stored] = itemsFromHistory(history);
+    expect(stored).toMatchObject({ state: "canceled", trail: ["Asking the jira agent"], answer: "" });
+    expect((stored as { error?: string }).error).toBeUndefined();
   });
 });
