@@ -102,7 +102,7 @@ export interface HeldReply {
   reply: Script;
   /** How many calls have come in. */
   readonly calls: number;
-  /** Holds the calls that come in from now on (a new hold: the last one stays released). */
+  /** Holds the calls that come in from now on, until `release()`. */
   hold(): void;
   /** Lets every held call answer. */
   release(): void;
@@ -111,7 +111,7 @@ export interface HeldReply {
 export function heldReply(then: ScriptReply): HeldReply {
   let calls = 0;
   let gate = Promise.resolve();
-  let open = () => {};
+  let open: (() => void) | undefined;
   return {
     reply: async () => {
       calls += 1;
@@ -122,12 +122,14 @@ export function heldReply(then: ScriptReply): HeldReply {
       return calls;
     },
     hold() {
+      if (open) return; // already held: the calls waiting keep waiting for the same release
       gate = new Promise<void>((resolve) => {
         open = resolve;
       });
     },
     release() {
-      open();
+      open?.();
+      open = undefined;
     },
   };
 }

@@ -147,6 +147,7 @@ describe("sequence and echo", () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect({ answered, calls: held.calls }).toEqual({ answered: false, calls: 2 });
+    held.hold(); // holding again keeps the same hold: one release lets every waiting call go
     held.release();
     expect(await waiting).toEqual({ content: "done" });
   });

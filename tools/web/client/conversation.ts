@@ -114,16 +114,15 @@ function itemsFromTask(task: ConversationTask): Item[] {
     items.push({ ...ending, trail: agent.trail.slice(0, -1), ...(last ? { question: last } : {}) });
   } else if (task.state === "working" || task.state === "submitted") {
     items.push({ ...ending, answer: task.answer });
-  } else if (task.state === "canceled") {
-    // The view says the turn was stopped: the runtime's "Canceled." is not repeated in the trail.
-    const trail = last === "Canceled." ? agent.trail.slice(0, -1) : agent.trail;
-    items.push({ ...ending, trail, answer: task.answer });
   } else {
-    items.push({
-      ...ending,
-      trail: agent.trail.slice(0, -1),
-      error: last ?? `The turn ended ${task.state}.`,
-    });
+    // The last status message says how it ended: why it failed, or (canceled) what the view words
+    // itself as "Stopped.".
+    const ended = { ...ending, trail: agent.trail.slice(0, -1) };
+    items.push(
+      task.state === "canceled"
+        ? { ...ended, answer: task.answer }
+        : { ...ended, error: last ?? `The turn ended ${task.state}.` },
+    );
   }
   return items;
 }
