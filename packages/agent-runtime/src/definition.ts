@@ -4,8 +4,8 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { Logger } from "@switchboard/common";
 import type { McpServerInput } from "@switchboard/contract";
-import type { ContextBudget } from "./context-budget.js";
-import type { DeletionCascade } from "./conversations.js";
+import type { DeletionCascade } from "./conversations/deletion.js";
+import type { ContextBudget } from "./graph/context-budget.js";
 import type { SubagentSource } from "./subagents.js";
 
 /** One skill on the agent card: what the supervisor's model reads to decide where to route. */

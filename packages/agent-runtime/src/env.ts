@@ -1,7 +1,7 @@
 import { parseEnv, SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
-import type { ContextBudget } from "./context-budget.js";
-import type { LockSettings } from "./thread-lock.js";
+import type { ContextBudget } from "./graph/context-budget.js";
+import type { LockSettings } from "./tasks/thread-lock.js";
 
 const RuntimeEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).optional(),

@@ -1,17 +1,9 @@
-export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./card.js";
-export {
-  boundedHistory,
-  type ContextSummary,
-  contextSummarizer,
-  SUMMARY_PREFIX,
-  type Summarize,
-} from "./context-budget.js";
+export type { DeletedConversation, DeletionCascade } from "./conversations/deletion.js";
 export type {
   ConversationHistory,
   ConversationSummary,
   ConversationTask,
-} from "./conversation-history.js";
-export type { DeletedConversation, DeletionCascade } from "./conversations.js";
+} from "./conversations/history.js";
 export {
   type AgentDefinition,
   type AgentTool,
@@ -21,8 +13,16 @@ export {
   type SkillSpec,
   type TurnGraph,
 } from "./definition.js";
-export type { RelayedQuestion } from "./interrupts.js";
+export {
+  boundedHistory,
+  type ContextSummary,
+  contextSummarizer,
+  SUMMARY_PREFIX,
+  type Summarize,
+} from "./graph/context-budget.js";
+export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./http/card.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
 export { countUnavailableSubagent, observeSubagentHop } from "./subagent-hop.js";
 export type { SubagentReport, SubagentSource } from "./subagents.js";
-export { currentTurn, type Progress, type TurnContext } from "./turn-context.js";
+export type { RelayedQuestion } from "./turn/interrupts.js";
+export { currentTurn, type Progress, type TurnContext } from "./turn/turn-context.js";

@@ -14,25 +14,25 @@ import {
   getCheckpointerInfo,
   pingCheckpointer,
 } from "@switchboard/utils";
-import { buildAgentGraph } from "./agent-graph.js";
-import { createAgentApp } from "./app.js";
-import { readAuthSettings } from "./auth.js";
-import { buildAgentCard } from "./card.js";
-import { closeWithAnswer } from "./close-with-answer.js";
-import type { DeletionCascade } from "./conversations.js";
+import { readAuthSettings } from "./auth/bearer.js";
+import type { DeletionCascade } from "./conversations/deletion.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
-import { AgentTurnExecutor } from "./executor.js";
-import { mcpToolsFor } from "./mcp-tools.js";
-import { MongoTaskStore } from "./mongo-task-store.js";
-import { PushDelivery } from "./push-delivery.js";
-import { MongoPushConfigStore } from "./push-store.js";
-import { AgentRequestHandler } from "./request-handler.js";
+import { buildAgentGraph } from "./graph/agent-graph.js";
+import { createAgentApp } from "./http/app.js";
+import { buildAgentCard } from "./http/card.js";
+import { closeWithAnswer } from "./http/close-with-answer.js";
+import { mcpToolsFor } from "./mcp/tools.js";
+import { PushDelivery } from "./push/delivery.js";
+import { MongoPushConfigStore } from "./push/store.js";
 import type { SubagentSource } from "./subagents.js";
-import { MemoryThreadLocks, MongoThreadLocks } from "./thread-lock.js";
-import type { Tracing } from "./tracing.js";
-import { readTracingSettings } from "./tracing-settings.js";
-import { TurnCheckpoints } from "./turn-checkpoints.js";
+import { MongoTaskStore } from "./tasks/mongo-task-store.js";
+import { AgentRequestHandler } from "./tasks/request-handler.js";
+import { MemoryThreadLocks, MongoThreadLocks } from "./tasks/thread-lock.js";
+import type { Tracing } from "./telemetry/tracing.js";
+import { readTracingSettings } from "./telemetry/tracing-settings.js";
+import { AgentTurnExecutor } from "./turn/executor.js";
+import { TurnCheckpoints } from "./turn/turn-checkpoints.js";
 
 export interface RunningAgent {
   name: string;
@@ -241,7 +241,7 @@ let tracingStarted: Promise<Tracing> | undefined;
 
 /** The SDK is process-wide: started by the first agent served in this process. */
 function startTracingOnce(serviceName: string): Promise<Tracing> {
-  tracingStarted ??= import("./tracing.js").then(({ startTracing }) => startTracing(serviceName));
+  tracingStarted ??= import("./telemetry/tracing.js").then(({ startTracing }) => startTracing(serviceName));
   return tracingStarted;
 }
 

@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { subagentHopDuration, subagentHopErrors } from "./metrics.js";
+import { subagentHopDuration, subagentHopErrors } from "./telemetry/metrics.js";
 
 /**
  * Runs one call to a subagent as a GenAI `invoke_agent` client span (active, so the A2A request's

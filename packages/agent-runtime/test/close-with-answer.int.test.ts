@@ -3,7 +3,7 @@ import { Agent, createServer, get, type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeWithAnswer } from "../src/close-with-answer.js";
+import { closeWithAnswer } from "../src/http/close-with-answer.js";
 
 // A draining agent marks each open response with closeWithAnswer; the connection must end with the
 // answer even on a keep-alive client, whether its headers were still unsent or already streaming.

@@ -23,7 +23,7 @@ import {
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SUMMARY_PREFIX } from "../src/context-budget.js";
+import { SUMMARY_PREFIX } from "../src/graph/context-budget.js";
 import type { RunningAgent } from "../src/serve.js";
 import { serveAgent } from "../src/serve.js";
 import { clientFor, send, statusText, userMessage } from "./a2a.js";

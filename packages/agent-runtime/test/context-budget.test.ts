@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { boundedHistory, SUMMARY_PREFIX, type Summarize } from "../src/context-budget.js";
+import { boundedHistory, SUMMARY_PREFIX, type Summarize } from "../src/graph/context-budget.js";
 
 const history: BaseMessage[] = [
   new HumanMessage({ id: "h1", content: "first" }),

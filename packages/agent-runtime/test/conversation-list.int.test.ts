@@ -3,7 +3,7 @@ import { ClientFactory } from "@a2a-js/sdk/client";
 import { rules, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ConversationHistory, ConversationSummary } from "../src/conversation-history.js";
+import type { ConversationHistory, ConversationSummary } from "../src/conversations/history.js";
 import type { RunningAgent } from "../src/serve.js";
 import { send } from "./a2a.js";
 import { serveNotesAgent } from "./notes-agent.js";

@@ -27,7 +27,7 @@ import {
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LOST_RESULT } from "../src/lost-tool-calls.js";
+import { LOST_RESULT } from "../src/turn/lost-tool-calls.js";
 import { startNotesProcess } from "./notes-agent.js";
 
 /** Model replies held back until released: a turn stays mid-flight exactly as long as a test wants. */

@@ -4,7 +4,7 @@ import { tracing } from "@opentelemetry/sdk-node";
 import { createChatModel } from "@switchboard/llm";
 import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ModelCallObserver } from "../src/model-calls.js";
+import { ModelCallObserver } from "../src/telemetry/model-calls.js";
 
 describe("model call spans", () => {
   const exporter = new tracing.InMemorySpanExporter();

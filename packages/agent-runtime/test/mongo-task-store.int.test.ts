@@ -4,7 +4,7 @@ import { ServerCallContext } from "@a2a-js/sdk/server";
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MongoTaskStore, PROGRESS_WRITE_MS } from "../src/mongo-task-store.js";
+import { MongoTaskStore, PROGRESS_WRITE_MS } from "../src/tasks/mongo-task-store.js";
 
 const context = new ServerCallContext();
 

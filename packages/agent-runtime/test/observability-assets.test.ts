@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { metricsRegistry } from "../src/metrics.js";
+import { metricsRegistry } from "../src/telemetry/metrics.js";
 
 const docs = join(import.meta.dirname, "..", "..", "..", "docs", "observability");
 

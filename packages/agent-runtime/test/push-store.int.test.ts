@@ -4,7 +4,7 @@ import { ServerCallContext } from "@a2a-js/sdk/server";
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MongoPushConfigStore } from "../src/push-store.js";
+import { MongoPushConfigStore } from "../src/push/store.js";
 
 const context = new ServerCallContext();
 const config = (url: string) => TaskPushNotificationConfig.fromJSON({ url });

@@ -11,7 +11,7 @@ import {
 } from "@switchboard-testing/test-llm";
 import { uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ABANDONED_REASON } from "../src/task-follower.js";
+import { ABANDONED_REASON } from "../src/tasks/task-follower.js";
 import { startNotesProcess } from "./notes-agent.js";
 
 // A subscriber that reconnects to another replica than the one running its task follows the task

@@ -16,7 +16,7 @@ import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { createAgent, humanInTheLoopMiddleware } from "langchain";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../src/card.js";
+import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../src/http/card.js";
 import type { RunningAgent } from "../src/serve.js";
 import { clientFor, send, stateOf, statusText, userMessage } from "./a2a.js";
 import { notesAgent, serveNotesAgent } from "./notes-agent.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AuthenticatedCaller } from "../src/caller.js";
-import { readTracingSettings } from "../src/tracing-settings.js";
-import { conversationAttribute } from "../src/turn-span.js";
+import { AuthenticatedCaller } from "../src/auth/caller.js";
+import { readTracingSettings } from "../src/telemetry/tracing-settings.js";
+import { conversationAttribute } from "../src/telemetry/turn-span.js";
 
 describe("tracing settings", () => {
   it("is off without an OTLP endpoint, so the SDK is never loaded", () => {

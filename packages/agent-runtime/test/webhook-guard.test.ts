@@ -6,7 +6,7 @@ import {
   PRIVATE_WEBHOOK,
   publicOnlyLookup,
   webhookLabel,
-} from "../src/webhook-guard.js";
+} from "../src/push/webhook-guard.js";
 
 describe("which addresses push notifications may reach", () => {
   it.each([

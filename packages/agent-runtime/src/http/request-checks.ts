@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
-import { a2aRequests } from "./metrics.js";
-import { badWebhookUrl } from "./webhook-guard.js";
+import { badWebhookUrl } from "../push/webhook-guard.js";
+import { a2aRequests } from "../telemetry/metrics.js";
 
 /** Longest id accepted: ids become MongoDB keys and log fields. */
 export const MAX_ID_LENGTH = 256;

@@ -4,9 +4,9 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { isGraphInterrupt } from "@langchain/langgraph";
 import { getLogger, isSwitchboardError, type Logger } from "@switchboard/common";
 import { type AnyAgentMiddleware, createAgent, createMiddleware } from "langchain";
+import type { AgentTool, TurnGraph } from "../definition.js";
 import { confirmChangesMiddleware } from "./confirm-changes.js";
 import { type ContextBudget, contextBudgetMiddleware, contextSummarizer } from "./context-budget.js";
-import type { AgentTool, TurnGraph } from "./definition.js";
 
 /** Tool output beyond this is cut before it reaches the model (and the checkpoint). */
 export const MAX_TOOL_RESULT_CHARS = 8_000;

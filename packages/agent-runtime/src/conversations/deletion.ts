@@ -2,7 +2,7 @@ import { resolveUserScope, ServerCallContext, type TaskStore, type User } from "
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { collectionsFor } from "@switchboard/contract";
 import type { Db } from "mongodb";
-import { threadIdFor } from "./caller.js";
+import { threadIdFor } from "../auth/caller.js";
 
 /** What deleting one conversation removed, per agent. */
 export interface DeletedConversation {

@@ -2,7 +2,7 @@ import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from "
 import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { collectionsFor } from "@switchboard/contract";
 import type { Collection, Db, Filter } from "mongodb";
-import { agentMessage } from "./messages.js";
+import { agentMessage } from "../turn/messages.js";
 
 interface TaskDocument {
   _id: string;

@@ -1,8 +1,8 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import type { AgentTool } from "./definition.js";
-import type { ChangeConfirmation, Decision } from "./interrupts.js";
+import type { AgentTool } from "../definition.js";
+import type { ChangeConfirmation, Decision } from "../turn/interrupts.js";
 
 /**
  * A pause before each call of a tool that changes something, inside that call: the turn stops on a

@@ -19,19 +19,19 @@ import { Command, INTERRUPT } from "@langchain/langgraph";
 import { context, type Span, trace } from "@opentelemetry/api";
 import { partsText } from "@switchboard/a2a-client";
 import type { Logger } from "@switchboard/common";
-import { threadIdFor, tokenOf } from "./caller.js";
-import type { TurnGraph } from "./definition.js";
+import { threadIdFor, tokenOf } from "../auth/caller.js";
+import type { TurnGraph } from "../definition.js";
+import { awaitsOnlyTheResult } from "../tasks/request-handler.js";
+import type { ThreadLocks } from "../tasks/thread-lock.js";
+import { turnDuration } from "../telemetry/metrics.js";
+import { ModelCallObserver } from "../telemetry/model-calls.js";
+import { endTurnSpan, startTurnSpan } from "../telemetry/turn-span.js";
 import { describeFailure } from "./failure.js";
 import { isStepConfirmation, type PendingInterrupt, questionFor, resumeValuesFor } from "./interrupts.js";
 import { answersToLostToolCalls, UNCONFIRMED_RESULT } from "./lost-tool-calls.js";
 import { statusUpdate, textArtifact } from "./messages.js";
-import { turnDuration } from "./metrics.js";
-import { ModelCallObserver } from "./model-calls.js";
-import { awaitsOnlyTheResult } from "./request-handler.js";
-import type { ThreadLocks } from "./thread-lock.js";
 import { pendingInterrupts, type TurnCheckpoints } from "./turn-checkpoints.js";
 import { type Progress, runInTurn } from "./turn-context.js";
-import { endTurnSpan, startTurnSpan } from "./turn-span.js";
 
 type Outcome = "completed" | "input-required" | "failed" | "canceled";
 

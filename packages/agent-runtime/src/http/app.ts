@@ -4,15 +4,15 @@ import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "@switchboard/common";
 import express, { type ErrorRequestHandler } from "express";
-import { type AuthSettings, bearerGuard, callerOf } from "./auth.js";
-import { tokenOf } from "./caller.js";
+import { type AuthSettings, bearerGuard, callerOf } from "../auth/bearer.js";
+import { tokenOf } from "../auth/caller.js";
+import { type ConversationStore, deleteConversation } from "../conversations/deletion.js";
+import { listConversations, readConversation } from "../conversations/history.js";
+import type { SubagentSource } from "../subagents.js";
+import { a2aRequests, metricsRegistry } from "../telemetry/metrics.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
-import { listConversations, readConversation } from "./conversation-history.js";
-import { type ConversationStore, deleteConversation } from "./conversations.js";
 import { countedRequestHandler } from "./counted-handler.js";
-import { a2aRequests, metricsRegistry } from "./metrics.js";
 import { checkParams, findBadParams } from "./request-checks.js";
-import type { SubagentSource } from "./subagents.js";
 
 export interface AgentAppDeps {
   agent: string;

@@ -1,6 +1,6 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
-import type { AgentDefinition } from "./definition.js";
+import type { AgentDefinition } from "../definition.js";
 
 /** Where the A2A bindings are mounted, relative to the agent's public URL. */
 export const JSONRPC_PATH = "/";

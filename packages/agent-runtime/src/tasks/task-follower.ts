@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { StreamResponse, Task } from "@a2a-js/sdk";
 import type { ServerCallContext } from "@a2a-js/sdk/server";
-import { threadIdFor } from "./caller.js";
+import { threadIdFor } from "../auth/caller.js";
 import { type MongoTaskStore, turnRunning } from "./mongo-task-store.js";
 import type { MongoThreadLocks } from "./thread-lock.js";
 

@@ -17,7 +17,7 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./card.js";
+import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../http/card.js";
 import { turnRunning } from "./mongo-task-store.js";
 import { failIfAbandoned, followStoredTask, type TaskFollowerDeps } from "./task-follower.js";
 

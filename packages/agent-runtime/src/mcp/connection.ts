@@ -10,7 +10,7 @@ import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.j
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type Logger, redactSecrets, SwitchboardError } from "@switchboard/common";
-import type { McpServerSettings } from "./mcp-settings.js";
+import type { McpServerSettings } from "./settings.js";
 
 /** Lines of a stdio server's stderr kept to explain why it would not start. */
 const STDERR_LINES = 5;

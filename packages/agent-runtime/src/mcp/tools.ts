@@ -3,10 +3,10 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Progress as McpProgress } from "@modelcontextprotocol/sdk/types.js";
 import { type Logger, SwitchboardError } from "@switchboard/common";
-import type { AgentDefinition, AgentTool } from "./definition.js";
-import type { McpServerConnection } from "./mcp-connection.js";
-import { type McpSettings, readMcpSettings } from "./mcp-settings.js";
-import { turnIfAny } from "./turn-context.js";
+import type { AgentDefinition, AgentTool } from "../definition.js";
+import { turnIfAny } from "../turn/turn-context.js";
+import type { McpServerConnection } from "./connection.js";
+import { type McpSettings, readMcpSettings } from "./settings.js";
 
 /** How much of a change tool's arguments the confirmation question shows. */
 const MAX_QUESTION_ARGS_CHARS = 400;
@@ -64,7 +64,7 @@ export async function connectMcpTools(
   options: { agent: string; logger: Logger; timeoutMs: number; nativeToolNames: string[] },
 ): Promise<McpTools> {
   // Loaded only here: an agent with no MCP server never holds the SDK (a few MB of memory each).
-  const { McpServerConnection } = await import("./mcp-connection.js");
+  const { McpServerConnection } = await import("./connection.js");
   const connections = settings.servers.map((server) => new McpServerConnection(server, options));
   const close = async () => {
     await Promise.all(connections.map((connection) => connection.close()));

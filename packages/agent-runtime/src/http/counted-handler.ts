@@ -1,5 +1,5 @@
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
-import { a2aRequests } from "./metrics.js";
+import { a2aRequests } from "../telemetry/metrics.js";
 
 const STREAMING = new Set(["sendMessageStream", "resubscribe"]);
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { User } from "@a2a-js/sdk/server";
 import { type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { AuthenticatedCaller } from "./caller.js";
+import { AuthenticatedCaller } from "../auth/caller.js";
 
 /**
  * Asked for at each span, never kept from module load: this module (ESM) and the SDK (CommonJS) hold
