@@ -1,12 +1,12 @@
 import type { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { Logger } from "@switchboard/common";
 import type { McpServerInput } from "@switchboard/contract";
 import type { DeletionCascade } from "./conversations/deletion.js";
 import type { ContextBudget } from "./graph/context-budget.js";
 import type { SubagentSource } from "./subagents.js";
+import type { AgentTool } from "./tools/define-tool.js";
 
 /** One skill on the agent card: what the supervisor's model reads to decide where to route. */
 export interface SkillSpec {
@@ -15,16 +15,6 @@ export interface SkillSpec {
   description: string;
   tags: string[];
   examples: string[];
-}
-
-/**
- * A tool the agent may call. Tools that change anything carry `confirm`: the turn pauses (a
- * LangGraph interrupt persisted in the checkpoint) and the A2A task asks the user this question
- * before the tool runs.
- */
-export interface AgentTool {
-  tool: StructuredToolInterface;
-  confirm?: (args: Record<string, unknown>) => string;
 }
 
 /** Everything particular to one agent; the runtime supplies the rest. */
@@ -90,15 +80,4 @@ export interface TurnGraph {
       callbacks?: BaseCallbackHandler[];
     },
   ): Promise<AsyncIterable<unknown>>;
-}
-
-export function readTool(tool: StructuredToolInterface): AgentTool {
-  return { tool };
-}
-
-export function changeTool<A extends Record<string, unknown>>(
-  tool: StructuredToolInterface,
-  confirm: (args: A) => string,
-): AgentTool {
-  return { tool, confirm: confirm as (args: Record<string, unknown>) => string };
 }

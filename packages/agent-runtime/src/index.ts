@@ -4,15 +4,7 @@ export type {
   ConversationSummary,
   ConversationTask,
 } from "./conversations/history.js";
-export {
-  type AgentDefinition,
-  type AgentTool,
-  changeTool,
-  type GraphDeps,
-  readTool,
-  type SkillSpec,
-  type TurnGraph,
-} from "./definition.js";
+export type { AgentDefinition, GraphDeps, SkillSpec, TurnGraph } from "./definition.js";
 export {
   boundedHistory,
   type ContextSummary,
@@ -24,5 +16,10 @@ export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./http/card.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
 export { countUnavailableSubagent, observeSubagentHop } from "./subagent-hop.js";
 export type { SubagentReport, SubagentSource } from "./subagents.js";
+export { type AgentTool, changeTool, defineTool, readTool, type ToolSpec } from "./tools/define-tool.js";
 export type { RelayedQuestion } from "./turn/interrupts.js";
 export { currentTurn, type Progress, type TurnContext } from "./turn/turn-context.js";
+export type { FailureNames } from "./vendor/describe.js";
+export type { FailureKind, VendorFailure } from "./vendor/failure.js";
+export { HttpStatusError, type JsonRequest, requestJson } from "./vendor/http-json.js";
+export { VendorClient, type VendorSpec } from "./vendor/vendor-client.js";

@@ -4,7 +4,8 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { isGraphInterrupt } from "@langchain/langgraph";
 import { getLogger, isSwitchboardError, type Logger } from "@switchboard/common";
 import { type AnyAgentMiddleware, createAgent, createMiddleware } from "langchain";
-import type { AgentTool, TurnGraph } from "../definition.js";
+import type { TurnGraph } from "../definition.js";
+import type { AgentTool } from "../tools/define-tool.js";
 import { confirmChangesMiddleware } from "./confirm-changes.js";
 import { type ContextBudget, contextBudgetMiddleware, contextSummarizer } from "./context-budget.js";
 

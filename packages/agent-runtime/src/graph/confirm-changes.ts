@@ -1,7 +1,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import type { AgentTool } from "../definition.js";
+import type { AgentTool } from "../tools/define-tool.js";
 import type { ChangeConfirmation, Decision } from "../turn/interrupts.js";
 
 /**
@@ -21,7 +21,10 @@ export function confirmChangesMiddleware(tools: AgentTool[]) {
       const { name, args, id } = request.toolCall;
       const confirm = confirms.get(name);
       if (!confirm) return handler(request);
-      const asked: ChangeConfirmation = { change: confirm(args) };
+      const change = confirm(args);
+      // Arguments the tool refuses anyway: it answers the model, and nobody is asked.
+      if (change === undefined) return handler(request);
+      const asked: ChangeConfirmation = { change };
       const decision: Decision = interrupt(asked);
       if (decision === "approve") return handler(request);
       return new ToolMessage({

@@ -1,0 +1,68 @@
+import { type StructuredToolInterface, tool } from "@langchain/core/tools";
+import type { z } from "zod";
+
+/** A zod object schema: a tool's arguments are always named fields. */
+type ArgsSchema = z.ZodObject;
+
+/**
+ * A tool the agent may call, as the runtime sees it. A tool that changes anything carries
+ * `confirm`: the turn pauses (a LangGraph interrupt persisted in the checkpoint) and the A2A task
+ * asks the user that question before the tool runs. MCP tools are built into this shape too.
+ */
+export interface AgentTool {
+  tool: StructuredToolInterface;
+  /**
+   * The question asked before a change runs, from the call's raw arguments; undefined when there
+   * is nothing to ask (arguments the tool will refuse anyway never reach the user).
+   */
+  confirm?: (args: Record<string, unknown>) => string | undefined;
+}
+
+/** One tool, declared once: its arguments' types come from `schema`. */
+export interface ToolSpec<S extends ArgsSchema> {
+  name: string;
+  /** What the model reads to decide whether and how to call it. */
+  description: string;
+  schema: S;
+  /** Does the work; its text is the tool result the model reads. */
+  run: (args: z.output<S>) => Promise<string> | string;
+  /**
+   * Present on tools that change something: the question the user answers (yes or no) before
+   * `run` is called, from the validated arguments.
+   */
+  confirm?: (args: z.output<S>) => string;
+}
+
+/**
+ * Declares a tool: reads are tools without `confirm`, changes are tools with it. Arguments are
+ * checked against the schema before anything runs (and before the user is asked).
+ */
+export function defineTool<S extends ArgsSchema>(spec: ToolSpec<S>): AgentTool {
+  const built: StructuredToolInterface = tool((args: z.output<S>) => spec.run(args), {
+    name: spec.name,
+    description: spec.description,
+    schema: spec.schema,
+  });
+  const { confirm } = spec;
+  if (!confirm) return { tool: built };
+  return {
+    tool: built,
+    confirm: (args) => {
+      const parsed = spec.schema.safeParse(args);
+      return parsed.success ? confirm(parsed.data) : undefined;
+    },
+  };
+}
+
+/** @deprecated until every agent declares its tools with {@link defineTool}. */
+export function readTool(tool: StructuredToolInterface): AgentTool {
+  return { tool };
+}
+
+/** @deprecated until every agent declares its tools with {@link defineTool}. */
+export function changeTool<A extends Record<string, unknown>>(
+  tool: StructuredToolInterface,
+  confirm: (args: A) => string,
+): AgentTool {
+  return { tool, confirm: confirm as (args: Record<string, unknown>) => string };
+}

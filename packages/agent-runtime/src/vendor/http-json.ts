@@ -1,0 +1,73 @@
+/**
+ * JSON over fetch for vendors that ship no client library (Argo CD, an internal API): one request,
+ * a timeout, and a refusal thrown as an `HttpStatusError` the vendor client reads (status, the
+ * body's message, Retry-After).
+ */
+import { messageOf } from "./failure.js";
+
+export interface JsonRequest {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The whole URL, query included. */
+  url: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Default 30 s: a tool call fails rather than holding the turn open. */
+  timeoutMs?: number;
+}
+
+/** An answer with a status of 400 or more. */
+export class HttpStatusError extends Error {
+  override readonly name = "HttpStatusError";
+
+  constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    /** The body's message fields, or its first characters. */
+    readonly detail: string | undefined,
+    /** `METHOD path` of the call, for the message. */
+    readonly operation: string,
+  ) {
+    super(`HTTP ${status} to ${operation}${detail ? `: ${detail}` : ""}`);
+  }
+}
+
+export async function requestJson<T>(request: JsonRequest): Promise<T> {
+  const method = request.method ?? "GET";
+  const response = await fetch(request.url, {
+    method,
+    headers: {
+      accept: "application/json",
+      ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+      ...request.headers,
+    },
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    signal: AbortSignal.timeout(request.timeoutMs ?? 30_000),
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    throw new HttpStatusError(
+      response.status,
+      response.headers,
+      detailOf(text),
+      `${method} ${pathOf(request.url)}`,
+    );
+  }
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function detailOf(text: string): string | undefined {
+  try {
+    return messageOf(JSON.parse(text));
+  } catch {
+    // Not JSON (a proxy's page): its first characters say most.
+    return messageOf(text.replace(/\s+/g, " "));
+  }
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
