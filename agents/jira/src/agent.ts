@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "@switchboard/agent-runtime";
-import { JiraConnection } from "./client.js";
+import { jiraConnection } from "./client.js";
 import { JIRA_PROMPT } from "./prompt.js";
 import { jiraTools } from "./tools.js";
 
@@ -24,5 +24,5 @@ export const jiraAgent: AgentDefinition = {
       examples: ["Create a bug in OPS: certificate expires soon", "Move PLAT-3 to Done"],
     },
   ],
-  tools: (env) => jiraTools(new JiraConnection(env)),
+  tools: (env) => jiraTools(jiraConnection(env)),
 };
