@@ -18,6 +18,7 @@ import {
   type TaskStore,
 } from "@a2a-js/sdk/server";
 import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../http/card.js";
+import { withCaipeContextId } from "./caipe-context.js";
 import { turnRunning } from "./mongo-task-store.js";
 import { failIfAbandoned, followStoredTask, type TaskFollowerDeps } from "./task-follower.js";
 
@@ -86,7 +87,14 @@ export class AgentRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): Promise<Message | Task> {
     if (context && params.configuration?.returnImmediately !== true) blockingSends.add(context);
-    return super.sendMessage(params, context);
+    return super.sendMessage(withCaipeContextId(params), context);
+  }
+
+  override sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return super.sendMessageStream(withCaipeContextId(params), context);
   }
 }
 
