@@ -23,7 +23,9 @@ function request(message: Partial<Message>): SendMessageRequest {
 
 describe("withCaipeContextId", () => {
   it("takes CAIPE's metadata.context_id as the conversation when the message names none", () => {
-    const params = request({ metadata: { context_id: "5b1f0c1e-9d7e-4c38-a0a4-6f0e8d1f2a3b", trace_id: "ab" } });
+    const params = request({
+      metadata: { context_id: "5b1f0c1e-9d7e-4c38-a0a4-6f0e8d1f2a3b", trace_id: "ab" },
+    });
     expect(withCaipeContextId(params).message?.contextId).toBe("5b1f0c1e-9d7e-4c38-a0a4-6f0e8d1f2a3b");
     // The caller's request object is left as it was.
     expect(params.message?.contextId).toBe("");

@@ -1,25 +1,23 @@
 import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from "@a2a-js/sdk";
 import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { collectionsFor } from "@switchboard/contract";
-import type { Collection, Db, Filter } from "mongodb";
-import { agentMessage } from "../turn/messages.js";
-
-interface TaskDocument {
-  _id: string;
-  owner: string;
-  taskId: string;
-  contextId: string;
-  state: number;
-  /** The status timestamp: the list order, newest first. */
-  timestamp: string;
-  /** The task in the protocol's JSON form. */
-  task: unknown;
-  /** Counts the writes of the document (absent in documents written before it was added). */
-  rev?: number;
-}
-
-/** What MongoDB holds of a task, as this process last saw it: absent (null), or its revision and state. */
-type Stored = { rev: number; state: number } | null;
+import type { Collection, Db } from "mongodb";
+import { failedTask } from "./failed-task.js";
+import { KnownRevisions } from "./known-revisions.js";
+import { mongoUnreachable, unavailableAsError } from "./mongo-errors.js";
+import {
+  atRevision,
+  finished,
+  holdsBack,
+  type JsonTask,
+  type Stored,
+  storedOf,
+  type TaskDocument,
+  taskDocument,
+  turnRunning,
+} from "./task-document.js";
+import { DEFAULT_PAGE_SIZE, encodePageToken, listFilter, pageFilter } from "./task-list.js";
+import { mergeWritten } from "./task-merge.js";
 
 /** A task this process is writing while a turn runs on it. */
 interface ActiveTask {
@@ -39,38 +37,15 @@ interface ActiveTask {
   writes: Promise<void>;
 }
 
-const DEFAULT_PAGE_SIZE = 50;
-/** A stored task stays well inside MongoDB's 16 MB document limit. */
-const MAX_TASK_BYTES = 8 * 1024 * 1024;
-/** What is kept of each oversized text part in the stored copy of a task. */
-const KEPT_PART_CHARS = 64 * 1024;
 /** Progress within a state (status messages, streamed answer text) reaches MongoDB this late at most. */
 export const PROGRESS_WRITE_MS = 250;
 /** A write that failed because MongoDB could not be reached is tried again this much later… */
 const RETRY_WRITE_MS = 1_000;
 /** …this many times at most. */
 const WRITE_RETRIES = 30;
-const UNREACHABLE = new Set(["MongoServerSelectionError", "MongoNetworkError", "MongoNetworkTimeoutError"]);
 /** How many tasks' last-read revisions are remembered for their next write. */
 const KNOWN_REVISIONS = 1000;
 const CONFLICT_RETRIES = 5;
-
-/** States a turn passes through; a task in any other state waits for the user or is finished. */
-const RUNNING = new Set<number>([
-  TaskState.TASK_STATE_UNSPECIFIED,
-  TaskState.TASK_STATE_SUBMITTED,
-  TaskState.TASK_STATE_WORKING,
-]);
-/** Whether a task in this state has a turn running on it (else it waits for the user or is finished). */
-export function turnRunning(state: number): boolean {
-  return RUNNING.has(state);
-}
-const TERMINAL = new Set<number>([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-]);
 
 /**
  * A2A tasks in MongoDB (`tasks_<agent>`, beside the checkpoints), so tasks/get, an approval by
@@ -90,11 +65,8 @@ const TERMINAL = new Set<number>([
 export class MongoTaskStore implements TaskStore {
   private readonly collection: Collection<TaskDocument>;
   private readonly active = new Map<string, ActiveTask>();
-  /**
-   * What MongoDB held of tasks not in `active` when last read (for their next write), or "new"
-   * for a task about to be created. Only "new" ever answers a `load`.
-   */
-  private readonly known = new Map<string, Stored | "new">();
+  /** Tasks not in `active`: only "new" ever answers a `load`. */
+  private readonly known = new KnownRevisions(KNOWN_REVISIONS);
 
   constructor(db: Db, collectionName: string) {
     this.collection = db.collection<TaskDocument>(collectionName);
@@ -114,7 +86,7 @@ export class MongoTaskStore implements TaskStore {
    * the SDK's read of it before the first write needs no round trip.
    */
   willCreate(taskId: string, context: ServerCallContext): void {
-    this.remember(`${resolveUserScope(context)}/${taskId}`, "new");
+    this.known.remember(`${resolveUserScope(context)}/${taskId}`, "new");
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
@@ -123,16 +95,15 @@ export class MongoTaskStore implements TaskStore {
     let entry = this.active.get(id);
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     if (!entry) {
-      const known = this.known.get(id);
+      const known = this.known.take(id);
       const stored = known === "new" ? null : known;
       entry = { id, owner, json: {}, state, dirty: false, stored, failures: 0, writes: Promise.resolve() };
-      this.known.delete(id);
       this.active.set(id, entry);
     }
     entry.json = Task.toJSON(task) as JsonTask;
     entry.state = state;
     entry.dirty = true;
-    if (entry.stored?.state === state && !TERMINAL.has(state)) {
+    if (holdsBack(entry.stored, state)) {
       this.flushLater(entry, PROGRESS_WRITE_MS);
       return;
     }
@@ -146,7 +117,7 @@ export class MongoTaskStore implements TaskStore {
     if (this.known.get(id) === "new") return undefined;
     return unavailableAsError(async () => {
       const document = await this.collection.findOne({ _id: id });
-      this.remember(id, document ? { rev: document.rev ?? 0, state: document.state } : null);
+      this.known.remember(id, storedOf(document));
       return document ? Task.fromJSON(document.task) : undefined;
     });
   }
@@ -178,26 +149,11 @@ export class MongoTaskStore implements TaskStore {
     reason: string,
   ): Promise<Task | undefined> {
     const id = `${resolveUserScope(context)}/${taskId}`;
-    const current = await this.collection.findOne({ _id: id, rev: rev === 0 ? { $exists: false } : rev });
-    if (!current || TERMINAL.has(current.state)) return undefined;
-    const task = Task.fromJSON(current.task);
-    const timestamp = new Date().toISOString();
-    task.status = {
-      state: TaskState.TASK_STATE_FAILED,
-      message: agentMessage(reason, { taskId: task.id, contextId: task.contextId }),
-      timestamp,
-    };
-    const result = await this.collection.replaceOne(
-      { _id: id, rev: rev === 0 ? { $exists: false } : rev },
-      {
-        ...current,
-        state: TaskState.TASK_STATE_FAILED,
-        timestamp,
-        task: storableTask(Task.toJSON(task) as JsonTask),
-        rev: rev + 1,
-      },
-    );
-    return result.matchedCount === 1 ? task : undefined;
+    const current = await this.collection.findOne(atRevision(id, rev));
+    if (!current || finished(current.state)) return undefined;
+    const failed = failedTask(current, rev, reason, new Date().toISOString());
+    const result = await this.collection.replaceOne(atRevision(id, rev), failed.document);
+    return result.matchedCount === 1 ? failed.task : undefined;
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -224,57 +180,44 @@ export class MongoTaskStore implements TaskStore {
     // Evicted (its turn ended, or it was finished or deleted elsewhere): nothing left to write.
     if (!entry.dirty || this.active.get(entry.id) !== entry) return;
     entry.dirty = false;
-    let json = entry.json;
-    let state = entry.state;
+    let version = { json: entry.json, state: entry.state };
     try {
-      for (let attempt = 0; !(await this.writeOnce(entry, json, state)); attempt++) {
+      for (let attempt = 0; !(await this.writeOnce(entry, version.json, version.state)); attempt++) {
         // Someone else wrote the task since this process last saw it in `believed` state.
         const believed = entry.stored?.state;
         const current = await this.collection.findOne({ _id: entry.id });
-        entry.stored = current ? { rev: current.rev ?? 0, state: current.state } : null;
-        if (!current || TERMINAL.has(current.state)) {
+        entry.stored = storedOf(current);
+        if (!current || finished(current.state)) {
           // Deleted or finished meanwhile: it stays so (the SDK, reading it first, drops the update).
           this.evict(entry);
           return;
         }
         if (attempt >= CONFLICT_RETRIES)
           throw new Error(`task ${entry.id} keeps changing under concurrent writes`);
-        json = mergedTask(json, current, state !== believed);
-        if (state === believed) state = current.state;
-        if (!entry.dirty) {
-          entry.json = json;
-          entry.state = state;
-        } else {
-          // A newer version saved meanwhile gets their changes too.
-          entry.json = mergedTask(entry.json, current, entry.state !== believed);
-          if (entry.state === believed) entry.state = current.state;
-        }
+        version = mergeWritten(version, current, believed);
+        // A newer version saved meanwhile gets their changes too.
+        const newest = entry.dirty
+          ? mergeWritten({ json: entry.json, state: entry.state }, current, believed)
+          : version;
+        entry.json = newest.json;
+        entry.state = newest.state;
       }
     } catch (error) {
       // Kept, and tried again: the newest version reaches MongoDB once it is back.
       entry.dirty = true;
-      const name = (error as { name?: string }).name ?? "";
-      if (UNREACHABLE.has(name) && ++entry.failures <= WRITE_RETRIES) this.flushLater(entry, RETRY_WRITE_MS);
+      if (mongoUnreachable(error) && ++entry.failures <= WRITE_RETRIES)
+        this.flushLater(entry, RETRY_WRITE_MS);
       throw error;
     }
     entry.failures = 0;
     // Its turn is over: MongoDB holds it all, and the next turn may run on another replica.
-    if (!entry.dirty && !RUNNING.has(state)) this.evict(entry);
+    if (!entry.dirty && !turnRunning(version.state)) this.evict(entry);
   }
 
   /** One conditional write: false when the document is not at the revision last seen. */
   private async writeOnce(entry: ActiveTask, json: JsonTask, state: number): Promise<boolean> {
     const rev = (entry.stored?.rev ?? 0) + 1;
-    const document: TaskDocument = {
-      _id: entry.id,
-      owner: entry.owner,
-      taskId: String(json.id ?? ""),
-      contextId: String(json.contextId ?? ""),
-      state,
-      timestamp: json.status?.timestamp ?? "",
-      task: storableTask(json),
-      rev,
-    };
+    const document = taskDocument(entry.id, entry.owner, json, state, rev);
     if (!entry.stored) {
       try {
         await this.collection.insertOne(document);
@@ -283,12 +226,7 @@ export class MongoTaskStore implements TaskStore {
         throw error;
       }
     } else {
-      const previous = entry.stored.rev;
-      const filter: Filter<TaskDocument> = {
-        _id: entry.id,
-        rev: previous === 0 ? { $exists: false } : previous,
-      };
-      const result = await this.collection.replaceOne(filter, document);
+      const result = await this.collection.replaceOne(atRevision(entry.id, entry.stored.rev), document);
       if (result.matchedCount === 0) return false;
     }
     entry.stored = { rev, state };
@@ -298,39 +236,15 @@ export class MongoTaskStore implements TaskStore {
   private evict(entry: ActiveTask): void {
     clearTimeout(entry.timer);
     if (this.active.get(entry.id) === entry) this.active.delete(entry.id);
-    if (entry.stored !== undefined) this.remember(entry.id, entry.stored);
-  }
-
-  private remember(id: string, stored: Stored | "new"): void {
-    this.known.delete(id);
-    this.known.set(id, stored);
-    if (this.known.size > KNOWN_REVISIONS) {
-      const [oldest] = this.known.keys();
-      if (oldest !== undefined) this.known.delete(oldest);
-    }
+    if (entry.stored !== undefined) this.known.remember(entry.id, entry.stored);
   }
 
   private async query(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
-    const filter: Filter<TaskDocument> = { owner: resolveUserScope(context) };
-    if (params.contextId) filter.contextId = params.contextId;
-    if (params.status !== undefined && params.status !== TaskState.TASK_STATE_UNSPECIFIED)
-      filter.state = params.status;
-    if (params.statusTimestampAfter) filter.timestamp = { $gt: params.statusTimestampAfter };
+    const filter = listFilter(params, resolveUserScope(context));
     const totalSize = await this.collection.countDocuments(filter);
-
-    const cursor = params.pageToken ? decodePageToken(params.pageToken) : undefined;
-    const page = cursor
-      ? {
-          ...filter,
-          $or: [
-            { timestamp: { $lt: cursor.timestamp } },
-            { timestamp: cursor.timestamp, taskId: { $lt: cursor.id } },
-          ],
-        }
-      : filter;
     const documents = await this.collection
-      .find(page)
+      .find(pageFilter(filter, params.pageToken))
       .sort({ timestamp: -1, taskId: -1 })
       .limit(pageSize + 1)
       .toArray();
@@ -350,96 +264,4 @@ export class MongoTaskStore implements TaskStore {
       totalSize,
     };
   }
-}
-
-interface JsonPart {
-  text?: string;
-}
-interface JsonMessage {
-  messageId?: string;
-  parts?: JsonPart[];
-}
-interface JsonArtifact {
-  artifactId?: string;
-  parts?: JsonPart[];
-}
-interface JsonTask {
-  id?: string;
-  contextId?: string;
-  status?: { state?: unknown; timestamp?: string };
-  history?: JsonMessage[];
-  artifacts?: JsonArtifact[];
-  metadata?: Record<string, unknown>;
-}
-
-/**
- * This process's version of a task merged into one written meanwhile by someone else: theirs
- * plus the messages and artifacts only ours has (ours win for the same artifact). The status is
- * ours only when ours changes the state: progress held back here never undoes a change of state
- * made elsewhere meanwhile.
- */
-function mergedTask(ours: JsonTask, current: TaskDocument, oursChangesState: boolean): JsonTask {
-  const theirs = current.task as JsonTask;
-  const theirMessages = new Set((theirs.history ?? []).map((message) => message.messageId));
-  const ourArtifacts = new Map((ours.artifacts ?? []).map((artifact) => [artifact.artifactId, artifact]));
-  const theirArtifacts = new Set((theirs.artifacts ?? []).map((artifact) => artifact.artifactId));
-  return {
-    ...ours,
-    status: oursChangesState ? ours.status : theirs.status,
-    history: [
-      ...(theirs.history ?? []),
-      ...(ours.history ?? []).filter((message) => !theirMessages.has(message.messageId)),
-    ],
-    artifacts: [
-      ...(theirs.artifacts ?? []).map((artifact) => ourArtifacts.get(artifact.artifactId) ?? artifact),
-      ...(ours.artifacts ?? []).filter((artifact) => !theirArtifacts.has(artifact.artifactId)),
-    ],
-    metadata: { ...theirs.metadata, ...ours.metadata },
-  };
-}
-
-/**
- * The task as stored: when its JSON would be too large for one document, long text parts (a
- * pasted log, a huge answer) are cut in the stored copy, with a marker saying so.
- */
-function storableTask(json: JsonTask): JsonTask {
-  if (Buffer.byteLength(JSON.stringify(json)) <= MAX_TASK_BYTES) return json;
-  const task = structuredClone(json);
-  for (const holder of [...(task.history ?? []), ...(task.artifacts ?? [])]) {
-    for (const part of holder.parts ?? []) {
-      if (typeof part.text === "string" && part.text.length > KEPT_PART_CHARS) {
-        const omitted = part.text.length - KEPT_PART_CHARS;
-        part.text = `${part.text.slice(0, KEPT_PART_CHARS)}\n[… ${omitted} characters omitted from the stored copy]`;
-      }
-    }
-  }
-  return task;
-}
-
-/** A store that cannot be reached is named as such; the SDK passes the message to the caller. */
-async function unavailableAsError<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    const name = (error as { name?: string }).name ?? "";
-    if (!name.startsWith("Mongo")) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `Cannot reach MongoDB to store this A2A task (${reason}); try again once MongoDB is back.`,
-    );
-  }
-}
-
-function encodePageToken(cursor: { timestamp: string; id: string }): string {
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
-}
-
-function decodePageToken(token: string): { timestamp: string; id: string } {
-  try {
-    const cursor = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
-    if (typeof cursor?.timestamp === "string" && typeof cursor?.id === "string") return cursor;
-  } catch {
-    // fall through
-  }
-  return { timestamp: "", id: "" };
 }

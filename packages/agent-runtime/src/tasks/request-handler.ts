@@ -19,7 +19,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../http/card.js";
 import { withCaipeContextId } from "./caipe-context.js";
-import { turnRunning } from "./mongo-task-store.js";
+import { turnRunning } from "./task-document.js";
 import { failIfAbandoned, followStoredTask, type TaskFollowerDeps } from "./task-follower.js";
 
 /** Calls whose caller waits for the final task of a blocking send (message/send, SendMessage). */

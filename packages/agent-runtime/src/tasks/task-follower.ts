@@ -2,7 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { StreamResponse, Task } from "@a2a-js/sdk";
 import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { threadIdFor } from "../auth/caller.js";
-import { type MongoTaskStore, turnRunning } from "./mongo-task-store.js";
+import type { MongoTaskStore } from "./mongo-task-store.js";
+import { turnRunning } from "./task-document.js";
 import type { MongoThreadLocks } from "./thread-lock.js";
 
 export interface TaskFollowerDeps {
