@@ -7,7 +7,7 @@ import type { Db, Document, MongoClient } from "mongodb";
 import { instrumentSaver } from "../src/checkpoint-metrics.js";
 import { closeCheckpointer, getCheckpointer, getCheckpointerDb } from "../src/checkpointer.js";
 import { MongoCheckpointSaver } from "../src/mongo-saver.js";
-import { agentCollections } from "../src/saver-docs.js";
+import { agentCollections } from "../src/saver/documents.js";
 
 export const SAVER_NAMES = ["memory", "upstream", "ours"] as const;
 export type SaverName = (typeof SAVER_NAMES)[number];

@@ -1,227 +1,72 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { MemorySaver } from "@langchain/langgraph-checkpoint";
-import { getLogger, type Logger, SwitchboardError } from "@switchboard/common";
-import { type Db, MongoClient } from "mongodb";
-import { assertValidAgentName, detectAgentName } from "./agent-name.js";
-import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-env.js";
-import { instrumentSaver } from "./checkpoint-metrics.js";
-import { MongoCheckpointSaver } from "./mongo-saver.js";
-import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
-import { agentCollections, EXPIRY_FIELD, type SaverCollections } from "./saver-docs.js";
+import type { Db } from "mongodb";
+import {
+  buildCheckpointer,
+  type CheckpointerHandle,
+  type CheckpointerInfo,
+  type CheckpointerOptions,
+  resolveCheckpointer,
+} from "./checkpointer-build.js";
+import { CheckpointerRegistry } from "./checkpointer-registry.js";
 
-export interface CheckpointerOptions {
-  /** Defaults to process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** Defaults to the detected agent name (AGENT_NAME, entry script's package, npm_package_name). */
-  agentName?: string;
-  logger?: Logger;
-}
-
-/** What the process persists to, for logs, /ready and tests. */
-export type CheckpointerInfo =
-  | { agent: string; backend: "memory" }
-  | {
-      agent: string;
-      backend: "mongodb";
-      /** The URI with its password redacted. */
-      uri: string;
-      dbName: string;
-      collection: string;
-      writesCollection: string;
-      messagesCollection: string;
-      ttlSeconds?: number;
-    };
-
-interface Checkpointer {
-  saver: BaseCheckpointSaver;
-  info: CheckpointerInfo;
-  client?: MongoClient;
-  db?: Db;
-}
-
-export const DEFAULT_DB_NAME = "switchboard";
-/** Upstream MongoDBSaver's per-document TTL field: it expired old messages of live conversations. */
-const UPSTREAM_TTL_KEY = "upserted_at";
-
-let current: Promise<Checkpointer> | undefined;
+export {
+  type CheckpointerHandle,
+  type CheckpointerInfo,
+  type CheckpointerOptions,
+  DEFAULT_DB_NAME,
+} from "./checkpointer-build.js";
 
 /**
- * The process's checkpoint saver, built once: a MongoCheckpointSaver on `checkpoints_<agent>` /
- * `checkpoint_writes_<agent>` (and `checkpoint_messages_<agent>`) when a MongoDB URI is
- * configured, else the in-memory saver with a
- * warning. Never falls back silently: an unreachable MongoDB is an error naming host and setting.
- * Options are read on the first call only; later calls share the same saver and client.
+ * The process's checkpointers. One per process by contract: getCheckpointer() is how every agent
+ * gets its saver, and calls with the same settings must share one saver and MongoDB client.
+ */
+const processCheckpointers = new CheckpointerRegistry();
+
+/**
+ * The process's checkpoint saver for these options: a MongoCheckpointSaver on
+ * `checkpoints_<agent>` / `checkpoint_writes_<agent>` (and `checkpoint_messages_<agent>`) when a
+ * MongoDB URI is configured, else the in-memory saver with a warning. Never falls back silently:
+ * an unreachable MongoDB is an error naming host and setting. Calls with the same settings share
+ * one saver and client; other settings (another agent, another database) get their own. A call
+ * with no env and no agent name gets the first one built, or builds it from process.env.
  */
 export async function getCheckpointer(options: CheckpointerOptions = {}): Promise<BaseCheckpointSaver> {
-  return (await checkpointer(options)).saver;
+  return (await processCheckpointers.get(options)).saver;
 }
 
 /** Where the process persists (building the checkpointer if needed). */
 export async function getCheckpointerInfo(options: CheckpointerOptions = {}): Promise<CheckpointerInfo> {
-  return (await checkpointer(options)).info;
+  return (await processCheckpointers.get(options)).info;
 }
 
 /** The database checkpoints live in (A2A tasks and locks go beside them); undefined for memory. */
 export async function getCheckpointerDb(options: CheckpointerOptions = {}): Promise<Db | undefined> {
-  return (await checkpointer(options)).db;
+  return (await processCheckpointers.get(options)).db;
 }
 
-/** Whether the store answers now; always true for the memory backend. Used by /ready. */
+/**
+ * Whether the store answers now; always true for the memory backend, false when none was built.
+ * Used by /ready. Asks the first checkpointer built (the process's own), never builds one.
+ */
 export async function pingCheckpointer(): Promise<boolean> {
-  const built = await current?.catch(() => undefined);
-  if (!built) return false;
-  if (!built.db) return true;
-  try {
-    await built.db.command({ ping: 1 });
-    return true;
-  } catch {
-    return false;
-  }
+  const handle = await processCheckpointers.current();
+  return handle ? handle.ping() : false;
 }
 
 /**
- * Closes the MongoDB client and forgets the saver; the next getCheckpointer() builds a new one
- * from the then-current settings. Call it on shutdown, and between tests as the reset.
+ * Closes MongoDB clients and forgets their savers; the next getCheckpointer() builds anew from
+ * the then-current settings. With no options, every checkpointer of the process (call it on
+ * shutdown, and between tests as the reset); with options, only the one they name.
  */
-export async function closeCheckpointer(): Promise<void> {
-  const closing = current;
-  current = undefined;
-  const built = await closing?.catch(() => undefined);
-  await built?.client?.close();
-}
-
-function checkpointer(options: CheckpointerOptions): Promise<Checkpointer> {
-  if (!current) {
-    const building = build(options);
-    current = building;
-    // A failed build is not cached: the next call tries again (e.g. once MongoDB is up).
-    building.catch(() => {
-      if (current === building) current = undefined;
-    });
-  }
-  return current;
-}
-
-async function build(options: CheckpointerOptions): Promise<Checkpointer> {
-  const env = options.env ?? process.env;
-  const logger = options.logger ?? getLogger();
-  const settings = readCheckpointSettings(env);
-  const agent = options.agentName
-    ? assertValidAgentName(options.agentName, "the agentName option")
-    : detectAgentName({ env }).name;
-
-  if (settings.type === "memory") {
-    if (settings.reason === "no-uri") {
-      logger.warn(
-        { agent },
-        "No MongoDB URI is set (LANGGRAPH_CHECKPOINT_MONGODB_URI or MONGODB_URI): using the in-memory " +
-          "checkpointer, so conversations will not survive a restart.",
-      );
-    } else {
-      logger.info({ agent }, "LANGGRAPH_CHECKPOINT_TYPE=memory: conversations will not survive a restart.");
-    }
-    return { saver: instrumentSaver(new MemorySaver(), "memory"), info: { agent, backend: "memory" } };
-  }
-  return buildMongo(agent, settings, logger);
-}
-
-async function buildMongo(
-  agent: string,
-  settings: Extract<CheckpointSettings, { type: "mongodb" }>,
-  logger: Logger,
-): Promise<Checkpointer> {
-  const uri = encodeMongoUri(settings.uri);
-  const shown = redactMongoUri(uri);
-  const dbName = settings.dbName ?? databaseFromUri(uri) ?? DEFAULT_DB_NAME;
-  const collections = collectionNames(agent, settings);
-  const ttlSeconds = settings.ttlMinutes > 0 ? Math.round(settings.ttlMinutes * 60) : undefined;
-
-  let client: MongoClient;
-  try {
-    client = new MongoClient(uri, {
-      serverSelectionTimeoutMS: settings.timeoutMs,
-      appName: `switchboard-${agent}`,
-    });
-  } catch (error) {
-    throw new SwitchboardError(
-      "checkpointer.config",
-      "user",
-      `${settings.uriVariable} is not a valid MongoDB URI (${shown}): ${reason(error)}`,
-    );
-  }
-  try {
-    await client.connect();
-    const db = client.db(dbName);
-    await db.command({ ping: 1 });
-    await reconcileTtlIndexes(db, Object.values(collections), ttlSeconds !== undefined);
-    const saver = new MongoCheckpointSaver({ db, collections, ttlSeconds });
-    await saver.setup();
-    const info: CheckpointerInfo = {
-      agent,
-      backend: "mongodb",
-      uri: shown,
-      dbName,
-      collection: collections.checkpoints,
-      writesCollection: collections.writes,
-      messagesCollection: collections.messages,
-    };
-    if (ttlSeconds) info.ttlSeconds = ttlSeconds;
-    logger.info(info, "Checkpoints persist to MongoDB");
-    return { saver: instrumentSaver(saver, "mongodb"), info, client, db };
-  } catch (error) {
-    await client.close().catch(() => undefined);
-    throw new SwitchboardError(
-      "checkpointer.unreachable",
-      "system",
-      `Cannot use MongoDB at ${shown} (from ${settings.uriVariable}) for agent "${agent}": ${reason(error)}. ` +
-        `Start MongoDB (docker compose -f docker-compose.dev.yaml up -d mongodb), correct ${settings.uriVariable}, ` +
-        "or set LANGGRAPH_CHECKPOINT_TYPE=memory to run without persistence.",
-      { cause: error },
-    );
-  }
-}
-
-function collectionNames(
-  agent: string,
-  settings: Extract<CheckpointSettings, { type: "mongodb" }>,
-): SaverCollections {
-  const { collection, writesCollection } = settings;
-  const own = agentCollections(agent);
-  if (collection && writesCollection) return { ...own, checkpoints: collection, writes: writesCollection };
-  if (collection || writesCollection) {
-    throw new SwitchboardError(
-      "checkpointer.config",
-      "user",
-      "Set both LANGGRAPH_CHECKPOINT_MONGODB_COLLECTION and LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION, or " +
-        `neither to use this agent's own checkpoints_${agent} / checkpoint_writes_${agent}.`,
-    );
-  }
-  return own;
+export async function closeCheckpointer(options?: CheckpointerOptions): Promise<void> {
+  if (options === undefined) await processCheckpointers.closeAll();
+  else await processCheckpointers.close(options);
 }
 
 /**
- * Conversations expire as a whole (see MongoCheckpointSaver), through a TTL index on each
- * document's expiry time. Upstream's per-document TTL index would expire the old messages of a
- * live conversation, so it is dropped; so is ours when retention is turned off (0).
+ * A checkpointer of the caller's own, shared with no other call: the caller closes it. For code
+ * that runs several agents in one process and wants each one's lifetime in its own hands.
  */
-async function reconcileTtlIndexes(db: Db, collections: string[], retention: boolean): Promise<void> {
-  const existing = await db.listCollections({}, { nameOnly: true }).toArray();
-  const names = new Set(existing.map((entry) => entry.name));
-  for (const name of collections) {
-    if (!names.has(name)) continue;
-    const indexes = await db.collection(name).listIndexes().toArray();
-    for (const index of indexes) {
-      if (index.expireAfterSeconds === undefined || !index.key) continue;
-      const ours = EXPIRY_FIELD in index.key;
-      if ((UPSTREAM_TTL_KEY in index.key && !ours) || (ours && !retention)) {
-        await db.collection(name).dropIndex(index.name);
-      }
-    }
-  }
-}
-
-function reason(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  // Driver messages can echo the connection string; never let a password through.
-  return text.replace(/mongodb(\+srv)?:\/\/[^\s'"]+/gi, (uri) => redactMongoUri(uri));
+export async function openCheckpointer(options: CheckpointerOptions = {}): Promise<CheckpointerHandle> {
+  return buildCheckpointer(resolveCheckpointer(options));
 }

@@ -19,7 +19,7 @@ import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { BSON, type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MongoCheckpointSaver } from "./mongo-saver.js";
-import { agentCollections } from "./saver-docs.js";
+import { agentCollections } from "./saver/documents.js";
 
 /** A chat graph shaped like an agent's: each turn a tool call, its ~2 kB result, and an answer. */
 function chatGraph(saver: BaseCheckpointSaver) {

@@ -4,7 +4,7 @@ import { describeOnDocumentDb, uniqueDbName } from "@switchboard-testing/test-mo
 import { type Db, MongoClient, type ObjectId } from "mongodb";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MongoCheckpointSaver } from "./mongo-saver.js";
-import { agentCollections } from "./saver-docs.js";
+import { agentCollections } from "./saver/documents.js";
 
 // Retention for real: mongo-java-server never expires TTL documents, so this runs on DocumentDB,
 // whose TTL job deletes expired documents about once a minute. A conversation expires as a whole

@@ -1,3 +1,4 @@
+// The preset deflate dictionary of LangChain's serialized shapes; never edited once shipped.
 /**
  * The preset dictionary stored values are deflated with (zlib's `dictionary` option). A saver
  * document is small and most of it is the same few shapes — LangChain's serialized messages, a
@@ -5,7 +6,7 @@
  * primed with those shapes it stores about half the bytes.
  *
  * NEVER EDIT this text: every document packed with it needs these exact bytes to be read. A
- * better dictionary is a new constant with a new pack suffix (see saver-docs.ts), beside this one.
+ * better dictionary is a new constant with a new pack suffix (see packing.ts), beside this one.
  * Deflate reaches for nearby text first, so the most common shapes come last.
  */
 export const DICTIONARY_1 = Buffer.from(

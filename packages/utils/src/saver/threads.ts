@@ -1,7 +1,8 @@
+// The in-process tree of each conversation's checkpoints, its messages and decoded values, under a byte budget.
 import { type BaseMessage, BaseMessageChunk } from "@langchain/core/messages";
 import { LRUCache } from "lru-cache";
-import type { StoredValue } from "./saver-docs.js";
-import type { ListHome } from "./saver-refs.js";
+import type { CheckpointDoc, StoredValue } from "./documents.js";
+import type { ListHome } from "./identity.js";
 
 /** What the saver knows of one checkpoint without reading its document again. */
 export interface CheckpointNode {
@@ -33,7 +34,7 @@ export class ThreadState {
   readonly nodes = new Map<string, Map<string, CheckpointNode>>();
   readonly loadedNamespaces = new Set<string>();
   readonly messages = new Map<string, BaseMessage>();
-  /** The key of each message chunk in `messages`, by message id (see saver-refs PLAIN_COPY). */
+  /** The key of each message chunk in `messages`, by message id (see refs.ts PLAIN_COPY). */
   readonly chunkKeys = new Map<string, string>();
   /** Decoded channel values by `<ns> <checkpoint> <channel>`, for the few latest only. */
   readonly decoded = new LRUCache<string, Resolved>({ max: 16 });
@@ -68,6 +69,37 @@ export class ThreadState {
     this.messages.set(key, message);
     if (BaseMessageChunk.isInstance(message)) this.chunkKeys.set(String(message.id), key);
   }
+}
+
+/** The key of a decoded value in ThreadState.decoded and .anchors. */
+export function memoKey(ns: string, checkpoint: string, channel: string): string {
+  return `${ns}\u0000${checkpoint}\u0000${channel}`;
+}
+
+/** What a checkpoint document tells of its place in the tree (projected documents will do). */
+export function nodeOf(
+  doc: Pick<CheckpointDoc, "checkpoint_id" | "parent_checkpoint_id" | "format" | "values">,
+): CheckpointNode {
+  return {
+    id: doc.checkpoint_id,
+    parent: doc.parent_checkpoint_id ?? undefined,
+    legacy: doc.format === undefined,
+    values: new Map((doc.values ?? []).map((value) => [value.c, value])),
+  };
+}
+
+/**
+ * Adds a document's checkpoint to the tree. One whose parent this process has not seen was
+ * written by another replica: its namespace is marked for a fresh read (see ensureNode).
+ */
+export function learn(thread: ThreadState, doc: CheckpointDoc): void {
+  const nodes = thread.namespace(doc.checkpoint_ns);
+  if (nodes.has(doc.checkpoint_id)) return;
+  const parent = doc.parent_checkpoint_id;
+  if (parent !== undefined && parent !== null && !nodes.has(parent)) {
+    thread.loadedNamespaces.delete(doc.checkpoint_ns);
+  }
+  thread.addNode(doc.checkpoint_ns, nodeOf(doc));
 }
 
 /** The conversations a process works on, least recently used dropped first past a byte budget. */
