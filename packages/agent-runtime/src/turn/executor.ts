@@ -23,9 +23,11 @@ import { threadIdFor, tokenOf } from "../auth/caller.js";
 import type { TurnGraph } from "../definition.js";
 import { awaitsOnlyTheResult } from "../tasks/request-handler.js";
 import type { ThreadLocks } from "../tasks/thread-lock.js";
+import { callerTraceContext } from "../telemetry/caller-trace.js";
 import { turnDuration } from "../telemetry/metrics.js";
 import { ModelCallObserver } from "../telemetry/model-calls.js";
 import { endTurnSpan, startTurnSpan } from "../telemetry/turn-span.js";
+import { readsAnswerOnce } from "./answer-once.js";
 import { describeFailure } from "./failure.js";
 import { isStepConfirmation, type PendingInterrupt, questionFor, resumeValuesFor } from "./interrupts.js";
 import { answersToLostToolCalls, UNCONFIRMED_RESULT } from "./lost-tool-calls.js";
@@ -71,13 +73,18 @@ export class AgentTurnExecutor implements AgentExecutor {
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     if (!this.deps.tracing) return this.executeTurn(request, bus);
-    const span = startTurnSpan(
-      this.deps.agent,
-      { contextId: request.contextId, taskId: request.taskId },
-      request.context.user,
+    // A caller without traceparent may name its trace in metadata.trace_id (CAIPE's supervisor does).
+    const headers = request.context.state.get("headers") as Record<string, unknown> | undefined;
+    const parent = callerTraceContext(context.active(), headers, request.userMessage?.metadata);
+    const span = context.with(parent, () =>
+      startTurnSpan(
+        this.deps.agent,
+        { contextId: request.contextId, taskId: request.taskId },
+        request.context.user,
+      ),
     );
     // Active for the whole turn: lock, checkpoint, MongoDB and subagent spans nest under it.
-    return context.with(trace.setSpan(context.active(), span), () => this.executeTurn(request, bus, span));
+    return context.with(trace.setSpan(parent, span), () => this.executeTurn(request, bus, span));
   }
 
   private async executeTurn(request: RequestContext, bus: ExecutionEventBus, span?: Span): Promise<void> {
@@ -107,9 +114,19 @@ export class AgentTurnExecutor implements AgentExecutor {
       try {
         // A caller that reads only the final answer (a blocking send, or a client of the
         // answer-without-tokens extension) gets no token stream: the model is not asked for one.
-        const tokens = !awaitsOnlyTheResult(request);
+        // A 0.3 caller concatenates every answer text it gets: it gets the answer once (answer-once.ts).
+        const once = readsAnswerOnce(request);
+        const tokens = !awaitsOnlyTheResult(request) && !once;
         outcome = await runInTurn({ ...ids, threadId, token, report, signal: abort.signal }, () =>
-          this.runTurn(ids, threadId, partsText(request.userMessage?.parts, "\n"), abort.signal, bus, tokens),
+          this.runTurn(
+            ids,
+            threadId,
+            partsText(request.userMessage?.parts, "\n"),
+            abort.signal,
+            bus,
+            tokens,
+            !once,
+          ),
         );
       } finally {
         this.deps.checkpoints.release(threadId);
@@ -170,6 +187,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     signal: AbortSignal,
     bus: ExecutionEventBus,
     tokens: boolean,
+    answerInStatus: boolean,
   ): Promise<Outcome> {
     // The graph's own first read of the thread is handed this same checkpoint (see TurnCheckpoints).
     const latest = await this.deps.checkpoints.latest(threadId);
@@ -189,7 +207,7 @@ export class AgentTurnExecutor implements AgentExecutor {
       input = new Command({ resume });
     }
 
-    const answer = new AnswerStream(ids, bus);
+    const answer = new AnswerStream(ids, bus, answerInStatus);
     // Each step is saved before the next runs: a state that cannot be stored stops the turn before
     // the model is called again, and a crash loses nothing that was acknowledged.
     const stream = await this.deps.graph.stream(input, {
@@ -277,6 +295,8 @@ class AnswerStream {
   constructor(
     private readonly ids: Ids,
     private readonly bus: ExecutionEventBus,
+    /** Whether the completed status repeats the answer (not for callers that read it once). */
+    private readonly inStatus = true,
   ) {}
 
   onMessageChunk(chunk: unknown): void {
@@ -288,7 +308,8 @@ class AnswerStream {
 
   finish(text: string): void {
     this.publish(text, false, true);
-    this.bus.publish(AgentEvent.statusUpdate(statusUpdate(this.ids, TaskState.TASK_STATE_COMPLETED, text)));
+    const status = this.inStatus ? text : undefined;
+    this.bus.publish(AgentEvent.statusUpdate(statusUpdate(this.ids, TaskState.TASK_STATE_COMPLETED, status)));
   }
 
   private flush(): void {
