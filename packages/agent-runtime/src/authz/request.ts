@@ -1,0 +1,99 @@
+import type { EntityJson, EntityUidJson } from "@cedar-policy/cedar-wasm/nodejs";
+import type { Principal } from "./principal.js";
+
+/**
+ * What an agent is asked to do, in the policy's words:
+ * - `reach`: use the agent at all (the resource is `Switchboard::Agent::"<agent>"`);
+ * - `read` / `change`: call one of its tools that reads or changes (the resource is the call,
+ *   `Switchboard::Call`, inside its tool, its agent, and each thing its arguments name).
+ */
+export type AuthzAction = "reach" | "read" | "change";
+
+/**
+ * What a call acts on, as its tool declares it from the arguments: kind → name, e.g.
+ * `{ project: "PLAT" }` or `{ owner: "acme", repository: "acme/api" }`. Each becomes an entity
+ * `<Agent>::<Kind>::"<name>"` the call is in (`resource in Jira::Project::"PLAT"`) and an attribute
+ * of the call (`resource.project == "PLAT"`).
+ */
+export type ToolResource = Record<string, string>;
+
+export interface AuthzQuestion {
+  principal: Principal;
+  action: AuthzAction;
+  agent: string;
+  /** The tool, for read and change. */
+  tool?: string;
+  resource?: ToolResource;
+}
+
+export interface CedarRequest {
+  principal: EntityUidJson;
+  action: EntityUidJson;
+  resource: EntityUidJson;
+  context: Record<string, never>;
+  entities: EntityJson[];
+}
+
+const NS = "Switchboard";
+
+/** The entities and uids for one question: built per call, so nothing is shared between callers. */
+export function cedarRequest(question: AuthzQuestion): CedarRequest {
+  const { principal, agent } = question;
+  const user = { type: `${NS}::User`, id: principal.subject };
+  const groups = principal.groups.map((id) => ({ type: `${NS}::Group`, id }));
+  const agentUid = { type: `${NS}::Agent`, id: agent };
+  const entities: EntityJson[] = [
+    {
+      uid: user,
+      attrs: {
+        authenticated: principal.authenticated,
+        ...(principal.email ? { email: principal.email } : {}),
+        ...(principal.name ? { name: principal.name } : {}),
+      },
+      parents: groups,
+    },
+    ...groups.map((uid) => ({ uid, attrs: {}, parents: [] })),
+    { uid: agentUid, attrs: {}, parents: [] },
+  ];
+  const action = { type: `${NS}::Action`, id: question.action };
+  if (question.action === "reach" || !question.tool) {
+    return { principal: user, action, resource: agentUid, context: {}, entities };
+  }
+  const toolUid = { type: `${NS}::Tool`, id: `${agent}/${question.tool}` };
+  const resource = normalized(question.resource ?? {});
+  const targets = Object.entries(resource).map(([kind, id]) => ({
+    type: `${pascal(agent)}::${pascal(kind)}`,
+    id,
+  }));
+  const call = { type: `${NS}::Call`, id: `${agent}/${question.tool}` };
+  entities.push(
+    { uid: toolUid, attrs: { name: question.tool }, parents: [agentUid] },
+    ...targets.map((uid) => ({ uid, attrs: {}, parents: [agentUid] })),
+    {
+      uid: call,
+      attrs: { agent, tool: question.tool, ...resource },
+      parents: [toolUid, agentUid, ...targets],
+    },
+  );
+  return { principal: user, action, resource: call, context: {}, entities };
+}
+
+/** `github` → `Github`, `pull_request` → `PullRequest`: Cedar type names from our names. */
+export function pascal(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]?.toUpperCase() + part.slice(1))
+    .join("");
+}
+
+/**
+ * Names in Unicode's compatibility form (NFKC), trimmed: a full-width or ligature spelling of a
+ * name is the name a policy wrote. Case is the tool's to decide (GitHub's names ignore it, Jira's
+ * keys are upper case), in its resource declaration.
+ */
+export function normalized(resource: ToolResource): ToolResource {
+  return Object.fromEntries(
+    Object.entries(resource).map(([kind, id]) => [kind, id.normalize("NFKC").trim()]),
+  );
+}
