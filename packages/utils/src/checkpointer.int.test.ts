@@ -5,7 +5,14 @@ import { createLogger } from "@switchboard/common";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closeCheckpointer, getCheckpointer, getCheckpointerInfo, pingCheckpointer } from "./checkpointer.js";
+import {
+  closeCheckpointer,
+  getCheckpointer,
+  getCheckpointerDb,
+  getCheckpointerInfo,
+  openCheckpointer,
+  pingCheckpointer,
+} from "./checkpointer.js";
 import { MongoCheckpointSaver } from "./mongo-saver.js";
 
 /** A logger whose lines the test can read. */
@@ -104,6 +111,74 @@ describe("getCheckpointer", () => {
     expect(a).toBe(b);
     await closeCheckpointer();
     expect(await getCheckpointer({ agentName: "github", env })).not.toBe(a);
+  });
+
+  it("gives each agent in one process its own saver, on its own collections; the first stays the default", async () => {
+    const dbName = newDb("agents");
+    const env = { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName };
+    const jira = await getCheckpointer({ agentName: "jira", env });
+    const github = await getCheckpointer({ agentName: "github", env });
+    expect(github).not.toBe(jira);
+    expect(await getCheckpointer({ agentName: "jira", env })).toBe(jira);
+    expect(await getCheckpointerDb({ agentName: "jira", env })).toBe(
+      await getCheckpointerDb({ agentName: "jira", env }),
+    );
+    expect(await getCheckpointerInfo({ agentName: "github", env })).toMatchObject({
+      collection: "checkpoints_github",
+    });
+    // Callers without options get the process's first checkpointer, as when there was only one.
+    expect(await getCheckpointer()).toBe(jira);
+    expect(await getCheckpointerInfo()).toMatchObject({ agent: "jira", collection: "checkpoints_jira" });
+
+    const config = { configurable: { thread_id: "shared-context", checkpoint_ns: "" } };
+    for (const [saver, text] of [
+      [jira, "to jira"],
+      [github, "to github"],
+    ] as const) {
+      await saver.put(
+        config,
+        {
+          ...emptyCheckpoint(),
+          channel_values: { messages: [new HumanMessage(text)] },
+          channel_versions: { messages: 1 },
+        },
+        { source: "input", step: -1, parents: {} },
+        { messages: 1 },
+      );
+    }
+    for (const agent of ["jira", "github"]) {
+      const stored = await client
+        .db(dbName)
+        .collection(`checkpoints_${agent}`)
+        .find({ thread_id: "shared-context" })
+        .toArray();
+      expect(stored).toHaveLength(1);
+      const tuple = await (await getCheckpointer({ agentName: agent, env })).getTuple(config);
+      expect((tuple?.checkpoint.channel_values.messages as HumanMessage[])?.map((m) => m.content)).toEqual([
+        `to ${agent}`,
+      ]);
+    }
+
+    // Closing one agent's leaves the other's open and still shared.
+    await closeCheckpointer({ agentName: "github", env });
+    expect(await getCheckpointer({ agentName: "jira", env })).toBe(jira);
+    expect(await pingCheckpointer()).toBe(true);
+    expect(await getCheckpointer({ agentName: "github", env })).not.toBe(github);
+  });
+
+  it("hands out an owned checkpointer that no other call shares", async () => {
+    const env = { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: newDb("owned") };
+    const shared = await getCheckpointer({ agentName: "aws", env });
+    const owned = await openCheckpointer({ agentName: "aws", env });
+    try {
+      expect(owned.saver).not.toBe(shared);
+      expect(owned.info).toMatchObject({ agent: "aws", collection: "checkpoints_aws" });
+      expect(await owned.ping()).toBe(true);
+    } finally {
+      await owned.close();
+    }
+    expect(await owned.ping()).toBe(false);
+    expect(await getCheckpointer({ agentName: "aws", env })).toBe(shared);
   });
 
   it("prefers LANGGRAPH_CHECKPOINT_MONGODB_URI over MONGODB_URI", async () => {
