@@ -46,6 +46,19 @@ describe("ThreadCache", () => {
     expect(cache.get("t")).not.toBe(thread);
   });
 
+  it("drops the least recently used conversation past its byte budget", () => {
+    const cache = new ThreadCache(500);
+    const old = cache.get("old");
+    old.addNode("", nodeOf(doc("c1", undefined, 3)));
+    cache.touch(old);
+    const recent = cache.get("recent");
+    recent.addNode("", nodeOf(doc("c1", undefined, 3)));
+    recent.addNode("", nodeOf(doc("c2", "c1", 3)));
+    cache.touch(recent);
+    expect(cache.get("recent")).toBe(recent);
+    expect(cache.get("old")).not.toBe(old);
+  });
+
   it("keys decoded values by namespace, checkpoint and channel", () => {
     expect(memoKey("", "c1", "messages")).not.toBe(memoKey("c1", "", "messages"));
   });

@@ -122,9 +122,13 @@ export class ThreadCache {
     return thread;
   }
 
-  /** Re-measures a thread after it grew. */
+  /** Re-measures a thread after it grew (and marks it the most recently used). */
   touch(thread: ThreadState): void {
-    if (this.threads.peek(thread.id) === thread) this.threads.set(thread.id, thread);
+    if (this.threads.peek(thread.id) !== thread) return;
+    // lru-cache measures an entry only when it is set to a new value: setting the same object
+    // again kept its first size (1), so the byte budget never dropped a conversation.
+    this.threads.delete(thread.id);
+    this.threads.set(thread.id, thread);
   }
 
   delete(threadId: string): void {
