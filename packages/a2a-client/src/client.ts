@@ -5,6 +5,7 @@ import { fetchAgentCard, summarizeCard, withReachableUrls } from "./card.js";
 import { Deadline } from "./deadline.js";
 import { describeCallError } from "./describe-error.js";
 import { retryWhenDraining } from "./draining.js";
+import { legacyContextId } from "./legacy-context.js";
 import { sendResultToTurnResult, taskToTurnResult, toTurnEvent, turnResultToEvents } from "./turn.js";
 import type {
   AgentCardSummary,
@@ -103,7 +104,10 @@ class Connection implements AgentConnection {
   async send(input: SendInput): Promise<TurnResult> {
     return this.call("send", input, async (signal, serviceParameters) =>
       sendResultToTurnResult(
-        await this.client.sendMessage(buildRequest(input), { signal, serviceParameters }),
+        await this.client.sendMessage(buildRequest(input, this.card.protocolVersion), {
+          signal,
+          serviceParameters,
+        }),
       ),
     );
   }
@@ -117,7 +121,7 @@ class Connection implements AgentConnection {
     const deadline = new Deadline(this.settings.timeoutMs, input.signal);
     const site = this.site("stream", input.token);
     try {
-      const events = this.client.sendMessageStream(buildRequest(input), {
+      const events = this.client.sendMessageStream(buildRequest(input, this.card.protocolVersion), {
         signal: deadline.signal,
         serviceParameters: this.serviceParameters(input.token),
       });
@@ -212,10 +216,12 @@ function secretsOf(...tokens: (string | undefined)[]): string[] {
  * The v1 message. A new conversation gets a fresh contextId so that `contextId` and
  * `metadata.context_id` (read by CAIPE's Python agents) always agree; a follow-up on a task
  * without one lets the agent keep the task's own context. Ids come from the Web Crypto global, which
- * Node and browsers share: the web chat runs this client in the page.
+ * Node and browsers share: the web chat runs this client in the page. An A2A 0.3 agent (CAIPE's
+ * refuse anything else) gets the conversation as a UUID ({@link legacyContextId}).
  */
-export function buildRequest(input: SendInput): SendMessageRequest {
-  const contextId = input.contextId ?? (input.taskId ? undefined : crypto.randomUUID());
+export function buildRequest(input: SendInput, protocolVersion?: string): SendMessageRequest {
+  const given = input.contextId ?? (input.taskId ? undefined : crypto.randomUUID());
+  const contextId = given !== undefined && protocolVersion === "0.3" ? legacyContextId(given) : given;
   const metadata: Record<string, unknown> = { ...input.metadata };
   if (contextId !== undefined) metadata.context_id = contextId;
   const message = Message.fromJSON({
