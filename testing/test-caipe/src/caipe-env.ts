@@ -1,0 +1,173 @@
+import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { lock } from "proper-lockfile";
+import type { CaipeAvailability } from "./locate.js";
+import { writeTiktokenCache } from "./tiktoken-cache.js";
+
+/** Waiting for another process's build: up to 20 minutes (a cold sync downloads a few hundred MB). */
+const LOCK_RETRIES = { retries: 4800, minTimeout: 250, maxTimeout: 250 };
+const LOCK_STALE_MS = 30_000;
+const STAMP = ".switchboard-caipe.ok";
+
+/**
+ * The uv projects the tests run, each synced from its own uv.lock as CAIPE's images do
+ * (`uv sync --locked --no-dev`): the repository root's project is the supervisor image
+ * (`ai_platform_engineering.multi_agents`), `agents/template` the petstore agent's image.
+ */
+export const caipeProjects = {
+  supervisor: ".",
+  petstore: join("ai_platform_engineering", "agents", "template"),
+} as const;
+export type CaipeProject = keyof typeof caipeProjects;
+
+export interface CaipeEnv {
+  /** CAIPE's source tree (what its images copy to /app). */
+  sourceDir: string;
+  /** Each project's venv interpreter. */
+  python: Record<CaipeProject, string>;
+  /** A TIKTOKEN_CACHE_DIR holding cl100k_base. */
+  tiktokenCacheDir: string;
+}
+
+export interface EnsureCaipeEnvOptions {
+  onLog?: (line: string) => void;
+}
+
+let pending: Promise<CaipeEnv> | undefined;
+
+/**
+ * Builds, once and cached, everything CAIPE's processes need: its source (exported from the git dir
+ * into `<repo root>/.cache/caipe/src-<commit>`, unless CAIPE_SOURCE_DIR names a tree), uv (on PATH,
+ * else installed from PyPI into `.cache/caipe/uv-tool`), one venv per project keyed by the source
+ * and the hash of its uv.lock, and tiktoken's cache. Parallel processes take turns on a lock.
+ */
+export function ensureCaipeEnv(
+  availability: CaipeAvailability,
+  options: EnsureCaipeEnvOptions = {},
+): Promise<CaipeEnv> {
+  if (!availability.available) return Promise.reject(new Error(availability.reason));
+  pending ??= prepare(availability, options.onLog ?? (() => {}));
+  pending.catch(() => {
+    pending = undefined;
+  });
+  return pending;
+}
+
+async function prepare(
+  found: Extract<CaipeAvailability, { available: true }>,
+  log: (line: string) => void,
+): Promise<CaipeEnv> {
+  const cacheDir = join(found.repoRoot, ".cache", "caipe");
+  mkdirSync(cacheDir, { recursive: true });
+  const release = await lock(cacheDir, {
+    lockfilePath: `${cacheDir}.lock`,
+    realpath: false,
+    stale: LOCK_STALE_MS,
+    retries: LOCK_RETRIES,
+  });
+  try {
+    const { source } = found;
+    const sourceDir =
+      source.kind === "tree" ? source.dir : exportTree(source.gitDir, source.commit, cacheDir, log);
+    const sourceKey =
+      source.kind === "tree" ? `tree-${hash(source.dir).slice(0, 8)}` : source.commit.slice(0, 12);
+    let uv: string | undefined;
+    const python = {} as Record<CaipeProject, string>;
+    for (const [name, project] of Object.entries(caipeProjects) as [CaipeProject, string][]) {
+      const projectDir = join(sourceDir, project);
+      const lockHash = hash(readFileSync(join(projectDir, "uv.lock"))).slice(0, 12);
+      const venvDir = join(cacheDir, `venv-${name}-${sourceKey}-${lockHash}`);
+      python[name] = join(venvDir, "bin", "python");
+      if (existsSync(join(venvDir, STAMP)) && existsSync(python[name])) continue;
+      uv ??= await ensureUv(found.python, cacheDir, log);
+      log(`uv sync --frozen --no-dev in ${projectDir} into ${venvDir}`);
+      await run(uv, ["sync", "--frozen", "--no-dev"], {
+        cwd: projectDir,
+        env: {
+          ...process.env,
+          UV_PROJECT_ENVIRONMENT: venvDir,
+          UV_PYTHON: found.python,
+          UV_PYTHON_DOWNLOADS: "never",
+          UV_HTTP_TIMEOUT: "900",
+        },
+        log,
+      });
+      writeFileSync(join(venvDir, STAMP), `${new Date().toISOString()}\n`);
+    }
+    const tiktokenCacheDir = writeTiktokenCache(join(cacheDir, "tiktoken"));
+    return { sourceDir, python, tiktokenCacheDir };
+  } finally {
+    await release();
+  }
+}
+
+/** `git archive` of the pinned commit into the cache (never into the work tree's tracked files). */
+function exportTree(gitDir: string, commit: string, cacheDir: string, log: (line: string) => void): string {
+  const dir = join(cacheDir, `src-${commit.slice(0, 12)}`);
+  if (existsSync(join(dir, STAMP))) return dir;
+  log(`exporting CAIPE ${commit.slice(0, 9)} from ${gitDir} to ${dir}`);
+  const part = `${dir}.part`;
+  rmSync(part, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(part, { recursive: true });
+  execFileSync("sh", ["-c", 'git -C "$0" archive "$1" | tar -x -C "$2"', gitDir, commit, part], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  writeFileSync(join(part, STAMP), `${commit}\n`);
+  renameSync(part, dir);
+  return dir;
+}
+
+/** uv from PATH, else from PyPI into a tool venv made with the 3.13 interpreter. */
+async function ensureUv(python: string, cacheDir: string, log: (line: string) => void): Promise<string> {
+  try {
+    execFileSync("uv", ["--version"], { stdio: "ignore" });
+    return "uv";
+  } catch {
+    // not on PATH
+  }
+  const toolDir = join(cacheDir, "uv-tool");
+  const uv = join(toolDir, "bin", "uv");
+  if (existsSync(uv)) return uv;
+  log(`installing uv into ${toolDir}`);
+  rmSync(toolDir, { recursive: true, force: true });
+  await run(python, ["-m", "venv", toolDir], { log });
+  await run(
+    join(toolDir, "bin", "python"),
+    ["-m", "pip", "install", "--no-input", "--progress-bar", "off", "uv"],
+    {
+      log,
+    },
+  );
+  return uv;
+}
+
+function hash(data: string | Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+function run(
+  command: string,
+  args: string[],
+  { cwd, env, log }: { cwd?: string; env?: NodeJS.ProcessEnv; log: (line: string) => void },
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let tail = "";
+    const collect = (chunk: Buffer) => {
+      const text = chunk.toString();
+      tail = (tail + text).slice(-6000);
+      for (const line of text.split("\n")) if (line.trim()) log(line);
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.on("error", (error) => reject(new Error(`Cannot run \`${command}\`: ${error.message}`)));
+    child.on("close", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`\`${command} ${args.join(" ")}\` failed (exit ${code}).\n${tail.trim()}`)),
+    );
+  });
+}
