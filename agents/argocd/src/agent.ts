@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "@switchboard/agent-runtime";
-import { ArgoCdClient } from "./client.js";
+import { argoCdClient } from "./client.js";
 import { ARGOCD_PROMPT } from "./prompt.js";
 import { argoCdTools } from "./tools.js";
 
@@ -31,5 +31,5 @@ export const argocdAgent: AgentDefinition = {
       examples: ["Sync guestbook", "Roll checkout-api back to deployment 5"],
     },
   ],
-  tools: (env) => argoCdTools(new ArgoCdClient(env)),
+  tools: (env) => argoCdTools(argoCdClient(env)),
 };

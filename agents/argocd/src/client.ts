@@ -1,55 +1,67 @@
-import { SwitchboardError } from "@switchboard/common";
-import { readArgoCdSettings } from "./env.js";
+import { requestJson, VendorClient, type VendorFailure } from "@switchboard/agent-runtime";
+import { type ArgoCdSettings, readArgoCdSettings } from "./env.js";
+import type { ArgoApplication } from "./format.js";
+
+/** The calls the tools make to Argo CD's REST API (/api/v1, its gRPC gateway). */
+export interface ArgoCdApi {
+  listApplications(project?: string): Promise<{ items?: ArgoApplication[] | null }>;
+  getApplication(name: string): Promise<ArgoApplication>;
+  sync(name: string, body: { prune: boolean; revision?: string }): Promise<ArgoApplication>;
+  rollback(name: string, body: { id: number; prune: boolean }): Promise<ArgoApplication>;
+}
+
+export type ArgoCdClient = VendorClient<ArgoCdApi, ArgoCdSettings>;
 
 /**
- * Argo CD's REST API (/api/v1, its gRPC gateway) over fetch: Argo CD ships no JavaScript client.
- * Settings are read on each call, so the agent starts (and says what is missing) without them;
- * every failure becomes a message the user can act on, never one that carries the token.
+ * Argo CD over fetch (it ships no JavaScript client): what is particular to Argo CD; the runtime does
+ * the rest. The gateway's error body ({ error, code, message }) becomes the message's detail.
  */
-export class ArgoCdClient {
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
+export function argoCdClient(env: NodeJS.ProcessEnv): ArgoCdClient {
+  return new VendorClient(
+    {
+      vendor: "Argo CD",
+      code: "argocd",
+      settings: readArgoCdSettings,
+      connect: ({ url, token }) => argoCdApi(url, token),
+      names: ({ url }) => ({
+        url,
+        credentials: "ARGOCD_TOKEN",
+        address: "ARGOCD_API_URL",
+        permissionHint: "the token's RBAC does not allow this",
+      }),
+      secrets: ({ token }) => [token],
+      classify: notSent,
+    },
+    env,
+  );
+}
 
-  async request<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-    const { url, token } = readArgoCdSettings(this.env);
-    let response: Response;
-    try {
-      response = await fetch(`${url}/api/v1${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: "application/json",
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(30_000),
-      });
-    } catch (error) {
-      const reason = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
-      throw new SwitchboardError(
-        "argocd.unreachable",
-        "third-party",
-        `Cannot reach Argo CD at ${url} (${reason}): check ARGOCD_API_URL (a private CA needs NODE_EXTRA_CA_CERTS).`,
-      );
-    }
-    if (response.status === 401) {
-      throw new SwitchboardError(
-        "argocd.credentials",
-        "user",
-        "Argo CD refused the token (HTTP 401): check ARGOCD_TOKEN and that it has not expired.",
-      );
-    }
-    const text = await response.text();
-    if (!response.ok) {
-      // The gateway's error body: { error, code, message }.
-      let message = text.slice(0, 300);
-      try {
-        message = (JSON.parse(text) as { message?: string }).message ?? message;
-      } catch {
-        // Not JSON (a proxy's page): the text itself says most.
-      }
-      const hint = response.status === 403 ? " (the token's RBAC does not allow this)" : "";
-      throw new Error(`Argo CD answered HTTP ${response.status} to ${method} ${path}: ${message}${hint}`);
-    }
-    return JSON.parse(text) as T;
-  }
+function argoCdApi(url: string, token: string): ArgoCdApi {
+  const request = <T>(method: "GET" | "POST", path: string, body?: object) =>
+    requestJson<T>({
+      method,
+      url: `${url}/api/v1${path}`,
+      headers: { authorization: `Bearer ${token}` },
+      body,
+    });
+  const app = (name: string) => `/applications/${encodeURIComponent(name)}`;
+  return {
+    listApplications: (project) =>
+      request("GET", `/applications${project ? `?projects=${encodeURIComponent(project)}` : ""}`),
+    getApplication: (name) => request("GET", app(name)),
+    sync: (name, body) => request("POST", `${app(name)}/sync`, { name, ...body }),
+    rollback: (name, body) => request("POST", `${app(name)}/rollback`, { name, ...body }),
+  };
+}
+
+/**
+ * fetch throws a TypeError when no request went out: a mistyped ARGOCD_API_URL, a blocked port, a TLS
+ * failure. Argo CD was not reached, so the message names the URL and the setting, as for a refused
+ * connection (the generic reading knows only the network codes).
+ */
+function notSent(error: unknown): Partial<VendorFailure> | undefined {
+  if (!(error instanceof TypeError)) return undefined;
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const reason = [cause?.code, cause?.message, error.message].find((one) => typeof one === "string" && one);
+  return { kind: "unreachable", reason: reason as string };
 }

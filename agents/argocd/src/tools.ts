@@ -1,8 +1,7 @@
-import { tool } from "@langchain/core/tools";
-import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import type { ArgoCdClient } from "./client.js";
-import { type ArgoApplication, formatApplication, formatApplicationLine, formatHistory } from "./format.js";
+import { formatApplication, formatApplicationLine, formatHistory } from "./format.js";
 
 // Application names are Kubernetes resource names.
 const name = z
@@ -10,109 +9,89 @@ const name = z
   .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "an Argo CD application name like checkout-api")
   .describe("The application's name");
 
-const application = (argocd: ArgoCdClient, app: string) =>
-  argocd.request<ArgoApplication>("GET", `/applications/${encodeURIComponent(app)}`);
-
 export function argoCdTools(argocd: ArgoCdClient): AgentTool[] {
   return [
-    readTool(
-      tool(
-        async ({ project, sync_status, health_status }) => {
-          const query = project ? `?projects=${encodeURIComponent(project)}` : "";
-          const { items = [] } = await argocd.request<{ items?: ArgoApplication[] | null }>(
-            "GET",
-            `/applications${query}`,
-          );
-          const matching = (items ?? []).filter(
-            (app) =>
-              (!sync_status || app.status?.sync?.status === sync_status) &&
-              (!health_status || app.status?.health?.status === health_status),
-          );
-          if (matching.length === 0) return "No applications match.";
-          return matching.map(formatApplicationLine).join("\n");
-        },
-        {
-          name: "list_applications",
-          description:
-            "List Argo CD applications with their sync and health status, optionally by project or status",
-          schema: z.object({
-            project: z.string().optional(),
-            sync_status: z.enum(["Synced", "OutOfSync", "Unknown"]).optional(),
-            health_status: z
-              .enum(["Healthy", "Progressing", "Degraded", "Suspended", "Missing", "Unknown"])
-              .optional(),
-          }),
-        },
-      ),
-    ),
-    readTool(
-      tool(async ({ name: app }) => formatApplication(await application(argocd, app)), {
-        name: "get_application",
-        description:
-          "Inspect one Argo CD application: sync and health status, last operation, and its resources that are out of sync or unhealthy",
-        schema: z.object({ name }),
-      }),
-    ),
-    readTool(
-      tool(async ({ name: app }) => formatHistory(await application(argocd, app)), {
-        name: "get_application_history",
-        description: "An Argo CD application's deployment history (ids to roll back to), newest first",
-        schema: z.object({ name }),
-      }),
-    ),
-    changeTool<{ name: string; revision?: string; prune?: boolean }>(
-      tool(
-        async ({ name: app, revision, prune }) => {
-          const result = await argocd.request<ArgoApplication>(
-            "POST",
-            `/applications/${encodeURIComponent(app)}/sync`,
-            {
-              name: app,
-              prune,
-              ...(revision ? { revision } : {}),
-            },
-          );
-          return `Sync of ${app} started (revision ${revision ?? result.spec.source?.targetRevision ?? "HEAD"}${prune ? ", pruning" : ""}); now ${formatApplicationLine(result)}`;
-        },
-        {
-          name: "sync_application",
-          description: "Sync an Argo CD application to its target revision (or a given one)",
-          schema: z.object({
-            name,
-            revision: z
-              .string()
-              .optional()
-              .describe("A git revision; default the application's target revision"),
-            prune: z.boolean().default(false).describe("Delete resources no longer in git"),
-          }),
-        },
-      ),
-      ({ name: app, revision, prune }) =>
-        `Sync Argo CD application ${app} to ${revision ?? "its target revision"}${prune ? ", pruning resources no longer in git" : ""}.`,
-    ),
-    changeTool<{ name: string; history_id: number }>(
-      tool(
-        async ({ name: app, history_id, prune }) => {
-          const result = await argocd.request<ArgoApplication>(
-            "POST",
-            `/applications/${encodeURIComponent(app)}/rollback`,
-            { name: app, id: history_id, prune },
-          );
-          const entry = result.status?.history?.find((one) => one.id === history_id);
-          return `Rollback of ${app} to history id ${history_id}${entry ? ` (${entry.revision.slice(0, 12)})` : ""} started; now ${formatApplicationLine(result)}`;
-        },
-        {
-          name: "rollback_application",
-          description:
-            "Roll an Argo CD application back to an earlier deployment (an id from get_application_history); refused while auto-sync is on",
-          schema: z.object({
-            name,
-            history_id: z.number().int().positive(),
-            prune: z.boolean().default(false),
-          }),
-        },
-      ),
-      ({ name: app, history_id }) => `Roll Argo CD application ${app} back to deployment id ${history_id}.`,
-    ),
+    listApplications(argocd),
+    getApplication(argocd),
+    getApplicationHistory(argocd),
+    syncApplication(argocd),
+    rollbackApplication(argocd),
   ];
 }
+
+const listApplications = (argocd: ArgoCdClient) =>
+  defineTool({
+    name: "list_applications",
+    description:
+      "List Argo CD applications with their sync and health status, optionally by project or status",
+    schema: z.object({
+      project: z.string().optional(),
+      sync_status: z.enum(["Synced", "OutOfSync", "Unknown"]).optional(),
+      health_status: z
+        .enum(["Healthy", "Progressing", "Degraded", "Suspended", "Missing", "Unknown"])
+        .optional(),
+    }),
+    run: async ({ project, sync_status, health_status }) => {
+      const { items } = await argocd.call((api) => api.listApplications(project));
+      const matching = (items ?? []).filter(
+        (app) =>
+          (!sync_status || app.status?.sync?.status === sync_status) &&
+          (!health_status || app.status?.health?.status === health_status),
+      );
+      if (matching.length === 0) return "No applications match.";
+      return matching.map(formatApplicationLine).join("\n");
+    },
+  });
+
+const getApplication = (argocd: ArgoCdClient) =>
+  defineTool({
+    name: "get_application",
+    description:
+      "Inspect one Argo CD application: sync and health status, last operation, and its resources that are out of sync or unhealthy",
+    schema: z.object({ name }),
+    run: async ({ name: app }) => formatApplication(await argocd.call((api) => api.getApplication(app))),
+  });
+
+const getApplicationHistory = (argocd: ArgoCdClient) =>
+  defineTool({
+    name: "get_application_history",
+    description: "An Argo CD application's deployment history (ids to roll back to), newest first",
+    schema: z.object({ name }),
+    run: async ({ name: app }) => formatHistory(await argocd.call((api) => api.getApplication(app))),
+  });
+
+const syncApplication = (argocd: ArgoCdClient) =>
+  defineTool({
+    name: "sync_application",
+    description: "Sync an Argo CD application to its target revision (or a given one)",
+    schema: z.object({
+      name,
+      revision: z.string().optional().describe("A git revision; default the application's target revision"),
+      prune: z.boolean().default(false).describe("Delete resources no longer in git"),
+    }),
+    confirm: ({ name: app, revision, prune }) =>
+      `Sync Argo CD application ${app} to ${revision ?? "its target revision"}${prune ? ", pruning resources no longer in git" : ""}.`,
+    run: async ({ name: app, revision, prune }) => {
+      const result = await argocd.call((api) => api.sync(app, { prune, ...(revision ? { revision } : {}) }));
+      return `Sync of ${app} started (revision ${revision ?? result.spec.source?.targetRevision ?? "HEAD"}${prune ? ", pruning" : ""}); now ${formatApplicationLine(result)}`;
+    },
+  });
+
+const rollbackApplication = (argocd: ArgoCdClient) =>
+  defineTool({
+    name: "rollback_application",
+    description:
+      "Roll an Argo CD application back to an earlier deployment (an id from get_application_history); refused while auto-sync is on",
+    schema: z.object({
+      name,
+      history_id: z.number().int().positive(),
+      prune: z.boolean().default(false),
+    }),
+    confirm: ({ name: app, history_id }) =>
+      `Roll Argo CD application ${app} back to deployment id ${history_id}.`,
+    run: async ({ name: app, history_id, prune }) => {
+      const result = await argocd.call((api) => api.rollback(app, { id: history_id, prune }));
+      const entry = result.status?.history?.find((one) => one.id === history_id);
+      return `Rollback of ${app} to history id ${history_id}${entry ? ` (${entry.revision.slice(0, 12)})` : ""} started; now ${formatApplicationLine(result)}`;
+    },
+  });

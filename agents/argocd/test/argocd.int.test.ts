@@ -105,3 +105,12 @@ it("syncs after approval, and passes on Argo CD's refusal to roll back an auto-s
     ),
   ).toHaveLength(0);
 });
+
+it("fails the turn when Argo CD refuses the token, naming ARGOCD_TOKEN and never showing it", async () => {
+  const wrong = "argocd-token-that-argo-refuses";
+  const result = await agent.ask("which apps are out of sync?", { ARGOCD_TOKEN: wrong });
+  expect(result.state).toBe("failed");
+  expect(result.text).toContain("Argo CD refused the credentials (HTTP 401");
+  expect(result.text).toContain("check ARGOCD_TOKEN");
+  expect(result.text).not.toContain(wrong);
+});
