@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "@switchboard/agent-runtime";
-import { BackstageConnection } from "./client.js";
+import { backstageConnection } from "./client.js";
 import { BACKSTAGE_PROMPT } from "./prompt.js";
 import { backstageTools } from "./tools.js";
 
@@ -25,5 +25,5 @@ export const backstageAgent: AgentDefinition = {
       examples: ["Refresh component:default/web-shop"],
     },
   ],
-  tools: (env) => backstageTools(new BackstageConnection(env)),
+  tools: (env) => backstageTools(backstageConnection(env)),
 };

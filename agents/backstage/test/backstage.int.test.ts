@@ -87,3 +87,12 @@ it("says when the catalog has no such entity", async () => {
   const { text } = await agent.ask("who owns component:default/ghost");
   expect(text).toContain("The catalog has no entity component:default/ghost");
 });
+
+it("fails the turn when Backstage refuses the token, naming BACKSTAGE_API_TOKEN and never showing it", async () => {
+  const wrong = "backstage-token-that-backstage-refuses";
+  const result = await agent.ask("who owns checkout-api?", { BACKSTAGE_API_TOKEN: wrong });
+  expect(result.state).toBe("failed");
+  expect(result.text).toContain("Backstage refused the credentials (HTTP 401: Illegal token)");
+  expect(result.text).toContain("check BACKSTAGE_API_TOKEN");
+  expect(result.text).not.toContain(wrong);
+});
