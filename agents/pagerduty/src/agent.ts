@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "@switchboard/agent-runtime";
-import { PagerDutyConnection } from "./client.js";
+import { pagerDutyConnection } from "./client.js";
 import { PAGERDUTY_PROMPT } from "./prompt.js";
 import { pagerDutyTools } from "./tools.js";
 
@@ -24,5 +24,5 @@ export const pagerdutyAgent: AgentDefinition = {
       examples: ["Acknowledge incident Q0CHECKOUT5XX", "Page checkout-api: payments failing"],
     },
   ],
-  tools: (env) => pagerDutyTools(new PagerDutyConnection(env)),
+  tools: (env) => pagerDutyTools(pagerDutyConnection(env)),
 };

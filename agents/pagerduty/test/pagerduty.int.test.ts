@@ -120,3 +120,12 @@ it("says to set PAGERDUTY_FROM_EMAIL when a change has no user to act as", async
   expect(done.text).toContain("set PAGERDUTY_FROM_EMAIL");
   expect(agent.service.changes).toHaveLength(before);
 });
+
+it("fails the turn naming PAGERDUTY_API_KEY when PagerDuty refuses the key, without showing it", async () => {
+  const wrong = "u+WrongKeyNotTheRealOne9";
+  const result = await agent.ask("which incidents are open?", { PAGERDUTY_API_KEY: wrong });
+  expect(result.state).toBe("failed");
+  expect(result.text).toContain("PagerDuty refused the credentials (HTTP 401");
+  expect(result.text).toContain("check PAGERDUTY_API_KEY");
+  expect(result.text).not.toContain(wrong);
+});
