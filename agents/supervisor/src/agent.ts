@@ -1,9 +1,11 @@
 import { type AgentDefinition, contextSummarizer } from "@switchboard/agent-runtime";
 import { deleteFromSubagents } from "./delete-cascade.js";
 import { buildSupervisorGraph } from "./graph.js";
+import { HopTelemetry } from "./hop-telemetry.js";
 import { supervisorPrompt } from "./prompt.js";
 import { Roster } from "./roster.js";
 import { readSubagents } from "./subagents-env.js";
+import { serveSubagents } from "./subagents-route.js";
 
 export const supervisorAgent: AgentDefinition = {
   name: "supervisor",
@@ -21,7 +23,19 @@ export const supervisorAgent: AgentDefinition = {
     },
   ],
   tools: () => [],
-  graph: ({ model, context, checkpointer, env, logger, onClose, onDeleteConversation, onSubagents }) => {
+  // Its graph, its GET /subagents, its deletion step and its hop metrics all work on one roster.
+  graph: ({
+    model,
+    context,
+    checkpointer,
+    agent,
+    env,
+    logger,
+    routes,
+    metrics,
+    onClose,
+    onDeleteConversation,
+  }) => {
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
     if (agents.length === 0)
@@ -30,9 +44,14 @@ export const supervisorAgent: AgentDefinition = {
     roster.start();
     onClose(() => roster.stop());
     onDeleteConversation(deleteFromSubagents(roster));
-    onSubagents(() => roster.report());
+    serveSubagents(routes, agent, roster);
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
     const summarize = context ? contextSummarizer(model, context, logger) : undefined;
-    return buildSupervisorGraph(model, roster, checkpointer, summarize);
+    return buildSupervisorGraph(
+      model,
+      { roster, telemetry: new HopTelemetry(metrics) },
+      checkpointer,
+      summarize,
+    );
   },
 };

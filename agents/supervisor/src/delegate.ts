@@ -1,7 +1,14 @@
 import { collectTurn, type SendInput, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
-import { countUnavailableSubagent, currentTurn, observeSubagentHop } from "@switchboard/agent-runtime";
+import { currentTurn } from "@switchboard/agent-runtime";
 import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
+import type { HopTelemetry } from "./hop-telemetry.js";
 import type { Roster, Subagent } from "./roster.js";
+
+/** What a hop needs: the subagents to route to, and where the hop is timed and traced. */
+export interface Hops {
+  roster: Roster;
+  telemetry: HopTelemetry;
+}
 
 /**
  * What one hop to a subagent produced: text for the model (with `reply`, the agent's own words,
@@ -17,7 +24,7 @@ export type HopResult =
  * streamed to the caller as it happens.
  */
 export async function askSubagent(
-  roster: Roster,
+  { roster, telemetry }: Hops,
   name: string,
   message: string,
   taskId?: string,
@@ -35,7 +42,7 @@ export async function askSubagent(
   }
   const { connection } = agent;
   if (!connection) {
-    countUnavailableSubagent(agent.config.name);
+    telemetry.countUnavailable(agent.config.name);
     return answer(
       `The ${agent.config.name} agent is not available: ${agent.reason ?? "it has not connected yet"}.`,
     );
@@ -56,7 +63,7 @@ export async function askSubagent(
   let result: TurnResult;
   let subtask = taskId;
   try {
-    result = await observeSubagentHop(agent.config.name, () =>
+    result = await telemetry.observe(agent.config.name, () =>
       collectTurn(
         relayProgress(agent, connection.stream(input), (id) => {
           subtask = id;

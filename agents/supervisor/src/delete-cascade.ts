@@ -1,13 +1,14 @@
-import type { DeletedConversation, DeletionCascade } from "@switchboard/agent-runtime";
+import type { DeletedConversation, DeletionHook } from "@switchboard/agent-runtime";
 import type { Roster } from "./roster.js";
 
 /**
  * Deleting a conversation on the supervisor deletes it from every subagent too (each keeps its
- * own collections), with the caller's token so each deletes only that caller's thread.
+ * own collections), with the caller's token so each deletes only that caller's thread. Each
+ * subagent's answer (or why there is none) is listed under `subagents` in the supervisor's.
  */
-export function deleteFromSubagents(roster: Roster): DeletionCascade {
-  return async (contextId, token) =>
-    Promise.all(
+export function deleteFromSubagents(roster: Roster): DeletionHook {
+  return async (contextId, token) => ({
+    subagents: await Promise.all(
       roster.list().map(async ({ config }) => {
         try {
           const response = await fetch(`${config.url}/conversations/${encodeURIComponent(contextId)}`, {
@@ -21,5 +22,6 @@ export function deleteFromSubagents(roster: Roster): DeletionCascade {
           return { agent: config.name, error: error instanceof Error ? error.message : String(error) };
         }
       }),
-    );
+    ),
+  });
 }

@@ -19,9 +19,8 @@ import {
   type TurnGraph,
 } from "@switchboard/agent-runtime";
 import { z } from "zod";
-import { askSubagent, type HopResult } from "./delegate.js";
+import { askSubagent, type HopResult, type Hops } from "./delegate.js";
 import { supervisorPrompt } from "./prompt.js";
-import type { Roster } from "./roster.js";
 
 /** A subagent task waiting for the user's answer (a confirmation, usually). */
 interface PendingRelay {
@@ -72,7 +71,7 @@ const callAgentTool = tool(async () => "", {
  */
 export function buildSupervisorGraph(
   model: BaseChatModel,
-  roster: Roster,
+  hops: Hops,
   checkpointer: BaseCheckpointSaver,
   summarize?: Summarize,
 ): TurnGraph {
@@ -83,7 +82,10 @@ export function buildSupervisorGraph(
     const sent = summarize
       ? await boundedHistory(state.messages, state.contextSummary, summarize, config.signal)
       : { messages: state.messages };
-    const response = await routed.invoke([new SystemMessage(supervisorPrompt(roster)), ...sent.messages]);
+    const response = await routed.invoke([
+      new SystemMessage(supervisorPrompt(hops.roster)),
+      ...sent.messages,
+    ]);
     return sent.summary ? { messages: [response], contextSummary: sent.summary } : { messages: [response] };
   };
 
@@ -104,7 +106,7 @@ export function buildSupervisorGraph(
                   kind: "answer",
                   text: `call_agent needs an agent name and a message: ${parsed.error.message}`,
                 }
-              : await askSubagent(roster, parsed.data.agent, parsed.data.message);
+              : await askSubagent(hops, parsed.data.agent, parsed.data.message);
         const final = calls.length === 1 && parsed.data?.final === true;
         if (hop.kind === "question") {
           pendingRelays.push({
@@ -127,7 +129,7 @@ export function buildSupervisorGraph(
     if (!pending) return {};
     const question: RelayedQuestion = { question: `The ${pending.agent} agent asks: ${pending.question}` };
     const answer = interrupt(question) as string;
-    const hop = await askSubagent(roster, pending.agent, answer, pending.taskId);
+    const hop = await askSubagent(hops, pending.agent, answer, pending.taskId);
     const pendingRelays =
       hop.kind === "question" ? [{ ...pending, taskId: hop.taskId, question: hop.question }, ...rest] : rest;
     // Same id: the hop's tool message is replaced by the outcome the user's answer led to.

@@ -1,6 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { type AgentCardSummary, type AgentConnection, connectAgent } from "@switchboard/a2a-client";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION, type SubagentReport } from "@switchboard/agent-runtime";
+import {
+  type AgentCardSummary,
+  type AgentConnection,
+  type AgentSkillSummary,
+  connectAgent,
+} from "@switchboard/a2a-client";
+import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
 import { sameAgentName } from "@switchboard/contract";
 import type { SubagentConfig } from "./subagents-env.js";
@@ -11,6 +16,17 @@ const EXTENSIONS_HEADER = "A2A-Extensions";
 const CANCEL_TIMEOUT_MS = 5_000;
 
 export type SubagentStatus = "connecting" | "available" | "refused" | "unreachable";
+
+/** A subagent as its supervisor sees it now: whether calls reach it, and what it can do. */
+export interface SubagentReport {
+  name: string;
+  /** `available` when calls reach it; else why not in `reason`. */
+  status: SubagentStatus;
+  /** From its card, once it was read. */
+  description?: string;
+  skills: AgentSkillSummary[];
+  reason?: string;
+}
 
 export interface Subagent {
   config: SubagentConfig;

@@ -1,11 +1,9 @@
 import type { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import type { Logger } from "@switchboard/common";
 import type { McpServerInput } from "@switchboard/contract";
-import type { DeletionCascade } from "./conversations/deletion.js";
+import type { AgentHost } from "./extension.js";
 import type { ContextBudget } from "./graph/context-budget.js";
-import type { SubagentSource } from "./subagents.js";
 import type { AgentTool } from "./tools/define-tool.js";
 
 /** One skill on the agent card: what the supervisor's model reads to decide where to route. */
@@ -44,9 +42,16 @@ export interface AgentDefinition {
    * read of the thread with the runtime.
    */
   graph?: (deps: GraphDeps) => TurnGraph;
+  /**
+   * Adds what the agent needs beyond its tools and graph (routes, metrics, a deletion step, cleanup)
+   * through its host, once at start. An agent with a graph of its own may add them there instead,
+   * where what it builds for the graph is at hand.
+   */
+  extend?: (host: AgentHost) => void;
 }
 
-export interface GraphDeps {
+/** What an agent's own graph is built with; it may add to the runtime through the same host. */
+export interface GraphDeps extends AgentHost {
   model: BaseChatModel;
   /**
    * How much of a conversation the model may be sent (see `boundedHistory` in context-budget);
@@ -54,14 +59,6 @@ export interface GraphDeps {
    */
   context: ContextBudget | undefined;
   checkpointer: BaseCheckpointSaver;
-  env: NodeJS.ProcessEnv;
-  logger: Logger;
-  /** Registers cleanup to run when the agent stops (timers, connections). */
-  onClose(cleanup: () => Promise<void> | void): void;
-  /** Registers where a conversation deletion is passed on to (the supervisor: its subagents). */
-  onDeleteConversation(cascade: DeletionCascade): void;
-  /** Registers where GET /subagents reads the agent's subagents from (the supervisor: its roster). */
-  onSubagents(source: SubagentSource): void;
 }
 
 /**

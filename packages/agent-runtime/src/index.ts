@@ -1,10 +1,13 @@
-export type { DeletedConversation, DeletionCascade } from "./conversations/deletion.js";
+export { callerOf } from "./auth/bearer.js";
+export { threadIdFor, tokenOf } from "./auth/caller.js";
+export type { DeletedConversation } from "./conversations/deletion.js";
 export type {
   ConversationHistory,
   ConversationSummary,
   ConversationTask,
 } from "./conversations/history.js";
 export type { AgentDefinition, GraphDeps, SkillSpec, TurnGraph } from "./definition.js";
+export type { AgentHost, AgentRoutes, DeletionHook, RouteHandler } from "./extension.js";
 export {
   boundedHistory,
   type ContextSummary,
@@ -14,8 +17,8 @@ export {
 } from "./graph/context-budget.js";
 export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./http/card.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
-export { countUnavailableSubagent, observeSubagentHop } from "./subagent-hop.js";
-export type { SubagentReport, SubagentSource } from "./subagents.js";
+export { type CallSpan, tracedCall } from "./telemetry/call-span.js";
+export type { AgentMetrics } from "./telemetry/metrics.js";
 export { type AgentTool, changeTool, defineTool, readTool, type ToolSpec } from "./tools/define-tool.js";
 export type { RelayedQuestion } from "./turn/interrupts.js";
 export { currentTurn, type Progress, type TurnContext } from "./turn/turn-context.js";

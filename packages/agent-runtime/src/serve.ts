@@ -12,12 +12,12 @@ import {
   getCheckpointer,
   getCheckpointerDb,
   getCheckpointerInfo,
-  pingCheckpointer,
 } from "@switchboard/utils";
+import type { Db } from "mongodb";
 import { readAuthSettings } from "./auth/bearer.js";
-import type { DeletionCascade } from "./conversations/deletion.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
+import { createHost } from "./extension.js";
 import { buildAgentGraph } from "./graph/agent-graph.js";
 import { createAgentApp } from "./http/app.js";
 import { buildAgentCard } from "./http/card.js";
@@ -25,11 +25,11 @@ import { closeWithAnswer } from "./http/close-with-answer.js";
 import { mcpToolsFor } from "./mcp/tools.js";
 import { PushDelivery } from "./push/delivery.js";
 import { MongoPushConfigStore } from "./push/store.js";
-import type { SubagentSource } from "./subagents.js";
 import { MongoTaskStore } from "./tasks/mongo-task-store.js";
 import { AgentRequestHandler } from "./tasks/request-handler.js";
 import { MemoryThreadLocks, MongoThreadLocks } from "./tasks/thread-lock.js";
-import type { Tracing } from "./telemetry/tracing.js";
+import { createMetrics } from "./telemetry/metrics.js";
+import { processTracing } from "./telemetry/process-tracing.js";
 import { readTracingSettings } from "./telemetry/tracing-settings.js";
 import { AgentTurnExecutor } from "./turn/executor.js";
 import { TurnCheckpoints } from "./turn/turn-checkpoints.js";
@@ -81,7 +81,9 @@ export async function serveAgent(
 
   // Before anything opens a socket, so the server, fetch and MongoDB are traced; loaded only when on.
   const tracingSettings = readTracingSettings(env, name);
-  const tracing = tracingSettings.enabled ? await startTracingOnce(tracingSettings.serviceName) : undefined;
+  const tracing = tracingSettings.enabled
+    ? await processTracing.join(tracingSettings.serviceName)
+    : undefined;
 
   // MCP servers first: one that cannot be started or reached stops the agent before anything else opens.
   const nativeTools = definition.graph ? [] : definition.tools(env);
@@ -92,30 +94,24 @@ export async function serveAgent(
     timeoutMs: settings.mcpStartupTimeoutMs,
     nativeTools,
   });
-  const checkpointer = options.checkpointer ?? (await getCheckpointer({ env, agentName: name, logger }));
-  const db = await getCheckpointerDb({ env, agentName: name, logger });
+  // This agent's own checkpointer (by its settings): another agent in the process has its own.
+  const store = { env, agentName: name, logger };
+  const checkpointer = options.checkpointer ?? (await getCheckpointer(store));
+  const db = await getCheckpointerDb(store);
   const llm = await createChatModel({ env });
   // The offline model reads only the newest message (or tool results) and cannot summarize: its
   // "summary" would be its help text in place of the history.
   const context = llm.offline ? undefined : settings.context;
   const turnCheckpoints = new TurnCheckpoints(checkpointer);
-  const cleanups: Array<() => Promise<void> | void> = [() => mcp.close()];
+  const metrics = createMetrics();
+  // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.
+  const { host, additions } = createHost({ agent: name, env, logger, metrics: metrics.agentMetrics });
+  const cleanups = additions.cleanups;
+  cleanups.push(() => mcp.close());
   let draining = false;
-  const cascades: DeletionCascade[] = [];
-  let subagents: SubagentSource = () => [];
+  definition.extend?.(host);
   const graph = definition.graph
-    ? definition.graph({
-        model: llm.model,
-        context,
-        checkpointer: turnCheckpoints.saver,
-        env,
-        logger,
-        onClose: (cleanup) => cleanups.push(cleanup),
-        onDeleteConversation: (cascade) => cascades.push(cascade),
-        onSubagents: (source) => {
-          subagents = source;
-        },
-      })
+    ? definition.graph({ ...host, model: llm.model, context, checkpointer: turnCheckpoints.saver })
     : buildAgentGraph({
         model: llm.model,
         tools: [...nativeTools, ...mcp.tools],
@@ -151,6 +147,7 @@ export async function serveAgent(
     checkpoints: turnCheckpoints,
     locks,
     logger,
+    metrics,
     tasks: taskStore instanceof MongoTaskStore ? taskStore : undefined,
     tracing: tracingSettings.enabled ? { captureContent: tracingSettings.captureContent } : undefined,
   });
@@ -176,17 +173,18 @@ export async function serveAgent(
       agent: name,
       requestHandler,
       logger,
-      ready: pingCheckpointer,
+      ready: () => reachable(db),
       draining: () => draining,
       maxBodyBytes: settings.maxBodyBytes,
       allowPrivateWebhooks: settings.allowPrivateWebhooks,
       auth,
-      conversations: { agent: name, checkpointer, db, tasks: taskStore, cascades },
-      subagents: () => subagents(),
+      conversations: { agent: name, checkpointer, db, tasks: taskStore, hooks: additions.deletionHooks },
+      metrics,
+      routes: additions.routes,
     }),
   );
   const url = `http://127.0.0.1:${port}`;
-  const info = await getCheckpointerInfo();
+  const info = await getCheckpointerInfo(store);
   logger.info(
     {
       url: publicUrl,
@@ -202,7 +200,7 @@ export async function serveAgent(
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     for (const cleanup of cleanups) await cleanup();
-    await closeCheckpointer();
+    await closeCheckpointer(store);
     // Spans still buffered are exported before the process goes.
     await tracing?.shutdown();
   };
@@ -237,12 +235,15 @@ export async function serveAgent(
   };
 }
 
-let tracingStarted: Promise<Tracing> | undefined;
-
-/** The SDK is process-wide: started by the first agent served in this process. */
-function startTracingOnce(serviceName: string): Promise<Tracing> {
-  tracingStarted ??= import("./telemetry/tracing.js").then(({ startTracing }) => startTracing(serviceName));
-  return tracingStarted;
+/** Whether the agent's checkpoint store answers now (/ready); the memory backend always does. */
+async function reachable(db: Db | undefined): Promise<boolean> {
+  if (!db) return true;
+  try {
+    await db.command({ ping: 1 });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** How long a draining replica keeps answering 503 before it closes, at least. */

@@ -99,7 +99,7 @@ describe("a caller's conversations (GET /conversations, GET /conversations/:cont
       dbName: `conversations-${randomUUID().slice(0, 8)}`,
       env: { AUTH_MODE: "jwt", AUTH_JWT_SECRET: SECRET },
     });
-    for (const path of ["/conversations", "/conversations/anything", "/subagents"]) {
+    for (const path of ["/conversations", "/conversations/anything"]) {
       expect((await fetch(`${agent.url}${path}`)).status).toBe(401);
     }
     const carol = await caller(agent.url, "carol@example.com");
@@ -107,7 +107,7 @@ describe("a caller's conversations (GET /conversations, GET /conversations/:cont
     expect((await carol.read("nothing-here")).status).toBe(404);
   });
 
-  it("works without MongoDB too (the in-memory task store), and reports no subagents for a plain agent", async () => {
+  it("works without MongoDB too (the in-memory task store), and serves no /subagents for a plain agent", async () => {
     agent = await serveNotesAgent({ llm, env: { LANGGRAPH_CHECKPOINT_TYPE: "memory" } });
     const contextId = `memory-${randomUUID()}`;
     const client = await new ClientFactory().createFromUrl(agent.url);
@@ -116,6 +116,7 @@ describe("a caller's conversations (GET /conversations, GET /conversations/:cont
       conversations: ConversationSummary[];
     };
     expect(listed.conversations.map((conversation) => conversation.title)).toEqual(["kept in memory"]);
-    expect(await (await fetch(`${agent.url}/subagents`)).json()).toEqual({ agent: "notes", subagents: [] });
+    // GET /subagents is the supervisor's own route: an agent without subagents has none.
+    expect((await fetch(`${agent.url}/subagents`)).status).toBe(404);
   });
 });

@@ -4,6 +4,7 @@ import { tracing } from "@opentelemetry/sdk-node";
 import { createChatModel } from "@switchboard/llm";
 import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMetrics } from "../src/telemetry/metrics.js";
 import { ModelCallObserver } from "../src/telemetry/model-calls.js";
 
 describe("model call spans", () => {
@@ -28,7 +29,12 @@ describe("model call spans", () => {
     const { model } = await createChatModel({ env: llm.env });
     const turn = trace.getTracer("test").startSpan("invoke_agent jira");
     const parent = trace.setSpan(context.active(), turn);
-    const observer = new ModelCallObserver({ agent: "jira", parent, captureContent });
+    const observer = new ModelCallObserver({
+      agent: "jira",
+      metrics: createMetrics(),
+      parent,
+      captureContent,
+    });
     await model.invoke([new HumanMessage("is PLAT-1 open?")], { callbacks: [observer] });
     turn.end();
     await provider.forceFlush();

@@ -2,9 +2,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { metricsRegistry } from "../src/telemetry/metrics.js";
+// The supervisor's hop metrics are its own; their definitions are plain data, read here by path.
+import { HOP_DURATION, HOP_ERRORS } from "../../../agents/supervisor/src/hop-metrics.js";
+import { createMetrics } from "../src/telemetry/metrics.js";
 
 const docs = join(import.meta.dirname, "..", "..", "..", "docs", "observability");
+
+/** Every metric the fleet exports: the runtime's (each agent's) and the supervisor's hop metrics. */
+const fleet = createMetrics();
+fleet.agentMetrics.histogram(HOP_DURATION);
+fleet.agentMetrics.counter(HOP_ERRORS);
+const metricsRegistry = fleet.registry;
 
 /** Labels Prometheus adds to every scraped series, and the bucket bound of histograms. */
 const TARGET_LABELS = new Set(["job", "instance", "le"]);

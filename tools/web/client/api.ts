@@ -1,11 +1,18 @@
-import type {
-  ConversationHistory,
-  ConversationSummary,
-  ConversationTask,
-  SubagentReport,
-} from "@switchboard/agent-runtime";
+import type { AgentSkillSummary } from "@switchboard/a2a-client";
+import type { ConversationHistory, ConversationSummary, ConversationTask } from "@switchboard/agent-runtime";
 
-export type { ConversationHistory, ConversationSummary, ConversationTask, SubagentReport };
+export type { ConversationHistory, ConversationSummary, ConversationTask };
+
+/** A subagent as the supervisor's GET /subagents reports it (agents/supervisor/src/roster.ts). */
+export interface SubagentReport {
+  name: string;
+  /** `available` when calls reach it; else why not in `reason`. */
+  status: "connecting" | "available" | "refused" | "unreachable";
+  /** From its card, once it was read. */
+  description?: string;
+  skills: AgentSkillSummary[];
+  reason?: string;
+}
 
 /** The supervisor refused the token (expired, or signed by someone else): the user signs in again. */
 export class SignInNeeded extends Error {

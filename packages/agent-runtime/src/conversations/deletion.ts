@@ -3,22 +3,19 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { collectionsFor } from "@switchboard/contract";
 import type { Db } from "mongodb";
 import { threadIdFor } from "../auth/caller.js";
+import type { DeletionHook } from "../extension.js";
 
-/** What deleting one conversation removed, per agent. */
+/**
+ * What deleting one conversation removed from an agent (the answer to DELETE
+ * /conversations/:contextId), with what the agent's deletion hooks added (see {@link DeletionHook}).
+ */
 export interface DeletedConversation {
   agent: string;
   contextId: string;
   checkpoints: "deleted";
   tasks: number;
-  /** Subagents the deletion was passed on to (the supervisor's), with their own results. */
-  subagents?: Array<DeletedConversation | { agent: string; error: string }>;
+  [added: string]: unknown;
 }
-
-/** Passes a deletion on (the supervisor to its subagents), with the caller's token. */
-export type DeletionCascade = (
-  contextId: string,
-  token: string | undefined,
-) => Promise<NonNullable<DeletedConversation["subagents"]>>;
 
 export interface ConversationStore {
   agent: string;
@@ -26,13 +23,14 @@ export interface ConversationStore {
   db: Db | undefined;
   /** The A2A tasks, kept per caller: what lists and histories of conversations are read from. */
   tasks: TaskStore;
-  cascades: DeletionCascade[];
+  /** The agent's own steps in a deletion (the supervisor's: passing it on to its subagents). */
+  hooks: DeletionHook[];
 }
 
 /**
  * Deletes one conversation of the calling user from this agent: its checkpoints and pending
- * writes, its A2A tasks and their push-notification configs, and any lease, then from the agents it
- * passes deletions on to.
+ * writes, its A2A tasks and their push-notification configs, and any lease; then the agent's own
+ * deletion hooks run.
  */
 export async function deleteConversation(
   store: ConversationStore,
@@ -53,9 +51,8 @@ export async function deleteConversation(
     tasks = (await store.db.collection(names.tasks).deleteMany({ owner, contextId })).deletedCount;
     await store.db.collection<{ _id: string }>(names.locks).deleteOne({ _id: threadId });
   }
-  const result: DeletedConversation = { agent: store.agent, contextId, checkpoints: "deleted", tasks };
-  if (store.cascades.length > 0) {
-    result.subagents = (await Promise.all(store.cascades.map((cascade) => cascade(contextId, token)))).flat();
-  }
-  return result;
+  const own = { agent: store.agent, contextId, checkpoints: "deleted" as const, tasks };
+  const added = await Promise.all(store.hooks.map((hook) => hook(contextId, token)));
+  // The agent's own fields come first, and no hook replaces them.
+  return { ...own, ...Object.assign({}, ...added), ...own };
 }

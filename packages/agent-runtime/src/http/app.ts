@@ -8,8 +8,8 @@ import { type AuthSettings, bearerGuard, callerOf } from "../auth/bearer.js";
 import { tokenOf } from "../auth/caller.js";
 import { type ConversationStore, deleteConversation } from "../conversations/deletion.js";
 import { listConversations, readConversation } from "../conversations/history.js";
-import type { SubagentSource } from "../subagents.js";
-import { a2aRequests, metricsRegistry } from "../telemetry/metrics.js";
+import type { AgentRoute } from "../extension.js";
+import type { RuntimeMetrics } from "../telemetry/metrics.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
 import { countedRequestHandler } from "./counted-handler.js";
 import { checkParams, findBadParams } from "./request-checks.js";
@@ -30,8 +30,10 @@ export interface AgentAppDeps {
   auth: AuthSettings;
   /** Where this agent keeps conversations, for /conversations (list, read, delete). */
   conversations: ConversationStore;
-  /** The subagents this agent routes to and their state, for GET /subagents (the supervisor's). */
-  subagents: SubagentSource;
+  /** The agent's registry, served at /metrics, and the A2A request counter in it. */
+  metrics: Pick<RuntimeMetrics, "registry" | "a2aRequests">;
+  /** Routes of the agent's own (see AgentRoutes): behind the same bearer check as the built-in ones. */
+  routes: AgentRoute[];
 }
 
 const legacyCompat = { enabled: true };
@@ -41,7 +43,8 @@ const JSON_TYPES = ["application/json", "application/a2a+json"];
 export function createAgentApp(deps: AgentAppDeps): express.Express {
   const app = express();
   app.disable("x-powered-by");
-  const requestHandler = countedRequestHandler(deps.requestHandler);
+  const { registry, a2aRequests } = deps.metrics;
+  const requestHandler = countedRequestHandler(deps.requestHandler, a2aRequests);
   const userBuilder = callerOf;
 
   app.get("/health", (_req, res) => {
@@ -66,7 +69,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     );
   });
   app.get("/metrics", async (_req, res) => {
-    res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
+    res.type(registry.contentType).send(await registry.metrics());
   });
 
   // v0.3 clients get the SDK's translated card; v1 clients the protocol JSON of the card (the SDK's
@@ -92,8 +95,8 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     JSONRPC_PATH,
     bearerGuard(deps.auth, "jsonrpc"),
     parseJson,
-    jsonRpcBodyErrors(deps.maxBodyBytes),
-    checkParams("jsonrpc", deps.allowPrivateWebhooks),
+    jsonRpcBodyErrors(deps.maxBodyBytes, a2aRequests),
+    checkParams("jsonrpc", deps.allowPrivateWebhooks, a2aRequests),
     jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
   app.use(
@@ -101,7 +104,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     bearerGuard(deps.auth, "rest"),
     express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES }),
     restBodyErrors(deps.maxBodyBytes),
-    checkParams("rest", deps.allowPrivateWebhooks),
+    checkParams("rest", deps.allowPrivateWebhooks, a2aRequests),
     restHandler({ requestHandler, userBuilder, legacyCompat }),
   );
 
@@ -117,11 +120,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     if (!history) return res.status(404).json({ error: `You have no conversation ${contextId}.` });
     res.json(history);
   });
-  app.get("/subagents", bearerGuard(deps.auth, "rest"), (_req, res) => {
-    res.json({ agent: deps.agent, subagents: deps.subagents() });
-  });
-
-  // Deletes the caller's conversation from this agent (and, on the supervisor, its subagents).
+  // Deletes the caller's conversation from this agent (then runs the agent's own deletion hooks).
   app.delete("/conversations/:contextId", bearerGuard(deps.auth, "rest"), async (req, res) => {
     const contextId = String(req.params.contextId);
     const problem = findBadParams({ id: contextId });
@@ -129,6 +128,12 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     const user = await callerOf(req);
     res.json(await deleteConversation(deps.conversations, contextId, user, tokenOf(user)));
   });
+
+  // The agent's own routes, after the built-in ones (which keep their paths).
+  for (const route of deps.routes) {
+    const body = route.method === "get" ? [] : [parseJson];
+    app[route.method](route.path, bearerGuard(deps.auth, "rest"), ...body, route.handler);
+  }
 
   app.use((req, res) => {
     res
@@ -175,7 +180,7 @@ function bodyError(
   return undefined;
 }
 
-function jsonRpcBodyErrors(limit: number): ErrorRequestHandler {
+function jsonRpcBodyErrors(limit: number, a2aRequests: RuntimeMetrics["a2aRequests"]): ErrorRequestHandler {
   return (error, _req, res, next) => {
     const refused = bodyError(error, limit);
     if (!refused) return next(error);

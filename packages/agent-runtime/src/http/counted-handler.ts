@@ -1,10 +1,13 @@
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
-import { a2aRequests } from "../telemetry/metrics.js";
+import type { RuntimeMetrics } from "../telemetry/metrics.js";
 
 const STREAMING = new Set(["sendMessageStream", "resubscribe"]);
 
 /** Counts every A2A call by method and outcome for /metrics, whatever binding it came through. */
-export function countedRequestHandler(handler: A2ARequestHandler): A2ARequestHandler {
+export function countedRequestHandler(
+  handler: A2ARequestHandler,
+  a2aRequests: RuntimeMetrics["a2aRequests"],
+): A2ARequestHandler {
   return new Proxy(handler, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { badWebhookUrl } from "../push/webhook-guard.js";
-import { a2aRequests } from "../telemetry/metrics.js";
+import type { RuntimeMetrics } from "../telemetry/metrics.js";
 
 /** Longest id accepted: ids become MongoDB keys and log fields. */
 export const MAX_ID_LENGTH = 256;
@@ -137,7 +137,11 @@ export function findBadParams(params: unknown, allowPrivateWebhooks = false): st
 }
 
 /** Refuses malformed A2A requests with the binding's own error before anything is stored. */
-export function checkParams(binding: "jsonrpc" | "rest", allowPrivateWebhooks: boolean) {
+export function checkParams(
+  binding: "jsonrpc" | "rest",
+  allowPrivateWebhooks: boolean,
+  a2aRequests: RuntimeMetrics["a2aRequests"],
+) {
   return (req: Request, res: Response, next: NextFunction) => {
     const body = req.body as unknown;
     const params = binding === "jsonrpc" ? (isObject(body) ? body.params : undefined) : body;

@@ -13,17 +13,13 @@ import {
   DefaultRequestHandler,
   type PushNotificationSender,
   type PushNotificationStore,
-  type RequestContext,
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../http/card.js";
+import { markBlockingSend } from "../turn/answer-delivery.js";
 import { withCaipeContextId } from "./caipe-context.js";
 import { turnRunning } from "./task-document.js";
 import { failIfAbandoned, followStoredTask, type TaskFollowerDeps } from "./task-follower.js";
-
-/** Calls whose caller waits for the final task of a blocking send (message/send, SendMessage). */
-const blockingSends = new WeakSet<ServerCallContext>();
 
 export interface RequestHandlerDeps {
   card: AgentCard;
@@ -86,7 +82,7 @@ export class AgentRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    if (context && params.configuration?.returnImmediately !== true) blockingSends.add(context);
+    if (context && params.configuration?.returnImmediately !== true) markBlockingSend(context);
     return super.sendMessage(withCaipeContextId(params), context);
   }
 
@@ -96,18 +92,4 @@ export class AgentRequestHandler extends DefaultRequestHandler {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     return super.sendMessageStream(withCaipeContextId(params), context);
   }
-}
-
-/**
- * Whether the turn's caller reads only its final answer: a blocking send, or a stream whose client
- * asked for {@link ANSWER_WITHOUT_TOKENS_EXTENSION}.
- */
-export function awaitsOnlyTheResult(request: RequestContext): boolean {
-  const context = request.context;
-  if (context === undefined) return false;
-  if (blockingSends.has(context)) return true;
-  // The SDK keeps only the requested extensions the card declares.
-  if (!context.requestedExtensions?.includes(ANSWER_WITHOUT_TOKENS_EXTENSION)) return false;
-  context.addActivatedExtension(ANSWER_WITHOUT_TOKENS_EXTENSION);
-  return true;
 }

@@ -3,7 +3,7 @@ import type { Serialized } from "@langchain/core/load/serializable";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
 import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { modelCallDuration, modelCalls, modelTokens, toolCalls } from "./metrics.js";
+import type { RuntimeMetrics } from "./metrics.js";
 
 /**
  * Asked for at each span, never kept from module load: this module (ESM) and the SDK (CommonJS) hold
@@ -15,6 +15,8 @@ function tracer() {
 
 export interface ModelCallOptions {
   agent: string;
+  /** The agent's registry the call counts and timings go to. */
+  metrics: Pick<RuntimeMetrics, "modelCalls" | "modelCallDuration" | "modelTokens" | "toolCalls">;
   /** The turn's span context: model and tool spans become its children. Absent when tracing is off. */
   parent?: Context;
   /** Prompt and completion text on model spans (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT). */
@@ -80,11 +82,12 @@ export class ModelCallObserver extends BaseCallbackHandler {
     const generation = output.generations[0]?.[0] as { message?: BaseMessage & Usage } | undefined;
     const usage = generation?.message?.usage_metadata;
     const labels = { agent: this.options.agent, model: call.model };
-    modelCalls.inc({ ...labels, outcome: "ok" });
-    modelCallDuration.observe(labels, (performance.now() - call.started) / 1000);
-    if (usage?.input_tokens !== undefined) modelTokens.inc({ ...labels, type: "input" }, usage.input_tokens);
+    this.options.metrics.modelCalls.inc({ ...labels, outcome: "ok" });
+    this.options.metrics.modelCallDuration.observe(labels, (performance.now() - call.started) / 1000);
+    if (usage?.input_tokens !== undefined)
+      this.options.metrics.modelTokens.inc({ ...labels, type: "input" }, usage.input_tokens);
     if (usage?.output_tokens !== undefined)
-      modelTokens.inc({ ...labels, type: "output" }, usage.output_tokens);
+      this.options.metrics.modelTokens.inc({ ...labels, type: "output" }, usage.output_tokens);
     const span = call.span;
     if (!span) return;
     const responseModel = generation?.message?.response_metadata?.model_name;
@@ -102,8 +105,8 @@ export class ModelCallObserver extends BaseCallbackHandler {
     const call = this.take(runId);
     if (!call) return;
     const labels = { agent: this.options.agent, model: call.model };
-    modelCalls.inc({ ...labels, outcome: "error" });
-    modelCallDuration.observe(labels, (performance.now() - call.started) / 1000);
+    this.options.metrics.modelCalls.inc({ ...labels, outcome: "error" });
+    this.options.metrics.modelCallDuration.observe(labels, (performance.now() - call.started) / 1000);
     endWithError(call.span, error);
   }
 
@@ -141,14 +144,14 @@ export class ModelCallObserver extends BaseCallbackHandler {
   override handleToolEnd(_output: unknown, runId: string): void {
     const call = this.take(runId);
     if (!call) return;
-    toolCalls.inc({ agent: this.options.agent, tool: call.model, outcome: "ok" });
+    this.options.metrics.toolCalls.inc({ agent: this.options.agent, tool: call.model, outcome: "ok" });
     call.span?.end();
   }
 
   override handleToolError(error: Error, runId: string): void {
     const call = this.take(runId);
     if (!call) return;
-    toolCalls.inc({ agent: this.options.agent, tool: call.model, outcome: "error" });
+    this.options.metrics.toolCalls.inc({ agent: this.options.agent, tool: call.model, outcome: "error" });
     endWithError(call.span, error);
   }
 

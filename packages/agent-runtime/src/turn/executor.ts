@@ -7,31 +7,24 @@ import {
   type RequestContext,
   type ServerCallContext,
 } from "@a2a-js/sdk/server";
-import {
-  AIMessage,
-  AIMessageChunk,
-  type BaseMessage,
-  HumanMessage,
-  RemoveMessage,
-  ToolMessage,
-} from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { Command, INTERRUPT } from "@langchain/langgraph";
 import { context, type Span, trace } from "@opentelemetry/api";
 import { partsText } from "@switchboard/a2a-client";
 import type { Logger } from "@switchboard/common";
 import { threadIdFor, tokenOf } from "../auth/caller.js";
 import type { TurnGraph } from "../definition.js";
-import { awaitsOnlyTheResult } from "../tasks/request-handler.js";
 import type { ThreadLocks } from "../tasks/thread-lock.js";
 import { callerTraceContext } from "../telemetry/caller-trace.js";
-import { turnDuration } from "../telemetry/metrics.js";
+import type { RuntimeMetrics } from "../telemetry/metrics.js";
 import { ModelCallObserver } from "../telemetry/model-calls.js";
 import { endTurnSpan, startTurnSpan } from "../telemetry/turn-span.js";
-import { readsAnswerOnce } from "./answer-once.js";
+import { type AnswerDelivery, answerDelivery } from "./answer-delivery.js";
 import { describeFailure } from "./failure.js";
 import { isStepConfirmation, type PendingInterrupt, questionFor, resumeValuesFor } from "./interrupts.js";
 import { answersToLostToolCalls, UNCONFIRMED_RESULT } from "./lost-tool-calls.js";
 import { statusUpdate, textArtifact } from "./messages.js";
+import { reportToolActivity } from "./tool-activity.js";
 import { pendingInterrupts, type TurnCheckpoints } from "./turn-checkpoints.js";
 import { type Progress, runInTurn } from "./turn-context.js";
 
@@ -52,6 +45,8 @@ export interface TurnExecutorDeps {
   checkpoints: TurnCheckpoints;
   locks: ThreadLocks;
   logger: Logger;
+  /** The agent's registry: turn durations, model and tool calls. */
+  metrics: RuntimeMetrics;
   /** Told of a task before it is first published, so its store need not look for it. */
   tasks?: { willCreate(taskId: string, context: ServerCallContext): void };
   /** Set when tracing is on: each turn is a span, its model and tool calls spans beneath it. */
@@ -98,7 +93,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     bus.publish(AgentEvent.task(request.task ?? newTask(ids, request)));
     bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_WORKING)));
 
-    const stopTimer = turnDuration.startTimer();
+    const stopTimer = this.deps.metrics.turnDuration.startTimer();
     let outcome: Outcome = "failed";
     try {
       const threadId = threadIdFor(ids.contextId, request.context.user);
@@ -112,11 +107,8 @@ export class AgentTurnExecutor implements AgentExecutor {
       // One turn at a time per thread, across replicas: no interleaved or lost turns.
       const lease = await this.deps.locks.acquire(threadId, abort.signal);
       try {
-        // A caller that reads only the final answer (a blocking send, or a client of the
-        // answer-without-tokens extension) gets no token stream: the model is not asked for one.
-        // A 0.3 caller concatenates every answer text it gets: it gets the answer once (answer-once.ts).
-        const once = readsAnswerOnce(request);
-        const tokens = !awaitsOnlyTheResult(request) && !once;
+        // What the caller reads of the answer decides whether the model streams tokens.
+        const delivery = answerDelivery(request);
         outcome = await runInTurn({ ...ids, threadId, token, report, signal: abort.signal }, () =>
           this.runTurn(
             ids,
@@ -124,8 +116,7 @@ export class AgentTurnExecutor implements AgentExecutor {
             partsText(request.userMessage?.parts, "\n"),
             abort.signal,
             bus,
-            tokens,
-            !once,
+            delivery,
           ),
         );
       } finally {
@@ -186,8 +177,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     text: string,
     signal: AbortSignal,
     bus: ExecutionEventBus,
-    tokens: boolean,
-    answerInStatus: boolean,
+    { tokens, answerInStatus }: AnswerDelivery,
   ): Promise<Outcome> {
     // The graph's own first read of the thread is handed this same checkpoint (see TurnCheckpoints).
     const latest = await this.deps.checkpoints.latest(threadId);
@@ -218,6 +208,7 @@ export class AgentTurnExecutor implements AgentExecutor {
       callbacks: [
         new ModelCallObserver({
           agent: this.deps.agent,
+          metrics: this.deps.metrics,
           parent: this.deps.tracing ? context.active() : undefined,
           captureContent: this.deps.tracing?.captureContent,
         }),
@@ -230,7 +221,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     const paused = new Map<string, PendingInterrupt>();
     for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
       if (mode === "messages") answer.onMessageChunk(chunk);
-      else if (mode === "updates") this.reportToolActivity(ids, chunk, bus);
+      else if (mode === "updates") reportToolActivity(this.deps.agent, ids, chunk, bus);
       else if (mode === "values") {
         const interrupts = (chunk as Record<string, unknown>)[INTERRUPT];
         if (!Array.isArray(interrupts)) values = chunk as typeof values;
@@ -247,42 +238,6 @@ export class AgentTurnExecutor implements AgentExecutor {
   private askUser(ids: Ids, question: string, bus: ExecutionEventBus): Outcome {
     bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_INPUT_REQUIRED, question)));
     return "input-required";
-  }
-
-  /** Node updates from the agent graph: the model asking for tools, and tools answering. */
-  private reportToolActivity(ids: Ids, update: unknown, bus: ExecutionEventBus): void {
-    // A node that wrote one channel twice (an answer, then a rewritten history) has a list of updates.
-    const values = Object.values(update as Record<string, unknown>).flat();
-    for (const value of values as Array<{ messages?: unknown } | undefined>) {
-      const messages = Array.isArray(value?.messages) ? (value.messages as BaseMessage[]) : [];
-      // A rewritten history (a context summary followed by the messages kept) repeats old calls.
-      if (messages.some((message) => RemoveMessage.isInstance(message))) continue;
-      for (const message of messages) {
-        if (AIMessage.isInstance(message)) {
-          for (const call of message.tool_calls ?? []) {
-            const progress = { kind: "tool-call", agent: this.deps.agent, tool: call.name };
-            bus.publish(
-              AgentEvent.statusUpdate(
-                statusUpdate(ids, TaskState.TASK_STATE_WORKING, `Calling ${call.name}`, progress),
-              ),
-            );
-          }
-        } else if (ToolMessage.isInstance(message)) {
-          const progress = {
-            kind: "tool-result",
-            agent: this.deps.agent,
-            tool: message.name,
-            status: message.status,
-          };
-          const verb = message.status === "error" ? "failed" : "done";
-          bus.publish(
-            AgentEvent.statusUpdate(
-              statusUpdate(ids, TaskState.TASK_STATE_WORKING, `${message.name ?? "tool"} ${verb}`, progress),
-            ),
-          );
-        }
-      }
-    }
   }
 }
 

@@ -1,0 +1,75 @@
+import type { Logger } from "@switchboard/common";
+import type { Request, Response } from "express";
+import type { AgentMetrics } from "./telemetry/metrics.js";
+
+// What an agent may add to the runtime beyond its tools and graph: HTTP routes, metrics, a step in
+// deleting a conversation, cleanup on close. The supervisor serves its roster and passes deletions
+// on to its subagents this way; the runtime itself knows nothing of either.
+
+/** Answers one request to a route of the agent's own (express 5: a rejected promise is a 500). */
+export type RouteHandler = (req: Request, res: Response) => unknown;
+
+/**
+ * Routes of the agent's own, served beside the runtime's (which win on the same path) behind the
+ * same bearer-token check: with AUTH_MODE=jwt a request without a valid token is answered 401
+ * before the handler runs, and `callerOf(req)` is the verified caller. POST bodies are parsed as
+ * JSON with the runtime's size limit.
+ */
+export interface AgentRoutes {
+  get(path: string, handler: RouteHandler): void;
+  post(path: string, handler: RouteHandler): void;
+  delete(path: string, handler: RouteHandler): void;
+}
+
+/**
+ * A step in deleting one of the caller's conversations (DELETE /conversations/:contextId), run
+ * after this agent's own state is gone, with the caller's token: what it returns is added to the
+ * deletion's answer (the supervisor's: `subagents`, each subagent's own answer).
+ */
+export type DeletionHook = (contextId: string, token: string | undefined) => Promise<Record<string, unknown>>;
+
+/** What an agent is given to add to the runtime, in `extend` (any agent) or in its own `graph`. */
+export interface AgentHost {
+  /** The agent's name (`jira`, `supervisor`, …). */
+  agent: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  routes: AgentRoutes;
+  metrics: AgentMetrics;
+  onDeleteConversation(hook: DeletionHook): void;
+  /** Registers cleanup to run when the agent stops (timers, connections). */
+  onClose(cleanup: () => Promise<void> | void): void;
+}
+
+export interface AgentRoute {
+  method: "get" | "post" | "delete";
+  path: string;
+  handler: RouteHandler;
+}
+
+/** What the agent added through its host, for the runtime to serve and run. */
+export interface AgentAdditions {
+  routes: AgentRoute[];
+  deletionHooks: DeletionHook[];
+  cleanups: Array<() => Promise<void> | void>;
+}
+
+/** A host for one served agent, and what the agent adds through it. */
+export function createHost(base: Pick<AgentHost, "agent" | "env" | "logger" | "metrics">): {
+  host: AgentHost;
+  additions: AgentAdditions;
+} {
+  const additions: AgentAdditions = { routes: [], deletionHooks: [], cleanups: [] };
+  const route =
+    (method: AgentRoute["method"]) =>
+    (path: string, handler: RouteHandler): void => {
+      additions.routes.push({ method, path, handler });
+    };
+  const host: AgentHost = {
+    ...base,
+    routes: { get: route("get"), post: route("post"), delete: route("delete") },
+    onDeleteConversation: (hook) => additions.deletionHooks.push(hook),
+    onClose: (cleanup) => additions.cleanups.push(cleanup),
+  };
+  return { host, additions };
+}
