@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "@switchboard/agent-runtime";
-import { GithubConnection } from "./client.js";
+import { githubConnection } from "./client.js";
 import { GITHUB_PROMPT } from "./prompt.js";
 import { githubTools } from "./tools.js";
 
@@ -32,5 +32,5 @@ export const githubAgent: AgentDefinition = {
       ],
     },
   ],
-  tools: (env) => githubTools(new GithubConnection(env)),
+  tools: (env) => githubTools(githubConnection(env)),
 };

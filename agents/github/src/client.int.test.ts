@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { isSwitchboardError } from "@switchboard/common";
 import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GithubConnection } from "./client.js";
+import { githubConnection } from "./client.js";
 
 /** A server that answers every request the same way, counting them. */
 async function startCanned(status: number, headers: Record<string, string>, body: string) {
@@ -30,7 +30,7 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
   throw new Error("expected the call to fail");
 }
 
-describe("GithubConnection with the real Octokit", () => {
+describe("githubConnection with the real Octokit", () => {
   let github: FakeGithub;
   beforeAll(async () => {
     github = await startFakeGithub();
@@ -38,7 +38,7 @@ describe("GithubConnection with the real Octokit", () => {
   afterAll(() => github.close());
 
   it("sends nothing until a tool needs GitHub, then uses GITHUB_API_URL and the token", async () => {
-    const connection = new GithubConnection({
+    const connection = githubConnection({
       GITHUB_API_URL: `${github.url}/`,
       GITHUB_PERSONAL_ACCESS_TOKEN: github.token,
     });
@@ -51,7 +51,7 @@ describe("GithubConnection with the real Octokit", () => {
     ]);
   });
 
-  it("turns a rate limit into a message with the reset time instead of sleeping until it lifts", async () => {
+  it("turns a rate limit into a message with the time to its reset instead of sleeping until it lifts", async () => {
     const reset = Math.floor(Date.now() / 1000) + 1800;
     const limited = await startCanned(
       403,
@@ -62,7 +62,7 @@ describe("GithubConnection with the real Octokit", () => {
       },
       JSON.stringify({ message: "API rate limit exceeded for user ID 1." }),
     );
-    const connection = new GithubConnection({
+    const connection = githubConnection({
       GITHUB_API_URL: limited.url,
       GITHUB_PERSONAL_ACCESS_TOKEN: "ghp_x",
     });
@@ -72,9 +72,12 @@ describe("GithubConnection with the real Octokit", () => {
     );
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(isSwitchboardError(error) && error.category).toBe("third-party");
-    expect(error.message).toContain(
-      `rate limit for this token is used up until ${new Date(reset * 1000).toISOString().slice(11, 16)} UTC`,
-    );
+    expect(isSwitchboardError(error) && error.code).toBe("github.rate-limited");
+    expect(error.message).toContain("(HTTP 403: API rate limit exceeded for user ID 1.)");
+    // The wait is the time left until x-ratelimit-reset.
+    const wait = Number(/try again in (\d+) s/.exec(error.message)?.[1]);
+    expect(wait).toBeGreaterThan(reset - Date.now() / 1000 - 5);
+    expect(wait).toBeLessThanOrEqual(reset - started / 1000 + 1);
     expect(limited.hits()).toBe(1);
     await limited.close();
   });
@@ -85,19 +88,19 @@ describe("GithubConnection with the real Octokit", () => {
       { "content-type": "application/json" },
       JSON.stringify({ message: "Bad gateway" }),
     );
-    const connection = new GithubConnection({
+    const connection = githubConnection({
       GITHUB_API_URL: broken.url,
       GITHUB_PERSONAL_ACCESS_TOKEN: "ghp_x",
     });
     const read = await failure(
       connection.call((client) => client.rest.repos.get({ owner: "acme", repo: "infra" })),
     );
-    expect(read.message).toBe("GitHub answered HTTP 502 for GET /repos/acme/infra: Bad gateway");
+    expect(read.message).toBe("GitHub answered HTTP 502 to GET /repos/acme/infra: Bad gateway");
     expect(broken.hits()).toBe(2);
     const { githubTools } = await import("./tools.js");
     const create = githubTools(connection).find(({ tool }) => tool.name === "create_issue")?.tool;
     await expect(create?.invoke({ repo: "acme/infra", title: "Once" })).rejects.toThrow(
-      "HTTP 502 for POST /repos/acme/infra/issues",
+      "HTTP 502 to POST /repos/acme/infra/issues",
     );
     expect(broken.hits()).toBe(3);
     await broken.close();
@@ -109,7 +112,7 @@ describe("GithubConnection with the real Octokit", () => {
       { "content-type": "text/html" },
       "<!DOCTYPE html><html>Page not found</html>",
     );
-    const connection = new GithubConnection({
+    const connection = githubConnection({
       GITHUB_API_URL: web.url,
       GITHUB_PERSONAL_ACCESS_TOKEN: "ghp_x",
     });

@@ -1,5 +1,4 @@
-import { tool } from "@langchain/core/tools";
-import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import { type GithubConnection, NO_RETRY } from "./client.js";
 import {
@@ -52,231 +51,217 @@ const MORE = "\n(more match; narrow the filter or raise the limit to see them)";
 
 export function githubTools(github: GithubConnection): AgentTool[] {
   return [
-    readTool(
-      tool(
-        async ({ owner, limit }) => {
-          const { data, headers } = await github.call(async (client) => {
-            if (!owner)
-              return client.rest.repos.listForAuthenticatedUser({ per_page: limit, sort: "pushed" });
-            try {
-              return await client.rest.repos.listForOrg({ org: owner, per_page: limit, sort: "pushed" });
-            } catch (error) {
-              // Not an organization: a user's public repositories live under /users.
-              const { RequestError } = await import("octokit");
-              if (error instanceof RequestError && error.status === 404) {
-                return client.rest.repos.listForUser({ username: owner, per_page: limit, sort: "pushed" });
-              }
-              throw error;
-            }
-          });
-          if (data.length === 0)
-            return owner ? `${owner} has no repositories you can see.` : "You have no repositories.";
-          return `${data.map(formatRepoLine).join("\n")}${hasNextPage(headers) ? MORE : ""}`;
-        },
-        {
-          name: "list_repos",
-          description:
-            "List repositories: without owner, those of the token's user (including private ones and their organizations'); with owner, an organization's or a user's",
-          schema: z.object({
-            owner: z
-              .string()
-              .optional()
-              .describe("An organization or user login; leave out for your own repositories"),
-            limit: limit(30),
-          }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ repo }) => {
-          const { data } = await github.call((client) => client.rest.repos.get(split(repo)));
-          return formatRepo(data);
-        },
-        {
-          name: "get_repo",
-          description:
-            "Get one repository: description, visibility, default branch, language, topics, activity",
-          schema: z.object({ repo: repoName }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ repo, state, limit }) => {
-          const { data, headers } = await github.call((client) =>
-            client.rest.pulls.list({
-              ...split(repo),
-              state,
-              per_page: limit,
-              sort: "updated",
-              direction: "desc",
-            }),
-          );
-          if (data.length === 0) return `No ${state === "all" ? "" : `${state} `}pull requests in ${repo}.`;
-          return `${data.map(formatPullLine).join("\n")}${hasNextPage(headers) ? MORE : ""}`;
-        },
-        {
-          name: "list_pull_requests",
-          description: "List a repository's pull requests, most recently updated first",
-          schema: z.object({
-            repo: repoName,
-            state: z.enum(["open", "closed", "all"]).default("open"),
-            limit: limit(20),
-          }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ repo, number }) => {
-          const { data } = await github.call((client) =>
-            client.rest.pulls.get({ ...split(repo), pull_number: number }),
-          );
-          return formatPull(data);
-        },
-        {
-          name: "get_pull_request",
-          description: "Get one pull request: state, branches, mergeability, size and description",
-          schema: z.object({ repo: repoName, number: z.number().int().min(1) }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ repo, state, labels, limit }) => {
-          const { issues, more } = await github.call(async (client) => {
-            const found: GithubIssue[] = [];
-            let pages = 0;
-            const iterator = client.paginate.iterator(client.rest.issues.listForRepo, {
-              ...split(repo),
-              state,
-              ...(labels?.length ? { labels: labels.join(",") } : {}),
-              per_page: 100,
-            });
-            for await (const { data, headers } of iterator) {
-              pages += 1;
-              const plain = data.filter((item) => !item.pull_request);
-              found.push(...plain);
-              if (found.length > limit || pages === MAX_ISSUE_PAGES) {
-                return { issues: found.slice(0, limit), more: found.length > limit || hasNextPage(headers) };
-              }
-            }
-            return { issues: found, more: false };
-          });
-          if (issues.length === 0) {
-            return `No ${state === "all" ? "" : `${state} `}issues in ${repo}${labels?.length ? ` labelled ${labels.join(", ")}` : ""}.`;
-          }
-          return `${issues.map(formatIssueLine).join("\n")}${more ? MORE : ""}`;
-        },
-        {
-          name: "list_issues",
-          description: "List a repository's issues (pull requests left out), most recently created first",
-          schema: z.object({
-            repo: repoName,
-            state: z.enum(["open", "closed", "all"]).default("open"),
-            labels: z.array(z.string()).optional().describe("Only issues with all of these labels"),
-            limit: limit(20),
-          }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ repo, status, branch, limit }) => {
-          const { data } = await github.call((client) =>
-            client.rest.actions.listWorkflowRunsForRepo({
-              ...split(repo),
-              per_page: limit,
-              ...(status ? { status } : {}),
-              ...(branch ? { branch } : {}),
-            }),
-          );
-          const runs = data.workflow_runs;
-          if (runs.length === 0) return `No workflow runs in ${repo} match.`;
-          const more = data.total_count > runs.length ? MORE : "";
-          return `${runs.map(formatRunLine).join("\n")}${more}`;
-        },
-        {
-          name: "list_workflow_runs",
-          description:
-            "List a repository's GitHub Actions workflow runs, newest first, e.g. the failed runs on main",
-          schema: z.object({
-            repo: repoName,
-            status: z
-              .enum(RUN_STATUSES)
-              .optional()
-              .describe("A run status or conclusion, e.g. failure, in_progress"),
-            branch: z.string().optional(),
-            limit: limit(10),
-          }),
-        },
-      ),
-    ),
-    changeTool<{ repo: string; title: string }>(
-      tool(
-        async ({ repo, title, body, labels, assignees }) => {
-          const { data } = await github.call((client) =>
-            client.rest.issues.create({
-              ...split(repo),
-              title,
-              ...(body ? { body } : {}),
-              ...(labels?.length ? { labels } : {}),
-              ...(assignees?.length ? { assignees } : {}),
-              request: NO_RETRY,
-            }),
-          );
-          return `Created issue #${data.number} in ${repo}: ${data.title} ${data.html_url}`;
-        },
-        {
-          name: "create_issue",
-          description: "Create an issue in a repository",
-          schema: z.object({
-            repo: repoName,
-            title: z.string().min(1),
-            body: z.string().optional(),
-            labels: z.array(z.string()).optional(),
-            assignees: z.array(z.string()).optional().describe("Logins to assign"),
-          }),
-        },
-      ),
-      ({ repo, title }) => `Create an issue in ${repo}: "${title}".`,
-    ),
-    changeTool<{ repo: string; title: string; head: string; base?: string; draft?: boolean }>(
-      tool(
-        async ({ repo, title, head, base, body, draft }) => {
-          const { data } = await github.call(async (client) => {
-            const into = base ?? (await client.rest.repos.get(split(repo))).data.default_branch;
-            return client.rest.pulls.create({
-              ...split(repo),
-              title,
-              head,
-              base: into,
-              ...(body ? { body } : {}),
-              ...(draft ? { draft } : {}),
-              request: NO_RETRY,
-            });
-          });
-          return `Opened pull request #${data.number} in ${repo}: ${data.title} (${data.head.ref} → ${data.base.ref}) ${data.html_url}`;
-        },
-        {
-          name: "create_pull_request",
-          description: "Open a pull request from an existing branch",
-          schema: z.object({
-            repo: repoName,
-            title: z.string().min(1),
-            head: z.string().min(1).describe("The branch with the changes"),
-            base: z
-              .string()
-              .optional()
-              .describe("The branch to merge into; the default branch when left out"),
-            body: z.string().optional(),
-            draft: z.boolean().optional(),
-          }),
-        },
-      ),
-      ({ repo, title, head, base, draft }) =>
-        `Open a ${draft ? "draft " : ""}pull request in ${repo} from ${head} into ${base ?? "the default branch"}: "${title}".`,
-    ),
+    listRepos(github),
+    getRepo(github),
+    listPullRequests(github),
+    getPullRequest(github),
+    listIssues(github),
+    listWorkflowRuns(github),
+    createIssue(github),
+    createPullRequest(github),
   ];
 }
+
+const listRepos = (github: GithubConnection) =>
+  defineTool({
+    name: "list_repos",
+    description:
+      "List repositories: without owner, those of the token's user (including private ones and their organizations'); with owner, an organization's or a user's",
+    schema: z.object({
+      owner: z
+        .string()
+        .optional()
+        .describe("An organization or user login; leave out for your own repositories"),
+      limit: limit(30),
+    }),
+    run: async ({ owner, limit }) => {
+      const { data, headers } = await github.call(async (client) => {
+        if (!owner) return client.rest.repos.listForAuthenticatedUser({ per_page: limit, sort: "pushed" });
+        try {
+          return await client.rest.repos.listForOrg({ org: owner, per_page: limit, sort: "pushed" });
+        } catch (error) {
+          // Not an organization: a user's public repositories live under /users.
+          const { RequestError } = await import("octokit");
+          if (error instanceof RequestError && error.status === 404) {
+            return client.rest.repos.listForUser({ username: owner, per_page: limit, sort: "pushed" });
+          }
+          throw error;
+        }
+      });
+      if (data.length === 0)
+        return owner ? `${owner} has no repositories you can see.` : "You have no repositories.";
+      return `${data.map(formatRepoLine).join("\n")}${hasNextPage(headers) ? MORE : ""}`;
+    },
+  });
+
+const getRepo = (github: GithubConnection) =>
+  defineTool({
+    name: "get_repo",
+    description: "Get one repository: description, visibility, default branch, language, topics, activity",
+    schema: z.object({ repo: repoName }),
+    run: async ({ repo }) => {
+      const { data } = await github.call((client) => client.rest.repos.get(split(repo)));
+      return formatRepo(data);
+    },
+  });
+
+const listPullRequests = (github: GithubConnection) =>
+  defineTool({
+    name: "list_pull_requests",
+    description: "List a repository's pull requests, most recently updated first",
+    schema: z.object({
+      repo: repoName,
+      state: z.enum(["open", "closed", "all"]).default("open"),
+      limit: limit(20),
+    }),
+    run: async ({ repo, state, limit }) => {
+      const { data, headers } = await github.call((client) =>
+        client.rest.pulls.list({
+          ...split(repo),
+          state,
+          per_page: limit,
+          sort: "updated",
+          direction: "desc",
+        }),
+      );
+      if (data.length === 0) return `No ${state === "all" ? "" : `${state} `}pull requests in ${repo}.`;
+      return `${data.map(formatPullLine).join("\n")}${hasNextPage(headers) ? MORE : ""}`;
+    },
+  });
+
+const getPullRequest = (github: GithubConnection) =>
+  defineTool({
+    name: "get_pull_request",
+    description: "Get one pull request: state, branches, mergeability, size and description",
+    schema: z.object({ repo: repoName, number: z.number().int().min(1) }),
+    run: async ({ repo, number }) => {
+      const { data } = await github.call((client) =>
+        client.rest.pulls.get({ ...split(repo), pull_number: number }),
+      );
+      return formatPull(data);
+    },
+  });
+
+const listIssues = (github: GithubConnection) =>
+  defineTool({
+    name: "list_issues",
+    description: "List a repository's issues (pull requests left out), most recently created first",
+    schema: z.object({
+      repo: repoName,
+      state: z.enum(["open", "closed", "all"]).default("open"),
+      labels: z.array(z.string()).optional().describe("Only issues with all of these labels"),
+      limit: limit(20),
+    }),
+    run: async ({ repo, state, labels, limit }) => {
+      const { issues, more } = await github.call(async (client) => {
+        const found: GithubIssue[] = [];
+        let pages = 0;
+        const iterator = client.paginate.iterator(client.rest.issues.listForRepo, {
+          ...split(repo),
+          state,
+          ...(labels?.length ? { labels: labels.join(",") } : {}),
+          per_page: 100,
+        });
+        for await (const { data, headers } of iterator) {
+          pages += 1;
+          found.push(...data.filter((item) => !item.pull_request));
+          if (found.length > limit || pages === MAX_ISSUE_PAGES) {
+            return { issues: found.slice(0, limit), more: found.length > limit || hasNextPage(headers) };
+          }
+        }
+        return { issues: found, more: false };
+      });
+      if (issues.length === 0) {
+        return `No ${state === "all" ? "" : `${state} `}issues in ${repo}${labels?.length ? ` labelled ${labels.join(", ")}` : ""}.`;
+      }
+      return `${issues.map(formatIssueLine).join("\n")}${more ? MORE : ""}`;
+    },
+  });
+
+const listWorkflowRuns = (github: GithubConnection) =>
+  defineTool({
+    name: "list_workflow_runs",
+    description:
+      "List a repository's GitHub Actions workflow runs, newest first, e.g. the failed runs on main",
+    schema: z.object({
+      repo: repoName,
+      status: z
+        .enum(RUN_STATUSES)
+        .optional()
+        .describe("A run status or conclusion, e.g. failure, in_progress"),
+      branch: z.string().optional(),
+      limit: limit(10),
+    }),
+    run: async ({ repo, status, branch, limit }) => {
+      const { data } = await github.call((client) =>
+        client.rest.actions.listWorkflowRunsForRepo({
+          ...split(repo),
+          per_page: limit,
+          ...(status ? { status } : {}),
+          ...(branch ? { branch } : {}),
+        }),
+      );
+      const runs = data.workflow_runs;
+      if (runs.length === 0) return `No workflow runs in ${repo} match.`;
+      const more = data.total_count > runs.length ? MORE : "";
+      return `${runs.map(formatRunLine).join("\n")}${more}`;
+    },
+  });
+
+const createIssue = (github: GithubConnection) =>
+  defineTool({
+    name: "create_issue",
+    description: "Create an issue in a repository",
+    schema: z.object({
+      repo: repoName,
+      title: z.string().min(1),
+      body: z.string().optional(),
+      labels: z.array(z.string()).optional(),
+      assignees: z.array(z.string()).optional().describe("Logins to assign"),
+    }),
+    confirm: ({ repo, title }) => `Create an issue in ${repo}: "${title}".`,
+    run: async ({ repo, title, body, labels, assignees }) => {
+      const { data } = await github.call((client) =>
+        client.rest.issues.create({
+          ...split(repo),
+          title,
+          ...(body ? { body } : {}),
+          ...(labels?.length ? { labels } : {}),
+          ...(assignees?.length ? { assignees } : {}),
+          request: NO_RETRY,
+        }),
+      );
+      return `Created issue #${data.number} in ${repo}: ${data.title} ${data.html_url}`;
+    },
+  });
+
+const createPullRequest = (github: GithubConnection) =>
+  defineTool({
+    name: "create_pull_request",
+    description: "Open a pull request from an existing branch",
+    schema: z.object({
+      repo: repoName,
+      title: z.string().min(1),
+      head: z.string().min(1).describe("The branch with the changes"),
+      base: z.string().optional().describe("The branch to merge into; the default branch when left out"),
+      body: z.string().optional(),
+      draft: z.boolean().optional(),
+    }),
+    confirm: ({ repo, title, head, base, draft }) =>
+      `Open a ${draft ? "draft " : ""}pull request in ${repo} from ${head} into ${base ?? "the default branch"}: "${title}".`,
+    run: async ({ repo, title, head, base, body, draft }) => {
+      const { data } = await github.call(async (client) => {
+        const into = base ?? (await client.rest.repos.get(split(repo))).data.default_branch;
+        return client.rest.pulls.create({
+          ...split(repo),
+          title,
+          head,
+          base: into,
+          ...(body ? { body } : {}),
+          ...(draft ? { draft } : {}),
+          request: NO_RETRY,
+        });
+      });
+      return `Opened pull request #${data.number} in ${repo}: ${data.title} (${data.head.ref} → ${data.base.ref}) ${data.html_url}`;
+    },
+  });

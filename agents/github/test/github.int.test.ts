@@ -136,7 +136,7 @@ describe("GitHub agent: formatting and GitHub's errors", () => {
     const rejected = await connection.send({ text: "yes", contextId, taskId: again.taskId });
     expect(rejected.state).toBe("completed");
     expect(rejected.text).toContain(
-      "HTTP 422 Validation Failed): A pull request already exists for acme:feature/audit-log.",
+      "HTTP 422 to POST /repos/acme/platform-api/pulls: Validation Failed: A pull request already exists for acme:feature/audit-log.",
     );
     expect(agent.service.issues.filter((issue) => issue.pull?.head === "feature/audit-log")).toHaveLength(1);
   });
@@ -159,7 +159,7 @@ describe("GitHub agent: formatting and GitHub's errors", () => {
       contextId: agent.contextId(),
     });
     expect(result.state).toBe("failed");
-    expect(result.text).toContain("HTTP 401 Bad credentials");
+    expect(result.text).toContain("HTTP 401: Bad credentials");
     expect(result.text).toContain("check GITHUB_PERSONAL_ACCESS_TOKEN");
     expect(result.text).not.toContain(wrong);
     expect(started.logs()).not.toContain(wrong);
