@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "@switchboard/agent-runtime";
-import { SlackConnection } from "./client.js";
+import { slackConnection } from "./client.js";
 import { SLACK_PROMPT } from "./prompt.js";
 import { slackTools } from "./tools.js";
 
@@ -24,5 +24,5 @@ export const slackAgent: AgentDefinition = {
       examples: ["Post to #platform-team: deploy freeze from 17:00"],
     },
   ],
-  tools: (env) => slackTools(new SlackConnection(env)),
+  tools: (env) => slackTools(slackConnection(env)),
 };

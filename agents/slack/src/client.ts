@@ -1,8 +1,32 @@
 import type { WebClient } from "@slack/web-api";
+import { VendorClient, type VendorFailure } from "@switchboard/agent-runtime";
 import { SwitchboardError } from "@switchboard/common";
-import { readSlackSettings } from "./env.js";
+import { readSlackSettings, type SlackSettings } from "./env.js";
 
-/** Slack's error codes that mean the token is wrong or lacks a scope: the user must fix settings. */
+export type SlackConnection = VendorClient<WebClient, SlackSettings>;
+
+/** Slack's Web API through @slack/web-api: what is particular to Slack; the runtime does the rest. */
+export function slackConnection(env: NodeJS.ProcessEnv): SlackConnection {
+  return new VendorClient(
+    {
+      vendor: "Slack",
+      code: "slack",
+      settings: readSlackSettings,
+      connect: async ({ token, apiUrl }) => {
+        const { WebClient } = await import("@slack/web-api");
+        // Two retries: the SDK's default of ten, with backoff, would hold a chat turn for minutes.
+        return new WebClient(token, { slackApiUrl: apiUrl, retryConfig: { retries: 2 }, timeout: 30_000 });
+      },
+      names: ({ apiUrl }) => ({ url: apiUrl, credentials: "SLACK_BOT_TOKEN", address: "SLACK_API_URL" }),
+      secrets: ({ token }) => [token],
+      classify: slackFailure,
+      describe: refusedToken,
+    },
+    env,
+  );
+}
+
+/** Slack's error codes that mean the token is wrong or no longer valid: the user must fix settings. */
 const CREDENTIAL_ERRORS = new Set([
   "not_authed",
   "invalid_auth",
@@ -11,61 +35,59 @@ const CREDENTIAL_ERRORS = new Set([
   "token_expired",
 ]);
 
-/**
- * The @slack/web-api client, created on first use so the agent starts (and says what is missing)
- * without a token; every call's failure becomes a message the model or the user can act on.
- */
-export class SlackConnection {
-  private client: WebClient | undefined;
-  private apiUrl = "";
-
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
-
-  async call<T>(run: (client: WebClient) => Promise<T>): Promise<T> {
-    this.client ??= await this.connect();
-    try {
-      return await run(this.client);
-    } catch (error) {
-      throw describeSlackError(error, this.apiUrl);
-    }
-  }
-
-  /** The Slack SDK is loaded here, on first use: an agent that is never asked holds no copy of it. */
-  private async connect(): Promise<WebClient> {
-    const { token, apiUrl } = readSlackSettings(this.env);
-    const { WebClient } = await import("@slack/web-api");
-    this.apiUrl = apiUrl;
-    // Two retries: the SDK's default of ten, with backoff, would hold a chat turn for minutes.
-    return new WebClient(token, { slackApiUrl: apiUrl, retryConfig: { retries: 2 }, timeout: 30_000 });
-  }
+interface SlackError {
+  code?: string;
+  /** Slack's `ok: false` answer (HTTP 200): its error code, and the scope a call needs. */
+  data?: { error?: string; needed?: string };
+  /** What the HTTP client threw when no answer came. */
+  original?: { code?: string };
+  retryAfter?: number;
 }
 
-function describeSlackError(error: unknown, apiUrl: string): Error {
-  if (error instanceof SwitchboardError) return error;
-  const { code, data } = error as { code?: string; data?: { error?: string; needed?: string } };
+/** @slack/web-api's errors: Slack's own error code (in a 200 answer), rate limits, no answer. */
+function slackFailure(error: unknown): Partial<VendorFailure> | undefined {
+  const { code, data, original, retryAfter } = error as SlackError;
   const slackError = data?.error;
-  if (slackError && CREDENTIAL_ERRORS.has(slackError)) {
+  if (slackError && CREDENTIAL_ERRORS.has(slackError)) return { kind: "credentials", detail: slackError };
+  if (slackError === "missing_scope") {
+    return { kind: "forbidden", detail: data?.needed ? `needs ${data.needed}` : slackError };
+  }
+  if (slackError === "not_in_channel") {
+    return { detail: "The Slack bot is not a member of that channel: invite it with /invite @<bot> first." };
+  }
+  if (slackError) return { detail: slackError };
+  if (code === "slack_webapi_rate_limited_error") {
+    return { kind: "rate-limited", ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}) };
+  }
+  if (code === "slack_webapi_request_error") {
+    // axios says ECONNABORTED (or ETIMEDOUT) when the 30 s timeout ends a call.
+    const reason = original?.code;
+    const timedOut = reason === "ECONNABORTED" || reason === "ETIMEDOUT";
+    return { kind: timedOut ? "timeout" : "unreachable", ...(reason ? { reason } : {}) };
+  }
+  return undefined;
+}
+
+/**
+ * Slack refuses a token or a scope in an HTTP 200 answer (`ok: false`): the generic wording would
+ * name an HTTP 401 or 403 that never came, so these two are said in Slack's terms.
+ */
+function refusedToken(failure: VendorFailure): SwitchboardError | undefined {
+  if (failure.status !== undefined) return undefined;
+  if (failure.kind === "credentials") {
     return new SwitchboardError(
       "slack.credentials",
       "user",
-      `Slack refused the token (${slackError}): check SLACK_BOT_TOKEN.`,
+      `Slack refused the token (${failure.detail}): check SLACK_BOT_TOKEN; it may be mistyped, expired or revoked.`,
     );
   }
-  if (slackError === "missing_scope") {
-    return new Error(
-      `Slack says the bot token lacks a scope${data?.needed ? ` (needs ${data.needed})` : ""}.`,
-    );
-  }
-  if (slackError === "not_in_channel") {
-    return new Error("The Slack bot is not a member of that channel: invite it with /invite @<bot> first.");
-  }
-  if (slackError) return new Error(`Slack answered: ${slackError}`);
-  if (code === "slack_webapi_request_error") {
+  if (failure.kind === "forbidden") {
+    const needs = failure.detail?.startsWith("needs ") ? ` (${failure.detail})` : "";
     return new SwitchboardError(
-      "slack.unreachable",
-      "third-party",
-      `Cannot reach Slack at ${apiUrl}: check SLACK_API_URL and the network.`,
+      "slack.credentials",
+      "user",
+      `Slack says the bot token in SLACK_BOT_TOKEN lacks a scope${needs}: add it to the Slack app and reinstall it.`,
     );
   }
-  return error instanceof Error ? error : new Error(String(error));
+  return undefined;
 }

@@ -1,6 +1,5 @@
-import { tool } from "@langchain/core/tools";
 import type { WebClient } from "@slack/web-api";
-import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import type { SlackConnection } from "./client.js";
 
@@ -15,6 +14,95 @@ interface SlackChannel {
 
 // At most this many channels are looked through: enough for a large workspace, bounded for a turn.
 const MAX_CHANNEL_PAGES = 5;
+
+export function slackTools(slack: SlackConnection): AgentTool[] {
+  return [listChannels(slack), readChannel(slack), postMessage(slack)];
+}
+
+const listChannels = (slack: SlackConnection) =>
+  defineTool({
+    name: "list_channels",
+    description: "Find Slack channels (public and private ones the bot can see) whose name contains a text",
+    schema: z.object({
+      query: z.string().optional().describe("Part of the channel name, e.g. incident"),
+      include_archived: z.boolean().default(false),
+    }),
+    run: async ({ query, include_archived }) => {
+      const wanted = query?.replace(/^#/, "").toLowerCase();
+      const channels = (await slack.call(allChannels))
+        .filter((one) => include_archived || !one.is_archived)
+        .filter((one) => !wanted || one.name?.toLowerCase().includes(wanted));
+      if (channels.length === 0) return query ? `No channels match "${query}".` : "No channels are visible.";
+      return channels.map(formatChannel).join("\n");
+    },
+  });
+
+const readChannel = (slack: SlackConnection) =>
+  defineTool({
+    name: "read_channel",
+    description: "Read the recent messages of a Slack channel, oldest first, with authors' names",
+    schema: z.object({
+      channel: z.string().min(1).describe("The channel's name (#incidents or incidents) or id"),
+      limit: z.number().int().min(1).max(200).default(20),
+    }),
+    run: async ({ channel, limit }) => {
+      const target = await resolveChannel(slack, channel);
+      const { messages = [], has_more } = await slack.call((client) =>
+        client.conversations.history({ channel: target.id as string, limit }),
+      );
+      if (messages.length === 0) return `#${target.name} has no messages.`;
+      // Name each author once: messages carry user ids only.
+      const ids = [...new Set(messages.map((one) => one.user).filter((id): id is string => Boolean(id)))];
+      const names = new Map<string, string>();
+      for (const id of ids) {
+        const { user } = await slack.call((client) => client.users.info({ user: id }));
+        names.set(id, user?.real_name || user?.name || id);
+      }
+      // Oldest first, as a conversation reads.
+      const lines = [...messages]
+        .reverse()
+        .map(
+          (one) =>
+            `[${when(one.ts)}] ${names.get(one.user ?? "") ?? one.user ?? one.bot_id ?? "?"}: ${one.text ?? ""}`,
+        );
+      const more = has_more ? `\n(older messages exist; ask for more than ${limit})` : "";
+      return `#${target.name}, last ${messages.length} messages:\n${lines.join("\n")}${more}`;
+    },
+  });
+
+const postMessage = (slack: SlackConnection) =>
+  defineTool({
+    name: "post_message",
+    description: "Post a message to a Slack channel, or reply in a thread",
+    schema: z.object({
+      channel: z.string().min(1).describe("The channel's name or id"),
+      text: z.string().min(1).describe("The message, in Slack mrkdwn"),
+      thread_ts: z.string().optional().describe("Reply in this message's thread (its ts)"),
+    }),
+    confirm: ({ channel, text, thread_ts }) =>
+      `Post to ${channel.startsWith("#") || /^[CG][A-Z0-9]+$/.test(channel) ? channel : `#${channel}`}${thread_ts ? ` (in thread ${thread_ts})` : ""}: "${text}".`,
+    run: async ({ channel, text, thread_ts }) => {
+      const target = await resolveChannel(slack, channel);
+      const posted = await slack.call((client) =>
+        client.chat.postMessage({
+          channel: target.id as string,
+          text,
+          ...(thread_ts ? { thread_ts } : {}),
+        }),
+      );
+      return `Posted to #${target.name} (message ${posted.ts}): ${text}`;
+    },
+  });
+
+/** A channel id as given (C…, G…), else the channel of that name, with or without `#`. */
+async function resolveChannel(slack: SlackConnection, channel: string): Promise<SlackChannel> {
+  const name = channel.replace(/^#/, "").toLowerCase();
+  const channels = await slack.call(allChannels);
+  const found = channels.find((one) => one.id === channel || one.name?.toLowerCase() === name);
+  if (!found?.id)
+    throw new Error(`No Slack channel named "${channel}" is visible to the bot; list_channels shows them.`);
+  return found;
+}
 
 /** Every channel the token can see (public and private), following Slack's cursor a few pages. */
 async function allChannels(client: WebClient): Promise<SlackChannel[]> {
@@ -46,101 +134,3 @@ function formatChannel(channel: SlackChannel): string {
 /** A Slack ts (`1700000000.000100`) as an ISO minute. */
 const when = (ts: string | undefined) =>
   ts ? new Date(Number(ts.split(".")[0]) * 1000).toISOString().slice(0, 16).replace("T", " ") : "?";
-
-export function slackTools(slack: SlackConnection): AgentTool[] {
-  /** A channel id as given (C…, G…), else the channel of that name, with or without `#`. */
-  const resolveChannel = async (channel: string): Promise<SlackChannel> => {
-    const name = channel.replace(/^#/, "").toLowerCase();
-    const channels = await slack.call(allChannels);
-    const found = channels.find((one) => one.id === channel || one.name?.toLowerCase() === name);
-    if (!found?.id)
-      throw new Error(`No Slack channel named "${channel}" is visible to the bot; list_channels shows them.`);
-    return found;
-  };
-
-  return [
-    readTool(
-      tool(
-        async ({ query, include_archived }) => {
-          const wanted = query?.replace(/^#/, "").toLowerCase();
-          const channels = (await slack.call(allChannels))
-            .filter((one) => include_archived || !one.is_archived)
-            .filter((one) => !wanted || one.name?.toLowerCase().includes(wanted));
-          if (channels.length === 0)
-            return query ? `No channels match "${query}".` : "No channels are visible.";
-          return channels.map(formatChannel).join("\n");
-        },
-        {
-          name: "list_channels",
-          description:
-            "Find Slack channels (public and private ones the bot can see) whose name contains a text",
-          schema: z.object({
-            query: z.string().optional().describe("Part of the channel name, e.g. incident"),
-            include_archived: z.boolean().default(false),
-          }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ channel, limit }) => {
-          const target = await resolveChannel(channel);
-          const { messages = [], has_more } = await slack.call((client) =>
-            client.conversations.history({ channel: target.id as string, limit }),
-          );
-          if (messages.length === 0) return `#${target.name} has no messages.`;
-          // Name each author once: messages carry user ids only.
-          const ids = [...new Set(messages.map((one) => one.user).filter((id): id is string => Boolean(id)))];
-          const names = new Map<string, string>();
-          for (const id of ids) {
-            const { user } = await slack.call((client) => client.users.info({ user: id }));
-            names.set(id, user?.real_name || user?.name || id);
-          }
-          // Oldest first, as a conversation reads.
-          const lines = [...messages]
-            .reverse()
-            .map(
-              (one) =>
-                `[${when(one.ts)}] ${names.get(one.user ?? "") ?? one.user ?? one.bot_id ?? "?"}: ${one.text ?? ""}`,
-            );
-          const more = has_more ? `\n(older messages exist; ask for more than ${limit})` : "";
-          return `#${target.name}, last ${messages.length} messages:\n${lines.join("\n")}${more}`;
-        },
-        {
-          name: "read_channel",
-          description: "Read the recent messages of a Slack channel, oldest first, with authors' names",
-          schema: z.object({
-            channel: z.string().min(1).describe("The channel's name (#incidents or incidents) or id"),
-            limit: z.number().int().min(1).max(200).default(20),
-          }),
-        },
-      ),
-    ),
-    changeTool<{ channel: string; text: string; thread_ts?: string }>(
-      tool(
-        async ({ channel, text, thread_ts }) => {
-          const target = await resolveChannel(channel);
-          const posted = await slack.call((client) =>
-            client.chat.postMessage({
-              channel: target.id as string,
-              text,
-              ...(thread_ts ? { thread_ts } : {}),
-            }),
-          );
-          return `Posted to #${target.name} (message ${posted.ts}): ${text}`;
-        },
-        {
-          name: "post_message",
-          description: "Post a message to a Slack channel, or reply in a thread",
-          schema: z.object({
-            channel: z.string().min(1).describe("The channel's name or id"),
-            text: z.string().min(1).describe("The message, in Slack mrkdwn"),
-            thread_ts: z.string().optional().describe("Reply in this message's thread (its ts)"),
-          }),
-        },
-      ),
-      ({ channel, text, thread_ts }) =>
-        `Post to ${channel.startsWith("#") || /^[CG][A-Z0-9]+$/.test(channel) ? channel : `#${channel}`}${thread_ts ? ` (in thread ${thread_ts})` : ""}: "${text}".`,
-    ),
-  ];
-}

@@ -79,3 +79,11 @@ it("lists channels with whether the bot is in them, leaving archived ones out", 
   expect(text).toContain("#random (C0RANDOM01, public, bot not a member) — Anything");
   expect(text).not.toContain("deploys-2023");
 });
+
+it("fails the turn naming SLACK_BOT_TOKEN when Slack refuses the token, without showing it", async () => {
+  const wrong = "xoxb-revoked-0000-not-the-bot-token";
+  const result = await agent.ask("what happened in #incidents?", { SLACK_BOT_TOKEN: wrong });
+  expect(result.state).toBe("failed");
+  expect(result.text).toContain("Slack refused the token (invalid_auth): check SLACK_BOT_TOKEN");
+  expect(result.text).not.toContain(wrong);
+});
