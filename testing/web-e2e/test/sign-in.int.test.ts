@@ -6,7 +6,7 @@ import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatFleet, startChatFleet, startFakes } from "../src/chat-fleet.js";
 import { launchBrowser } from "../src/chromium.js";
-import { type IdentityProvider, startIdentityProvider } from "../src/identity-provider.js";
+import { type IdentityProvider, startIdentityProvider } from "@switchboard-testing/test-idp";
 import { lastAgentItem, openPage, screenshot, sendMessage } from "../src/page.js";
 
 describe("signing in to the web chat with OpenID Connect (AUTH_MODE=jwt)", () => {
@@ -20,7 +20,7 @@ describe("signing in to the web chat with OpenID Connect (AUTH_MODE=jwt)", () =>
   beforeAll(async () => {
     ({ llm, jira } = await startFakes());
     const webPort = await freePort();
-    idp = await startIdentityProvider(`http://localhost:${webPort}`);
+    idp = await startIdentityProvider({ webOrigin: `http://localhost:${webPort}` });
     chat = await startChatFleet({
       storage: testMongoEnv(dbName),
       llm,

@@ -3,6 +3,22 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
 
+/** A test user: the groups its access tokens carry, and its display claims. */
+export interface TestUser {
+  groups?: string[];
+  name?: string;
+  email?: string;
+}
+
+export interface IdentityProviderOptions {
+  /** The web chat's origin, for its redirect URIs and CORS; default a loopback placeholder. */
+  webOrigin?: string;
+  /** Users by subject; anyone else can still sign in, with no groups. */
+  users?: Record<string, TestUser>;
+  /** The claim access tokens carry groups in (default `groups`). */
+  groupClaim?: string;
+}
+
 export interface IdentityProvider {
   /** The issuer, e.g. `http://127.0.0.1:41234`: OIDC_ISSUER for the page, AUTH_ISSUER for the agents. */
   issuer: string;
@@ -13,19 +29,27 @@ export interface IdentityProvider {
   audience: string;
   /** The scope the page asks for: OIDC_SCOPE. */
   scope: string;
+  /** The redirect URI programmatic sign-ins use. */
+  redirectUri: string;
   close(): Promise<void>;
 }
 
 /**
  * A real OpenID Connect provider (node-oidc-provider) on loopback, with its development login and
- * consent pages (any login, any password). The web chat is a public client that must use PKCE; its
- * access tokens are RS256 JWTs for the Switchboard audience, which the agents verify by JWKS.
+ * consent pages (any login, any password). Clients are public and must use PKCE; access tokens are
+ * RS256 JWTs for the Switchboard audience, carrying the user's groups, which agents verify by JWKS.
  */
-export async function startIdentityProvider(webOrigin: string): Promise<IdentityProvider> {
+export async function startIdentityProvider(
+  options: IdentityProviderOptions = {},
+): Promise<IdentityProvider> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const webOrigin = options.webOrigin ?? "http://127.0.0.1:1";
+  const users = options.users ?? {};
+  const groupClaim = options.groupClaim ?? "groups";
   const clientId = "switchboard-web";
+  const redirectUri = `${webOrigin}/auth/callback`;
   // RFC 8707: a resource indicator is an absolute URI.
   const audience = "urn:switchboard:api";
   const resourceScope = "switchboard";
@@ -37,15 +61,33 @@ export async function startIdentityProvider(webOrigin: string): Promise<Identity
         token_endpoint_auth_method: "none",
         grant_types: ["authorization_code"],
         response_types: ["code"],
-        redirect_uris: [`${webOrigin}/auth/callback`],
+        redirect_uris: [redirectUri],
         post_logout_redirect_uris: [`${webOrigin}/`],
       },
     ],
     jwks: { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "test-key", use: "sig", alg: "RS256" }] },
     cookies: { keys: [randomBytes(32).toString("hex")] },
     pkce: { required: () => true },
-    claims: { openid: ["sub"], profile: ["name"] },
-    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub, name: sub }) }),
+    claims: { openid: ["sub"], profile: ["name"], email: ["email"] },
+    findAccount: async (_ctx, sub) => ({
+      accountId: sub,
+      claims: async () => ({
+        sub,
+        name: users[sub]?.name ?? sub,
+        ...(users[sub]?.email ? { email: users[sub]?.email } : {}),
+      }),
+    }),
+    // The access token carries what the agents decide on: groups, and the display claims for audit.
+    extraTokenClaims: async (_ctx, token) => {
+      const sub = (token as { accountId?: string }).accountId;
+      const user = sub ? users[sub] : undefined;
+      if (!sub || !user) return undefined;
+      return {
+        [groupClaim]: user.groups ?? [],
+        ...(user.name ? { name: user.name } : {}),
+        ...(user.email ? { email: user.email } : {}),
+      };
+    },
     features: {
       devInteractions: { enabled: true },
       resourceIndicators: {
@@ -69,6 +111,7 @@ export async function startIdentityProvider(webOrigin: string): Promise<Identity
     clientId,
     audience,
     scope: `openid profile ${resourceScope}`,
+    redirectUri,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,7 @@
+export {
+  type IdentityProvider,
+  type IdentityProviderOptions,
+  startIdentityProvider,
+  type TestUser,
+} from "./identity-provider.js";
+export { signIn } from "./sign-in.js";
