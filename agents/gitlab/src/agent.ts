@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "@switchboard/agent-runtime";
-import { GitLabConnection } from "./client.js";
+import { gitLabConnection } from "./client.js";
 import { GITLAB_PROMPT } from "./prompt.js";
 import { gitLabTools } from "./tools.js";
 
@@ -28,5 +28,5 @@ export const gitlabAgent: AgentDefinition = {
       ],
     },
   ],
-  tools: (env) => gitLabTools(new GitLabConnection(env)),
+  tools: (env) => gitLabTools(gitLabConnection(env)),
 };

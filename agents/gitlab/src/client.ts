@@ -1,61 +1,60 @@
 import type { Gitlab } from "@gitbeaker/rest";
-import { SwitchboardError } from "@switchboard/common";
-import { readGitLabSettings } from "./env.js";
+import { VendorClient, type VendorFailure } from "@switchboard/agent-runtime";
+import { type GitLabSettings, readGitLabSettings } from "./env.js";
 
 type GitLabApi = InstanceType<typeof Gitlab>;
+export type GitLabConnection = VendorClient<GitLabApi, GitLabSettings>;
 
-/**
- * The @gitbeaker/rest client, created on first use so the agent starts (and says what is missing)
- * without credentials; every call's failure becomes a message the model or the user can act on.
- */
-export class GitLabConnection {
-  private client: GitLabApi | undefined;
-  private host = "";
+/** A request GitLab does not answer within this fails (gitbeaker's own default is 300 s). */
+const QUERY_TIMEOUT_MS = 30_000;
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
-
-  async call<T>(run: (client: GitLabApi) => Promise<T>): Promise<T> {
-    this.client ??= await this.connect();
-    try {
-      return await run(this.client);
-    } catch (error) {
-      throw await describeGitLabError(error, this.host);
-    }
-  }
-
-  /** gitbeaker is loaded here, on first use: an agent that is never asked holds no copy of it. */
-  private async connect(): Promise<GitLabApi> {
-    const { host, token } = readGitLabSettings(this.env);
-    const { Gitlab } = await import("@gitbeaker/rest");
-    this.host = host;
-    return new Gitlab({ host, token, queryTimeout: 30_000 });
-  }
+/** GitLab through @gitbeaker/rest: what is particular to GitLab; the runtime does the rest. */
+export function gitLabConnection(env: NodeJS.ProcessEnv): GitLabConnection {
+  return new VendorClient(
+    {
+      vendor: "GitLab",
+      code: "gitlab",
+      settings: readGitLabSettings,
+      connect: async ({ host, token }) => {
+        const { Gitlab } = await import("@gitbeaker/rest");
+        return new Gitlab({ host, token, queryTimeout: QUERY_TIMEOUT_MS });
+      },
+      names: ({ host }) => ({
+        url: host,
+        credentials: "GITLAB_TOKEN (a token of the GitLab at GITLAB_HOST)",
+        address: "GITLAB_HOST",
+      }),
+      secrets: ({ token }) => [token],
+      classify: gitLabFailure,
+    },
+    env,
+  );
 }
 
-async function describeGitLabError(error: unknown, host: string): Promise<Error> {
-  if (error instanceof SwitchboardError) return error;
-  const { GitbeakerRequestError } = await import("@gitbeaker/rest");
-  if (error instanceof GitbeakerRequestError) {
-    const status = (error.cause as { response?: Response } | undefined)?.response?.status ?? 0;
-    if (status === 401) {
-      return new SwitchboardError(
-        "gitlab.credentials",
-        "user",
-        "GitLab refused the token (HTTP 401): check GITLAB_TOKEN, that it has not expired, and GITLAB_HOST.",
-      );
+/** gitbeaker's errors: its message is GitLab's, its timeout and retry errors carry no status. */
+function gitLabFailure(error: unknown): Partial<VendorFailure> | undefined {
+  if (!(error instanceof Error)) return undefined;
+  switch (error.name) {
+    case "GitbeakerRequestError": {
+      const status = (error.cause as { response?: Response } | undefined)?.response?.status;
+      // GitLab also answers 403 to an action the object's state forbids (retrying a green
+      // pipeline): the model reads it and tells the user, where a credentials error would end the turn.
+      if (status === 403) {
+        return {
+          kind: "http",
+          detail: `${error.message} (the token may lack scope api, or the action is not allowed here)`,
+        };
+      }
+      return { detail: error.message };
     }
-    const hint = status === 403 ? " (the token may lack scope api, or the action is not allowed here)" : "";
-    return new Error(`GitLab answered HTTP ${status}: ${error.message}${hint}`);
+    case "GitbeakerTimeoutError":
+      return { kind: "timeout", reason: `no answer within ${QUERY_TIMEOUT_MS / 1000} s` };
+    case "GitbeakerRetryError": {
+      // 429s and 502s are retried by gitbeaker; this is the last one's status.
+      const status = Number(/last status code: (\d+)/.exec(error.message)?.[1]);
+      return Number.isNaN(status) ? undefined : { status, detail: "still refused after gitbeaker's retries" };
+    }
+    default:
+      return undefined;
   }
-  const code =
-    (error as { code?: string; cause?: { code?: string } })?.cause?.code ??
-    (error as { code?: string })?.code;
-  if (code === "ECONNREFUSED" || code === "ENOTFOUND") {
-    return new SwitchboardError(
-      "gitlab.unreachable",
-      "third-party",
-      `Cannot reach GitLab at ${host} (${code}): check GITLAB_HOST.`,
-    );
-  }
-  return error instanceof Error ? error : new Error(String(error));
 }

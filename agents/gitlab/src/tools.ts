@@ -1,5 +1,4 @@
-import { tool } from "@langchain/core/tools";
-import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import type { GitLabConnection } from "./client.js";
 import {
@@ -21,142 +20,131 @@ const ONE_PAGE = { perPage: 20, maxPages: 1, page: 1 } as const;
 
 export function gitLabTools(gitlab: GitLabConnection): AgentTool[] {
   return [
-    readTool(
-      tool(
-        async ({ search }) => {
-          const projects = (await gitlab.call((client) =>
-            client.Projects.all({ ...ONE_PAGE, membership: true, ...(search ? { search } : {}) }),
-          )) as GitLabProject[];
-          if (projects.length === 0)
-            return search ? `No projects match "${search}".` : "No projects are visible.";
-          return projects.map(formatProject).join("\n");
-        },
-        {
-          name: "list_projects",
-          description:
-            "List the GitLab projects you are a member of, optionally those whose path contains a text",
-          schema: z.object({ search: z.string().optional() }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ project: projectId, state }) => {
-          const mrs = (await gitlab.call((client) =>
-            client.MergeRequests.all({ ...ONE_PAGE, projectId, ...(state === "all" ? {} : { state }) }),
-          )) as GitLabMergeRequest[];
-          if (mrs.length === 0)
-            return `No ${state === "all" ? "" : `${state} `}merge requests in ${projectId}.`;
-          return mrs.map(formatMergeRequest).join("\n");
-        },
-        {
-          name: "list_merge_requests",
-          description: "List a GitLab project's merge requests, newest first (open ones by default)",
-          schema: z.object({
-            project,
-            state: z.enum(["opened", "merged", "closed", "all"]).default("opened"),
-          }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ project: projectId, ref, status }) => {
-          const pipelines = (await gitlab.call((client) =>
-            client.Pipelines.all(projectId, {
-              ...ONE_PAGE,
-              ...(ref ? { ref } : {}),
-              ...(status ? { status } : {}),
-            }),
-          )) as GitLabPipeline[];
-          if (pipelines.length === 0)
-            return `No ${status ? `${status} ` : ""}pipelines in ${projectId}${ref ? ` on ${ref}` : ""}.`;
-          return pipelines.map(formatPipeline).join("\n");
-        },
-        {
-          name: "list_pipelines",
-          description:
-            "List a GitLab project's CI/CD pipelines, newest first, optionally by branch or status",
-          schema: z.object({
-            project,
-            ref: z.string().optional().describe("A branch or tag"),
-            status: z
-              .enum(["running", "pending", "success", "failed", "canceled", "skipped", "created"])
-              .optional(),
-          }),
-        },
-      ),
-    ),
-    changeTool<{ project: string; source_branch: string; target_branch?: string; title: string }>(
-      tool(
-        async ({ project: projectId, source_branch, target_branch, title, description }) => {
-          const target =
-            target_branch ??
-            ((await gitlab.call((client) => client.Projects.show(projectId))) as GitLabProject)
-              .default_branch ??
-            "main";
-          const mr = (await gitlab.call((client) =>
-            client.MergeRequests.create(projectId, source_branch, target, title, {
-              ...(description ? { description } : {}),
-            }),
-          )) as GitLabMergeRequest;
-          return `Opened merge request ${formatMergeRequest(mr)} in ${projectId}${mr.web_url ? `: ${mr.web_url}` : ""}`;
-        },
-        {
-          name: "create_merge_request",
-          description:
-            "Open a GitLab merge request from a branch (into the default branch unless told otherwise)",
-          schema: z.object({
-            project,
-            source_branch: z.string().min(1),
-            target_branch: z.string().optional().describe("Default: the project's default branch"),
-            title: z.string().min(1),
-            description: z.string().optional(),
-          }),
-        },
-      ),
-      ({ project: projectId, source_branch, target_branch, title }) =>
-        `Open a merge request in ${projectId} from ${source_branch} into ${target_branch ?? "the default branch"}: "${title}".`,
-    ),
-    changeTool<{ project: string; title: string }>(
-      tool(
-        async ({ project: projectId, title, description, labels }) => {
-          const issue = (await gitlab.call((client) =>
-            client.Issues.create(projectId, title, {
-              ...(description ? { description } : {}),
-              ...(labels?.length ? { labels: labels.join(",") } : {}),
-            }),
-          )) as { iid: number; title: string; web_url?: string };
-          return `Created issue #${issue.iid} in ${projectId}: ${issue.title}${issue.web_url ? ` (${issue.web_url})` : ""}`;
-        },
-        {
-          name: "create_issue",
-          description: "Create an issue in a GitLab project",
-          schema: z.object({
-            project,
-            title: z.string().min(1),
-            description: z.string().optional(),
-            labels: z.array(z.string()).optional(),
-          }),
-        },
-      ),
-      ({ project: projectId, title }) => `Create an issue in ${projectId}: "${title}".`,
-    ),
-    changeTool<{ project: string; pipeline_id: number }>(
-      tool(
-        async ({ project: projectId, pipeline_id }) => {
-          const pipeline = (await gitlab.call((client) =>
-            client.Pipelines.retry(projectId, pipeline_id),
-          )) as GitLabPipeline;
-          return `Retried ${formatPipeline(pipeline)} in ${projectId}`;
-        },
-        {
-          name: "retry_pipeline",
-          description: "Retry the failed and canceled jobs of a GitLab pipeline",
-          schema: z.object({ project, pipeline_id: z.number().int().positive() }),
-        },
-      ),
-      ({ project: projectId, pipeline_id }) => `Retry pipeline ${pipeline_id} in ${projectId}.`,
-    ),
+    listProjects(gitlab),
+    listMergeRequests(gitlab),
+    listPipelines(gitlab),
+    createMergeRequest(gitlab),
+    createIssue(gitlab),
+    retryPipeline(gitlab),
   ];
 }
+
+const listProjects = (gitlab: GitLabConnection) =>
+  defineTool({
+    name: "list_projects",
+    description: "List the GitLab projects you are a member of, optionally those whose path contains a text",
+    schema: z.object({ search: z.string().optional() }),
+    run: async ({ search }) => {
+      const projects = (await gitlab.call((client) =>
+        client.Projects.all({ ...ONE_PAGE, membership: true, ...(search ? { search } : {}) }),
+      )) as GitLabProject[];
+      if (projects.length === 0)
+        return search ? `No projects match "${search}".` : "No projects are visible.";
+      return projects.map(formatProject).join("\n");
+    },
+  });
+
+const listMergeRequests = (gitlab: GitLabConnection) =>
+  defineTool({
+    name: "list_merge_requests",
+    description: "List a GitLab project's merge requests, newest first (open ones by default)",
+    schema: z.object({
+      project,
+      state: z.enum(["opened", "merged", "closed", "all"]).default("opened"),
+    }),
+    run: async ({ project: projectId, state }) => {
+      const mrs = (await gitlab.call((client) =>
+        client.MergeRequests.all({ ...ONE_PAGE, projectId, ...(state === "all" ? {} : { state }) }),
+      )) as GitLabMergeRequest[];
+      if (mrs.length === 0) return `No ${state === "all" ? "" : `${state} `}merge requests in ${projectId}.`;
+      return mrs.map(formatMergeRequest).join("\n");
+    },
+  });
+
+const listPipelines = (gitlab: GitLabConnection) =>
+  defineTool({
+    name: "list_pipelines",
+    description: "List a GitLab project's CI/CD pipelines, newest first, optionally by branch or status",
+    schema: z.object({
+      project,
+      ref: z.string().optional().describe("A branch or tag"),
+      status: z
+        .enum(["running", "pending", "success", "failed", "canceled", "skipped", "created"])
+        .optional(),
+    }),
+    run: async ({ project: projectId, ref, status }) => {
+      const pipelines = (await gitlab.call((client) =>
+        client.Pipelines.all(projectId, {
+          ...ONE_PAGE,
+          ...(ref ? { ref } : {}),
+          ...(status ? { status } : {}),
+        }),
+      )) as GitLabPipeline[];
+      if (pipelines.length === 0)
+        return `No ${status ? `${status} ` : ""}pipelines in ${projectId}${ref ? ` on ${ref}` : ""}.`;
+      return pipelines.map(formatPipeline).join("\n");
+    },
+  });
+
+const createMergeRequest = (gitlab: GitLabConnection) =>
+  defineTool({
+    name: "create_merge_request",
+    description: "Open a GitLab merge request from a branch (into the default branch unless told otherwise)",
+    schema: z.object({
+      project,
+      source_branch: z.string().min(1),
+      target_branch: z.string().optional().describe("Default: the project's default branch"),
+      title: z.string().min(1),
+      description: z.string().optional(),
+    }),
+    confirm: ({ project: projectId, source_branch, target_branch, title }) =>
+      `Open a merge request in ${projectId} from ${source_branch} into ${target_branch ?? "the default branch"}: "${title}".`,
+    run: async ({ project: projectId, source_branch, target_branch, title, description }) => {
+      const target =
+        target_branch ??
+        ((await gitlab.call((client) => client.Projects.show(projectId))) as GitLabProject).default_branch ??
+        "main";
+      const mr = (await gitlab.call((client) =>
+        client.MergeRequests.create(projectId, source_branch, target, title, {
+          ...(description ? { description } : {}),
+        }),
+      )) as GitLabMergeRequest;
+      return `Opened merge request ${formatMergeRequest(mr)} in ${projectId}${mr.web_url ? `: ${mr.web_url}` : ""}`;
+    },
+  });
+
+const createIssue = (gitlab: GitLabConnection) =>
+  defineTool({
+    name: "create_issue",
+    description: "Create an issue in a GitLab project",
+    schema: z.object({
+      project,
+      title: z.string().min(1),
+      description: z.string().optional(),
+      labels: z.array(z.string()).optional(),
+    }),
+    confirm: ({ project: projectId, title }) => `Create an issue in ${projectId}: "${title}".`,
+    run: async ({ project: projectId, title, description, labels }) => {
+      const issue = (await gitlab.call((client) =>
+        client.Issues.create(projectId, title, {
+          ...(description ? { description } : {}),
+          ...(labels?.length ? { labels: labels.join(",") } : {}),
+        }),
+      )) as { iid: number; title: string; web_url?: string };
+      return `Created issue #${issue.iid} in ${projectId}: ${issue.title}${issue.web_url ? ` (${issue.web_url})` : ""}`;
+    },
+  });
+
+const retryPipeline = (gitlab: GitLabConnection) =>
+  defineTool({
+    name: "retry_pipeline",
+    description: "Retry the failed and canceled jobs of a GitLab pipeline",
+    schema: z.object({ project, pipeline_id: z.number().int().positive() }),
+    confirm: ({ project: projectId, pipeline_id }) => `Retry pipeline ${pipeline_id} in ${projectId}.`,
+    run: async ({ project: projectId, pipeline_id }) => {
+      const pipeline = (await gitlab.call((client) =>
+        client.Pipelines.retry(projectId, pipeline_id),
+      )) as GitLabPipeline;
+      return `Retried ${formatPipeline(pipeline)} in ${projectId}`;
+    },
+  });

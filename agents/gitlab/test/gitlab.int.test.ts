@@ -107,3 +107,12 @@ it("accepts the token under GITLAB_PERSONAL_ACCESS_TOKEN, CAIPE's other name for
   });
   expect(text).toContain("platform/deploy-tools (id 11, default branch main)");
 });
+
+it("fails the task naming GITLAB_TOKEN when GitLab refuses the token, without echoing it", async () => {
+  const wrong = "glpat-wrong-token-0123456789";
+  const result = await agent.ask("open merge requests in platform/deploy-tools", { GITLAB_TOKEN: wrong });
+  expect(result.state).toBe("failed");
+  expect(result.text).toContain("GitLab refused the credentials (HTTP 401");
+  expect(result.text).toContain("check GITLAB_TOKEN");
+  expect(result.text).not.toContain(wrong);
+});
