@@ -62,7 +62,7 @@ export function bearerGuard(settings: AuthSettings, binding: "jsonrpc" | "rest")
           ? await jwtVerify(token, settings.key, options)
           : await jwtVerify(token, settings.key, options);
       if (!payload.sub) return refuse(res, binding, "the token has no subject (sub) claim");
-      (req as WithCaller)[CALLER] = new AuthenticatedCaller(payload.sub, token);
+      (req as WithCaller)[CALLER] = new AuthenticatedCaller(payload.sub, token, payload);
       next();
     } catch (error) {
       const reason = (error as { code?: string }).code ?? "ERR_JWT_INVALID";

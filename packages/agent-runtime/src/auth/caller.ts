@@ -1,11 +1,15 @@
 import { createHash } from "node:crypto";
 import type { User } from "@a2a-js/sdk/server";
 
-/** A caller whose bearer token was verified: its subject, and the token to forward to subagents. */
+/**
+ * A caller whose bearer token was verified: its subject, the token to forward to subagents, and
+ * the token's verified claims (groups, name, email: what policies decide on and audits record).
+ */
 export class AuthenticatedCaller implements User {
   constructor(
     readonly subject: string,
     readonly token: string,
+    readonly claims: Readonly<Record<string, unknown>> = {},
   ) {}
 
   get isAuthenticated(): boolean {

@@ -1,3 +1,6 @@
+import type { User } from "@a2a-js/sdk/server";
+import { AuthenticatedCaller } from "../auth/caller.js";
+
 /**
  * Who is acting, as the policy sees them: taken from the verified token only (never from a
  * message's text or metadata). Under AUTH_MODE=none everyone is the one local principal.
@@ -58,4 +61,11 @@ function groupsIn(value: unknown): string[] {
 
 function stringClaim(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/** The principal of an A2A caller: its verified claims, or the local principal when anonymous. */
+export function principalOf(user: User | undefined, groupClaims: string[]): Principal {
+  return user instanceof AuthenticatedCaller
+    ? { ...principalFromClaims(user.claims, groupClaims), subject: user.subject }
+    : LOCAL_PRINCIPAL;
 }
