@@ -28,6 +28,25 @@ describe("a tool declared once", () => {
     expect(createIssue.confirm?.({ project: "PLAT" })).toBeUndefined();
   });
 
+  it("names what a call acts on from the arguments it will run with", () => {
+    const comment = defineTool({
+      name: "add_comment",
+      description: "Comment on a repository's issue",
+      schema: z.object({ owner: z.string(), repo: z.string(), body: z.string().min(1) }),
+      resource: ({ owner, repo }) => ({
+        owner: owner.toLowerCase(),
+        repository: `${owner}/${repo}`.toLowerCase(),
+      }),
+      confirm: ({ owner, repo }) => `Comment on ${owner}/${repo}.`,
+      run: () => "done",
+    });
+    expect(comment.resource?.({ owner: "Acme", repo: "API", body: "hi" })).toEqual({
+      owner: "acme",
+      repository: "acme/api",
+    });
+    expect(comment.resource?.({ owner: "Acme" })).toBeUndefined();
+  });
+
   it("is a read when it has no question", () => {
     const read = defineTool({
       name: "list_projects",

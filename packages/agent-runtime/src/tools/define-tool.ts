@@ -1,5 +1,6 @@
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import type { z } from "zod";
+import type { ToolResource } from "../authz/request.js";
 
 /** A zod object schema: a tool's arguments are always named fields. */
 type ArgsSchema = z.ZodObject;
@@ -16,6 +17,8 @@ export interface AgentTool {
    * is nothing to ask (arguments the tool will refuse anyway never reach the user).
    */
   confirm?: (args: Record<string, unknown>) => string | undefined;
+  /** What a call acts on, from its raw arguments, for the policy (undefined: the tool as a whole). */
+  resource?: (args: Record<string, unknown>) => ToolResource | undefined;
 }
 
 /** One tool, declared once: its arguments' types come from `schema`. */
@@ -31,6 +34,12 @@ export interface ToolSpec<S extends ArgsSchema> {
    * `run` is called, from the validated arguments.
    */
   confirm?: (args: z.output<S>) => string;
+  /**
+   * What a call acts on, named from its validated arguments, so a policy can scope it: e.g.
+   * `({ project }) => ({ project })` or `({ owner, repo }) => ({ owner, repository: \`${owner}/${repo}\` })`.
+   * Say how case matters to the vendor (lower-case names the vendor matches case-insensitively).
+   */
+  resource?: (args: z.output<S>) => ToolResource;
 }
 
 /**
@@ -43,14 +52,19 @@ export function defineTool<S extends ArgsSchema>(spec: ToolSpec<S>): AgentTool {
     description: spec.description,
     schema: spec.schema,
   });
-  const { confirm } = spec;
-  if (!confirm) return { tool: built };
+  const { confirm, resource } = spec;
+  // Both read the arguments as the tool will run with them (defaults filled); arguments the tool
+  // refuses anyway are neither asked about nor decided on: the call fails before it acts.
+  const validated =
+    <T>(read: (args: z.output<S>) => T) =>
+    (args: Record<string, unknown>): T | undefined => {
+      const parsed = spec.schema.safeParse(args);
+      return parsed.success ? read(parsed.data) : undefined;
+    };
   return {
     tool: built,
-    confirm: (args) => {
-      const parsed = spec.schema.safeParse(args);
-      return parsed.success ? confirm(parsed.data) : undefined;
-    },
+    ...(confirm ? { confirm: validated(confirm) } : {}),
+    ...(resource ? { resource: validated(resource) } : {}),
   };
 }
 
