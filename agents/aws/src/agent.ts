@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "@switchboard/agent-runtime";
-import { AwsConnection } from "./client.js";
+import { awsConnection } from "./client.js";
 import { AWS_PROMPT } from "./prompt.js";
 import { awsTools } from "./tools.js";
 
@@ -37,5 +37,5 @@ export const awsAgent: AgentDefinition = {
       examples: ["Stop i-0abc123def4567890", "Start the staging bastion"],
     },
   ],
-  tools: (env) => awsTools(new AwsConnection(env)),
+  tools: (env) => awsTools(awsConnection(env)),
 };

@@ -1,29 +1,61 @@
+import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
+import type { CostExplorerClient } from "@aws-sdk/client-cost-explorer";
+import type { EC2Client } from "@aws-sdk/client-ec2";
+import type { EKSClient } from "@aws-sdk/client-eks";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { VendorClient, type VendorFailure } from "@switchboard/agent-runtime";
 import { maskSecrets, SwitchboardError } from "@switchboard/common";
-import { type AwsKeys, CREDENTIAL_HINT, readAwsSettings } from "./env.js";
+import { type AwsKeys, type AwsSettings, CREDENTIAL_HINT, readAwsSettings } from "./env.js";
 
-/** Each service's SDK package. */
-interface Sdks {
-  ec2: typeof import("@aws-sdk/client-ec2");
-  s3: typeof import("@aws-sdk/client-s3");
-  cloudwatch: typeof import("@aws-sdk/client-cloudwatch");
-  eks: typeof import("@aws-sdk/client-eks");
-  costExplorer: typeof import("@aws-sdk/client-cost-explorer");
+/**
+ * The AWS services the tools use, one vendor client each: a service's SDK package is loaded on its
+ * first use (together they hold ~30 MB). `env` is the SDK's name in AWS_ENDPOINT_URL_<env>.
+ */
+export function awsConnection(env: NodeJS.ProcessEnv): AwsConnection {
+  return {
+    ec2: awsService(env, {
+      label: "EC2",
+      env: "EC2",
+      load: () => import("@aws-sdk/client-ec2"),
+      create: (sdk, config) => new sdk.EC2Client(config),
+    }),
+    s3: awsService(env, {
+      label: "S3",
+      env: "S3",
+      load: () => import("@aws-sdk/client-s3"),
+      // Custom endpoints (moto, LocalStack, an IP) have no per-bucket DNS names.
+      create: (sdk, config) => new sdk.S3Client({ ...config, forcePathStyle: Boolean(config.endpoint) }),
+    }),
+    cloudwatch: awsService(env, {
+      label: "CloudWatch",
+      env: "CLOUDWATCH",
+      load: () => import("@aws-sdk/client-cloudwatch"),
+      create: (sdk, config) => new sdk.CloudWatchClient(config),
+    }),
+    eks: awsService(env, {
+      label: "EKS",
+      env: "EKS",
+      load: () => import("@aws-sdk/client-eks"),
+      create: (sdk, config) => new sdk.EKSClient(config),
+    }),
+    costExplorer: awsService(env, {
+      label: "Cost Explorer",
+      env: "COST_EXPLORER",
+      load: () => import("@aws-sdk/client-cost-explorer"),
+      create: (sdk, config) => new sdk.CostExplorerClient(config),
+    }),
+  };
 }
-type Service = keyof Sdks;
-/** Each loaded on the service's first use: together they hold ~30 MB. */
-const SDKS: { [S in Service]: () => Promise<Sdks[S]> } = {
-  ec2: () => import("@aws-sdk/client-ec2"),
-  s3: () => import("@aws-sdk/client-s3"),
-  cloudwatch: () => import("@aws-sdk/client-cloudwatch"),
-  eks: () => import("@aws-sdk/client-eks"),
-  costExplorer: () => import("@aws-sdk/client-cost-explorer"),
-};
-interface Clients {
-  ec2: Sdks["ec2"]["EC2Client"]["prototype"];
-  s3: Sdks["s3"]["S3Client"]["prototype"];
-  cloudwatch: Sdks["cloudwatch"]["CloudWatchClient"]["prototype"];
-  eks: Sdks["eks"]["EKSClient"]["prototype"];
-  costExplorer: Sdks["costExplorer"]["CostExplorerClient"]["prototype"];
+
+/** A service's vendor client: its SDK client, and its SDK package for the command classes. */
+type AwsService<Sdk, Client> = VendorClient<{ client: Client; sdk: Sdk }, AwsSettings>;
+
+export interface AwsConnection {
+  ec2: AwsService<typeof import("@aws-sdk/client-ec2"), EC2Client>;
+  s3: AwsService<typeof import("@aws-sdk/client-s3"), S3Client>;
+  cloudwatch: AwsService<typeof import("@aws-sdk/client-cloudwatch"), CloudWatchClient>;
+  eks: AwsService<typeof import("@aws-sdk/client-eks"), EKSClient>;
+  costExplorer: AwsService<typeof import("@aws-sdk/client-cost-explorer"), CostExplorerClient>;
 }
 
 interface ClientConfig {
@@ -35,66 +67,54 @@ interface ClientConfig {
   requestHandler: { connectionTimeout: number; requestTimeout: number };
 }
 
-/** The SDK's names for each service's endpoint variable (AWS_ENDPOINT_URL_<name>). */
-const ENDPOINT_NAMES: Record<Service, string> = {
-  ec2: "EC2",
-  s3: "S3",
-  cloudwatch: "CLOUDWATCH",
-  eks: "EKS",
-  costExplorer: "COST_EXPLORER",
-};
-
-const FACTORIES: { [S in Service]: (sdk: Sdks[S], config: ClientConfig) => Clients[S] } = {
-  ec2: (sdk, config) => new sdk.EC2Client(config),
-  // Custom endpoints (moto, LocalStack, an IP) have no per-bucket DNS names.
-  s3: (sdk, config) => new sdk.S3Client({ ...config, forcePathStyle: Boolean(config.endpoint) }),
-  cloudwatch: (sdk, config) => new sdk.CloudWatchClient(config),
-  eks: (sdk, config) => new sdk.EKSClient(config),
-  costExplorer: (sdk, config) => new sdk.CostExplorerClient(config),
-};
+interface ServiceSpec<Sdk, Client> {
+  /** As the message names it: "EC2". */
+  label: string;
+  /** The SDK's name for the service's endpoint variable (AWS_ENDPOINT_URL_<env>). */
+  env: string;
+  load: () => Promise<Sdk>;
+  create: (sdk: Sdk, config: ClientConfig) => Client;
+}
 
 /**
- * The AWS clients, each created on first use so the agent starts (and says what is missing) without
- * credentials. A tool call is answered or fails within seconds: one retry, short socket timeouts.
- * Every failure becomes a message the model or the user can act on, with the keys scrubbed from it.
+ * One AWS service through its SDK v3 client (with the SDK package, for the command classes), built
+ * from the standard AWS settings. A tool call is answered or fails within seconds: one retry, short
+ * socket timeouts.
  */
-export class AwsConnection {
-  private readonly clients: Partial<Clients> = {};
-  private readonly secrets: string[];
-
-  constructor(private readonly env: NodeJS.ProcessEnv) {
-    this.secrets = readAwsSettings(env).secrets;
-  }
-
-  /** Runs `run` with the service's client and its SDK package (for the command classes). */
-  async call<S extends Service, T>(
-    service: S,
-    run: (client: Clients[S], sdk: Sdks[S]) => Promise<T>,
-  ): Promise<T> {
-    try {
-      const sdk = await SDKS[service]();
-      return await run(this.client(service, sdk), sdk);
-    } catch (error) {
-      throw describeAwsError(error, this.secrets);
-    }
-  }
-
-  private client<S extends Service>(service: S, sdk: Sdks[S]): Clients[S] {
-    const existing = this.clients[service];
-    if (existing) return existing;
-    const { region, profile, credentials, endpointFor } = readAwsSettings(this.env);
-    const endpoint = endpointFor(ENDPOINT_NAMES[service]);
-    const created = FACTORIES[service](sdk, {
-      ...(region ? { region } : {}),
-      ...(profile ? { profile } : {}),
-      ...(credentials ? { credentials } : {}),
-      ...(endpoint ? { endpoint } : {}),
-      maxAttempts: 2,
-      requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
-    });
-    this.clients[service] = created;
-    return created;
-  }
+function awsService<Sdk, Client>(
+  env: NodeJS.ProcessEnv,
+  service: ServiceSpec<Sdk, Client>,
+): AwsService<Sdk, Client> {
+  return new VendorClient(
+    {
+      vendor: "AWS",
+      code: "aws",
+      settings: readAwsSettings,
+      connect: async ({ region, profile, credentials, endpointFor }) => {
+        const sdk = await service.load();
+        const endpoint = endpointFor(service.env);
+        const client = service.create(sdk, {
+          ...(region ? { region } : {}),
+          ...(profile ? { profile } : {}),
+          ...(credentials ? { credentials } : {}),
+          ...(endpoint ? { endpoint } : {}),
+          maxAttempts: 2,
+          requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+        });
+        return { client, sdk };
+      },
+      names: ({ region, endpointFor }) => ({
+        url: endpointFor(service.env) ?? `the ${service.label} endpoint of ${region ?? "the SDK's region"}`,
+        credentials: "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE)",
+        address: "AWS_REGION, AWS_ENDPOINT_URL",
+        permissionHint: "an IAM policy must allow this action",
+      }),
+      secrets: ({ secrets }) => secrets,
+      classify: awsFailure,
+      describe: awsOwnWords,
+    },
+    env,
+  );
 }
 
 /** Error names AWS and the SDK use when there are no usable credentials. */
@@ -114,36 +134,50 @@ const CREDENTIAL_ERRORS = new Set([
   "InvalidToken",
 ]);
 
-function describeAwsError(error: unknown, secrets: string[]): Error {
-  if (error instanceof SwitchboardError) return error;
+/** Error names of AWS's throttling (most come as HTTP 400, so the status alone does not tell). */
+const THROTTLING_ERRORS = new Set([
+  "Throttling",
+  "ThrottlingException",
+  "ThrottledException",
+  "RequestLimitExceeded",
+  "TooManyRequestsException",
+  "RequestThrottled",
+  "RequestThrottledException",
+  "SlowDown",
+]);
+
+/**
+ * The SDK's errors: AWS's error name (InvalidInstanceID.NotFound, AuthFailure, …) with its message,
+ * the keys and anything shaped like an access key id scrubbed from it.
+ */
+function awsFailure(error: unknown, { secrets }: AwsSettings): Partial<VendorFailure> | undefined {
   const { name = "Error", message = String(error) } = (error ?? {}) as { name?: string; message?: string };
-  const reason = scrub(message, secrets);
-  if (CREDENTIAL_ERRORS.has(name)) {
+  const detail = scrub(`${name}: ${message}`, secrets);
+  if (CREDENTIAL_ERRORS.has(name)) return { kind: "credentials", detail };
+  if (THROTTLING_ERRORS.has(name)) return { kind: "rate-limited", detail };
+  return { detail };
+}
+
+/**
+ * Missing credentials are found by the SDK before anything is sent, and a missing region stops a
+ * call before it starts: neither is a refusal by AWS, so both are said in AWS's terms.
+ */
+function awsOwnWords(failure: VendorFailure): SwitchboardError | undefined {
+  if (failure.kind === "credentials") {
     return new SwitchboardError(
       "aws.credentials",
       "user",
-      `AWS credentials are missing or were refused (${name}: ${reason}): ${CREDENTIAL_HINT}.`,
+      `AWS credentials are missing or were refused (${failure.detail}): ${CREDENTIAL_HINT}.`,
     );
   }
-  if (/region is missing/i.test(message)) {
+  if (failure.status === undefined && /region is missing/i.test(failure.detail ?? "")) {
     return new SwitchboardError(
       "aws.region",
       "user",
-      `No AWS region is configured: set AWS_REGION (e.g. us-east-1).`,
+      "No AWS region is configured: set AWS_REGION (e.g. us-east-1).",
     );
   }
-  const code =
-    (error as { code?: string; cause?: { code?: string } })?.cause?.code ??
-    (error as { code?: string })?.code;
-  if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "ETIMEDOUT" || name === "TimeoutError") {
-    return new SwitchboardError(
-      "aws.unreachable",
-      "third-party",
-      `Cannot reach AWS (${code ?? name}): check AWS_REGION, AWS_ENDPOINT_URL and the network. ${reason}`,
-    );
-  }
-  const status = (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
-  return new Error(`AWS answered ${name}${status ? ` (HTTP ${status})` : ""}: ${reason}`);
+  return undefined;
 }
 
 /** Removes the configured keys, and anything shaped like an access key id, from a message. */

@@ -1,7 +1,6 @@
 import type { ResultByTime } from "@aws-sdk/client-cost-explorer";
 import type { Filter, Instance } from "@aws-sdk/client-ec2";
-import { tool } from "@langchain/core/tools";
-import { type AgentTool, changeTool, readTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import type { AwsConnection } from "./client.js";
 import {
@@ -27,226 +26,204 @@ const instanceIds = z
   .max(20);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date as YYYY-MM-DD");
 
-function day(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
-function ids(args: { instance_ids?: unknown }): string {
-  return Array.isArray(args.instance_ids) ? args.instance_ids.join(", ") : String(args.instance_ids);
-}
-
 export function awsTools(aws: AwsConnection): AgentTool[] {
   return [
-    readTool(
-      tool(
-        async ({ states, tags, instance_ids, max_results }) => {
-          const filters: Filter[] = [];
-          if (states?.length) filters.push({ Name: "instance-state-name", Values: states });
-          for (const { key, value } of tags ?? []) filters.push({ Name: `tag:${key}`, Values: [value] });
-          const instances: Instance[] = [];
-          let nextToken: string | undefined;
-          do {
-            const page = await aws.call("ec2", (client, sdk) =>
-              client.send(
-                new sdk.DescribeInstancesCommand({
-                  ...(filters.length ? { Filters: filters } : {}),
-                  // The API refuses MaxResults together with InstanceIds.
-                  ...(instance_ids?.length ? { InstanceIds: instance_ids } : { MaxResults: 1000 }),
-                  ...(nextToken ? { NextToken: nextToken } : {}),
-                }),
-              ),
-            );
-            for (const reservation of page.Reservations ?? [])
-              instances.push(...(reservation.Instances ?? []));
-            nextToken = page.NextToken;
-          } while (nextToken && instances.length < max_results);
-          if (instances.length === 0) return "No EC2 instances match.";
-          const more =
-            instances.length > max_results
-              ? `\n(${instances.length - max_results} more match; filter by state or tag to see them)`
-              : "";
-          return `${instances.slice(0, max_results).map(formatInstanceLine).join("\n")}${more}`;
-        },
-        {
-          name: "list_ec2_instances",
-          description:
-            "List EC2 instances in the configured region, one line each: id, Name tag, type, state, availability zone, private IP, launch time",
-          schema: z.object({
-            states: z.array(z.enum(INSTANCE_STATES)).optional().describe("Only instances in these states"),
-            tags: z
-              .array(z.object({ key: z.string().min(1), value: z.string() }))
-              .optional()
-              .describe(
-                "Only instances carrying every one of these tags, e.g. [{ key: 'env', value: 'prod' }]",
-              ),
-            instance_ids: z.array(z.string()).optional(),
-            max_results: z.number().int().min(1).max(200).default(50),
-          }),
-        },
-      ),
-    ),
-    changeTool<{ instance_ids: string[] }>(
-      tool(
-        async ({ instance_ids }) => {
-          const result = await aws.call("ec2", (client, sdk) =>
-            client.send(new sdk.StopInstancesCommand({ InstanceIds: instance_ids })),
-          );
-          return `Stopping:\n${(result.StoppingInstances ?? []).map(formatStateChange).join("\n")}`;
-        },
-        {
-          name: "stop_instance",
-          description: "Stop running EC2 instances (their EBS volumes stay; they can be started again)",
-          schema: z.object({ instance_ids: instanceIds }),
-        },
-      ),
-      (args) => `Stop the EC2 instances ${ids(args)}.`,
-    ),
-    changeTool<{ instance_ids: string[] }>(
-      tool(
-        async ({ instance_ids }) => {
-          const result = await aws.call("ec2", (client, sdk) =>
-            client.send(new sdk.StartInstancesCommand({ InstanceIds: instance_ids })),
-          );
-          return `Starting:\n${(result.StartingInstances ?? []).map(formatStateChange).join("\n")}`;
-        },
-        {
-          name: "start_instance",
-          description: "Start stopped EC2 instances",
-          schema: z.object({ instance_ids: instanceIds }),
-        },
-      ),
-      (args) => `Start the EC2 instances ${ids(args)}.`,
-    ),
-    readTool(
-      tool(
-        async ({ prefix }) => {
-          const result = await aws.call("s3", (client, sdk) => client.send(new sdk.ListBucketsCommand({})));
-          const buckets = (result.Buckets ?? []).filter(
-            (bucket) => !prefix || bucket.Name?.startsWith(prefix),
-          );
-          if (buckets.length === 0)
-            return prefix ? `No S3 buckets start with "${prefix}".` : "No S3 buckets.";
-          const shown = buckets.slice(0, 100);
-          const more =
-            buckets.length > shown.length ? `\n(${buckets.length - shown.length} more; give a prefix)` : "";
-          return `${shown.map(formatBucketLine).join("\n")}${more}`;
-        },
-        {
-          name: "list_s3_buckets",
-          description: "List the account's S3 buckets (name, region when known, creation date)",
-          schema: z.object({
-            prefix: z.string().optional().describe("Only buckets whose name starts with this"),
-          }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ state, name_prefix }) => {
-          const result = await aws.call("cloudwatch", (client, sdk) =>
-            client.send(
-              new sdk.DescribeAlarmsCommand({
-                ...(state ? { StateValue: state } : {}),
-                ...(name_prefix ? { AlarmNamePrefix: name_prefix } : {}),
-                AlarmTypes: ["MetricAlarm", "CompositeAlarm"],
-                MaxRecords: 100,
-              }),
-            ),
-          );
-          const lines = [
-            ...(result.MetricAlarms ?? []).map(formatMetricAlarmLine),
-            ...(result.CompositeAlarms ?? []).map(formatCompositeAlarmLine),
-          ];
-          if (lines.length === 0)
-            return state ? `No CloudWatch alarms in state ${state}.` : "No CloudWatch alarms.";
-          const more = result.NextToken ? "\n(more alarms exist; filter by state or name prefix)" : "";
-          return `${lines.join("\n")}${more}`;
-        },
-        {
-          name: "list_cloudwatch_alarms",
-          description: "List CloudWatch alarms with their state, metric, threshold and state reason",
-          schema: z.object({
-            state: z
-              .enum(ALARM_STATES)
-              .optional()
-              .describe("Only alarms in this state; ALARM for those firing"),
-            name_prefix: z.string().optional(),
-          }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ name }) => {
-          const names = name
-            ? [name]
-            : ((
-                await aws.call("eks", (client, sdk) =>
-                  client.send(new sdk.ListClustersCommand({ maxResults: 100 })),
-                )
-              ).clusters ?? []);
-          if (names.length === 0) return "No EKS clusters in this region.";
-          const described = await Promise.all(
-            names
-              .slice(0, CLUSTERS_DESCRIBED)
-              .map((cluster) =>
-                aws.call("eks", (client, sdk) =>
-                  client.send(new sdk.DescribeClusterCommand({ name: cluster })),
-                ),
-              ),
-          );
-          const lines = described.map(({ cluster }) => formatClusterLine(cluster ?? {}));
-          const rest = names.slice(CLUSTERS_DESCRIBED);
-          if (rest.length > 0) lines.push(`Also: ${rest.join(", ")}`);
-          return lines.join("\n");
-        },
-        {
-          name: "list_eks_clusters",
-          description:
-            "List EKS clusters with their Kubernetes version, status and API endpoint; give a name to describe one",
-          schema: z.object({ name: z.string().min(1).optional().describe("One cluster's name") }),
-        },
-      ),
-    ),
-    readTool(
-      tool(
-        async ({ start, end, top }) => {
-          const until = end ?? day(new Date());
-          const from = start ?? day(new Date(Date.parse(until) - 30 * DAY_MS));
-          if (from >= until)
-            return `The start date ${from} must be before the end date ${until} (end is exclusive).`;
-          const metric = "UnblendedCost";
-          const results: ResultByTime[] = [];
-          let nextPageToken: string | undefined;
-          for (let page = 0; page < COST_PAGES; page += 1) {
-            const answer = await aws.call("costExplorer", (client, sdk) =>
-              client.send(
-                new sdk.GetCostAndUsageCommand({
-                  TimePeriod: { Start: from, End: until },
-                  Granularity: "MONTHLY",
-                  Metrics: [metric],
-                  GroupBy: [{ Type: "DIMENSION", Key: "SERVICE" }],
-                  ...(nextPageToken ? { NextPageToken: nextPageToken } : {}),
-                }),
-              ),
-            );
-            results.push(...(answer.ResultsByTime ?? []));
-            nextPageToken = answer.NextPageToken;
-            if (!nextPageToken) break;
-          }
-          return formatCosts(costsByService(results, metric), { start: from, end: until, top });
-        },
-        {
-          name: "cost_by_service",
-          description:
-            "AWS cost per service (Cost Explorer, unblended) for a date range, most expensive first, with the total. Default: the last 30 days",
-          schema: z.object({
-            start: isoDate.optional().describe("First day, YYYY-MM-DD (default: 30 days before end)"),
-            end: isoDate.optional().describe("Day after the last day, YYYY-MM-DD (default: today)"),
-            top: z.number().int().min(1).max(50).default(10),
-          }),
-        },
-      ),
-    ),
+    listEc2Instances(aws),
+    stopInstance(aws),
+    startInstance(aws),
+    listS3Buckets(aws),
+    listCloudwatchAlarms(aws),
+    listEksClusters(aws),
+    costByService(aws),
   ];
+}
+
+const listEc2Instances = (aws: AwsConnection) =>
+  defineTool({
+    name: "list_ec2_instances",
+    description:
+      "List EC2 instances in the configured region, one line each: id, Name tag, type, state, availability zone, private IP, launch time",
+    schema: z.object({
+      states: z.array(z.enum(INSTANCE_STATES)).optional().describe("Only instances in these states"),
+      tags: z
+        .array(z.object({ key: z.string().min(1), value: z.string() }))
+        .optional()
+        .describe("Only instances carrying every one of these tags, e.g. [{ key: 'env', value: 'prod' }]"),
+      instance_ids: z.array(z.string()).optional(),
+      max_results: z.number().int().min(1).max(200).default(50),
+    }),
+    run: async ({ states, tags, instance_ids, max_results }) => {
+      const filters: Filter[] = [];
+      if (states?.length) filters.push({ Name: "instance-state-name", Values: states });
+      for (const { key, value } of tags ?? []) filters.push({ Name: `tag:${key}`, Values: [value] });
+      const instances: Instance[] = [];
+      let nextToken: string | undefined;
+      do {
+        const page = await aws.ec2.call(({ client, sdk }) =>
+          client.send(
+            new sdk.DescribeInstancesCommand({
+              ...(filters.length ? { Filters: filters } : {}),
+              // The API refuses MaxResults together with InstanceIds.
+              ...(instance_ids?.length ? { InstanceIds: instance_ids } : { MaxResults: 1000 }),
+              ...(nextToken ? { NextToken: nextToken } : {}),
+            }),
+          ),
+        );
+        for (const reservation of page.Reservations ?? []) instances.push(...(reservation.Instances ?? []));
+        nextToken = page.NextToken;
+      } while (nextToken && instances.length < max_results);
+      if (instances.length === 0) return "No EC2 instances match.";
+      const more =
+        instances.length > max_results
+          ? `\n(${instances.length - max_results} more match; filter by state or tag to see them)`
+          : "";
+      return `${instances.slice(0, max_results).map(formatInstanceLine).join("\n")}${more}`;
+    },
+  });
+
+const stopInstance = (aws: AwsConnection) =>
+  defineTool({
+    name: "stop_instance",
+    description: "Stop running EC2 instances (their EBS volumes stay; they can be started again)",
+    schema: z.object({ instance_ids: instanceIds }),
+    confirm: ({ instance_ids }) => `Stop the EC2 instances ${instance_ids.join(", ")}.`,
+    run: async ({ instance_ids }) => {
+      const result = await aws.ec2.call(({ client, sdk }) =>
+        client.send(new sdk.StopInstancesCommand({ InstanceIds: instance_ids })),
+      );
+      return `Stopping:\n${(result.StoppingInstances ?? []).map(formatStateChange).join("\n")}`;
+    },
+  });
+
+const startInstance = (aws: AwsConnection) =>
+  defineTool({
+    name: "start_instance",
+    description: "Start stopped EC2 instances",
+    schema: z.object({ instance_ids: instanceIds }),
+    confirm: ({ instance_ids }) => `Start the EC2 instances ${instance_ids.join(", ")}.`,
+    run: async ({ instance_ids }) => {
+      const result = await aws.ec2.call(({ client, sdk }) =>
+        client.send(new sdk.StartInstancesCommand({ InstanceIds: instance_ids })),
+      );
+      return `Starting:\n${(result.StartingInstances ?? []).map(formatStateChange).join("\n")}`;
+    },
+  });
+
+const listS3Buckets = (aws: AwsConnection) =>
+  defineTool({
+    name: "list_s3_buckets",
+    description: "List the account's S3 buckets (name, region when known, creation date)",
+    schema: z.object({
+      prefix: z.string().optional().describe("Only buckets whose name starts with this"),
+    }),
+    run: async ({ prefix }) => {
+      const result = await aws.s3.call(({ client, sdk }) => client.send(new sdk.ListBucketsCommand({})));
+      const buckets = (result.Buckets ?? []).filter((bucket) => !prefix || bucket.Name?.startsWith(prefix));
+      if (buckets.length === 0) return prefix ? `No S3 buckets start with "${prefix}".` : "No S3 buckets.";
+      const shown = buckets.slice(0, 100);
+      const more =
+        buckets.length > shown.length ? `\n(${buckets.length - shown.length} more; give a prefix)` : "";
+      return `${shown.map(formatBucketLine).join("\n")}${more}`;
+    },
+  });
+
+const listCloudwatchAlarms = (aws: AwsConnection) =>
+  defineTool({
+    name: "list_cloudwatch_alarms",
+    description: "List CloudWatch alarms with their state, metric, threshold and state reason",
+    schema: z.object({
+      state: z.enum(ALARM_STATES).optional().describe("Only alarms in this state; ALARM for those firing"),
+      name_prefix: z.string().optional(),
+    }),
+    run: async ({ state, name_prefix }) => {
+      const result = await aws.cloudwatch.call(({ client, sdk }) =>
+        client.send(
+          new sdk.DescribeAlarmsCommand({
+            ...(state ? { StateValue: state } : {}),
+            ...(name_prefix ? { AlarmNamePrefix: name_prefix } : {}),
+            AlarmTypes: ["MetricAlarm", "CompositeAlarm"],
+            MaxRecords: 100,
+          }),
+        ),
+      );
+      const lines = [
+        ...(result.MetricAlarms ?? []).map(formatMetricAlarmLine),
+        ...(result.CompositeAlarms ?? []).map(formatCompositeAlarmLine),
+      ];
+      if (lines.length === 0)
+        return state ? `No CloudWatch alarms in state ${state}.` : "No CloudWatch alarms.";
+      const more = result.NextToken ? "\n(more alarms exist; filter by state or name prefix)" : "";
+      return `${lines.join("\n")}${more}`;
+    },
+  });
+
+const listEksClusters = (aws: AwsConnection) =>
+  defineTool({
+    name: "list_eks_clusters",
+    description:
+      "List EKS clusters with their Kubernetes version, status and API endpoint; give a name to describe one",
+    schema: z.object({ name: z.string().min(1).optional().describe("One cluster's name") }),
+    run: async ({ name }) => {
+      const names = name
+        ? [name]
+        : ((
+            await aws.eks.call(({ client, sdk }) =>
+              client.send(new sdk.ListClustersCommand({ maxResults: 100 })),
+            )
+          ).clusters ?? []);
+      if (names.length === 0) return "No EKS clusters in this region.";
+      const described = await Promise.all(
+        names
+          .slice(0, CLUSTERS_DESCRIBED)
+          .map((cluster) =>
+            aws.eks.call(({ client, sdk }) => client.send(new sdk.DescribeClusterCommand({ name: cluster }))),
+          ),
+      );
+      const lines = described.map(({ cluster }) => formatClusterLine(cluster ?? {}));
+      const rest = names.slice(CLUSTERS_DESCRIBED);
+      if (rest.length > 0) lines.push(`Also: ${rest.join(", ")}`);
+      return lines.join("\n");
+    },
+  });
+
+const costByService = (aws: AwsConnection) =>
+  defineTool({
+    name: "cost_by_service",
+    description:
+      "AWS cost per service (Cost Explorer, unblended) for a date range, most expensive first, with the total. Default: the last 30 days",
+    schema: z.object({
+      start: isoDate.optional().describe("First day, YYYY-MM-DD (default: 30 days before end)"),
+      end: isoDate.optional().describe("Day after the last day, YYYY-MM-DD (default: today)"),
+      top: z.number().int().min(1).max(50).default(10),
+    }),
+    run: async ({ start, end, top }) => {
+      const until = end ?? day(new Date());
+      const from = start ?? day(new Date(Date.parse(until) - 30 * DAY_MS));
+      if (from >= until)
+        return `The start date ${from} must be before the end date ${until} (end is exclusive).`;
+      const metric = "UnblendedCost";
+      const results: ResultByTime[] = [];
+      let nextPageToken: string | undefined;
+      for (let page = 0; page < COST_PAGES; page += 1) {
+        const answer = await aws.costExplorer.call(({ client, sdk }) =>
+          client.send(
+            new sdk.GetCostAndUsageCommand({
+              TimePeriod: { Start: from, End: until },
+              Granularity: "MONTHLY",
+              Metrics: [metric],
+              GroupBy: [{ Type: "DIMENSION", Key: "SERVICE" }],
+              ...(nextPageToken ? { NextPageToken: nextPageToken } : {}),
+            }),
+          ),
+        );
+        results.push(...(answer.ResultsByTime ?? []));
+        nextPageToken = answer.NextPageToken;
+        if (!nextPageToken) break;
+      }
+      return formatCosts(costsByService(results, metric), { start: from, end: until, top });
+    },
+  });
+
+function day(date: Date): string {
+  return date.toISOString().slice(0, 10);
 }

@@ -299,7 +299,7 @@ describe("AWS agent: tools' formatting and AWS's errors, against moto", () => {
     const result = await agent.ask("show instance i-0000000000000dead");
     expect(result.state).toBe("completed");
     expect(result.text).toMatch(
-      /list_ec2_instances failed: AWS answered InvalidInstanceID\.NotFound \(HTTP 400\): .*i-0000000000000dead/,
+      /list_ec2_instances failed: AWS answered HTTP 400: InvalidInstanceID\.NotFound: .*i-0000000000000dead/,
     );
   });
 
@@ -330,12 +330,11 @@ describe("AWS agent: tools' formatting and AWS's errors, against moto", () => {
   });
 
   it("tells the model AWS is unreachable when the endpoint refuses connections", async () => {
-    const result = await agent.ask("list buckets", {
-      AWS_ENDPOINT_URL: `http://127.0.0.1:${await freePort()}`,
-    });
+    const endpoint = `http://127.0.0.1:${await freePort()}`;
+    const result = await agent.ask("list buckets", { AWS_ENDPOINT_URL: endpoint });
     expect(result.state).toBe("completed");
     expect(result.text).toContain(
-      "list_s3_buckets failed: Cannot reach AWS (ECONNREFUSED): check AWS_REGION, AWS_ENDPOINT_URL",
+      `list_s3_buckets failed: Cannot reach AWS at ${endpoint} (ECONNREFUSED): check AWS_REGION, AWS_ENDPOINT_URL`,
     );
     expect(result.text).not.toContain(keys.accessKeyId);
   });
