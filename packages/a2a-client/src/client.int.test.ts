@@ -323,19 +323,21 @@ describe("v0.3 agents (CAIPE's Python a2a-sdk)", () => {
       url: `${agent.baseUrl}/a2a/jsonrpc`,
       skills: [{ id: "echo", examples: ["hi"] }],
     });
-    const result = await conn.send({ text: "hi from 0.3", contextId: "py-ctx" });
-    expect(result).toMatchObject({ state: "completed", text: "echo: hi from 0.3", contextId: "py-ctx" });
+    // CAIPE's agents refuse a context id that is not a UUID: a UUID goes verbatim.
+    const pyCtx = "0b7c3f52-5d0e-4d8a-9a53-2f7e6c1d4b90";
+    const result = await conn.send({ text: "hi from 0.3", contextId: pyCtx });
+    expect(result).toMatchObject({ state: "completed", text: "echo: hi from 0.3", contextId: pyCtx });
     expect(agent.received.at(-1)).toMatchObject({
       version: "0.3",
-      contextId: "py-ctx",
-      metadata: { context_id: "py-ctx" },
+      contextId: pyCtx,
+      metadata: { context_id: pyCtx },
       authorization: "Bearer py-user",
     });
-    const events = await drain(conn.stream({ text: "ask", contextId: "py-ctx" }));
+    const events = await drain(conn.stream({ text: "ask", contextId: pyCtx }));
     const last = events.at(-1);
     expect(last).toMatchObject({ kind: "status", state: "input-required", text: "Which Jira project?" });
     const taskId = last?.kind === "status" ? last.taskId : "";
-    const followUp = await conn.send({ text: "OPS", contextId: "py-ctx", taskId });
+    const followUp = await conn.send({ text: "OPS", contextId: pyCtx, taskId });
     expect(followUp).toMatchObject({ taskId, state: "completed", text: "thanks, using OPS" });
   });
 });

@@ -6,6 +6,7 @@ import { Deadline } from "./deadline.js";
 import { describeCallError } from "./describe-error.js";
 import { retryWhenDraining } from "./draining.js";
 import { legacyContextId } from "./legacy-context.js";
+import { legacyTraceId } from "./legacy-trace.js";
 import { sendResultToTurnResult, taskToTurnResult, toTurnEvent, turnResultToEvents } from "./turn.js";
 import type {
   AgentCardSummary,
@@ -217,13 +218,19 @@ function secretsOf(...tokens: (string | undefined)[]): string[] {
  * `metadata.context_id` (read by CAIPE's Python agents) always agree; a follow-up on a task
  * without one lets the agent keep the task's own context. Ids come from the Web Crypto global, which
  * Node and browsers share: the web chat runs this client in the page. An A2A 0.3 agent (CAIPE's
- * refuse anything else) gets the conversation as a UUID ({@link legacyContextId}).
+ * refuse anything else) gets the conversation as a UUID ({@link legacyContextId}), and the active
+ * trace as `metadata.trace_id` ({@link legacyTraceId}) unless the caller named one.
  */
 export function buildRequest(input: SendInput, protocolVersion?: string): SendMessageRequest {
+  const legacy = protocolVersion === "0.3";
   const given = input.contextId ?? (input.taskId ? undefined : crypto.randomUUID());
-  const contextId = given !== undefined && protocolVersion === "0.3" ? legacyContextId(given) : given;
+  const contextId = given !== undefined && legacy ? legacyContextId(given) : given;
   const metadata: Record<string, unknown> = { ...input.metadata };
   if (contextId !== undefined) metadata.context_id = contextId;
+  if (legacy && metadata.trace_id === undefined) {
+    const traceId = legacyTraceId();
+    if (traceId !== undefined) metadata.trace_id = traceId;
+  }
   const message = Message.fromJSON({
     messageId: crypto.randomUUID(),
     role: "ROLE_USER",
