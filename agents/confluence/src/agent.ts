@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "@switchboard/agent-runtime";
-import { ConfluenceConnection } from "./client.js";
+import { confluenceConnection } from "./client.js";
 import { CONFLUENCE_PROMPT } from "./prompt.js";
 import { confluenceTools } from "./tools.js";
 
@@ -24,5 +24,5 @@ export const confluenceAgent: AgentDefinition = {
       examples: ["Create a page in ENG titled Deploy freeze"],
     },
   ],
-  tools: (env) => confluenceTools(new ConfluenceConnection(env)),
+  tools: (env) => confluenceTools(confluenceConnection(env)),
 };

@@ -1,56 +1,46 @@
-import { SwitchboardError } from "@switchboard/common";
+import { VendorClient, type VendorFailure } from "@switchboard/agent-runtime";
 import type { ConfluenceClient } from "confluence.js";
-import { readConfluenceSettings } from "./env.js";
+import { type ConfluenceSettings, readConfluenceSettings } from "./env.js";
 
-/**
- * The confluence.js client (REST API v1), created on first use so the agent starts (and says what is
- * missing) without credentials; every call's failure becomes a message the model or the user can act on.
- */
-export class ConfluenceConnection {
-  private client: ConfluenceClient | undefined;
-  private url = "";
+export type ConfluenceConnection = VendorClient<ConfluenceClient, ConfluenceSettings>;
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
-
-  async call<T>(run: (client: ConfluenceClient) => Promise<T>): Promise<T> {
-    this.client ??= await this.connect();
-    try {
-      return await run(this.client);
-    } catch (error) {
-      throw describeConfluenceError(error, this.url);
-    }
-  }
-
-  /** confluence.js is loaded here, on first use: an agent that is never asked holds no copy of it. */
-  private async connect(): Promise<ConfluenceClient> {
-    const { url, email, token } = readConfluenceSettings(this.env);
-    const { ConfluenceClient } = await import("confluence.js");
-    this.url = url;
-    return new ConfluenceClient({ host: url, authentication: { basic: { email, apiToken: token } } });
-  }
+/** Confluence Cloud through confluence.js (REST API v1): what is particular to it; the runtime does the rest. */
+export function confluenceConnection(env: NodeJS.ProcessEnv): ConfluenceConnection {
+  return new VendorClient(
+    {
+      vendor: "Confluence",
+      code: "confluence",
+      settings: readConfluenceSettings,
+      connect: async ({ url, email, token }) => {
+        const { ConfluenceClient } = await import("confluence.js");
+        return new ConfluenceClient({ host: url, authentication: { basic: { email, apiToken: token } } });
+      },
+      names: ({ url }) => ({
+        url,
+        credentials: "CONFLUENCE_USERNAME and CONFLUENCE_API_TOKEN",
+        address: "CONFLUENCE_API_URL",
+        permissionHint: "the account may not see this space",
+      }),
+      secrets: ({ token }) => [token],
+      classify: confluenceFailure,
+    },
+    env,
+  );
 }
 
-function describeConfluenceError(error: unknown, url: string): Error {
-  if (error instanceof SwitchboardError) return error;
-  // confluence.js rejects with Confluence's error body: { statusCode, message, data }.
-  const { statusCode, message } = error as { statusCode?: number; message?: string };
-  if (statusCode === 401 || statusCode === 403) {
-    return new SwitchboardError(
-      "confluence.credentials",
-      "user",
-      `Confluence refused the credentials (HTTP ${statusCode}): check CONFLUENCE_USERNAME and CONFLUENCE_API_TOKEN, and that the account can see this space.`,
-    );
+/**
+ * confluence.js rejects with Confluence's error body, `{ statusCode, message }`. When nothing
+ * answered, it reads the body of a response that does not exist and throws that TypeError instead.
+ */
+function confluenceFailure(error: unknown): Partial<VendorFailure> | undefined {
+  if (
+    error instanceof TypeError &&
+    /reading 'data'/.test(error.message) &&
+    /confluence\.js/.test(error.stack ?? "")
+  ) {
+    return { kind: "unreachable", reason: "no answer" };
   }
-  if (statusCode) return new Error(`Confluence answered HTTP ${statusCode}: ${message ?? "no message"}`);
-  const code =
-    (error as { code?: string; cause?: { code?: string } })?.cause?.code ??
-    (error as { code?: string })?.code;
-  if (code === "ECONNREFUSED" || code === "ENOTFOUND") {
-    return new SwitchboardError(
-      "confluence.unreachable",
-      "third-party",
-      `Cannot reach Confluence at ${url} (${code}): check CONFLUENCE_API_URL.`,
-    );
-  }
-  return error instanceof Error ? error : new Error(String(error));
+  const { statusCode, message } = (error ?? {}) as { statusCode?: unknown; message?: unknown };
+  if (typeof statusCode !== "number") return undefined;
+  return { status: statusCode, ...(typeof message === "string" && message ? { detail: message } : {}) };
 }

@@ -1,3 +1,5 @@
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { agentConformance } from "@switchboard-testing/agent-conformance";
@@ -99,3 +101,27 @@ it("updates a page to its next version after approval", async () => {
     "<p>We upgrade staging first.</p>",
   );
 });
+
+it("fails the task naming the Confluence settings when the token is refused, without echoing it", async () => {
+  const wrong = "wrong-confluence-token-0123456789";
+  const result = await agent.ask("read page 65537", { CONFLUENCE_API_TOKEN: wrong });
+  expect(result.state).toBe("failed");
+  expect(result.text).toContain("Confluence refused the credentials (HTTP 401");
+  expect(result.text).toContain("check CONFLUENCE_USERNAME and CONFLUENCE_API_TOKEN");
+  expect(result.text).not.toContain(wrong);
+});
+
+it("names CONFLUENCE_API_URL and the address when nothing answers there", async () => {
+  const url = `http://127.0.0.1:${await closedPort()}`;
+  const { text } = await agent.ask("read page 65537", { CONFLUENCE_API_URL: url });
+  expect(text).toContain(`Cannot reach Confluence at ${url} (no answer): check CONFLUENCE_API_URL`);
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
