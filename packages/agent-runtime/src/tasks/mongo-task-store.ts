@@ -2,50 +2,24 @@ import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from "
 import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { collectionsFor } from "@switchboard/contract";
 import type { Collection, Db } from "mongodb";
+import { ActiveTask } from "./active-task.js";
 import { failedTask } from "./failed-task.js";
 import { KnownRevisions } from "./known-revisions.js";
-import { mongoUnreachable, unavailableAsError } from "./mongo-errors.js";
+import { unavailableAsError } from "./mongo-errors.js";
 import {
   atRevision,
   finished,
-  holdsBack,
   type JsonTask,
   type Stored,
   storedOf,
   type TaskDocument,
-  taskDocument,
-  turnRunning,
 } from "./task-document.js";
 import { DEFAULT_PAGE_SIZE, encodePageToken, listFilter, pageFilter } from "./task-list.js";
-import { mergeWritten } from "./task-merge.js";
 
-/** A task this process is writing while a turn runs on it. */
-interface ActiveTask {
-  id: string;
-  owner: string;
-  /** Its newest version (protocol JSON), which `load` hands out, and that version's state. */
-  json: JsonTask;
-  state: number;
-  /** `json` is newer than what MongoDB holds. */
-  dirty: boolean;
-  /** What MongoDB holds; undefined when this process has not read or written it. */
-  stored: Stored | undefined;
-  timer?: NodeJS.Timeout;
-  /** Failed writes since the last one that succeeded. */
-  failures: number;
-  /** Writes of one task go out one after another. */
-  writes: Promise<void>;
-}
+export { PROGRESS_WRITE_MS } from "./active-task.js";
 
-/** Progress within a state (status messages, streamed answer text) reaches MongoDB this late at most. */
-export const PROGRESS_WRITE_MS = 250;
-/** A write that failed because MongoDB could not be reached is tried again this much later… */
-const RETRY_WRITE_MS = 1_000;
-/** …this many times at most. */
-const WRITE_RETRIES = 30;
 /** How many tasks' last-read revisions are remembered for their next write. */
 const KNOWN_REVISIONS = 1000;
-const CONFLICT_RETRIES = 5;
 
 /**
  * A2A tasks in MongoDB (`tasks_<agent>`, beside the checkpoints), so tasks/get, an approval by
@@ -93,21 +67,13 @@ export class MongoTaskStore implements TaskStore {
     const owner = resolveUserScope(context);
     const id = `${owner}/${task.id}`;
     let entry = this.active.get(id);
-    const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     if (!entry) {
       const known = this.known.take(id);
       const stored = known === "new" ? null : known;
-      entry = { id, owner, json: {}, state, dirty: false, stored, failures: 0, writes: Promise.resolve() };
+      entry = new ActiveTask(id, owner, stored, this.collection, (done, stored) => this.evict(done, stored));
       this.active.set(id, entry);
     }
-    entry.json = Task.toJSON(task) as JsonTask;
-    entry.state = state;
-    entry.dirty = true;
-    if (holdsBack(entry.stored, state)) {
-      this.flushLater(entry, PROGRESS_WRITE_MS);
-      return;
-    }
-    await this.flush(entry);
+    await entry.save(Task.toJSON(task) as JsonTask, task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
@@ -158,85 +124,14 @@ export class MongoTaskStore implements TaskStore {
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     // What this process holds back is written first, so the list shows it.
-    await Promise.allSettled([...this.active.values()].map((entry) => this.flush(entry)));
+    await Promise.allSettled([...this.active.values()].map((entry) => entry.flush()));
     return unavailableAsError(() => this.query(params, context));
   }
 
-  private flushLater(entry: ActiveTask, ms: number): void {
-    entry.timer ??= setTimeout(() => void this.flush(entry).catch(() => undefined), ms);
-    entry.timer.unref();
-  }
-
-  /** Writes the task's newest version if MongoDB does not have it yet (after earlier writes). */
-  private flush(entry: ActiveTask): Promise<void> {
-    const next = entry.writes.then(() => unavailableAsError(() => this.write(entry)));
-    entry.writes = next.catch(() => undefined);
-    return next;
-  }
-
-  private async write(entry: ActiveTask): Promise<void> {
-    clearTimeout(entry.timer);
-    entry.timer = undefined;
-    // Evicted (its turn ended, or it was finished or deleted elsewhere): nothing left to write.
-    if (!entry.dirty || this.active.get(entry.id) !== entry) return;
-    entry.dirty = false;
-    let version = { json: entry.json, state: entry.state };
-    try {
-      for (let attempt = 0; !(await this.writeOnce(entry, version.json, version.state)); attempt++) {
-        // Someone else wrote the task since this process last saw it in `believed` state.
-        const believed = entry.stored?.state;
-        const current = await this.collection.findOne({ _id: entry.id });
-        entry.stored = storedOf(current);
-        if (!current || finished(current.state)) {
-          // Deleted or finished meanwhile: it stays so (the SDK, reading it first, drops the update).
-          this.evict(entry);
-          return;
-        }
-        if (attempt >= CONFLICT_RETRIES)
-          throw new Error(`task ${entry.id} keeps changing under concurrent writes`);
-        version = mergeWritten(version, current, believed);
-        // A newer version saved meanwhile gets their changes too.
-        const newest = entry.dirty
-          ? mergeWritten({ json: entry.json, state: entry.state }, current, believed)
-          : version;
-        entry.json = newest.json;
-        entry.state = newest.state;
-      }
-    } catch (error) {
-      // Kept, and tried again: the newest version reaches MongoDB once it is back.
-      entry.dirty = true;
-      if (mongoUnreachable(error) && ++entry.failures <= WRITE_RETRIES)
-        this.flushLater(entry, RETRY_WRITE_MS);
-      throw error;
-    }
-    entry.failures = 0;
-    // Its turn is over: MongoDB holds it all, and the next turn may run on another replica.
-    if (!entry.dirty && !turnRunning(version.state)) this.evict(entry);
-  }
-
-  /** One conditional write: false when the document is not at the revision last seen. */
-  private async writeOnce(entry: ActiveTask, json: JsonTask, state: number): Promise<boolean> {
-    const rev = (entry.stored?.rev ?? 0) + 1;
-    const document = taskDocument(entry.id, entry.owner, json, state, rev);
-    if (!entry.stored) {
-      try {
-        await this.collection.insertOne(document);
-      } catch (error) {
-        if ((error as { code?: number }).code === 11000) return false;
-        throw error;
-      }
-    } else {
-      const result = await this.collection.replaceOne(atRevision(entry.id, entry.stored.rev), document);
-      if (result.matchedCount === 0) return false;
-    }
-    entry.stored = { rev, state };
-    return true;
-  }
-
-  private evict(entry: ActiveTask): void {
-    clearTimeout(entry.timer);
+  /** A task whose turn is over leaves `active`; what MongoDB holds of it is remembered for its next write. */
+  private evict(entry: ActiveTask, stored: Stored | undefined): void {
     if (this.active.get(entry.id) === entry) this.active.delete(entry.id);
-    if (entry.stored !== undefined) this.known.remember(entry.id, entry.stored);
+    if (stored !== undefined) this.known.remember(entry.id, stored);
   }
 
   private async query(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
