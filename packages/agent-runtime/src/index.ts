@@ -23,6 +23,12 @@ export { type AgentTool, changeTool, defineTool, readTool, type ToolSpec } from 
 export type { RelayedQuestion } from "./turn/interrupts.js";
 export { currentTurn, type Progress, type TurnContext } from "./turn/turn-context.js";
 export type { FailureNames } from "./vendor/describe.js";
-export type { FailureKind, VendorFailure } from "./vendor/failure.js";
+export {
+  type FailureKind,
+  headerOf,
+  networkCodeOf,
+  type VendorFailure,
+  type VendorReading,
+} from "./vendor/failure.js";
 export { HttpStatusError, type JsonRequest, requestJson } from "./vendor/http-json.js";
 export { VendorClient, type VendorSpec } from "./vendor/vendor-client.js";

@@ -99,6 +99,7 @@ describe("a vendor client against a real HTTP API", () => {
 
   it("tells a missing permission, a missing thing and a rate limit apart", async () => {
     const forbidden = await failureOf(client.call((acme) => acme.get("/forbidden")));
+    expect(forbidden).toMatchObject({ code: "acme.forbidden", category: "third-party" });
     expect(forbidden.message).toContain("lack the permission");
     const missing = await failureOf(client.call((acme) => acme.get("/nothing")));
     expect(missing).toMatchObject({ code: "acme.not-found", category: "third-party" });

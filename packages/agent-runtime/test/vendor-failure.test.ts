@@ -103,3 +103,23 @@ describe("the error a failed call becomes", () => {
     expect(error.message).not.toContain(token);
   });
 });
+
+describe("a vendor's own reading", () => {
+  it("can drop a status its client made up (a network failure reported as HTTP 500)", () => {
+    const generic = classifyFailure({ status: 500 });
+    expect(mergeFailure(generic, { kind: "timeout", status: null })).toEqual({ kind: "timeout" });
+  });
+
+  it("finds a network code an SDK keeps as `original`", () => {
+    const slack = { code: "slack_webapi_request_error", original: { code: "ECONNREFUSED" } };
+    expect(classifyFailure(slack)).toMatchObject({ kind: "unreachable", reason: "ECONNREFUSED" });
+  });
+
+  it("lets the model read a missing permission, while refused credentials end the turn", () => {
+    expect(describeFailure({ kind: "forbidden", status: 403 }, names)).toMatchObject({
+      code: "jira.forbidden",
+      category: "third-party",
+    });
+    expect(describeFailure({ kind: "credentials" }, names).message).toContain("(refused)");
+  });
+});

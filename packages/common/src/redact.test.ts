@@ -36,3 +36,22 @@ describe("redactSecrets", () => {
     expect(redactSecrets("the key is plain-value", ["plain-value"])).toBe("the key is [redacted]");
   });
 });
+
+describe("token shapes of the vendors agents call", () => {
+  it.each([
+    ["AWS access key id", "key AKIAIOSFODNN7EXAMPLE was refused"],
+    ["AWS temporary key id", "ASIAJEXAMPLEXEG2JICEA in the header"],
+    ["GitLab token", "glpat-xxxxxxxxxxxxxxxxxxxx is expired"],
+    ["Atlassian token", "ATATT3xFfGF0abcdefghijklmnopqrstuvwxyz0123 expired"],
+  ])("removes a %s", (_what, text) => {
+    const redacted = redactSecrets(text);
+    expect(redacted).toContain("[redacted]");
+    expect(redacted).not.toMatch(/AKIA|ASIA[A-Z0-9]{12}|glpat-x|ATATT3/);
+  });
+
+  it("leaves ordinary words alone", () => {
+    expect(redactSecrets("skeleton_keys and asia-pacific regions")).toBe(
+      "skeleton_keys and asia-pacific regions",
+    );
+  });
+});

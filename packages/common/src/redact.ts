@@ -42,14 +42,18 @@ export function maskUserinfo(userinfo: string): string {
 
 const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/(bearer\s+)[\w\-.~+/]+=*/gi, `$1${SECRET_MASK}`],
-  [/\b(sk|ghp|gho|ghs|github_pat|xox[abp])[-_][\w-]{8,}/gi, SECRET_MASK],
+  [/\b(sk|ghp|gho|ghs|ghu|github_pat|glpat|xox[abp])[-_][\w-]{8,}/gi, SECRET_MASK],
+  // Atlassian API tokens.
+  [/\bATATT[\w-]{20,}/g, SECRET_MASK],
+  // AWS access key ids (long-term AKIA…, temporary ASIA…).
+  [/\b(?:AKIA|ASIA)[A-Z0-9]{12,}\b/g, SECRET_MASK],
   [/(mongodb(?:\+srv)?:\/\/[^:/@\s]+:)[^@\s]+@/gi, `$1${PASSWORD_MASK}@`],
   [/([?&](?:token|key|api[-_]?key|password|secret)=)[^&\s]+/gi, `$1${SECRET_MASK}`],
 ];
 
 /**
  * Removes anything that looks like a credential from text shown to users or written to logs:
- * bearer tokens, well-known token prefixes (sk-, ghp_, xoxb-…), connection-string passwords and
+ * bearer tokens, well-known token prefixes (sk-, ghp_, glpat-, xoxb-…), AWS access key ids, connection-string passwords and
  * secret query parameters; then each of the known `secrets` values.
  */
 export function redactSecrets(text: string, secrets: Iterable<string> = []): string {

@@ -18,10 +18,11 @@ export interface FailureNames {
 }
 
 /**
- * The one error a failed vendor call becomes. Credentials refused and permissions lacking are
- * `user` errors (they end the turn: only settings or access can fix them); the rest are
- * `third-party` errors, which the model reads as the tool's result and can act on (another query,
- * a wait, telling the user). Secrets are removed from every message.
+ * The one error a failed vendor call becomes. Credentials refused are a `user` error: it ends the
+ * turn, since only the settings can fix it. The rest, a permission lacking for this one thing
+ * included, are `third-party` errors, which the model reads as the tool's result and can act on
+ * (another query, a wait, telling the user what it may not do). Secrets are removed from every
+ * message.
  */
 export function describeFailure(
   failure: VendorFailure,
@@ -37,13 +38,13 @@ export function describeFailure(
         return [
           "credentials",
           "user",
-          `${names.vendor} refused the credentials (HTTP ${status ?? 401}${detail}): check ${names.credentials}; they may be mistyped, expired or revoked.`,
+          `${names.vendor} refused the credentials (${status ? `HTTP ${status}` : "refused"}${detail}): check ${names.credentials}; they may be mistyped, expired or revoked.`,
         ];
       case "forbidden":
         return [
-          "credentials",
-          "user",
-          `${names.vendor} refused the request${on} (HTTP ${status ?? 403}${detail}): the credentials in ${names.credentials} lack the permission${names.permissionHint ? ` (${names.permissionHint})` : ""}.`,
+          "forbidden",
+          "third-party",
+          `${names.vendor} refused the request${on} (${status ? `HTTP ${status}` : "not allowed"}${detail}): the credentials in ${names.credentials} lack the permission${names.permissionHint ? ` (${names.permissionHint})` : ""}.`,
         ];
       case "not-found":
         return [
@@ -59,7 +60,7 @@ export function describeFailure(
         return [
           "rate-limited",
           "third-party",
-          `${names.vendor} is limiting the rate of requests (HTTP ${status ?? 429}${detail}): ${wait}.`,
+          `${names.vendor} is limiting the rate of requests (${status ? `HTTP ${status}` : "rate limited"}${detail}): ${wait}.`,
         ];
       }
       case "unreachable":

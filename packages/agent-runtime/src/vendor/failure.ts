@@ -79,7 +79,8 @@ export function networkCodeOf(error: unknown): string | undefined {
   for (let depth = 0; depth < 4 && current; depth++) {
     const code = field(current, "code");
     if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || TIMEOUT_CODES.has(code))) return code;
-    current = field(current, "cause");
+    // fetch wraps in `cause`; some SDKs (Slack's) keep the socket's error as `original`.
+    current = field(current, "cause") ?? field(current, "original");
   }
   return undefined;
 }
@@ -156,15 +157,24 @@ export function classifyFailure(error: unknown, now = Date.now()): VendorFailure
   return base;
 }
 
-/** Lays a vendor's own reading over the generic one; a status it adds decides the kind. */
-export function mergeFailure(
-  generic: VendorFailure,
-  vendor: Partial<VendorFailure> | undefined,
-): VendorFailure {
+/** What a vendor's `classify` may say: any part of a failure, `status: null` to drop the generic one. */
+export type VendorReading = Omit<Partial<VendorFailure>, "status"> & { status?: number | null };
+
+/**
+ * Lays a vendor's own reading over the generic one; a status it adds decides the kind, and a
+ * status of `null` says the generic one is not the vendor's (a client that reports a network
+ * failure as HTTP 500, say).
+ */
+export function mergeFailure(generic: VendorFailure, vendor: VendorReading | undefined): VendorFailure {
   if (!vendor) return generic;
-  const merged = { ...generic, ...withoutUndefined(vendor) };
-  if (vendor.kind === undefined && vendor.status !== undefined && vendor.status !== generic.status) {
-    merged.kind = kindOfStatus(vendor.status, merged.retryAfterSeconds);
+  const { status, ...rest } = vendor;
+  const merged: VendorFailure = { ...generic, ...withoutUndefined(rest) };
+  if (status === null) delete merged.status;
+  else if (status !== undefined) {
+    merged.status = status;
+    if (vendor.kind === undefined && status !== generic.status) {
+      merged.kind = kindOfStatus(status, merged.retryAfterSeconds);
+    }
   }
   return merged;
 }

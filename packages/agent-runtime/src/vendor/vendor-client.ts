@@ -1,6 +1,6 @@
 import { isSwitchboardError, redactSecrets, SwitchboardError } from "@switchboard/common";
 import { describeFailure, type FailureNames } from "./describe.js";
-import { classifyFailure, mergeFailure, type VendorFailure } from "./failure.js";
+import { classifyFailure, mergeFailure, type VendorFailure, type VendorReading } from "./failure.js";
 
 /**
  * Everything particular to one vendor's API; `VendorClient` does the rest the same way for all.
@@ -26,9 +26,12 @@ export interface VendorSpec<Client, Settings> {
    * The vendor's own reading of what its client threw (its error class, its error body): laid over
    * the generic reading (status, network code, timeout, Retry-After).
    */
-  classify?: (error: unknown, settings: Settings) => Partial<VendorFailure> | undefined;
-  /** A message of the vendor's own for a failure the generic wording would mislead on. */
-  describe?: (failure: VendorFailure, settings: Settings) => SwitchboardError | undefined;
+  classify?: (error: unknown, settings: Settings) => VendorReading | undefined;
+  /**
+   * A message of the vendor's own for a failure the generic wording would mislead on (it is
+   * redacted like every other).
+   */
+  describe?: (failure: VendorFailure, settings: Settings, error: unknown) => SwitchboardError | undefined;
 }
 
 /**
@@ -57,16 +60,13 @@ export class VendorClient<Client, Settings> {
   /** The error a failure becomes (exposed for calls made outside `call`, e.g. a stream). */
   describe(error: unknown, settings: Settings): SwitchboardError {
     const secrets = this.spec.secrets?.(settings) ?? [];
-    if (isSwitchboardError(error)) {
-      const message = redactSecrets(error.message, secrets);
-      return message === error.message ? error : new SwitchboardError(error.code, error.category, message);
-    }
+    if (isSwitchboardError(error)) return redacted(error, secrets);
     const failure = mergeFailure(classifyFailure(error), this.spec.classify?.(error, settings));
     if (failure.kind === "unknown" && !failure.detail) {
       failure.detail = error instanceof Error ? error.message : String(error);
     }
-    const own = this.spec.describe?.(failure, settings);
-    if (own) return own;
+    const own = this.spec.describe?.(failure, settings, error);
+    if (own) return redacted(own, secrets);
     const names = { vendor: this.spec.vendor, code: this.spec.code, ...this.spec.names(settings) };
     return describeFailure(failure, names, secrets);
   }
@@ -85,4 +85,9 @@ export class VendorClient<Client, Settings> {
     }
     return this.connected;
   }
+}
+
+function redacted(error: SwitchboardError, secrets: string[]): SwitchboardError {
+  const message = redactSecrets(error.message, secrets);
+  return message === error.message ? error : new SwitchboardError(error.code, error.category, message);
 }
