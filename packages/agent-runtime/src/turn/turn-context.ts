@@ -20,6 +20,11 @@ export interface TurnContext {
   signal: AbortSignal;
 }
 
+/**
+ * One store for the process, holding nothing itself: each turn runs in its own async context
+ * (`runInTurn`), so turns of several agents in one process never see each other's, and a tool
+ * reaches its turn (`currentTurn()`) without it passing through LangChain's config.
+ */
 const storage = new AsyncLocalStorage<TurnContext>();
 
 export function runInTurn<T>(context: TurnContext, run: () => Promise<T>): Promise<T> {
