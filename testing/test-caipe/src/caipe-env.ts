@@ -14,11 +14,13 @@ const STAMP = ".switchboard-caipe.ok";
 /**
  * The uv projects the tests run, each synced from its own uv.lock as CAIPE's images do
  * (`uv sync --locked --no-dev`): the repository root's project is the supervisor image
- * (`ai_platform_engineering.multi_agents`), `agents/template` the petstore agent's image.
+ * (`ai_platform_engineering.multi_agents`), `agents/weather` the weather agent's image. (Not the
+ * petstore agent: at this commit `agents/template`'s lock lacks the shared utils' dependencies, bs4
+ * first, so its image cannot start.)
  */
 export const caipeProjects = {
   supervisor: ".",
-  petstore: join("ai_platform_engineering", "agents", "template"),
+  weather: join("ai_platform_engineering", "agents", "weather"),
 } as const;
 export type CaipeProject = keyof typeof caipeProjects;
 
