@@ -54,7 +54,13 @@ describe.skipIf(!caipe.available)(
         script: rules(
           [
             // CAIPE's jira subagent (a deepagents subagent) calls its A2A tool with what it was asked,
-            // then hands the Jira agent's answer back as it came.
+            // then hands the Jira agent's answer back as it came. Asked with "(trace <32 hex>)", it
+            // fills the tool's optional trace_id argument with that id.
+            {
+              toolOffered: "jira_a2a",
+              lastUser: /^(.*?)\s*\(trace ([0-9a-f]{32})\)$/s,
+              reply: (_r, { match }) => callTool("jira_a2a", { prompt: match?.[1], trace_id: match?.[2] }),
+            },
             {
               toolOffered: "jira_a2a",
               lastUser: /.+/s,
@@ -123,7 +129,7 @@ describe.skipIf(!caipe.available)(
           DISTRIBUTED_AGENTS: "jira",
           JIRA_AGENT_HOST: jiraUrl.hostname,
           JIRA_AGENT_PORT: jiraUrl.port,
-          // CAIPE sends its trace id to subagents only with tracing on (Langfuse, unreachable here).
+          // CAIPE's agents read metadata.trace_id only with tracing on (Langfuse, unreachable here).
           ENABLE_TRACING: "true",
           LANGFUSE_PUBLIC_KEY: "pk-lf-test",
           LANGFUSE_SECRET_KEY: "sk-lf-test",
@@ -173,10 +179,32 @@ describe.skipIf(!caipe.available)(
       expect(second.state).toBe("completed");
       // The Jira agent's model saw the first turn: the same conversation, not a new one.
       expect(second.text).toContain("You asked: show the open issues in PLAT | what did I ask you before?");
+      // CAIPE named a trace to its caller but sent the Jira agent none of its own (see the todo below).
+      expect(second.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(supervisor.logs()).not.toContain("Adding trace_id to A2A message");
     });
 
-    // Not yet passing: the Jira agent's turns did not carry the trace id CAIPE reported (its
-    // A2ARemoteAgentConnectTool sends metadata.trace_id only from Langfuse's TracingManager context).
-    it.todo("puts each turn in one trace: the Jira agent's turn joins the trace CAIPE's supervisor named");
+    // CAIPE's supervisor (e9d5c4191) never names its trace to a remote agent. Its A2A tool
+    // (utils/a2a_common/a2a_remote_agent_connect.py, _execute_once) sends metadata.trace_id from its
+    // trace_id argument, else from TracingManager's context variable; the supervisor sets that variable
+    // nowhere (its stream() skips @trace_agent_stream and start_span, the only callers of
+    // set_trace_id) and keeps its trace id in config["metadata"]["trace_id"], which the tool does not
+    // read (only user_email and context_id). Its model is never shown the id, so with ENABLE_TRACING
+    // on, Langfuse or not, the Jira agent gets no trace id: CAIPE's side of one trace is missing.
+    it.todo(
+      "puts each turn in one trace (CAIPE's supervisor sends no metadata.trace_id to remote agents at e9d5c4191)",
+    );
+
+    it("joins the trace CAIPE's A2A tool names when it has one (its trace_id argument)", async () => {
+      const traceId = randomUUID().replaceAll("-", "");
+      const result = await ask(randomUUID(), `jira: show the open issues in PLAT (trace ${traceId})`);
+      expect(result.state, supervisor.logs().slice(-4000)).toBe("completed");
+      expect(supervisor.logs()).toContain(`Adding trace_id to A2A message: ${traceId}`);
+      // The Jira agent's turn spans, exported to the OTLP receiver, are in that trace.
+      await otlp.waitFor(
+        (spans) => spans.some((span) => span.traceId === traceId && span.service.includes("jira")),
+        20_000,
+      );
+    });
   },
 );
