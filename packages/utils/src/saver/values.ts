@@ -72,7 +72,12 @@ export class ChannelValues {
   }
 
   /** One stored piece decoded: immutable once stored, so decoded once however many checkpoints share it. */
-  private async piece(thread: ThreadState, ns: string, { node, value }: StoredStep, channel: string) {
+  private async piece(
+    thread: ThreadState,
+    ns: string,
+    { node, value }: StoredStep,
+    channel: string,
+  ): Promise<unknown> {
     node.decoded ??= new Map();
     let decoded = node.decoded.get(channel);
     if (decoded === undefined) {
