@@ -117,7 +117,7 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
       await step("typecheck", ["--filter", PACKAGE, "typecheck"]);
       await step("generated tests", ["--filter", PACKAGE, "test"], { MONGODB_URI: testMongoUri() });
       const report = JSON.parse(read(`agents/${NAME}/.reports/vitest.json`)) as Record<string, number>;
-      expect(report).toMatchObject({ numPassedTests: 8, numFailedTests: 0, numPendingTests: 0 });
+      expect(report).toMatchObject({ numPassedTests: 9, numFailedTests: 0, numPendingTests: 0 });
     },
     STEP_TIMEOUT * 3,
   );
