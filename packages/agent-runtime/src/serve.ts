@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { InMemoryPushNotificationStore, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createLogger, isSwitchboardError, type Logger } from "@switchboard/common";
-import { announceReady, packageDirOwning, readAgentPackage } from "@switchboard/contract";
+import { announceReady, collectionsFor, packageDirOwning, readAgentPackage } from "@switchboard/contract";
 import { createChatModel } from "@switchboard/llm";
 import {
   closeCheckpointer,
@@ -14,7 +14,13 @@ import {
   getCheckpointerInfo,
 } from "@switchboard/utils";
 import type { Db } from "mongodb";
+import { MemoryAuditLog } from "./audit/memory-audit-log.js";
+import { MongoAuditLog } from "./audit/mongo-audit-log.js";
+import { AuditRecorder } from "./audit/recorder.js";
 import { readAuthSettings } from "./auth/bearer.js";
+import { Access } from "./authz/access.js";
+import { loadPolicies } from "./authz/policy-source.js";
+import { readAuthzSettings } from "./authz/settings.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
 import { createHost } from "./extension.js";
@@ -103,11 +109,15 @@ export async function serveAgent(
   // "summary" would be its help text in place of the history.
   const context = llm.offline ? undefined : settings.context;
   const turnCheckpoints = new TurnCheckpoints(checkpointer);
+  const access = await accessFor(name, env, auth.mode, db, logger);
   const metrics = createMetrics();
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.
   const { host, additions } = createHost({ agent: name, env, logger, metrics: metrics.agentMetrics });
   const cleanups = additions.cleanups;
-  cleanups.push(() => mcp.close());
+  cleanups.push(
+    () => mcp.close(),
+    () => access.close(),
+  );
   let draining = false;
   definition.extend?.(host);
   const graph = definition.graph
@@ -119,6 +129,7 @@ export async function serveAgent(
         checkpointer: turnCheckpoints.saver,
         context,
         logger,
+        access: access.access,
       });
   const taskStore = db ? await MongoTaskStore.create(db, name) : new InMemoryTaskStore();
   const locks = db
@@ -150,6 +161,7 @@ export async function serveAgent(
     metrics,
     tasks: taskStore instanceof MongoTaskStore ? taskStore : undefined,
     tracing: tracingSettings.enabled ? { captureContent: tracingSettings.captureContent } : undefined,
+    access: access.access,
   });
   const requestHandler = new AgentRequestHandler({
     card,
@@ -295,4 +307,30 @@ export async function runAgent(definition: AgentDefinition): Promise<void> {
 
 function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || host.startsWith("127.");
+}
+
+/**
+ * The agent's policies (a file that Cedar refuses stops the start) and its audit trail, beside its
+ * other collections. With AUTH_MODE=jwt and no policy, every signed-in user may use every tool: said
+ * once at start-up.
+ */
+async function accessFor(
+  agent: string,
+  env: NodeJS.ProcessEnv,
+  authMode: "none" | "jwt",
+  db: Db | undefined,
+  logger: Logger,
+): Promise<{ access: Access; close(): void }> {
+  const settings = readAuthzSettings(env);
+  const policies = loadPolicies(settings, logger);
+  if (!policies && authMode === "jwt") {
+    logger.warn(
+      "AUTH_MODE=jwt with no policy: every signed-in user may use every tool of this agent. Set AUTHZ_POLICY_FILE (Cedar) or RBAC_ADMIN_GROUPS / RBAC_READONLY_GROUPS.",
+    );
+  }
+  const log = db
+    ? await MongoAuditLog.create(db, collectionsFor(agent).audit, settings.auditRetentionDays)
+    : new MemoryAuditLog();
+  const access = new Access(agent, policies?.engine, new AuditRecorder(log, agent), settings.groupClaims);
+  return { access, close: () => policies?.close() };
 }

@@ -52,6 +52,8 @@ export interface AgentCollections {
   locks: string;
   /** Where A2A clients asked a task's updates to be pushed (webhooks). */
   pushConfigs: string;
+  /** Every change and every denial, hash-chained (see agent-runtime's audit/). */
+  audit: string;
 }
 
 export function collectionsFor(agentName: string): AgentCollections {
@@ -62,5 +64,6 @@ export function collectionsFor(agentName: string): AgentCollections {
     tasks: `tasks_${agentName}`,
     locks: `locks_${agentName}`,
     pushConfigs: `push_configs_${agentName}`,
+    audit: `audit_${agentName}`,
   };
 }

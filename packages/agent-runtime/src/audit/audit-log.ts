@@ -6,6 +6,8 @@ export interface AuditLog {
   append(entry: AuditEntry): Promise<number>;
   /** Lines in sequence order, newest last, matching the filter. */
   read(filter: AuditFilter): Promise<ChainedEntry[]>;
+  /** Every line in sequence order, for verification. */
+  all(): AsyncIterable<ChainedEntry>;
 }
 
 export interface AuditFilter {

@@ -4,10 +4,11 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { isGraphInterrupt } from "@langchain/langgraph";
 import { getLogger, isSwitchboardError, type Logger } from "@switchboard/common";
 import { type AnyAgentMiddleware, createAgent, createMiddleware } from "langchain";
+import type { Access } from "../authz/access.js";
 import type { TurnGraph } from "../definition.js";
 import type { AgentTool } from "../tools/define-tool.js";
-import { confirmChangesMiddleware } from "./confirm-changes.js";
 import { type ContextBudget, contextBudgetMiddleware, contextSummarizer } from "./context-budget.js";
+import { guardCallsMiddleware } from "./guard-calls.js";
 
 /** Tool output beyond this is cut before it reaches the model (and the checkpoint). */
 export const MAX_TOOL_RESULT_CHARS = 8_000;
@@ -20,12 +21,14 @@ export interface AgentGraphOptions {
   /** Bounds what the model is sent; unset: the whole conversation (offline mode, or turned off). */
   context?: ContextBudget;
   logger?: Logger;
+  /** Who may do what, and the audit trail: every tool call passes them. */
+  access: Access;
 }
 
 /**
  * A LangGraph tool-calling agent: the model loop from `createAgent`, a conversation over its
- * context budget summarized before the model sees it, a confirmation pause before every tool that
- * changes something, and tool failures turned into messages the model can act on, except
+ * context budget summarized before the model sees it, every tool call decided by the policy and a
+ * confirmation pause before every tool that changes something (guard-calls.ts), and tool failures turned into messages the model can act on, except
  * configuration errors (e.g. a missing credential), which end the turn with their message.
  */
 export function buildAgentGraph({
@@ -35,8 +38,9 @@ export function buildAgentGraph({
   checkpointer,
   context,
   logger = getLogger(),
+  access,
 }: AgentGraphOptions): TurnGraph {
-  const middleware: AnyAgentMiddleware[] = [confirmChangesMiddleware(tools), toolResultsMiddleware];
+  const middleware: AnyAgentMiddleware[] = [guardCallsMiddleware(tools, access), toolResultsMiddleware];
   if (context) middleware.unshift(contextBudgetMiddleware(contextSummarizer(model, context, logger)));
   const agent = createAgent({
     model,

@@ -13,6 +13,7 @@ import { context, type Span, trace } from "@opentelemetry/api";
 import { partsText } from "@switchboard/a2a-client";
 import type { Logger } from "@switchboard/common";
 import { threadIdFor, tokenOf } from "../auth/caller.js";
+import type { Access } from "../authz/access.js";
 import type { TurnGraph } from "../definition.js";
 import type { ThreadLocks } from "../tasks/thread-lock.js";
 import { callerTraceContext } from "../telemetry/caller-trace.js";
@@ -51,6 +52,8 @@ export interface TurnExecutorDeps {
   tasks?: { willCreate(taskId: string, context: ServerCallContext): void };
   /** Set when tracing is on: each turn is a span, its model and tool calls spans beneath it. */
   tracing?: { captureContent: boolean };
+  /** Who may use this agent: checked before the turn takes the conversation's lease. */
+  access: Access;
 }
 
 /**
@@ -98,6 +101,8 @@ export class AgentTurnExecutor implements AgentExecutor {
     try {
       const threadId = threadIdFor(ids.contextId, request.context.user);
       const token = tokenOf(request.context.user);
+      const principal = this.deps.access.principal(request.context.user);
+      await this.deps.access.checkReach(principal, ids.contextId);
       const report = (progress: Progress) =>
         bus.publish(
           AgentEvent.statusUpdate(
@@ -109,7 +114,7 @@ export class AgentTurnExecutor implements AgentExecutor {
       try {
         // What the caller reads of the answer decides whether the model streams tokens.
         const delivery = answerDelivery(request);
-        outcome = await runInTurn({ ...ids, threadId, token, report, signal: abort.signal }, () =>
+        outcome = await runInTurn({ ...ids, threadId, token, principal, report, signal: abort.signal }, () =>
           this.runTurn(
             ids,
             threadId,

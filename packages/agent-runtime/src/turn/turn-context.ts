@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { Principal } from "../authz/principal.js";
 
 /** Progress a tool reports while it runs, streamed to the caller as A2A status updates. */
 export interface Progress {
@@ -16,6 +17,8 @@ export interface TurnContext {
   threadId: string;
   /** The caller's bearer token, forwarded to subagents; never persisted or logged. */
   token?: string;
+  /** Who is asking, from the verified token (the local principal when anonymous): what policies decide on. */
+  principal?: Principal;
   report(progress: Progress): void;
   signal: AbortSignal;
 }

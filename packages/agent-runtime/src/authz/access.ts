@@ -1,0 +1,41 @@
+import type { User } from "@a2a-js/sdk/server";
+import { SwitchboardError } from "@switchboard/common";
+import type { AuditRecorder } from "../audit/recorder.js";
+import type { PolicyEngine } from "./engine.js";
+import { type Principal, principalOf } from "./principal.js";
+
+/**
+ * Who may do what on this agent, decided where it runs: its policies (none: everything allowed),
+ * where its decisions are recorded, and how a caller's token becomes a principal.
+ */
+export class Access {
+  constructor(
+    readonly agent: string,
+    readonly policies: PolicyEngine | undefined,
+    readonly audit: AuditRecorder | undefined,
+    private readonly groupClaims: string[],
+  ) {}
+
+  principal(user: User | undefined): Principal {
+    return principalOf(user, this.groupClaims);
+  }
+
+  /**
+   * Refuses a caller who may not use this agent at all, before anything runs: a `user` error that
+   * fails the task with what was refused, recorded in the audit trail.
+   */
+  async checkReach(principal: Principal, contextId: string): Promise<void> {
+    if (!this.policies) return;
+    const decision = this.policies.decide({ principal, action: "reach", agent: this.agent });
+    if (decision.allowed) return;
+    await this.audit?.denial({ principal, tool: "*", args: {}, policy: decision.policies, contextId });
+    const who = principal.authenticated
+      ? (principal.email ?? principal.name ?? principal.subject)
+      : "An anonymous caller";
+    throw new SwitchboardError(
+      "authz.denied",
+      "user",
+      `Not allowed: ${who} may not use the ${this.agent} agent${decision.policies.length ? ` (forbidden by policy ${decision.policies.join(", ")})` : " (no policy permits it)"}. Ask an administrator for access.`,
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import { ToolMessage } from "@langchain/core/messages";
+import { interrupt } from "@langchain/langgraph";
+import { createMiddleware } from "langchain";
+import type { AuditedCall } from "../audit/recorder.js";
+import type { Access } from "../authz/access.js";
+import { LOCAL_PRINCIPAL, type Principal } from "../authz/principal.js";
+import type { AgentTool } from "../tools/define-tool.js";
+import type { ChangeConfirmation, Decision } from "../turn/interrupts.js";
+import { turnIfAny } from "../turn/turn-context.js";
+
+/**
+ * Every tool call passes here, in this order, inside the call itself:
+ * 1. the policy decides, on the caller's own identity, whether this principal may read or change
+ *    with this tool on what its arguments name; a denied call changes nothing, is never asked
+ *    about, is audited, and the model reads that it was not allowed (so it can tell the user);
+ * 2. a change pauses for the user's confirmation (a LangGraph interrupt persisted with the call's
+ *    task) and, resumed with the decision, runs or answers that it was declined;
+ * 3. an approved change is audited before it runs and again with how it ended, so a crash leaves
+ *    the attempt on record.
+ * Reads asked for beside a change run at once and are not run again on resume. langchain's
+ * `humanInTheLoopMiddleware` asks from a step of its own after every model call instead, which
+ * writes a checkpoint for nothing on each call that asks for no change.
+ */
+export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
+  const byName = new Map(tools.map((tool) => [tool.tool.name, tool]));
+  return createMiddleware({
+    name: "SwitchboardGuardCalls",
+    wrapToolCall: async (request, handler) => {
+      const { name, args, id } = request.toolCall;
+      const tool = byName.get(name);
+      const turn = turnIfAny();
+      const principal: Principal = turn?.principal ?? LOCAL_PRINCIPAL;
+      const change = tool?.confirm?.(args);
+      const resource = tool?.resource?.(args);
+      const call: AuditedCall = {
+        principal,
+        tool: name,
+        args,
+        ...(resource ? { resource } : {}),
+        policy: [],
+        ...(turn ? { contextId: turn.contextId } : {}),
+      };
+      const answer = (content: string) =>
+        new ToolMessage({ content, tool_call_id: id ?? "", name, status: "error" });
+
+      if (options.policies) {
+        const action = tool?.confirm ? "change" : "read";
+        const decision = options.policies.decide({
+          principal,
+          action,
+          agent: options.agent,
+          tool: name,
+          resource,
+        });
+        call.policy = decision.policies;
+        if (!decision.allowed) {
+          await options.audit?.denial(call);
+          return answer(notAllowed(principal, action, options.agent, name, resource, decision.policies));
+        }
+      }
+      // A read, or arguments the tool refuses anyway (it answers the model; nobody is asked).
+      if (change === undefined) return handler(request);
+
+      const asked: ChangeConfirmation = { change };
+      const decision: Decision = interrupt(asked);
+      if (decision !== "approve") {
+        await options.audit?.outcome(call, "declined");
+        return answer(`The user declined: ${name} was not run and nothing was changed.`);
+      }
+      const attempt = await options.audit?.attempt(call, principal.subject);
+      try {
+        const result = await handler(request);
+        const failed = ToolMessage.isInstance(result) && result.status === "error";
+        await options.audit?.outcome(call, failed ? "failed" : "done", {
+          ...(attempt !== undefined ? { attempt } : {}),
+          ...(failed ? { error: String(result.content).slice(0, 500) } : {}),
+        });
+        return result;
+      } catch (error) {
+        await options.audit?.outcome(call, "failed", {
+          ...(attempt !== undefined ? { attempt } : {}),
+          error: error instanceof Error ? error.message : String(error),
+        });
+        throw error;
+      }
+    },
+  });
+}
+
+/** What the model (and through it the user) reads when a call is refused: which action, on what. */
+function notAllowed(
+  principal: Principal,
+  action: "read" | "change",
+  agent: string,
+  tool: string,
+  resource: Record<string, string> | undefined,
+  policies: string[],
+): string {
+  const on = resource
+    ? ` on ${Object.entries(resource)
+        .map(([kind, value]) => `${kind} ${value}`)
+        .join(", ")}`
+    : "";
+  const who = principal.authenticated
+    ? (principal.email ?? principal.name ?? principal.subject)
+    : "this caller";
+  const why =
+    policies.length > 0 ? ` (forbidden by policy ${policies.join(", ")})` : " (no policy permits it)";
+  return `Not allowed: ${who} may not ${action} with ${agent}'s ${tool}${on}${why}. Nothing was done. Tell the user; an administrator can change the policy.`;
+}
