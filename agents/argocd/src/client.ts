@@ -1,4 +1,4 @@
-import { requestJson, VendorClient, type VendorFailure } from "@switchboard/agent-runtime";
+import { requestJson, VendorClient } from "@switchboard/agent-runtime";
 import { type ArgoCdSettings, readArgoCdSettings } from "./env.js";
 import type { ArgoApplication } from "./format.js";
 
@@ -30,7 +30,6 @@ export function argoCdClient(env: NodeJS.ProcessEnv): ArgoCdClient {
         permissionHint: "the token's RBAC does not allow this",
       }),
       secrets: ({ token }) => [token],
-      classify: notSent,
     },
     env,
   );
@@ -52,16 +51,4 @@ function argoCdApi(url: string, token: string): ArgoCdApi {
     sync: (name, body) => request("POST", `${app(name)}/sync`, { name, ...body }),
     rollback: (name, body) => request("POST", `${app(name)}/rollback`, { name, ...body }),
   };
-}
-
-/**
- * fetch throws a TypeError when no request went out: a mistyped ARGOCD_API_URL, a blocked port, a TLS
- * failure. Argo CD was not reached, so the message names the URL and the setting, as for a refused
- * connection (the generic reading knows only the network codes).
- */
-function notSent(error: unknown): Partial<VendorFailure> | undefined {
-  if (!(error instanceof TypeError)) return undefined;
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  const reason = [cause?.code, cause?.message, error.message].find((one) => typeof one === "string" && one);
-  return { kind: "unreachable", reason: reason as string };
 }

@@ -123,3 +123,18 @@ describe("a vendor's own reading", () => {
     expect(describeFailure({ kind: "credentials" }, names).message).toContain("(refused)");
   });
 });
+
+describe("a fetch that never got an answer", () => {
+  it("is unreachable, with the reason undici gives", () => {
+    const error = new TypeError("fetch failed", { cause: new Error("getaddrinfo EAI_FAIL argocd.invalid") });
+    expect(classifyFailure(error)).toMatchObject({
+      kind: "unreachable",
+      reason: "getaddrinfo EAI_FAIL argocd.invalid",
+    });
+  });
+
+  it("starts its sentence in upper case whatever the vendor's name", () => {
+    const error = describeFailure({ kind: "http", status: 500 }, { ...names, vendor: "the Petstore API" });
+    expect(error.message).toBe("The Petstore API answered HTTP 500");
+  });
+});

@@ -49,6 +49,10 @@ describe("token shapes of the vendors agents call", () => {
     expect(redacted).not.toMatch(/AKIA|ASIA[A-Z0-9]{12}|glpat-x|ATATT3/);
   });
 
+  it("skips a configured value too short to be a secret, which would garble every word", () => {
+    expect(maskSecrets("Cannot reach the API", ["t", "ab"])).toBe("Cannot reach the API");
+  });
+
   it("leaves ordinary words alone", () => {
     expect(redactSecrets("skeleton_keys and asia-pacific regions")).toBe(
       "skeleton_keys and asia-pacific regions",

@@ -25,11 +25,17 @@ export const SECRET_LOG_PATHS = [
   "req.headers.cookie",
 ];
 
-/** Replaces every occurrence of each known secret value (empty ones are skipped) with `mask`. */
+/**
+ * Values shorter than this are no secret worth the name (a placeholder such as "x"), and masking them
+ * would garble every word they occur in.
+ */
+const MIN_SECRET_LENGTH = 3;
+
+/** Replaces every occurrence of each known secret value (those too short to be one are skipped) with `mask`. */
 export function maskSecrets(text: string, secrets: Iterable<string>, mask: string = SECRET_MASK): string {
   let result = text;
   for (const secret of secrets) {
-    if (secret) result = result.split(secret).join(mask);
+    if (secret.length >= MIN_SECRET_LENGTH) result = result.split(secret).join(mask);
   }
   return result;
 }

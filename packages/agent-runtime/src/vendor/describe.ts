@@ -81,5 +81,7 @@ export function describeFailure(
         return ["failed", "third-party", `${names.vendor} call failed${on}${detail || ""}`];
     }
   })();
-  return new SwitchboardError(`${names.code}.${suffix}`, category, redactSecrets(text, secrets));
+  // A vendor named "the Petstore API" starts a sentence in upper case.
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  return new SwitchboardError(`${names.code}.${suffix}`, category, redactSecrets(sentence, secrets));
 }

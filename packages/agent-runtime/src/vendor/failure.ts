@@ -154,6 +154,13 @@ export function classifyFailure(error: unknown, now = Date.now()): VendorFailure
   const code = networkCodeOf(error);
   if (isTimeout(error, code)) return { ...base, kind: "timeout", ...(code ? { reason: code } : {}) };
   if (code) return { ...base, kind: "unreachable", reason: code };
+  // fetch that never got an answer, with no network code (a TLS failure, a malformed URL): undici
+  // throws TypeError("fetch failed") with why in its cause, or "Failed to parse URL from …".
+  if (error instanceof TypeError && /^(fetch failed|Failed to parse URL)/.test(error.message)) {
+    const cause = field(error, "cause");
+    const why = messageOf(field(cause, "message")) ?? error.message;
+    return { ...base, kind: "unreachable", reason: why };
+  }
   return base;
 }
 
