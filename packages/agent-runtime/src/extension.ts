@@ -1,5 +1,6 @@
 import type { Logger } from "@switchboard/common";
 import type { Request, Response } from "express";
+import type { AuditTrail } from "./audit/audit-trail.js";
 import type { AgentMetrics } from "./telemetry/metrics.js";
 
 // What an agent may add to the runtime beyond its tools and graph: HTTP routes, metrics, a step in
@@ -10,7 +11,8 @@ import type { AgentMetrics } from "./telemetry/metrics.js";
 export type RouteHandler = (req: Request, res: Response) => unknown;
 
 /**
- * Routes of the agent's own, served beside the runtime's (which win on the same path) behind the
+ * Routes of the agent's own, served beside the runtime's (which win on the same path, except
+ * GET /audit: an agent may serve its own, as the supervisor gathers the fleet's) behind the
  * same bearer-token check: with AUTH_MODE=jwt a request without a valid token is answered 401
  * before the handler runs, and `callerOf(req)` is the verified caller. POST bodies are parsed as
  * JSON with the runtime's size limit.
@@ -37,6 +39,8 @@ export interface AgentHost {
   routes: AgentRoutes;
   metrics: AgentMetrics;
   onDeleteConversation(hook: DeletionHook): void;
+  /** The agent's own audit trail, read as GET /audit reads it (policy decided, caller scoped). */
+  audit: AuditTrail;
   /** Registers cleanup to run when the agent stops (timers, connections). */
   onClose(cleanup: () => Promise<void> | void): void;
 }
@@ -55,7 +59,7 @@ export interface AgentAdditions {
 }
 
 /** A host for one served agent, and what the agent adds through it. */
-export function createHost(base: Pick<AgentHost, "agent" | "env" | "logger" | "metrics">): {
+export function createHost(base: Pick<AgentHost, "agent" | "env" | "logger" | "metrics" | "audit">): {
   host: AgentHost;
   additions: AgentAdditions;
 } {

@@ -14,6 +14,8 @@ import {
   getCheckpointerInfo,
 } from "@switchboard/utils";
 import type { Db } from "mongodb";
+import type { AuditLog } from "./audit/audit-log.js";
+import { AuditTrail } from "./audit/audit-trail.js";
 import { MemoryAuditLog } from "./audit/memory-audit-log.js";
 import { MongoAuditLog } from "./audit/mongo-audit-log.js";
 import { AuditRecorder } from "./audit/recorder.js";
@@ -112,7 +114,8 @@ export async function serveAgent(
   const access = await accessFor(name, env, auth.mode, db, logger);
   const metrics = createMetrics();
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.
-  const { host, additions } = createHost({ agent: name, env, logger, metrics: metrics.agentMetrics });
+  const audit = new AuditTrail(name, access.log, access.access);
+  const { host, additions } = createHost({ agent: name, env, logger, metrics: metrics.agentMetrics, audit });
   const cleanups = additions.cleanups;
   cleanups.push(
     () => mcp.close(),
@@ -193,6 +196,7 @@ export async function serveAgent(
       conversations: { agent: name, checkpointer, db, tasks: taskStore, hooks: additions.deletionHooks },
       metrics,
       routes: additions.routes,
+      audit,
     }),
   );
   const url = `http://127.0.0.1:${port}`;
@@ -320,7 +324,7 @@ async function accessFor(
   authMode: "none" | "jwt",
   db: Db | undefined,
   logger: Logger,
-): Promise<{ access: Access; close(): void }> {
+): Promise<{ access: Access; log: AuditLog; close(): void }> {
   const settings = readAuthzSettings(env);
   const policies = loadPolicies(settings, logger);
   if (!policies && authMode === "jwt") {
@@ -332,5 +336,5 @@ async function accessFor(
     ? await MongoAuditLog.create(db, collectionsFor(agent).audit, settings.auditRetentionDays)
     : new MemoryAuditLog();
   const access = new Access(agent, policies?.engine, new AuditRecorder(log, agent), settings.groupClaims);
-  return { access, close: () => policies?.close() };
+  return { access, log, close: () => policies?.close() };
 }

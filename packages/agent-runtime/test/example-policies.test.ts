@@ -19,6 +19,9 @@ describe("the example policies do what their comments say", () => {
     ).toBe(true);
     expect(engine.decide({ principal: user("ann"), ...change }).allowed).toBe(false);
     expect(engine.decide({ principal: user("root", "platform-admins"), ...change }).allowed).toBe(true);
+    const audit = { action: "audit" as const, agent: "github" };
+    expect(engine.decide({ principal: user("ann"), ...audit }).allowed).toBe(false);
+    expect(engine.decide({ principal: user("root", "platform-admins"), ...audit }).allowed).toBe(true);
   });
 
   it("per-project", () => {

@@ -4,10 +4,11 @@ import type { Principal } from "./principal.js";
 /**
  * What an agent is asked to do, in the policy's words:
  * - `reach`: use the agent at all (the resource is `Switchboard::Agent::"<agent>"`);
+ * - `audit`: read the agent's audit trail (GET /audit; the resource is the agent, as for reach);
  * - `read` / `change`: call one of its tools that reads or changes (the resource is the call,
  *   `Switchboard::Call`, inside its tool, its agent, and each thing its arguments name).
  */
-export type AuthzAction = "reach" | "read" | "change";
+export type AuthzAction = "reach" | "audit" | "read" | "change";
 
 /**
  * What a call acts on, as its tool declares it from the arguments: kind → name, e.g.
@@ -21,7 +22,7 @@ export interface AuthzQuestion {
   principal: Principal;
   action: AuthzAction;
   agent: string;
-  /** The tool, for read and change. */
+  /** The tool, for read and change (reach and audit are on the agent itself). */
   tool?: string;
   resource?: ToolResource;
 }
@@ -56,7 +57,7 @@ export function cedarRequest(question: AuthzQuestion): CedarRequest {
     { uid: agentUid, attrs: {}, parents: [] },
   ];
   const action = { type: `${NS}::Action`, id: question.action };
-  if (question.action === "reach" || !question.tool) {
+  if (question.action === "reach" || question.action === "audit" || !question.tool) {
     return { principal: user, action, resource: agentUid, context: {}, entities };
   }
   const toolUid = { type: `${NS}::Tool`, id: `${agent}/${question.tool}` };

@@ -4,6 +4,7 @@ import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "@switchboard/common";
 import express, { type ErrorRequestHandler } from "express";
+import type { AuditTrail } from "../audit/audit-trail.js";
 import { type AuthSettings, bearerGuard, callerOf } from "../auth/bearer.js";
 import { tokenOf } from "../auth/caller.js";
 import { type ConversationStore, deleteConversation } from "../conversations/deletion.js";
@@ -34,6 +35,8 @@ export interface AgentAppDeps {
   metrics: Pick<RuntimeMetrics, "registry" | "a2aRequests">;
   /** Routes of the agent's own (see AgentRoutes): behind the same bearer check as the built-in ones. */
   routes: AgentRoute[];
+  /** The agent's audit trail, at GET /audit for those its policy allows (see AuditTrail). */
+  audit: AuditTrail;
 }
 
 const legacyCompat = { enabled: true };
@@ -128,6 +131,13 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     const user = await callerOf(req);
     res.json(await deleteConversation(deps.conversations, contextId, user, tokenOf(user)));
   });
+
+  // The agent's audit trail: with a policy, for those it allows the "audit" action on this agent;
+  // without one, every line under AUTH_MODE=none, and a signed-in caller's own lines under jwt.
+  // An agent may serve its own GET /audit instead (the supervisor gathers its subagents' too).
+  if (!deps.routes.some((route) => route.method === "get" && route.path === "/audit")) {
+    app.get("/audit", bearerGuard(deps.auth, "rest"), (req, res) => deps.audit.serve(req, res));
+  }
 
   // The agent's own routes, after the built-in ones (which keep their paths).
   for (const route of deps.routes) {
