@@ -489,7 +489,8 @@ describe("supervisor routing over A2A", () => {
     });
     try {
       await startSupervisor({ ENABLE_HELLO_WORLD_AGENT: "true", HELLO_WORLD_AGENT_AGENT_URL: python.url });
-      const contextId = `conv-${randomUUID()}`;
+      // A UUID: what a 0.3 agent is sent verbatim (a2a-client maps any other id to one, legacy-context.ts).
+      const contextId = randomUUID();
       const result = await ask("hello_world_agent: hello from switchboard", contextId);
       expect(result.text).toContain("Hello World Agent echo: hello from switchboard");
       const received = await python.received();
