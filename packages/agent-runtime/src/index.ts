@@ -1,5 +1,9 @@
 export { callerOf } from "./auth/bearer.js";
 export { threadIdFor, tokenOf } from "./auth/caller.js";
+export { type AuthzDecision, PolicyEngine } from "./authz/engine.js";
+export { type PolicyTexts, parsePolicies } from "./authz/policy-set.js";
+export type { Principal } from "./authz/principal.js";
+export type { AuthzAction, AuthzQuestion, ToolResource } from "./authz/request.js";
 export type { DeletedConversation } from "./conversations/deletion.js";
 export type {
   ConversationHistory,
