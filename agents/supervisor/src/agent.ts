@@ -1,4 +1,5 @@
 import { type AgentDefinition, contextSummarizer } from "@switchboard/agent-runtime";
+import { serveFleetAudit } from "./audit-route.js";
 import { deleteFromSubagents } from "./delete-cascade.js";
 import { buildSupervisorGraph } from "./graph.js";
 import { HopTelemetry } from "./hop-telemetry.js";
@@ -23,7 +24,7 @@ export const supervisorAgent: AgentDefinition = {
     },
   ],
   tools: () => [],
-  // Its graph, its GET /subagents, its deletion step and its hop metrics all work on one roster.
+  // Its graph, its GET /subagents and GET /audit (the fleet's), its deletion step and its hop metrics all work on one roster.
   graph: ({
     model,
     context,
@@ -35,6 +36,7 @@ export const supervisorAgent: AgentDefinition = {
     metrics,
     onClose,
     onDeleteConversation,
+    audit,
   }) => {
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
@@ -45,6 +47,7 @@ export const supervisorAgent: AgentDefinition = {
     onClose(() => roster.stop());
     onDeleteConversation(deleteFromSubagents(roster));
     serveSubagents(routes, agent, roster);
+    serveFleetAudit({ agent, routes, audit }, roster);
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
     const summarize = context ? contextSummarizer(model, context, logger) : undefined;
     return buildSupervisorGraph(
