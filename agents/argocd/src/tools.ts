@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ArgoCdClient } from "./client.js";
 import { formatApplication, formatApplicationLine, formatHistory } from "./format.js";
 
-// Application names are Kubernetes resource names.
+// Application names are Kubernetes resource names (lower case already): a policy names them as given.
 const name = z
   .string()
   .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "an Argo CD application name like checkout-api")
@@ -31,6 +31,8 @@ const listApplications = (argocd: ArgoCdClient) =>
         .enum(["Healthy", "Progressing", "Degraded", "Suspended", "Missing", "Unknown"])
         .optional(),
     }),
+    // Argo CD project names are Kubernetes names too.
+    resource: ({ project }): Record<string, string> => (project ? { project } : {}),
     run: async ({ project, sync_status, health_status }) => {
       const { items } = await argocd.call((api) => api.listApplications(project));
       const matching = (items ?? []).filter(
@@ -49,6 +51,7 @@ const getApplication = (argocd: ArgoCdClient) =>
     description:
       "Inspect one Argo CD application: sync and health status, last operation, and its resources that are out of sync or unhealthy",
     schema: z.object({ name }),
+    resource: ({ name: app }) => ({ application: app }),
     run: async ({ name: app }) => formatApplication(await argocd.call((api) => api.getApplication(app))),
   });
 
@@ -57,6 +60,7 @@ const getApplicationHistory = (argocd: ArgoCdClient) =>
     name: "get_application_history",
     description: "An Argo CD application's deployment history (ids to roll back to), newest first",
     schema: z.object({ name }),
+    resource: ({ name: app }) => ({ application: app }),
     run: async ({ name: app }) => formatHistory(await argocd.call((api) => api.getApplication(app))),
   });
 
@@ -71,6 +75,7 @@ const syncApplication = (argocd: ArgoCdClient) =>
     }),
     confirm: ({ name: app, revision, prune }) =>
       `Sync Argo CD application ${app} to ${revision ?? "its target revision"}${prune ? ", pruning resources no longer in git" : ""}.`,
+    resource: ({ name: app }) => ({ application: app }),
     run: async ({ name: app, revision, prune }) => {
       const result = await argocd.call((api) => api.sync(app, { prune, ...(revision ? { revision } : {}) }));
       return `Sync of ${app} started (revision ${revision ?? result.spec.source?.targetRevision ?? "HEAD"}${prune ? ", pruning" : ""}); now ${formatApplicationLine(result)}`;
@@ -89,6 +94,7 @@ const rollbackApplication = (argocd: ArgoCdClient) =>
     }),
     confirm: ({ name: app, history_id }) =>
       `Roll Argo CD application ${app} back to deployment id ${history_id}.`,
+    resource: ({ name: app }) => ({ application: app }),
     run: async ({ name: app, history_id, prune }) => {
       const result = await argocd.call((api) => api.rollback(app, { id: history_id, prune }));
       const entry = result.status?.history?.find((one) => one.id === history_id);

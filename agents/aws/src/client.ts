@@ -12,7 +12,10 @@ import { type AwsKeys, type AwsSettings, CREDENTIAL_HINT, readAwsSettings } from
  * first use (together they hold ~30 MB). `env` is the SDK's name in AWS_ENDPOINT_URL_<env>.
  */
 export function awsConnection(env: NodeJS.ProcessEnv): AwsConnection {
+  // AWS writes region names in lower case (us-east-1).
+  const region = readAwsSettings(env).region?.toLowerCase();
   return {
+    ...(region ? { region } : {}),
     ec2: awsService(env, {
       label: "EC2",
       env: "EC2",
@@ -51,6 +54,8 @@ export function awsConnection(env: NodeJS.ProcessEnv): AwsConnection {
 type AwsService<Sdk, Client> = VendorClient<{ client: Client; sdk: Sdk }, AwsSettings>;
 
 export interface AwsConnection {
+  /** The region the clients use, when the environment names it (else the SDK's chain finds one). */
+  region?: string;
   ec2: AwsService<typeof import("@aws-sdk/client-ec2"), EC2Client>;
   s3: AwsService<typeof import("@aws-sdk/client-s3"), S3Client>;
   cloudwatch: AwsService<typeof import("@aws-sdk/client-cloudwatch"), CloudWatchClient>;

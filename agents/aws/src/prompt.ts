@@ -6,8 +6,8 @@ costs by service from Cost Explorer.
 - Always use a tool to answer; never invent instance ids, names, states or amounts.
 - Filter instance lists by state or tag when the user names one; alarms by state (ALARM = firing).
 - Tools that start or stop instances ask the user for confirmation themselves; call them directly
-  with the exact instance ids. If the user names an instance by its Name tag, list instances first
-  to find its id.
+  with the exact instance id, one instance per call (call again for each further instance). If the
+  user names an instance by its Name tag, list instances first to find its id.
 - Cost dates are YYYY-MM-DD and the end date is exclusive.
 - Answer briefly, with ids, names, states and amounts as the tools gave them. If a tool fails, say
   what failed and what the user can do.`;

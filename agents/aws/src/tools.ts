@@ -20,11 +20,25 @@ const CLUSTERS_DESCRIBED = 20;
 const COST_PAGES = 5;
 const DAY_MS = 86_400_000;
 
+const instanceId = z.string().regex(/^i-[0-9a-f]{8,17}$/, "an instance id like i-0123456789abcdef0");
+// One instance per change: the policy decides (and the audit records) each call on the one instance
+// it names, so a forbid on one instance cannot be passed by naming it beside another. The model
+// calls the tool once per instance; each is confirmed on its own.
 const instanceIds = z
-  .array(z.string().regex(/^i-[0-9a-f]{8,17}$/, "an instance id like i-0123456789abcdef0"))
+  .array(instanceId)
   .min(1)
-  .max(20);
+  .max(1)
+  .describe('One instance id, e.g. ["i-0123456789abcdef0"]');
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date as YYYY-MM-DD");
+
+/**
+ * What a call acts on, for the policy: the region the agent's clients use (AWS writes region names
+ * in lower case) and what the call names. Instance ids and cluster names are kept as AWS writes
+ * them (instance ids are lower case; EKS cluster names are case-sensitive).
+ */
+function inRegion(aws: AwsConnection, named: Record<string, string> = {}): Record<string, string> {
+  return { ...(aws.region ? { region: aws.region } : {}), ...named };
+}
 
 export function awsTools(aws: AwsConnection): AgentTool[] {
   return [
@@ -52,6 +66,9 @@ const listEc2Instances = (aws: AwsConnection) =>
       instance_ids: z.array(z.string()).optional(),
       max_results: z.number().int().min(1).max(200).default(50),
     }),
+    // One named instance is scoped to it; a listing of several (or all) is scoped to the region.
+    resource: ({ instance_ids }) =>
+      inRegion(aws, instance_ids?.length === 1 && instance_ids[0] ? { instance: instance_ids[0] } : {}),
     run: async ({ states, tags, instance_ids, max_results }) => {
       const filters: Filter[] = [];
       if (states?.length) filters.push({ Name: "instance-state-name", Values: states });
@@ -87,6 +104,7 @@ const stopInstance = (aws: AwsConnection) =>
     description: "Stop running EC2 instances (their EBS volumes stay; they can be started again)",
     schema: z.object({ instance_ids: instanceIds }),
     confirm: ({ instance_ids }) => `Stop the EC2 instances ${instance_ids.join(", ")}.`,
+    resource: ({ instance_ids }) => inRegion(aws, { instance: instance_ids.join(",") }),
     run: async ({ instance_ids }) => {
       const result = await aws.ec2.call(({ client, sdk }) =>
         client.send(new sdk.StopInstancesCommand({ InstanceIds: instance_ids })),
@@ -101,6 +119,7 @@ const startInstance = (aws: AwsConnection) =>
     description: "Start stopped EC2 instances",
     schema: z.object({ instance_ids: instanceIds }),
     confirm: ({ instance_ids }) => `Start the EC2 instances ${instance_ids.join(", ")}.`,
+    resource: ({ instance_ids }) => inRegion(aws, { instance: instance_ids.join(",") }),
     run: async ({ instance_ids }) => {
       const result = await aws.ec2.call(({ client, sdk }) =>
         client.send(new sdk.StartInstancesCommand({ InstanceIds: instance_ids })),
@@ -116,6 +135,7 @@ const listS3Buckets = (aws: AwsConnection) =>
     schema: z.object({
       prefix: z.string().optional().describe("Only buckets whose name starts with this"),
     }),
+    // S3's bucket listing is global (every region's buckets): the tool as a whole.
     run: async ({ prefix }) => {
       const result = await aws.s3.call(({ client, sdk }) => client.send(new sdk.ListBucketsCommand({})));
       const buckets = (result.Buckets ?? []).filter((bucket) => !prefix || bucket.Name?.startsWith(prefix));
@@ -135,6 +155,7 @@ const listCloudwatchAlarms = (aws: AwsConnection) =>
       state: z.enum(ALARM_STATES).optional().describe("Only alarms in this state; ALARM for those firing"),
       name_prefix: z.string().optional(),
     }),
+    resource: () => inRegion(aws),
     run: async ({ state, name_prefix }) => {
       const result = await aws.cloudwatch.call(({ client, sdk }) =>
         client.send(
@@ -163,6 +184,7 @@ const listEksClusters = (aws: AwsConnection) =>
     description:
       "List EKS clusters with their Kubernetes version, status and API endpoint; give a name to describe one",
     schema: z.object({ name: z.string().min(1).optional().describe("One cluster's name") }),
+    resource: ({ name }) => inRegion(aws, name ? { cluster: name } : {}),
     run: async ({ name }) => {
       const names = name
         ? [name]
@@ -196,6 +218,7 @@ const costByService = (aws: AwsConnection) =>
       end: isoDate.optional().describe("Day after the last day, YYYY-MM-DD (default: today)"),
       top: z.number().int().min(1).max(50).default(10),
     }),
+    // Cost Explorer is global (the account's costs in every region): the tool as a whole.
     run: async ({ start, end, top }) => {
       const until = end ?? day(new Date());
       const from = start ?? day(new Date(Date.parse(until) - 30 * DAY_MS));

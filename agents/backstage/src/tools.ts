@@ -8,6 +8,16 @@ const ref = z
   .min(1)
   .describe("An entity ref like component:default/checkout-api, group:payments, or just a component's name");
 
+/**
+ * What a call on one entity acts on, for the policy: its kind, namespace and full ref, in lower case
+ * (Backstage compares entity refs ignoring case; `completeRef` fills in component: and default/).
+ */
+export function entityResource(given: string): { kind: string; namespace: string; entity: string } {
+  const entity = completeRef(given);
+  const [kind = "", rest = ""] = entity.split(/:(.*)/s);
+  return { kind, namespace: rest.slice(0, rest.indexOf("/")), entity };
+}
+
 export function backstageTools(backstage: BackstageConnection): AgentTool[] {
   return [searchCatalog(backstage), getEntity(backstage), refreshEntity(backstage)];
 }
@@ -24,6 +34,7 @@ const searchCatalog = (backstage: BackstageConnection) =>
       owner: z.string().optional().describe("The owning group, e.g. payments or group:default/payments"),
       limit: z.number().int().min(1).max(100).default(25),
     }),
+    resource: ({ kind }): Record<string, string> => (kind ? { kind: kind.toLowerCase() } : {}),
     run: async ({ text, kind, type, owner, limit }) => {
       const filter: Record<string, string> = {
         ...(kind ? { kind } : {}),
@@ -58,6 +69,7 @@ const getEntity = (backstage: BackstageConnection) =>
     description:
       "Read one catalog entity: its owner, lifecycle, system, relations (owner, dependencies, members) and links",
     schema: z.object({ ref }),
+    resource: ({ ref: given }) => entityResource(given),
     run: async ({ ref: given }) => {
       const full = completeRef(given);
       const entity = await backstage.call((client, { token }) => client.getEntityByRef(full, { token }));
@@ -73,6 +85,7 @@ const refreshEntity = (backstage: BackstageConnection) =>
     schema: z.object({ ref }),
     confirm: ({ ref: given }) =>
       `Refresh the Backstage catalog entity ${completeRef(given)} from its source.`,
+    resource: ({ ref: given }) => entityResource(given),
     run: async ({ ref: given }) => {
       const full = completeRef(given);
       await backstage.call((client, { token }) => client.refreshEntity(full, { token }));

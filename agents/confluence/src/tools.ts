@@ -5,6 +5,15 @@ import { storageToText, textToStorage } from "./storage.js";
 
 const pageId = z.string().regex(/^\d+$/, "a Confluence page id like 65537").describe("The page's id");
 
+/**
+ * A space key as a policy names it. Confluence keeps a site space's key in upper case (it finds ops
+ * at OPS); a personal space's key is `~` and the person's id, kept as given.
+ */
+export function spaceKey(given: string): string {
+  const key = given.trim();
+  return key.startsWith("~") ? key : key.toUpperCase();
+}
+
 export function confluenceTools(confluence: ConfluenceConnection): AgentTool[] {
   return [search(confluence), getPage(confluence), createPage(confluence), updatePage(confluence)];
 }
@@ -18,6 +27,7 @@ const search = (confluence: ConfluenceConnection) =>
       cql: z.string().min(1).describe("A CQL query; name a space or text to keep it bounded"),
       limit: z.number().int().min(1).max(50).default(10),
     }),
+    // A CQL query may name any number of spaces (or none): scoped by its tool only.
     run: async ({ cql, limit }) => {
       const { results = [], totalSize } = await confluence.call((client) =>
         client.search.searchByCQL({ cql, limit }),
@@ -39,6 +49,8 @@ const getPage = (confluence: ConfluenceConnection) =>
     name: "get_page",
     description: "Read a Confluence page: title, space, version and its text",
     schema: z.object({ id: pageId }),
+    // A page id names no space; Confluence's own permissions decide which pages it shows.
+    resource: ({ id }) => ({ page: id }),
     run: async ({ id }) => {
       const page = await confluence.call((client) =>
         client.content.getContentById({ id, expand: ["body.storage", "version", "space"] }),
@@ -61,6 +73,10 @@ const createPage = (confluence: ConfluenceConnection) =>
       parent_id: pageId.optional(),
     }),
     confirm: ({ space, title }) => `Create the Confluence page "${title}" in space ${space}.`,
+    resource: ({ space, parent_id }) => ({
+      space: spaceKey(space),
+      ...(parent_id ? { page: parent_id } : {}),
+    }),
     run: async ({ space, title, body, parent_id }) => {
       const page = await confluence.call((client) =>
         client.content.createContent({
@@ -86,6 +102,7 @@ const updatePage = (confluence: ConfluenceConnection) =>
     }),
     confirm: ({ id, title }) =>
       `Replace the text of Confluence page ${id}${title ? ` and retitle it "${title}"` : ""}.`,
+    resource: ({ id }) => ({ page: id }),
     run: async ({ id, body, title }) => {
       const current = await confluence.call((client) =>
         client.content.getContentById({ id, expand: ["version"] }),

@@ -43,6 +43,15 @@ function split(fullName: string): { owner: string; repo: string } {
   return { owner, repo };
 }
 
+/**
+ * What a call on one repository acts on, for the policy: its owner and `owner/repo`, in lower case,
+ * because GitHub's logins and repository names ignore case (Acme/API is acme/api).
+ */
+export function repoResource(fullName: string): { owner: string; repository: string } {
+  const repository = fullName.toLowerCase();
+  return { owner: split(repository).owner, repository };
+}
+
 function hasNextPage(headers: { link?: string }): boolean {
   return /rel="next"/.test(headers.link ?? "");
 }
@@ -74,6 +83,8 @@ const listRepos = (github: GithubConnection) =>
         .describe("An organization or user login; leave out for your own repositories"),
       limit: limit(30),
     }),
+    // Without an owner the token's own repositories are listed: the tool as a whole.
+    resource: ({ owner }): Record<string, string> => (owner ? { owner: owner.toLowerCase() } : {}),
     run: async ({ owner, limit }) => {
       const { data, headers } = await github.call(async (client) => {
         if (!owner) return client.rest.repos.listForAuthenticatedUser({ per_page: limit, sort: "pushed" });
@@ -99,6 +110,7 @@ const getRepo = (github: GithubConnection) =>
     name: "get_repo",
     description: "Get one repository: description, visibility, default branch, language, topics, activity",
     schema: z.object({ repo: repoName }),
+    resource: ({ repo }) => repoResource(repo),
     run: async ({ repo }) => {
       const { data } = await github.call((client) => client.rest.repos.get(split(repo)));
       return formatRepo(data);
@@ -114,6 +126,7 @@ const listPullRequests = (github: GithubConnection) =>
       state: z.enum(["open", "closed", "all"]).default("open"),
       limit: limit(20),
     }),
+    resource: ({ repo }) => repoResource(repo),
     run: async ({ repo, state, limit }) => {
       const { data, headers } = await github.call((client) =>
         client.rest.pulls.list({
@@ -134,6 +147,7 @@ const getPullRequest = (github: GithubConnection) =>
     name: "get_pull_request",
     description: "Get one pull request: state, branches, mergeability, size and description",
     schema: z.object({ repo: repoName, number: z.number().int().min(1) }),
+    resource: ({ repo }) => repoResource(repo),
     run: async ({ repo, number }) => {
       const { data } = await github.call((client) =>
         client.rest.pulls.get({ ...split(repo), pull_number: number }),
@@ -152,6 +166,7 @@ const listIssues = (github: GithubConnection) =>
       labels: z.array(z.string()).optional().describe("Only issues with all of these labels"),
       limit: limit(20),
     }),
+    resource: ({ repo }) => repoResource(repo),
     run: async ({ repo, state, labels, limit }) => {
       const { issues, more } = await github.call(async (client) => {
         const found: GithubIssue[] = [];
@@ -192,6 +207,7 @@ const listWorkflowRuns = (github: GithubConnection) =>
       branch: z.string().optional(),
       limit: limit(10),
     }),
+    resource: ({ repo }) => repoResource(repo),
     run: async ({ repo, status, branch, limit }) => {
       const { data } = await github.call((client) =>
         client.rest.actions.listWorkflowRunsForRepo({
@@ -220,6 +236,7 @@ const createIssue = (github: GithubConnection) =>
       assignees: z.array(z.string()).optional().describe("Logins to assign"),
     }),
     confirm: ({ repo, title }) => `Create an issue in ${repo}: "${title}".`,
+    resource: ({ repo }) => repoResource(repo),
     run: async ({ repo, title, body, labels, assignees }) => {
       const { data } = await github.call((client) =>
         client.rest.issues.create({
@@ -249,6 +266,7 @@ const createPullRequest = (github: GithubConnection) =>
     }),
     confirm: ({ repo, title, head, base, draft }) =>
       `Open a ${draft ? "draft " : ""}pull request in ${repo} from ${head} into ${base ?? "the default branch"}: "${title}".`,
+    resource: ({ repo }) => repoResource(repo),
     run: async ({ repo, title, head, base, body, draft }) => {
       const { data } = await github.call(async (client) => {
         const into = base ?? (await client.rest.repos.get(split(repo))).data.default_branch;

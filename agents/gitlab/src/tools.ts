@@ -15,6 +15,17 @@ const project = z
   .string()
   .min(1)
   .describe("The project's full path, e.g. platform/deploy-tools, or its numeric id");
+/**
+ * What a call on one project acts on, for the policy: the project's path in lower case (GitLab finds
+ * Platform/Deploy-Tools at platform/deploy-tools: its routes ignore case), and its top-level group.
+ * A numeric id names the project only by that id: a policy scoped by path does not match it.
+ */
+export function projectResource(given: string): { project: string; group?: string } {
+  const project = given.trim().toLowerCase();
+  const slash = project.indexOf("/");
+  return slash > 0 ? { project, group: project.slice(0, slash) } : { project };
+}
+
 // One page is plenty for a chat answer; gitbeaker would otherwise follow every next page.
 const ONE_PAGE = { perPage: 20, maxPages: 1, page: 1 } as const;
 
@@ -52,6 +63,7 @@ const listMergeRequests = (gitlab: GitLabConnection) =>
       project,
       state: z.enum(["opened", "merged", "closed", "all"]).default("opened"),
     }),
+    resource: ({ project: projectId }) => projectResource(projectId),
     run: async ({ project: projectId, state }) => {
       const mrs = (await gitlab.call((client) =>
         client.MergeRequests.all({ ...ONE_PAGE, projectId, ...(state === "all" ? {} : { state }) }),
@@ -72,6 +84,7 @@ const listPipelines = (gitlab: GitLabConnection) =>
         .enum(["running", "pending", "success", "failed", "canceled", "skipped", "created"])
         .optional(),
     }),
+    resource: ({ project: projectId }) => projectResource(projectId),
     run: async ({ project: projectId, ref, status }) => {
       const pipelines = (await gitlab.call((client) =>
         client.Pipelines.all(projectId, {
@@ -99,6 +112,7 @@ const createMergeRequest = (gitlab: GitLabConnection) =>
     }),
     confirm: ({ project: projectId, source_branch, target_branch, title }) =>
       `Open a merge request in ${projectId} from ${source_branch} into ${target_branch ?? "the default branch"}: "${title}".`,
+    resource: ({ project: projectId }) => projectResource(projectId),
     run: async ({ project: projectId, source_branch, target_branch, title, description }) => {
       const target =
         target_branch ??
@@ -124,6 +138,7 @@ const createIssue = (gitlab: GitLabConnection) =>
       labels: z.array(z.string()).optional(),
     }),
     confirm: ({ project: projectId, title }) => `Create an issue in ${projectId}: "${title}".`,
+    resource: ({ project: projectId }) => projectResource(projectId),
     run: async ({ project: projectId, title, description, labels }) => {
       const issue = (await gitlab.call((client) =>
         client.Issues.create(projectId, title, {
@@ -141,6 +156,7 @@ const retryPipeline = (gitlab: GitLabConnection) =>
     description: "Retry the failed and canceled jobs of a GitLab pipeline",
     schema: z.object({ project, pipeline_id: z.number().int().positive() }),
     confirm: ({ project: projectId, pipeline_id }) => `Retry pipeline ${pipeline_id} in ${projectId}.`,
+    resource: ({ project: projectId }) => projectResource(projectId),
     run: async ({ project: projectId, pipeline_id }) => {
       const pipeline = (await gitlab.call((client) =>
         client.Pipelines.retry(projectId, pipeline_id),

@@ -6,6 +6,19 @@ import { formatIssue, formatIssueLine, type JiraIssue } from "./format.js";
 
 const SEARCH_FIELDS = ["summary", "status", "assignee", "priority", "issuetype", "updated"];
 
+// An issue key names its project (PLAT-12 is in PLAT). Changes take keys only, not numeric issue
+// ids: an id names no project, so a policy could neither scope nor forbid the call.
+const issueKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_]+-\d+$/, "an issue key like PLAT-12");
+
+/**
+ * What a call on one issue acts on, for the policy. Jira keeps project and issue keys in upper case
+ * (it answers for plat-12 with PLAT-12), so that is how a policy names them.
+ */
+export function issueResource(key: string): { project: string; issue: string } {
+  const issue = key.toUpperCase();
+  return { project: issue.slice(0, issue.lastIndexOf("-")), issue };
+}
+
 export function jiraTools(jira: JiraConnection): AgentTool[] {
   return [
     searchIssues(jira),
@@ -17,6 +30,8 @@ export function jiraTools(jira: JiraConnection): AgentTool[] {
   ];
 }
 
+// A JQL query may name any number of projects (or none): the call is scoped by its tool only, and
+// Jira's own permissions decide what it returns.
 const searchIssues = (jira: JiraConnection) =>
   defineTool({
     name: "search_issues",
@@ -46,6 +61,7 @@ const getIssue = (jira: JiraConnection) =>
     name: "get_issue",
     description: "Get one Jira issue with its description and latest comments",
     schema: z.object({ key: z.string().regex(/^[A-Z][A-Z0-9_]+-\d+$/, "an issue key like PLAT-12") }),
+    resource: ({ key }) => issueResource(key),
     run: async ({ key }) => {
       const issue = await jira.call((client) => client.issues.getIssue({ issueIdOrKey: key }));
       return formatIssue(issue as unknown as JiraIssue);
@@ -78,6 +94,7 @@ const createIssue = (jira: JiraConnection) =>
       labels: z.array(z.string()).optional(),
     }),
     confirm: ({ project, summary, issue_type }) => `Create a Jira ${issue_type} in ${project}: "${summary}".`,
+    resource: ({ project }) => ({ project: project.toUpperCase() }),
     run: async ({ project, summary, issue_type, description, priority, labels }) => {
       const created = await jira.call((client) =>
         client.issues.createIssue({
@@ -99,8 +116,9 @@ const addComment = (jira: JiraConnection) =>
   defineTool({
     name: "add_comment",
     description: "Add a comment to a Jira issue",
-    schema: z.object({ key: z.string(), body: z.string().min(1) }),
+    schema: z.object({ key: issueKey, body: z.string().min(1) }),
     confirm: ({ key, body }) => `Add a comment to ${key}: "${body}".`,
+    resource: ({ key }) => issueResource(key),
     run: async ({ key, body }) => {
       const comment = await jira.call((client) =>
         client.issueComments.addComment({ issueIdOrKey: key, comment: textToAdf(body) }),
@@ -113,8 +131,9 @@ const transitionIssue = (jira: JiraConnection) =>
   defineTool({
     name: "transition_issue",
     description: "Move a Jira issue to another status (e.g. In Progress, Done)",
-    schema: z.object({ key: z.string(), status: z.string().min(1) }),
+    schema: z.object({ key: issueKey, status: z.string().min(1) }),
     confirm: ({ key, status }) => `Move ${key} to "${status}".`,
+    resource: ({ key }) => issueResource(key),
     run: async ({ key, status }) => {
       const { transitions = [] } = await jira.call((client) =>
         client.issues.getTransitions({ issueIdOrKey: key }),

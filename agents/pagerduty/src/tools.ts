@@ -17,6 +17,16 @@ const incidentId = z
   .regex(/^[A-Z0-9]+$/, "a PagerDuty incident id like Q1ABCDEF2GHIJK, or its number like 1234")
   .describe("The incident's id or number");
 
+/**
+ * A service as a policy names it: its id as PagerDuty writes ids (upper case, e.g. PSVC001), else its
+ * name in lower case, since names are matched ignoring case (`resolveService`). A call that names the
+ * service by name is not in a policy's service named by id, and the other way round.
+ */
+export function serviceName(given: string): string {
+  const service = given.trim();
+  return /^P[A-Z0-9]{5,}$/.test(service) ? service : service.toLowerCase();
+}
+
 /** A list answer: the items under their kind's name, and whether more pages follow. */
 type Page<K extends string, T> = Record<K, T[]> & { more?: boolean };
 
@@ -43,6 +53,7 @@ const listIncidents = (pagerduty: PagerDutyConnection) =>
       urgency: z.enum(["high", "low"]).optional(),
       limit: z.number().int().min(1).max(100).default(25),
     }),
+    resource: ({ service }): Record<string, string> => (service ? { service: serviceName(service) } : {}),
     run: async ({ statuses, service, urgency, limit }) => {
       const serviceIds = service ? [(await resolveService(pagerduty, service)).id] : [];
       const page = await pagerduty.call((pd) =>
@@ -68,6 +79,7 @@ const getIncident = (pagerduty: PagerDutyConnection) =>
     name: "get_incident",
     description: "Get one PagerDuty incident: status, urgency, service, assignees, acknowledgements",
     schema: z.object({ id: incidentId }),
+    resource: ({ id }) => ({ incident: id }),
     run: async ({ id }) => {
       const { incident } = await pagerduty.call((pd) =>
         pd.request<{ incident: PagerDutyIncident }>(`/incidents/${id}`, { query: { "include[]": ["body"] } }),
@@ -127,6 +139,7 @@ const acknowledgeIncident = (pagerduty: PagerDutyConnection) =>
     description: "Acknowledge a PagerDuty incident (stops its escalation)",
     schema: z.object({ id: incidentId }),
     confirm: ({ id }) => `Acknowledge PagerDuty incident ${id}.`,
+    resource: ({ id }) => ({ incident: id }),
     run: async ({ id }) => {
       const incident = await setStatus(pagerduty, id, "acknowledged");
       return `Acknowledged ${formatIncidentLine(incident)}`;
@@ -140,6 +153,7 @@ const resolveIncident = (pagerduty: PagerDutyConnection) =>
     schema: z.object({ id: incidentId, resolution: z.string().optional().describe("What fixed it") }),
     confirm: ({ id, resolution }) =>
       `Resolve PagerDuty incident ${id}${resolution ? ` ("${resolution}")` : ""}.`,
+    resource: ({ id }) => ({ incident: id }),
     run: async ({ id, resolution }) => {
       const incident = await setStatus(pagerduty, id, "resolved", resolution);
       return `Resolved ${formatIncidentLine(incident)}`;
@@ -158,6 +172,7 @@ const createIncident = (pagerduty: PagerDutyConnection) =>
     }),
     confirm: ({ service, title, urgency }) =>
       `Create a ${urgency}-urgency PagerDuty incident on ${service}: "${title}". It pages whoever is on call.`,
+    resource: ({ service }) => ({ service: serviceName(service) }),
     run: async ({ service, title, urgency, details }) => {
       const target = await resolveService(pagerduty, service);
       const { incident } = await pagerduty.call((pd) =>

@@ -15,6 +15,16 @@ interface SlackChannel {
 // At most this many channels are looked through: enough for a large workspace, bounded for a turn.
 const MAX_CHANNEL_PAGES = 5;
 
+/**
+ * A channel as a policy names it: an id as Slack writes ids (C… or G…, upper case), else the name
+ * without `#` in lower case (Slack's channel names are lower case). A call that names the channel by
+ * id is not in a policy's channel named by name, and the other way round.
+ */
+export function channelName(given: string): string {
+  const channel = given.trim();
+  return /^[CGD][A-Z0-9]{6,}$/.test(channel) ? channel : channel.replace(/^#/, "").toLowerCase();
+}
+
 export function slackTools(slack: SlackConnection): AgentTool[] {
   return [listChannels(slack), readChannel(slack), postMessage(slack)];
 }
@@ -45,6 +55,7 @@ const readChannel = (slack: SlackConnection) =>
       channel: z.string().min(1).describe("The channel's name (#incidents or incidents) or id"),
       limit: z.number().int().min(1).max(200).default(20),
     }),
+    resource: ({ channel }) => ({ channel: channelName(channel) }),
     run: async ({ channel, limit }) => {
       const target = await resolveChannel(slack, channel);
       const { messages = [], has_more } = await slack.call((client) =>
@@ -81,6 +92,7 @@ const postMessage = (slack: SlackConnection) =>
     }),
     confirm: ({ channel, text, thread_ts }) =>
       `Post to ${channel.startsWith("#") || /^[CG][A-Z0-9]+$/.test(channel) ? channel : `#${channel}`}${thread_ts ? ` (in thread ${thread_ts})` : ""}: "${text}".`,
+    resource: ({ channel }) => ({ channel: channelName(channel) }),
     run: async ({ channel, text, thread_ts }) => {
       const target = await resolveChannel(slack, channel);
       const posted = await slack.call((client) =>
