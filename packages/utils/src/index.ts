@@ -11,5 +11,7 @@ export {
   openCheckpointer,
   pingCheckpointer,
 } from "./checkpointer.js";
+export { type ResolvedCheckpointer, resolveCheckpointer } from "./checkpointer-build.js";
 export { MAX_VALUE_BYTES, MongoCheckpointSaver, type MongoSaverOptions } from "./mongo-saver.js";
+export { redactMongoUri } from "./mongo-uri.js";
 export { agentCollections, type SaverCollections } from "./saver/documents.js";

@@ -1,0 +1,88 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
+import { type Db, MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuditEntry } from "../src/audit/entry.js";
+import { MongoAuditLog } from "../src/audit/mongo-audit-log.js";
+
+const BIN = join(import.meta.dirname, "..", "bin", "audit-verify.js");
+
+function attempt(subject: string, tool: string): AuditEntry {
+  return {
+    kind: "attempt",
+    at: new Date().toISOString(),
+    agent: "jira",
+    principal: { subject },
+    tool,
+    args: { project: "PLAT" },
+    decision: "allow",
+    policy: ["plat-changes"],
+  };
+}
+
+/** `pnpm audit:verify` as a process (the built bin), with the agents' MongoDB settings. */
+async function verify(dbName: string, ...args: string[]): Promise<{ code: number; out: string }> {
+  const { MONGODB_URI: _uri, LANGGRAPH_CHECKPOINT_MONGODB_URI: _checkpointUri, ...rest } = process.env;
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      env: { ...rest, ...testMongoEnv(dbName) },
+    });
+    return { code: 0, out: stdout + stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, out: stdout + stderr };
+  }
+}
+
+describe("pnpm audit:verify", () => {
+  const dbName = uniqueDbName("audit-verify");
+  let mongo: MongoClient;
+  let db: Db;
+
+  beforeAll(async () => {
+    mongo = await MongoClient.connect(testMongoUri());
+    db = mongo.db(dbName);
+    const jira = await MongoAuditLog.create(db, "audit_jira", undefined);
+    for (const tool of ["create_issue", "transition_issue", "add_comment"])
+      await jira.append(attempt("ann", tool));
+    const github = await MongoAuditLog.create(db, "audit_github", 30);
+    await github.append({ ...attempt("bob", "merge_pull_request"), agent: "github" });
+  });
+  afterAll(async () => {
+    await db?.dropDatabase();
+    await mongo?.close();
+  });
+
+  it("passes clean trails and prints a table of every audit_* collection", async () => {
+    const { code, out } = await verify(dbName);
+    expect(code).toBe(0);
+    const rows = out.split("\n").map((row) => row.split(/\s{2,}/));
+    expect(rows[0]).toEqual(["agent", "lines", "first seq", "last seq", "retention", "problems"]);
+    expect(rows).toContainEqual(["jira", "3", "1", "3", "none", "ok"]);
+    // A TTL index on the collection: retention inferred, so old lines may be gone.
+    expect(rows).toContainEqual(["github", "1", "1", "1", "TTL", "ok"]);
+  });
+
+  it("reports a line edited by hand, exiting 1", async () => {
+    await db.collection("audit_jira").updateOne({ _id: 2 as never }, { $set: { decision: "deny" } });
+    const { code, out } = await verify(dbName, "--agent", "jira");
+    expect(code).toBe(1);
+    expect(out).toContain("audit_jira line 2: line edited: its content does not match its hash");
+    expect(out).not.toContain("github");
+  });
+
+  it("reports lines removed, exiting 1", async () => {
+    await db.collection("audit_jira").deleteOne({ _id: 1 as never });
+    const { code, out } = await verify(dbName, "--agent", "jira");
+    expect(code).toBe(1);
+    expect(out).toContain("audit_jira line 2: lines removed: the trail starts at line 2");
+  });
+
+  it("says what is wrong when it cannot run", async () => {
+    const { code, out } = await verify(dbName, "--bogus");
+    expect(code).toBe(2);
+    expect(out).toContain("Usage: pnpm audit:verify");
+  });
+});
