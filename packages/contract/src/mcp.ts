@@ -41,6 +41,12 @@ const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const common = {
   /** Tool names become `<server>__<tool>`: for two servers that serve tools of the same name. */
   prefixToolNames: z.boolean().default(false),
+  /**
+   * Calls made for a signed-in user carry that user's token (`Authorization: Bearer <token>`, the MCP
+   * authorization spec) instead of the static header. Unset: FORWARD_JWT_TO_MCP decides. HTTP servers
+   * only (a stdio server with it set is refused).
+   */
+  forwardUserToken: z.boolean().optional(),
 };
 
 const stdioServer = z
@@ -73,7 +79,7 @@ const httpServer = z
 
 const server = z.union([stdioServer, httpServer], {
   error:
-    'an MCP server is {"command": "...", "args": [...], "env": {...}} or {"url": "...", "headers": {...}}',
+    'an MCP server is {"command": "...", "args": [...], "env": {...}} or {"url": "...", "headers": {...}, "forwardUserToken": true|false}',
 });
 
 /** One server as written in a definition or the env (before `${VAR}` references are filled in). */
@@ -96,7 +102,16 @@ export function checkMcpServers(value: unknown): McpServersResult {
       ? (value as { mcpServers: unknown }).mcpServers
       : value;
   const parsed = serverList.safeParse(list);
-  if (parsed.success) return { ok: true, servers: parsed.data };
+  if (parsed.success) {
+    const stdioForwarding = Object.entries(parsed.data)
+      .filter(([, config]) => config.transport === "stdio" && config.forwardUserToken === true)
+      .map(
+        ([name]) =>
+          `server "${name}" forwardUserToken: a stdio server cannot be given the user's token (the MCP authorization spec sends it over HTTP only; a process gets credentials from its env): remove it, or run the server over Streamable HTTP`,
+      );
+    if (stdioForwarding.length > 0) return { ok: false, problems: stdioForwarding };
+    return { ok: true, servers: parsed.data };
+  }
   return {
     ok: false,
     problems: parsed.error.issues.map((issue) => {

@@ -10,6 +10,8 @@ import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.j
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type Logger, redactSecrets, SwitchboardError } from "@switchboard/common";
+import { LRUCache } from "lru-cache";
+import { turnIfAny } from "../turn/turn-context.js";
 import type { McpServerSettings } from "./settings.js";
 
 /** Lines of a stdio server's stderr kept to explain why it would not start. */
@@ -17,32 +19,81 @@ const STDERR_LINES = 5;
 
 type CallToolArgs = Parameters<Client["callTool"]>;
 
+/** How long a user's own connection (a server that forwards the user's token) stays open unused. */
+const USER_IDLE_MS = 5 * 60_000;
+/** How many users' connections to one server are kept open at most (the least recently used closes). */
+const MAX_USER_CONNECTIONS = 100;
+
+/** One connection to the server: the shared one, or a user's own (which carries that user's token). */
+interface Session {
+  client?: Client;
+  connecting?: Promise<Client>;
+  /** A user's own connection: the user's latest token, sent as the bearer on every request. */
+  user?: { token: string };
+  /** Requests under way: a session retired from the cache closes when the last one ends. */
+  busy: number;
+  retired: boolean;
+  closed: boolean;
+}
+
+function newSession(user?: { token: string }): Session {
+  return { busy: 0, retired: false, closed: false, ...(user ? { user } : {}) };
+}
+
 /**
  * One MCP server as the agent's tools see it: the methods of an MCP SDK `Client` that
  * @langchain/mcp-adapters calls, on whichever connection is current. A server that went away (a
  * stdio process that exited, an HTTP server that restarted and forgot its sessions) is connected
  * again on the next call; a request the server never received is sent once more on the new
  * connection. Every error names the server, without its secrets.
+ *
+ * A server that forwards the user's token (`forwardUserToken`, FORWARD_JWT_TO_MCP) gets, for a call
+ * made in a turn with a verified token, a connection of that user's own (keyed by the token's
+ * subject, never shared), whose every request carries the user's latest token as
+ * `Authorization: Bearer …` in place of the static one; it closes after USER_IDLE_MS unused. Listing
+ * tools at start-up, and calls with no user token (AUTH_MODE=none), use the shared connection and the
+ * server's static headers. A token is only ever held in memory.
  */
 export class McpServerConnection {
-  private client: Client | undefined;
-  private connecting: Promise<Client> | undefined;
+  private readonly shared = newSession();
+  private readonly users: LRUCache<string, Session> | undefined;
   private stderr: string[] = [];
   private closed = false;
 
   constructor(
     readonly settings: McpServerSettings,
-    private readonly options: { agent: string; logger: Logger; timeoutMs: number },
-  ) {}
+    private readonly options: {
+      agent: string;
+      logger: Logger;
+      timeoutMs: number;
+      /** Default USER_IDLE_MS. */
+      userIdleMs?: number;
+    },
+  ) {
+    if (settings.forwardUserToken && settings.config.transport === "http") {
+      this.users = new LRUCache<string, Session>({
+        max: MAX_USER_CONNECTIONS,
+        ttl: options.userIdleMs ?? USER_IDLE_MS,
+        updateAgeOnGet: true,
+        ttlAutopurge: true,
+        dispose: (session) => this.retire(session),
+      });
+    }
+  }
 
   get name(): string {
     return this.settings.name;
   }
 
+  /** Users with a connection of their own open now (a server that forwards the user's token). */
+  get userConnections(): number {
+    return this.users?.size ?? 0;
+  }
+
   /** Connects for the first time; a failure is the start-up error, naming the server and what to check. */
   async start(): Promise<void> {
     try {
-      await this.current();
+      await this.current(this.shared);
     } catch (error) {
       throw new SwitchboardError("runtime.mcp-unavailable", "user", this.startFailure(error));
     }
@@ -59,53 +110,95 @@ export class McpServerConnection {
 
   async close(): Promise<void> {
     this.closed = true;
-    const client = this.client ?? (await this.connecting?.catch(() => undefined));
-    this.client = undefined;
-    await client?.close().catch(() => undefined);
+    const sessions = [this.shared, ...(this.users?.values() ?? [])];
+    this.users?.clear();
+    await Promise.all(sessions.map((session) => this.closeSession(session)));
+  }
+
+  /** The connection for the caller: their own when the server forwards the user's token and they sent one. */
+  private sessionForCaller(): Session {
+    if (!this.users) return this.shared;
+    const turn = turnIfAny();
+    const token = turn?.token;
+    if (!token || !turn.principal?.authenticated) return this.shared;
+    const subject = turn.principal.subject;
+    if (!subject) {
+      throw new Error(
+        `MCP server "${this.name}" receives the user's token, and the caller's token names no subject (sub): sign in again`,
+      );
+    }
+    let session = this.users.get(subject);
+    if (!session || session.retired) {
+      session = newSession({ token });
+      this.users.set(subject, session);
+    }
+    // A refreshed token is used from the next request on, without connecting again.
+    if (session.user) session.user.token = token;
+    return session;
   }
 
   private async request<T>(what: string, run: (client: Client) => Promise<T>): Promise<T> {
-    const client = await this.current().catch((error: unknown) => {
-      throw this.failure(`cannot be reached to ${what}`, error, this.hint());
+    const session = this.sessionForCaller();
+    session.busy += 1;
+    try {
+      return await this.requestOn(session, what, run);
+    } finally {
+      session.busy -= 1;
+      if (session.retired && session.busy === 0) void this.closeSession(session);
+    }
+  }
+
+  private async requestOn<T>(
+    session: Session,
+    what: string,
+    run: (client: Client) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.current(session).catch((error: unknown) => {
+      throw this.failure(`cannot be reached to ${what}`, error, this.hint(session, error), session);
     });
     try {
       return await run(client);
     } catch (error) {
-      if (!neverReceived(error)) throw this.callFailure(what, error);
+      if (!neverReceived(error)) throw this.callFailure(what, error, session);
       // The server lost this connection (restarted, or its process exited) before it took the request:
       // nothing ran, so the request goes once more over a new connection.
       this.options.logger.info(
         { mcpServer: this.name },
         `MCP server "${this.name}" lost its session; reconnecting`,
       );
-      this.drop(client);
-      const fresh = await this.current().catch((reconnectError: unknown) => {
-        throw this.failure(`cannot be reached to ${what}`, reconnectError, this.hint());
+      this.drop(session, client);
+      const fresh = await this.current(session).catch((reconnectError: unknown) => {
+        throw this.failure(
+          `cannot be reached to ${what}`,
+          reconnectError,
+          this.hint(session, reconnectError),
+          session,
+        );
       });
       try {
         return await run(fresh);
       } catch (retryError) {
-        throw this.callFailure(what, retryError);
+        throw this.callFailure(what, retryError, session);
       }
     }
   }
 
-  private current(): Promise<Client> {
-    if (this.closed) return Promise.reject(new Error("the agent is shutting down"));
-    if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= this.connect().finally(() => {
-      this.connecting = undefined;
+  private current(session: Session): Promise<Client> {
+    if (this.closed || session.closed) return Promise.reject(new Error("the agent is shutting down"));
+    if (session.client) return Promise.resolve(session.client);
+    session.connecting ??= this.connect(session).finally(() => {
+      session.connecting = undefined;
     });
-    return this.connecting;
+    return session.connecting;
   }
 
-  private async connect(): Promise<Client> {
+  private async connect(session: Session): Promise<Client> {
     const client = new Client({ name: `switchboard-${this.options.agent}`, version: "1.0.0" });
-    const transport = this.transport();
+    const transport = this.transport(session);
     client.onclose = () => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      if (!this.closed) {
+      if (session.client !== client) return;
+      session.client = undefined;
+      if (!this.closed && !session.closed) {
         this.options.logger.warn(
           { mcpServer: this.name },
           `MCP server "${this.name}" closed the connection; it is connected again on the next call`,
@@ -114,7 +207,7 @@ export class McpServerConnection {
     };
     client.onerror = (error) =>
       this.options.logger.debug(
-        { mcpServer: this.name, error: this.redact(String(error)) },
+        { mcpServer: this.name, error: this.redact(String(error), session) },
         "MCP transport error",
       );
     try {
@@ -123,24 +216,42 @@ export class McpServerConnection {
       await client.close().catch(() => undefined);
       throw error;
     }
-    if (this.closed) {
+    if (this.closed || session.closed) {
       await client.close().catch(() => undefined);
       throw new Error("the agent is shutting down");
     }
-    this.client = client;
+    session.client = client;
     return client;
   }
 
-  private drop(client: Client): void {
-    if (this.client === client) this.client = undefined;
+  private drop(session: Session, client: Client): void {
+    if (session.client === client) session.client = undefined;
     void client.close().catch(() => undefined);
   }
 
-  private transport(): Transport {
+  /** A user's connection left the cache (idle, or too many users): it closes once no request uses it. */
+  private retire(session: Session): void {
+    session.retired = true;
+    if (session.busy === 0) void this.closeSession(session);
+  }
+
+  private async closeSession(session: Session): Promise<void> {
+    session.closed = true;
+    const client = session.client ?? (await session.connecting?.catch(() => undefined));
+    session.client = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  private transport(session: Session): Transport {
     const { config } = this.settings;
     if (config.transport === "http") {
+      const user = session.user;
       return new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
+        // The user's latest token on every request of their connection, in place of a static one.
+        ...(user
+          ? { fetch: (url: string | URL, init?: RequestInit) => fetch(url, withBearer(init, user.token)) }
+          : {}),
       });
     }
     const transport = new StdioClientTransport({
@@ -181,8 +292,11 @@ export class McpServerConnection {
     }
     const status = httpStatus(error);
     if (status === 401 || status === 403) {
+      const forwarding = this.settings.forwardUserToken
+        ? ` It receives the user's token on calls, but lists its tools at start-up without one: let it list its tools unauthenticated, or give "${this.name}" a static header for that.`
+        : "";
       return this.redact(
-        `MCP server "${this.name}" at ${config.url} refused the credentials (HTTP ${status}): check the headers of "${this.name}" ${where} and the variables they refer to.`,
+        `MCP server "${this.name}" at ${config.url} refused the credentials (HTTP ${status}): check the headers of "${this.name}" ${where} and the variables they refer to.${forwarding}`,
       );
     }
     return this.redact(
@@ -190,36 +304,50 @@ export class McpServerConnection {
     );
   }
 
-  private hint(): string {
+  private hint(session: Session, error: unknown): string {
+    const status = httpStatus(error);
+    if (session.user && (status === 401 || status === 403)) {
+      return `it refused the user's token (HTTP ${status}): the user may need to sign in again, or lacks access to it`;
+    }
     return this.settings.config.transport === "http"
       ? `is it running at ${this.settings.config.url}?`
       : "it could not be started again";
   }
 
-  private callFailure(what: string, error: unknown): Error {
+  private callFailure(what: string, error: unknown, session: Session): Error {
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       return this.failure(
         `closed the connection while asked to ${what}`,
         error,
         "it may or may not have done it; it is connected again on the next call",
+        session,
       );
     }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return this.failure(`did not answer in time when asked to ${what}`, error);
+      return this.failure(`did not answer in time when asked to ${what}`, error, undefined, session);
     }
-    return this.failure(`failed to ${what}`, error);
+    return this.failure(`failed to ${what}`, error, undefined, session);
   }
 
-  private failure(what: string, error: unknown, advice?: string): Error {
+  private failure(what: string, error: unknown, advice?: string, session?: Session): Error {
     const reason = describe(error);
     return new Error(
-      this.redact(`MCP server "${this.name}" ${what}: ${reason}${advice ? ` (${advice})` : ""}`),
+      this.redact(`MCP server "${this.name}" ${what}: ${reason}${advice ? ` (${advice})` : ""}`, session),
     );
   }
 
-  private redact(text: string): string {
-    return redactSecrets(text, this.settings.secrets);
+  /** Text without the server's secrets, nor the token of the user whose connection it is about. */
+  private redact(text: string, session?: Session): string {
+    const user = session?.user?.token;
+    return redactSecrets(text, user ? [...this.settings.secrets, user] : this.settings.secrets);
   }
+}
+
+/** Request options with `Authorization: Bearer <token>` in place of any Authorization header they had. */
+function withBearer(init: RequestInit | undefined, token: string): RequestInit {
+  const headers = new Headers(init?.headers);
+  headers.set("authorization", `Bearer ${token}`);
+  return { ...init, headers };
 }
 
 /** Whether a request certainly never reached a server that can take it (so sending it again is safe). */

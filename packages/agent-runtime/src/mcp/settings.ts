@@ -18,7 +18,15 @@ export interface McpServerSettings {
   secrets: string[];
   /** Where it was configured, for messages: `JIRA_MCP_SERVERS`, or the agent definition. */
   source: string;
+  /**
+   * A call made for a signed-in user goes over a connection of that user, carrying their token as
+   * `Authorization: Bearer …` (the server's `forwardUserToken`, else FORWARD_JWT_TO_MCP; HTTP only).
+   */
+  forwardUserToken: boolean;
 }
+
+/** CAIPE's setting: the user's token as a Bearer header on every HTTP MCP connection. */
+export const FORWARD_JWT_TO_MCP = "FORWARD_JWT_TO_MCP";
 
 export interface McpSettings {
   servers: McpServerSettings[];
@@ -50,6 +58,7 @@ export function readMcpSettings(
       `The ${agentName} agent's definition has a bad mcpServers entry: ${fromDefinition.problems.join("; ")}`,
     );
   }
+  const forwardByDefault = readForwardSetting(env.FORWARD_JWT_TO_MCP);
   const fromEnv = parseMcpServers(env[variables.servers]);
   if (!fromEnv.ok) throw configError(`${variables.servers} is invalid: ${fromEnv.problems.join("; ")}`);
 
@@ -73,7 +82,10 @@ export function readMcpSettings(
         `MCP server "${name}" (${source}) has url ${JSON.stringify(filled.server.url)}: give an http(s) URL of its Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp.`,
       );
     }
-    return { name, config: filled.server, secrets: filled.secrets, source };
+    // The global setting applies to HTTP servers (a stdio server takes credentials from its env).
+    const forwardUserToken =
+      filled.server.transport === "http" && (filled.server.forwardUserToken ?? forwardByDefault);
+    return { name, config: filled.server, secrets: filled.secrets, source, forwardUserToken };
   });
   return {
     servers,
@@ -81,6 +93,15 @@ export function readMcpSettings(
     confirmTools: new Set(parseToolNames(env[variables.confirmTools])),
     variables,
   };
+}
+
+function readForwardSetting(text: string | undefined): boolean {
+  const value = text?.trim().toLowerCase() ?? "";
+  if (value === "" || value === "false") return false;
+  if (value === "true") return true;
+  throw configError(
+    `${FORWARD_JWT_TO_MCP} is ${JSON.stringify(text)}: set it to true (HTTP MCP servers receive the user's token) or false.`,
+  );
 }
 
 function isHttpUrl(text: string): boolean {

@@ -47,6 +47,13 @@ export async function mcpToolsFor(
       `The ${options.agent} agent runs a graph of its own and takes no MCP tools: unset ${settings.variables.servers} (give MCP servers to the agents it routes to).`,
     );
   }
+  const forwarding = settings.servers.filter((server) => server.forwardUserToken).map(({ name }) => name);
+  if (forwarding.length > 0 && options.env.AUTH_MODE?.trim() !== "jwt") {
+    options.logger.warn(
+      { mcpServers: forwarding },
+      "MCP servers set to receive the user's token, but AUTH_MODE is not jwt: no call has a user token, so they get their static headers",
+    );
+  }
   return connectMcpTools(settings, {
     ...options,
     nativeToolNames: options.nativeTools.map(({ tool }) => tool.name),
@@ -89,7 +96,12 @@ export async function connectMcpTools(
     checkNames(tools, options.nativeToolNames, settings);
     if (loaded.length > 0)
       options.logger.info(
-        { mcpServers: loaded.map(({ connection, tools }) => `${connection.name} (${tools.length} tools)`) },
+        {
+          mcpServers: loaded.map(
+            ({ connection, tools }) =>
+              `${connection.name} (${tools.length} tools${connection.settings.forwardUserToken ? ", the user's token" : ""})`,
+          ),
+        },
         "MCP servers connected",
       );
     return { tools: tools.map(({ agentTool }) => agentTool), close };
