@@ -10,6 +10,7 @@ import type { ScriptedLlm } from "@switchboard-testing/test-llm";
 import { storedText, testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOCAL_PRINCIPAL } from "../src/authz/principal.js";
 import { McpServerConnection } from "../src/mcp/connection.js";
 import { readMcpSettings } from "../src/mcp/settings.js";
 import type { RunningAgent } from "../src/serve.js";
@@ -211,6 +212,41 @@ describe("MCP servers receive the user's own token (FORWARD_JWT_TO_MCP, forwardU
     expect(connection.userConnections).toBe(1);
     await connection.close();
     expect(connection.userConnections).toBe(0);
+  });
+
+  it("uses the shared connection and its static header for a call with no user token (AUTH_MODE=none)", async () => {
+    const [settings] = readMcpSettings(
+      {
+        WHOAMI_STATIC_TOKEN: STATIC_TOKEN,
+        DESK_MCP_SERVERS: JSON.stringify({
+          ident: {
+            url: `${mcp.base}/anonymous`,
+            headers: { Authorization: "Bearer ${WHOAMI_STATIC_TOKEN}" },
+            forwardUserToken: true,
+          },
+        }),
+      },
+      "desk",
+    ).servers;
+    const connection = new McpServerConnection(settings as NonNullable<typeof settings>, {
+      agent: "desk",
+      logger: log.logger,
+      timeoutMs: 5_000,
+    });
+    const result = await runInTurn(
+      {
+        contextId: "c",
+        taskId: "t",
+        threadId: "t",
+        principal: LOCAL_PRINCIPAL,
+        report: () => undefined,
+        signal: new AbortController().signal,
+      },
+      () => connection.callTool({ name: "whoami", arguments: {} }),
+    );
+    expect(JSON.stringify(result)).toContain("You are static.");
+    expect(connection.userConnections).toBe(0);
+    await connection.close();
   });
 
   it("keeps no token in MongoDB or in the log", async () => {
