@@ -44,6 +44,7 @@ describe("the names derived from an agent's name", () => {
       tasks: "tasks_jira",
       locks: "locks_jira",
       pushConfigs: "push_configs_jira",
+      audit: "audit_jira",
     });
   });
 });
