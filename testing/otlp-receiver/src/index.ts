@@ -1,2 +1,2 @@
-export type { AttributeValue, ReceivedSpan } from "./otlp-json.js";
+export type { AttributeValue, ReceivedLogRecord, ReceivedSpan } from "./otlp-json.js";
 export { type OtlpReceiver, startOtlpReceiver } from "./server.js";

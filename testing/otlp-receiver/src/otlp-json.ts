@@ -86,6 +86,57 @@ export function flattenSpans(request: ExportTraceServiceRequest): ReceivedSpan[]
   return spans;
 }
 
+/** OTLP/JSON's `ExportLogsServiceRequest` (collector/logs/v1), the parts tests read. */
+export interface ExportLogsServiceRequest {
+  resourceLogs?: Array<{
+    resource?: { attributes?: KeyValue[] };
+    scopeLogs?: Array<{
+      scope?: { name?: string };
+      logRecords?: Array<{
+        severityNumber?: number;
+        severityText?: string;
+        body?: AnyValue;
+        attributes?: KeyValue[];
+        traceId?: string;
+        spanId?: string;
+      }>;
+    }>;
+  }>;
+}
+
+/** One received log record, flattened with its resource's service name. */
+export interface ReceivedLogRecord {
+  service: string;
+  scope: string;
+  severityNumber: number;
+  severityText: string;
+  body: AttributeValue;
+  attributes: Record<string, AttributeValue>;
+  /** Empty when the record was emitted outside a trace. */
+  traceId: string;
+}
+
+export function flattenLogRecords(request: ExportLogsServiceRequest): ReceivedLogRecord[] {
+  const records: ReceivedLogRecord[] = [];
+  for (const resourceLogs of request.resourceLogs ?? []) {
+    const service = String(attributesOf(resourceLogs.resource?.attributes)["service.name"] ?? "");
+    for (const scopeLogs of resourceLogs.scopeLogs ?? []) {
+      for (const record of scopeLogs.logRecords ?? []) {
+        records.push({
+          service,
+          scope: scopeLogs.scope?.name ?? "",
+          severityNumber: record.severityNumber ?? 0,
+          severityText: record.severityText ?? "",
+          body: decodeValue(record.body),
+          attributes: attributesOf(record.attributes),
+          traceId: record.traceId ?? "",
+        });
+      }
+    }
+  }
+  return records;
+}
+
 function attributesOf(list: KeyValue[] | undefined): Record<string, AttributeValue> {
   const attributes: Record<string, AttributeValue> = {};
   for (const { key, value } of list ?? []) attributes[key] = decodeValue(value);

@@ -31,6 +31,45 @@ describe("OTLP receiver", () => {
     await provider.shutdown();
   });
 
+  it("receives log records on /v1/logs, body, severity and attributes decoded", async () => {
+    const response = await fetch(`${receiver.url}/v1/logs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        resourceLogs: [
+          {
+            resource: { attributes: [{ key: "service.name", value: { stringValue: "svc" } }] },
+            scopeLogs: [
+              {
+                scope: { name: "switchboard.audit" },
+                logRecords: [
+                  {
+                    severityNumber: 9,
+                    severityText: "INFO",
+                    body: { stringValue: "denied" },
+                    attributes: [{ key: "audit.seq", value: { intValue: "4" } }],
+                    traceId: "ab",
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const [record] = await receiver.waitForLogs((all) => all.length >= 1);
+    expect(record).toEqual({
+      service: "svc",
+      scope: "switchboard.audit",
+      severityNumber: 9,
+      severityText: "INFO",
+      body: "denied",
+      attributes: { "audit.seq": 4 },
+      traceId: "ab",
+    });
+  });
+
   it("turns protobuf away with the setting that fixes it", async () => {
     const response = await fetch(`${receiver.url}/v1/traces`, {
       method: "POST",

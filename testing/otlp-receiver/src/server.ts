@@ -1,15 +1,29 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type ExportTraceServiceRequest, flattenSpans, type ReceivedSpan } from "./otlp-json.js";
+import {
+  type ExportLogsServiceRequest,
+  type ExportTraceServiceRequest,
+  flattenLogRecords,
+  flattenSpans,
+  type ReceivedLogRecord,
+  type ReceivedSpan,
+} from "./otlp-json.js";
 
 export interface OtlpReceiver {
-  /** Base URL for OTEL_EXPORTER_OTLP_ENDPOINT (the exporter appends /v1/traces). */
+  /** Base URL for OTEL_EXPORTER_OTLP_ENDPOINT (the exporters append /v1/traces and /v1/logs). */
   url: string;
   /** Environment that makes an agent export here: OTLP/HTTP with JSON, exported every 100 ms. */
   env: Record<string, string>;
   /** Every span received so far. */
   readonly spans: ReceivedSpan[];
+  /** Every log record received so far (POST /v1/logs). */
+  readonly logRecords: ReceivedLogRecord[];
+  /** Waits until `done(records)` holds, else throws naming how many arrived. */
+  waitForLogs(
+    done: (records: ReceivedLogRecord[]) => boolean,
+    timeoutMs?: number,
+  ): Promise<ReceivedLogRecord[]>;
   /** Every request body received so far, verbatim (to search for what must never be exported). */
   readonly bodies: string[];
   /** Waits until `done(spans)` holds, else throws naming what arrived. */
@@ -20,14 +34,15 @@ export interface OtlpReceiver {
 }
 
 /**
- * A real OTLP/HTTP trace endpoint (POST /v1/traces) on loopback. It speaks the JSON encoding
+ * A real OTLP/HTTP trace and log endpoint (POST /v1/traces, POST /v1/logs) on loopback. It speaks the JSON encoding
  * (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`) and answers protobuf with 415 and why.
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const bodies: string[] = [];
+  const logRecords: ReceivedLogRecord[] = [];
   const server = createServer(async (request, response) => {
-    if (request.method !== "POST" || request.url !== "/v1/traces") {
+    if (request.method !== "POST" || (request.url !== "/v1/traces" && request.url !== "/v1/logs")) {
       response.writeHead(404).end();
       return;
     }
@@ -40,7 +55,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const body = await readBody(request);
     bodies.push(body);
     try {
-      spans.push(...flattenSpans(JSON.parse(body) as ExportTraceServiceRequest));
+      if (request.url === "/v1/logs") {
+        logRecords.push(...flattenLogRecords(JSON.parse(body) as ExportLogsServiceRequest));
+      } else {
+        spans.push(...flattenSpans(JSON.parse(body) as ExportTraceServiceRequest));
+      }
     } catch {
       response.writeHead(400).end();
       return;
@@ -55,8 +74,22 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       OTEL_EXPORTER_OTLP_ENDPOINT: url,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_BSP_SCHEDULE_DELAY: "100",
+      OTEL_BLRP_SCHEDULE_DELAY: "100",
     },
     spans,
+    logRecords,
+    async waitForLogs(done, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!done(logRecords)) {
+        if (Date.now() > deadline) {
+          throw new Error(
+            `the expected log records did not arrive within ${timeoutMs} ms; received ${logRecords.length}: ${logRecords.map((record) => String(record.body)).join(" | ") || "none"}`,
+          );
+        }
+        await sleep(50);
+      }
+      return logRecords;
+    },
     bodies,
     async waitFor(done, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
