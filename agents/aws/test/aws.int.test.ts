@@ -10,12 +10,21 @@ import {
   RunInstancesCommand,
 } from "@aws-sdk/client-ec2";
 import { CreateClusterCommand, EKSClient } from "@aws-sdk/client-eks";
+import {
+  CreateOpenIDConnectProviderCommand,
+  CreateRoleCommand,
+  IAMClient,
+  PutRolePolicyCommand,
+} from "@aws-sdk/client-iam";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
+import { connectAgent } from "@switchboard/a2a-client";
 import { agentConformance } from "@switchboard-testing/agent-conformance";
 import { freePort } from "@switchboard-testing/test-agents";
+import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import { callTool } from "@switchboard-testing/test-llm";
 import { startMoto, type TestMoto } from "@switchboard-testing/test-python";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const region = "us-east-1";
 const keys = { accessKeyId: "AKIATESTSWITCHBOARD1", secretAccessKey: "switchboard-test-secret-key" };
@@ -113,17 +122,29 @@ const instanceState = async ({ ec2 }: SeededMoto, id: string) => {
 };
 
 /** The instance ids of each call of an EC2 action that moto received since recording started. */
-const recordedEc2Calls = async ({ moto, scratch }: SeededMoto, action: string) => {
+const recordedEc2Calls = async (seeded: SeededMoto, action: string) =>
+  (await recordedRequests(seeded, action)).map(({ params }) =>
+    [...params].filter(([name]) => name.startsWith("InstanceId")).map(([, value]) => value),
+  );
+
+/** Every request of an action (EC2, STS: query APIs) moto received since recording started. */
+const recordedRequests = async ({ moto, scratch }: SeededMoto, action: string) => {
   await fetch(`${moto.endpoint}/moto-api/recorder/download-recording`);
   const lines = readFileSync(join(scratch, "moto-recording.jsonl"), "utf8").split("\n").filter(Boolean);
   return lines
-    .map((line) => JSON.parse(line) as { body?: string; body_encoded?: boolean })
-    .map((entry) =>
-      entry.body_encoded ? Buffer.from(entry.body ?? "", "base64").toString() : (entry.body ?? ""),
+    .map(
+      (line) =>
+        JSON.parse(line) as { headers?: Record<string, string>; body?: string; body_encoded?: boolean },
     )
-    .map((body) => new URLSearchParams(body))
-    .filter((params) => params.get("Action") === action)
-    .map((params) => [...params].filter(([name]) => name.startsWith("InstanceId")).map(([, value]) => value));
+    .map((entry) => ({
+      headers: Object.fromEntries(
+        Object.entries(entry.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+      ),
+      params: new URLSearchParams(
+        entry.body_encoded ? Buffer.from(entry.body ?? "", "base64").toString() : (entry.body ?? ""),
+      ),
+    }))
+    .filter(({ params }) => params.get("Action") === action);
 };
 
 const agent = agentConformance({
@@ -337,5 +358,172 @@ describe("AWS agent: tools' formatting and AWS's errors, against moto", () => {
       `list_s3_buckets failed: Cannot reach AWS at ${endpoint} (ECONNREFUSED): check AWS_REGION, AWS_ENDPOINT_URL`,
     );
     expect(result.text).not.toContain(keys.accessKeyId);
+  });
+});
+
+describe("AWS under the signed-in user's own identity (AWS_WEB_IDENTITY_ROLE_ARN), on moto's IAM", () => {
+  const account = "123456789012";
+  const operators = `arn:aws:iam::${account}:role/switchboard-operators`;
+  const readers = `arn:aws:iam::${account}:role/switchboard-readers`;
+  let idp: IdentityProvider;
+  const tokens: Record<string, string> = {};
+
+  /** moto checks signatures and IAM policies after `free` more unchecked requests (inf: never). */
+  const enforceIam = async (free: number | "inf") => {
+    const answer = await fetch(`${agent.service.moto.endpoint}/moto-api/reset-auth`, {
+      method: "POST",
+      body: String(free),
+    });
+    expect(answer.status).toBe(200);
+  };
+  /** The agent signed in users' calls go through: no keys of its own at all, the user's role set. */
+  const userAgent = (roleArn: string) =>
+    agent.start({
+      AUTH_MODE: "jwt",
+      AUTH_JWKS_URL: idp.jwksUrl,
+      AUTH_ISSUER: idp.issuer,
+      AUTH_AUDIENCE: idp.audience,
+      AWS_WEB_IDENTITY_ROLE_ARN: roleArn,
+      AWS_ROLE_SESSION_DURATION_SECONDS: "900",
+      AWS_ACCESS_KEY_ID: undefined,
+      AWS_SECRET_ACCESS_KEY: undefined,
+    });
+  /** Who moto says signed a recorded request: GetCallerIdentity on its access key and session token. */
+  const signer = async (headers: Record<string, string>) => {
+    const accessKeyId = /Credential=([^/]+)\//.exec(headers.authorization ?? "")?.[1] ?? "";
+    const sessionToken = headers["x-amz-security-token"];
+    const sts = new STSClient({
+      endpoint: agent.service.moto.endpoint,
+      region,
+      credentials: { accessKeyId, secretAccessKey: "moto-checks-no-signature-with-iam-off", sessionToken },
+    });
+    return (await sts.send(new GetCallerIdentityCommand({}))).Arn;
+  };
+
+  beforeAll(async () => {
+    idp = await startIdentityProvider({
+      users: {
+        alice: { groups: ["ops"], email: "alice@example.com" },
+        bob: { groups: ["readers"], email: "bob@example.com" },
+      },
+    });
+    for (const user of ["alice", "bob"]) tokens[user] = await signIn(idp, user);
+    // The account trusts the IdP's tokens; each role's policy is what IAM decides on.
+    const iam = new IAMClient({ endpoint: agent.service.moto.endpoint, region, credentials: keys });
+    const issuerHost = new URL(idp.issuer).host;
+    await iam.send(
+      new CreateOpenIDConnectProviderCommand({
+        Url: idp.issuer,
+        ClientIDList: [idp.audience],
+        ThumbprintList: ["0".repeat(40)],
+      }),
+    );
+    const trust = JSON.stringify({
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Effect: "Allow",
+          Principal: { Federated: `arn:aws:iam::${account}:oidc-provider/${issuerHost}` },
+          Action: "sts:AssumeRoleWithWebIdentity",
+          Condition: { StringEquals: { [`${issuerHost}:aud`]: idp.audience } },
+        },
+      ],
+    });
+    const role = async (name: string, actions: string[]) => {
+      await iam.send(new CreateRoleCommand({ RoleName: name, AssumeRolePolicyDocument: trust }));
+      await iam.send(
+        new PutRolePolicyCommand({
+          RoleName: name,
+          PolicyName: "ec2",
+          PolicyDocument: JSON.stringify({
+            Version: "2012-10-17",
+            Statement: [{ Effect: "Allow", Action: actions, Resource: "*" }],
+          }),
+        }),
+      );
+    };
+    await role("switchboard-operators", ["ec2:DescribeInstances", "ec2:StopInstances", "ec2:StartInstances"]);
+    await role("switchboard-readers", ["ec2:DescribeInstances"]);
+  });
+  afterAll(async () => {
+    await enforceIam("inf");
+    await idp?.close();
+  });
+
+  it("stops an instance under the user's own role session, taken once with their token and kept", async () => {
+    const id = agent.service.instances.bastion ?? "";
+    const started = await userAgent(operators);
+    const connection = await connectAgent(started.url, { token: tokens.alice });
+    const contextId = agent.contextId();
+    const asked = await connection.send({ text: `stop ${id}`, contextId });
+    expect(asked.state).toBe("input-required");
+    const assumedBefore = (await recordedRequests(agent.service, "AssumeRoleWithWebIdentity")).length;
+    // From here moto checks every signature and IAM policy, but for one request: STS's
+    // AssumeRoleWithWebIdentity, which is unsigned (moto 5.2.5 would check it like a signed one).
+    await enforceIam(1);
+    try {
+      const approved = await connection.send({ text: "yes", contextId, taskId: asked.taskId });
+      expect(approved.state).toBe("completed");
+      expect(approved.text).toContain(`${id}: running → stopping`);
+      // A second turn reuses the session: no second AssumeRoleWithWebIdentity, and IAM lets the read through.
+      const listed = await connection.send({ text: `show instance ${id}`, contextId: agent.contextId() });
+      expect(listed.text).toContain(`${id} "bastion"`);
+    } finally {
+      await enforceIam("inf");
+    }
+    expect(await instanceState(agent.service, id)).toBe("stopped");
+
+    const assumed = (await recordedRequests(agent.service, "AssumeRoleWithWebIdentity")).slice(assumedBefore);
+    expect(assumed).toHaveLength(1);
+    expect(assumed[0]?.params.get("RoleArn")).toBe(operators);
+    expect(assumed[0]?.params.get("RoleSessionName")).toBe("alice@example.com");
+    expect(assumed[0]?.params.get("WebIdentityToken")).toBe(tokens.alice);
+    expect(assumed[0]?.params.get("DurationSeconds")).toBe("900");
+    expect(assumed[0]?.headers.authorization).toBeUndefined(); // unsigned: no agent keys in it
+    const stop = (await recordedRequests(agent.service, "StopInstances")).find(({ params }) =>
+      [...params.values()].includes(id),
+    );
+    expect(await signer(stop?.headers ?? {})).toBe(
+      `arn:aws:sts::${account}:assumed-role/switchboard-operators/alice@example.com`,
+    );
+  });
+
+  it("gives IAM's refusal, worded as the user's, when their role lacks the permission; nothing stops", async () => {
+    const id = agent.service.instances["batch-1"] ?? "";
+    const started = await userAgent(readers);
+    const connection = await connectAgent(started.url, { token: tokens.bob });
+    const contextId = agent.contextId();
+    const asked = await connection.send({ text: `stop ${id}`, contextId });
+    expect(asked.state).toBe("input-required");
+    await enforceIam(1);
+    let refused: Awaited<ReturnType<typeof connection.send>>;
+    try {
+      refused = await connection.send({ text: "yes", contextId, taskId: asked.taskId });
+    } finally {
+      await enforceIam("inf");
+    }
+    expect(refused.state).toBe("completed"); // the model reads the refusal and tells the user
+    expect(refused.text).toContain("stop_instance failed: AWS refused this for bob@example.com (HTTP 403: ");
+    expect(refused.text).toContain(
+      `is not authorized to perform: ec2:StopInstances): IAM decided on bob@example.com's own role session arn:aws:sts::${account}:assumed-role/switchboard-readers/bob@example.com, and the role ${readers} does not allow it.`,
+    );
+    expect(refused.text).not.toContain(tokens.bob ?? "no token");
+    expect(await instanceState(agent.service, id)).toBe("running");
+  });
+
+  it("uses the agent's own credentials for a turn without a user token (AUTH_MODE=none), role set or not", async () => {
+    const id = agent.service.instances["batch-1"] ?? "";
+    const assumedBefore = (await recordedRequests(agent.service, "AssumeRoleWithWebIdentity")).length;
+    const result = await agent.ask(`show instance ${id}`, { AWS_WEB_IDENTITY_ROLE_ARN: operators });
+    expect(result.text).toContain(`${id} "batch-1"`);
+    expect(await recordedRequests(agent.service, "AssumeRoleWithWebIdentity")).toHaveLength(assumedBefore);
+    const described = (await recordedRequests(agent.service, "DescribeInstances")).at(-1);
+    expect(described?.headers.authorization).toContain(`Credential=${keys.accessKeyId}/`);
+  });
+
+  it("fails the turn naming the setting when AWS_WEB_IDENTITY_ROLE_ARN is not a role ARN", async () => {
+    const result = await agent.ask("list buckets", { AWS_WEB_IDENTITY_ROLE_ARN: "switchboard-users" });
+    expect(result.state).toBe("failed");
+    expect(result.text).toContain("AWS_WEB_IDENTITY_ROLE_ARN must be an IAM role ARN");
   });
 });
