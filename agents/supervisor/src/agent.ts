@@ -37,6 +37,7 @@ export const supervisorAgent: AgentDefinition = {
     onClose,
     onDeleteConversation,
     audit,
+    mayReach,
   }) => {
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
@@ -52,7 +53,7 @@ export const supervisorAgent: AgentDefinition = {
     const summarize = context ? contextSummarizer(model, context, logger) : undefined;
     return buildSupervisorGraph(
       model,
-      { roster, telemetry: new HopTelemetry(metrics) },
+      { roster, telemetry: new HopTelemetry(metrics), mayReach },
       checkpointer,
       summarize,
     );

@@ -4,10 +4,14 @@ import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboa
 import type { HopTelemetry } from "./hop-telemetry.js";
 import type { Roster, Subagent } from "./roster.js";
 
-/** What a hop needs: the subagents to route to, and where the hop is timed and traced. */
+/**
+ * What a hop needs: the subagents to route to, where the hop is timed and traced, and whether the
+ * turn's caller may reach an agent (the supervisor's policies; each subagent decides again itself).
+ */
 export interface Hops {
   roster: Roster;
   telemetry: HopTelemetry;
+  mayReach: (agent: string) => boolean;
 }
 
 /**
@@ -24,14 +28,18 @@ export type HopResult =
  * streamed to the caller as it happens.
  */
 export async function askSubagent(
-  { roster, telemetry }: Hops,
+  { roster, telemetry, mayReach }: Hops,
   name: string,
   message: string,
   taskId?: string,
 ): Promise<HopResult> {
   const agent = roster.get(name);
-  if (!agent) {
-    const enabled = roster.list().map((entry) => entry.config.name);
+  // Said as if it were not enabled: a caller learns nothing of agents kept from them.
+  if (!agent || !mayReach(agent.config.name)) {
+    const enabled = roster
+      .list()
+      .map((entry) => entry.config.name)
+      .filter(mayReach);
     // A name with no letters or digits has no variables to suggest.
     const advice = envPrefixFor(name)
       ? ` To add one, set ${enableVariableFor(name)}=true and ${agentUrlVariableFor(name)}.`

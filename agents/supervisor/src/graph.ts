@@ -83,7 +83,7 @@ export function buildSupervisorGraph(
       ? await boundedHistory(state.messages, state.contextSummary, summarize, config.signal)
       : { messages: state.messages };
     const response = await routed.invoke([
-      new SystemMessage(supervisorPrompt(hops.roster)),
+      new SystemMessage(supervisorPrompt(hops.roster, hops.mayReach)),
       ...sent.messages,
     ]);
     return sent.summary ? { messages: [response], contextSummary: sent.summary } : { messages: [response] };

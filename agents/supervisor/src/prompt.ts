@@ -2,9 +2,10 @@ import type { Roster } from "./roster.js";
 
 /**
  * The supervisor's system prompt, rebuilt before every model call from the subagents' cards, so an
- * agent that joins later is offered at once.
+ * agent that joins later is offered at once. Agents the caller may not reach (by the supervisor's
+ * policies) are left out: the model never routes there, and the user is not told what they lack.
  */
-export function supervisorPrompt(roster: Roster): string {
+export function supervisorPrompt(roster: Roster, mayReach: (agent: string) => boolean = () => true): string {
   const lines = [
     "You are the Switchboard supervisor, a platform-engineering assistant. You do not act yourself:",
     "you route each request to the subagent that owns the system it is about, with the call_agent tool,",
@@ -19,7 +20,7 @@ export function supervisorPrompt(roster: Roster): string {
     "",
     "Subagents:",
   ];
-  const agents = roster.list();
+  const agents = roster.list().filter((agent) => mayReach(agent.config.name));
   if (agents.length === 0) lines.push("(none enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL)");
   for (const agent of agents) {
     const name = agent.card?.name ?? agent.config.name;

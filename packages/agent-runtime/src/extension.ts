@@ -41,6 +41,11 @@ export interface AgentHost {
   onDeleteConversation(hook: DeletionHook): void;
   /** The agent's own audit trail, read as GET /audit reads it (policy decided, caller scoped). */
   audit: AuditTrail;
+  /**
+   * Whether the caller of the turn running now may reach another agent, by this agent's policies
+   * (true with none): the supervisor routes only where the user may go.
+   */
+  mayReach(agent: string): boolean;
   /** Registers cleanup to run when the agent stops (timers, connections). */
   onClose(cleanup: () => Promise<void> | void): void;
 }
@@ -59,7 +64,9 @@ export interface AgentAdditions {
 }
 
 /** A host for one served agent, and what the agent adds through it. */
-export function createHost(base: Pick<AgentHost, "agent" | "env" | "logger" | "metrics" | "audit">): {
+export function createHost(
+  base: Pick<AgentHost, "agent" | "env" | "logger" | "metrics" | "audit" | "mayReach">,
+): {
   host: AgentHost;
   additions: AgentAdditions;
 } {

@@ -115,7 +115,14 @@ export async function serveAgent(
   const metrics = createMetrics();
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.
   const audit = new AuditTrail(name, access.log, access.access);
-  const { host, additions } = createHost({ agent: name, env, logger, metrics: metrics.agentMetrics, audit });
+  const { host, additions } = createHost({
+    agent: name,
+    env,
+    logger,
+    metrics: metrics.agentMetrics,
+    audit,
+    mayReach: (agent) => access.access.callerMayReach(agent),
+  });
   const cleanups = additions.cleanups;
   cleanups.push(
     () => mcp.close(),

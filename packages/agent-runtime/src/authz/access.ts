@@ -1,8 +1,9 @@
 import type { User } from "@a2a-js/sdk/server";
 import { SwitchboardError } from "@switchboard/common";
 import type { AuditRecorder } from "../audit/recorder.js";
+import { turnIfAny } from "../turn/turn-context.js";
 import type { PolicyEngine } from "./engine.js";
-import { type Principal, principalOf } from "./principal.js";
+import { LOCAL_PRINCIPAL, type Principal, principalOf } from "./principal.js";
 
 /**
  * Who may do what on this agent, decided where it runs: its policies (none: everything allowed),
@@ -18,6 +19,16 @@ export class Access {
 
   principal(user: User | undefined): Principal {
     return principalOf(user, this.groupClaims);
+  }
+
+  /**
+   * Whether the caller of the turn running now may reach `agent` by these policies (true with
+   * none): the supervisor leaves the others out of its routing. The agent itself decides again.
+   */
+  callerMayReach(agent: string): boolean {
+    if (!this.policies) return true;
+    const principal = turnIfAny()?.principal ?? LOCAL_PRINCIPAL;
+    return this.policies.decide({ principal, action: "reach", agent }).allowed;
   }
 
   /**

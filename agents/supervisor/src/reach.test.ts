@@ -1,0 +1,37 @@
+import { createLogger } from "@switchboard/common";
+import { describe, expect, it } from "vitest";
+import { askSubagent } from "./delegate.js";
+import type { HopTelemetry } from "./hop-telemetry.js";
+import { supervisorPrompt } from "./prompt.js";
+import { Roster } from "./roster.js";
+
+const roster = () =>
+  new Roster(
+    [
+      { name: "jira", prefix: "JIRA", url: "http://127.0.0.1:1" },
+      { name: "aws", prefix: "AWS", url: "http://127.0.0.1:1" },
+    ],
+    createLogger({ level: "silent" }),
+  );
+const notAws = (agent: string) => agent !== "aws";
+
+describe("agents a user may not reach", () => {
+  it("are left out of the supervisor's prompt", () => {
+    const prompt = supervisorPrompt(roster(), notAws);
+    expect(prompt).toContain("- jira:");
+    expect(prompt).not.toContain("aws");
+    expect(supervisorPrompt(roster())).toContain("- aws:");
+  });
+
+  it("are answered as not enabled when the model names one anyway, with no hop", async () => {
+    const hop = await askSubagent(
+      { roster: roster(), telemetry: {} as HopTelemetry, mayReach: notAws },
+      "aws",
+      "stop i-123",
+    );
+    expect(hop).toEqual({
+      kind: "answer",
+      text: 'No agent named "aws" is enabled (enabled: jira). To add one, set ENABLE_AWS=true and AWS_AGENT_URL.',
+    });
+  });
+});
