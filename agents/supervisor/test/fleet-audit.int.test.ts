@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
+import { type OtlpReceiver, startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
 import { rules, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
@@ -52,6 +53,7 @@ describe("GET /audit on the supervisor: the fleet's audit trail", () => {
   let llm: ScriptedLlm;
   let jira: FakeJira;
   let mongo: MongoClient;
+  let receiver: OtlpReceiver;
   let supervisorPort: number;
   const processes: AgentProcess[] = [];
   const tokens: Record<string, string> = {};
@@ -74,10 +76,11 @@ describe("GET /audit on the supervisor: the fleet's audit trail", () => {
     writeFileSync(policyFile, POLICY);
     let jiraPort: number;
     let downPort: number;
-    [llm, jira, mongo, jiraPort, supervisorPort, downPort] = await Promise.all([
+    [llm, jira, mongo, receiver, jiraPort, supervisorPort, downPort] = await Promise.all([
       startScriptedLlm({ script: rules([], say("ok")) }),
       startFakeJira(),
       MongoClient.connect(testMongoUri()),
+      startOtlpReceiver(),
       freePort(),
       freePort(),
       freePort(),
@@ -101,6 +104,7 @@ describe("GET /audit on the supervisor: the fleet's audit trail", () => {
       AUTH_JWT_SECRET: secret,
       AUTH_AUDIENCE: "switchboard",
       AUTHZ_POLICY_FILE: policyFile,
+      ...receiver.env,
     };
     processes.push(
       await startAgent("jira", jiraPort, {
@@ -134,7 +138,7 @@ describe("GET /audit on the supervisor: the fleet's audit trail", () => {
   afterAll(async () => {
     await Promise.all(processes.splice(0).map((agent) => agent.kill("SIGTERM")));
     await mongo?.db(dbName).dropDatabase();
-    await Promise.all([mongo?.close(), llm?.close(), jira?.close()]);
+    await Promise.all([mongo?.close(), llm?.close(), jira?.close(), receiver?.close()]);
   });
 
   it("merges its own lines and each reachable subagent's by time, and lists the one it could not reach", async () => {
@@ -170,5 +174,37 @@ describe("GET /audit on the supervisor: the fleet's audit trail", () => {
     expect(body.unavailable.find((entry) => entry.agent === "jira")?.reason).toContain(
       'Switchboard::Agent::"jira"',
     );
+  });
+
+  it("emits each audit line as an OpenTelemetry log record, in the request's trace, with no token", async () => {
+    const records = await receiver.waitForLogs((all) =>
+      all.some(
+        (record) =>
+          record.service === "switchboard-supervisor" && record.attributes["audit.tool"] === "audit",
+      ),
+    );
+    const denial = records.find(
+      (record) => record.service === "switchboard-supervisor" && record.attributes["audit.tool"] === "audit",
+    );
+    expect(denial).toMatchObject({
+      scope: "switchboard.audit",
+      severityText: "INFO",
+      body: expect.stringContaining("denied: bob may not read the supervisor agent's audit trail"),
+      attributes: {
+        "audit.kind": "denial",
+        "audit.agent": "supervisor",
+        "audit.principal.subject": "bob",
+        "audit.decision": "deny",
+      },
+    });
+    expect(denial?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    // Jira recorded its own refusal of the same request, forwarded with bob's token.
+    await receiver.waitForLogs((all) =>
+      all.some(
+        (record) => record.service === "switchboard-jira" && record.attributes["audit.tool"] === "audit",
+      ),
+    );
+    await receiver.settle();
+    for (const token of Object.values(tokens)) expect(receiver.bodies.join("\n")).not.toContain(token);
   });
 });

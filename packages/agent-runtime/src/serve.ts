@@ -16,6 +16,7 @@ import {
 import type { Db } from "mongodb";
 import type { AuditLog } from "./audit/audit-log.js";
 import { AuditTrail } from "./audit/audit-trail.js";
+import { LogRecordingAuditLog } from "./audit/log-records.js";
 import { MemoryAuditLog } from "./audit/memory-audit-log.js";
 import { MongoAuditLog } from "./audit/mongo-audit-log.js";
 import { AuditRecorder } from "./audit/recorder.js";
@@ -339,9 +340,12 @@ async function accessFor(
       "AUTH_MODE=jwt with no policy: every signed-in user may use every tool of this agent. Set AUTHZ_POLICY_FILE (Cedar) or RBAC_ADMIN_GROUPS / RBAC_READONLY_GROUPS.",
     );
   }
-  const log = db
-    ? await MongoAuditLog.create(db, collectionsFor(agent).audit, settings.auditRetentionDays)
-    : new MemoryAuditLog();
+  // Each line is also an OpenTelemetry log record when tracing is on (log-records.ts).
+  const log = new LogRecordingAuditLog(
+    db
+      ? await MongoAuditLog.create(db, collectionsFor(agent).audit, settings.auditRetentionDays)
+      : new MemoryAuditLog(),
+  );
   const access = new Access(agent, policies?.engine, new AuditRecorder(log, agent), settings.groupClaims);
   return { access, log, close: () => policies?.close() };
 }

@@ -15,13 +15,16 @@ export interface Tracing {
 /**
  * Starts the OpenTelemetry SDK (loaded only when tracing is on; see tracing-settings.ts). Exporter,
  * protocol, headers, sampler and batching come from the standard OTEL_* variables, read by the SDK.
- * Metrics stay Prometheus's (/metrics) and logs pino's: the SDK exports traces only.
+ * Metrics stay Prometheus's (/metrics) and logs pino's: the SDK exports traces, and the audit
+ * trail's lines as OTLP log records (same endpoint and protocol, /v1/logs, or
+ * OTEL_EXPORTER_OTLP_LOGS_ENDPOINT; batched per OTEL_BLRP_*), nothing else logs through it.
  */
 export function startTracing(serviceName: string): Tracing {
   const sdk = new NodeSDK({
     serviceName,
     metricReaders: [],
-    logRecordProcessors: [],
+    // No processors given: the SDK builds the OTLP log exporter from the same OTEL_* variables as the
+    // trace exporter (endpoint, protocol, headers; OTEL_LOGS_EXPORTER=none turns records off).
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has(request.url?.split("?")[0] ?? ""),
