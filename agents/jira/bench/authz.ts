@@ -144,8 +144,7 @@ async function main(): Promise<void> {
         contextId: randomUUID(),
       });
       const elapsed = performance.now() - start;
-      if (result?.state !== "completed")
-        throw new Error(`${name}: the turn ended ${result?.state}`);
+      if (result?.state !== "completed") throw new Error(`${name}: the turn ended ${result?.state}`);
       return elapsed;
     };
     for (let i = 0; i < 20; i++) for (const name of Object.keys(times)) await turn(name); // warm-up

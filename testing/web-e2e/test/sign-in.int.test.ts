@@ -1,12 +1,12 @@
 import type { FakeJira } from "@switchboard-testing/fake-jira";
 import { freePort } from "@switchboard-testing/test-agents";
+import { type IdentityProvider, startIdentityProvider } from "@switchboard-testing/test-idp";
 import type { ScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatFleet, startChatFleet, startFakes } from "../src/chat-fleet.js";
 import { launchBrowser } from "../src/chromium.js";
-import { type IdentityProvider, startIdentityProvider } from "@switchboard-testing/test-idp";
 import { lastAgentItem, openPage, screenshot, sendMessage } from "../src/page.js";
 
 describe("signing in to the web chat with OpenID Connect (AUTH_MODE=jwt)", () => {
