@@ -335,6 +335,11 @@ async function accessFor(
 ): Promise<{ access: Access; log: AuditLog; close(): void }> {
   const settings = readAuthzSettings(env);
   const policies = loadPolicies(settings, logger);
+  if (policies && authMode === "none") {
+    logger.warn(
+      'Policies are set but AUTH_MODE=none: every caller is the one local principal (Switchboard::User::"local", no groups), so policies written for groups refuse everyone. Set AUTH_MODE=jwt.',
+    );
+  }
   if (!policies && authMode === "jwt") {
     logger.warn(
       "AUTH_MODE=jwt with no policy: every signed-in user may use every tool of this agent. Set AUTHZ_POLICY_FILE (Cedar) or RBAC_ADMIN_GROUPS / RBAC_READONLY_GROUPS.",
