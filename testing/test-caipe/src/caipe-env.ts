@@ -1,7 +1,8 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runLogged } from "@switchboard/vitest-config/run";
 import { lock } from "proper-lockfile";
 import type { CaipeAvailability } from "./locate.js";
 import { writeTiktokenCache } from "./tiktoken-cache.js";
@@ -85,7 +86,7 @@ async function prepare(
       if (existsSync(join(venvDir, STAMP)) && existsSync(python[name])) continue;
       uv ??= await ensureUv(found.python, cacheDir, log);
       log(`uv sync --frozen --no-dev in ${projectDir} into ${venvDir}`);
-      await run(uv, ["sync", "--frozen", "--no-dev"], {
+      await runLogged(uv, ["sync", "--frozen", "--no-dev"], {
         cwd: projectDir,
         env: {
           ...process.env,
@@ -135,8 +136,8 @@ async function ensureUv(python: string, cacheDir: string, log: (line: string) =>
   if (existsSync(uv)) return uv;
   log(`installing uv into ${toolDir}`);
   rmSync(toolDir, { recursive: true, force: true });
-  await run(python, ["-m", "venv", toolDir], { log });
-  await run(
+  await runLogged(python, ["-m", "venv", toolDir], { log });
+  await runLogged(
     join(toolDir, "bin", "python"),
     ["-m", "pip", "install", "--no-input", "--progress-bar", "off", "uv"],
     {
@@ -148,28 +149,4 @@ async function ensureUv(python: string, cacheDir: string, log: (line: string) =>
 
 function hash(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
-}
-
-function run(
-  command: string,
-  args: string[],
-  { cwd, env, log }: { cwd?: string; env?: NodeJS.ProcessEnv; log: (line: string) => void },
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let tail = "";
-    const collect = (chunk: Buffer) => {
-      const text = chunk.toString();
-      tail = (tail + text).slice(-6000);
-      for (const line of text.split("\n")) if (line.trim()) log(line);
-    };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
-    child.on("error", (error) => reject(new Error(`Cannot run \`${command}\`: ${error.message}`)));
-    child.on("close", (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`\`${command} ${args.join(" ")}\` failed (exit ${code}).\n${tail.trim()}`)),
-    );
-  });
 }

@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runLogged } from "@switchboard/vitest-config/run";
 import { lock } from "proper-lockfile";
 
 /** Waiting for another process's install: up to 15 minutes (a cold install takes one or two). */
@@ -120,7 +120,14 @@ async function prepare(dir: string, options: EnsureHelmOptions): Promise<Helm> {
     mkdirSync(dir, { recursive: true });
     log(`building helm ${HELM_VERSION} into ${dir} with ${go} (go install from the Go module proxy)`);
     // CGO off: a static binary, and no C compiler needed. GOBIN: the binary lands in `dir` as `helm`.
-    await run(go, helmInstallArgs(), { ...process.env, GOBIN: dir, CGO_ENABLED: "0" }, log);
+    await runLogged(go, helmInstallArgs(), {
+      env: { ...process.env, GOBIN: dir, CGO_ENABLED: "0" },
+      log,
+      purpose: "build helm",
+      missingHint:
+        "Install Go 1.26 or newer (https://go.dev/dl; the Go module proxy must be reachable), or point SWITCHBOARD_GO at the go command.",
+      failedHint: "Check that the Go module proxy is reachable (`go env GOPROXY`).",
+    });
     if (!existsSync(helm.path)) throw new Error(`\`${go} install\` succeeded but left no ${helm.path}.`);
     writeFileSync(join(dir, stampName), wanted);
   } finally {
@@ -145,41 +152,4 @@ function findGo(): string {
     .some((entry) => entry && existsSync(join(entry, "go")));
   if (!onPath && existsSync("/usr/local/go/bin/go")) return "/usr/local/go/bin/go";
   return "go";
-}
-
-function run(
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  log: (line: string) => void,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    let tail = "";
-    const collect = (chunk: Buffer) => {
-      const text = chunk.toString();
-      tail = (tail + text).slice(-6000);
-      for (const line of text.split("\n")) if (line.trim()) log(line);
-    };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
-    child.on("error", (error) =>
-      reject(
-        new Error(
-          `Cannot run \`${command}\` to build helm (${error.message}). Install Go 1.26 or newer ` +
-            "(https://go.dev/dl; the Go module proxy must be reachable), or point SWITCHBOARD_GO at the go command.",
-        ),
-      ),
-    );
-    child.on("close", (code) => {
-      if (code === 0) resolve();
-      else
-        reject(
-          new Error(
-            `\`${command} ${args.join(" ")}\` failed (exit ${code}). Check that the Go module proxy is reachable ` +
-              `(\`go env GOPROXY\`).\n${tail.trim()}`,
-          ),
-        );
-    });
-  });
 }

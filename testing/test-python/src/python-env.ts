@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runLogged } from "@switchboard/vitest-config/run";
 import { lock } from "proper-lockfile";
 
 /** Waiting for another process's install: up to 15 minutes (a cold install takes one or two). */
@@ -111,11 +112,15 @@ async function prepare(env: PythonEnv, options: EnsurePythonEnvOptions): Promise
       await checkBasePython(base);
       rmSync(venvDir, { recursive: true, force: true });
       log(`creating ${venvDir} with ${base}`);
-      await run(base, ["-m", "venv", venvDir], log, venvHint(base));
+      await runLogged(base, ["-m", "venv", venvDir], {
+        log,
+        missingHint: venvHint(base),
+        failedHint: venvHint(base),
+      });
     }
     rmSync(join(venvDir, stampName), { force: true });
     log(`installing ${requirementsFile}`);
-    await run(
+    await runLogged(
       env.python,
       [
         "-m",
@@ -128,8 +133,11 @@ async function prepare(env: PythonEnv, options: EnsurePythonEnvOptions): Promise
         "-r",
         requirementsFile,
       ],
-      log,
-      "Check that PyPI is reachable (pip's index settings: `pip config list`).",
+      {
+        log,
+        missingHint: "Check that PyPI is reachable (pip's index settings: `pip config list`).",
+        failedHint: "Check that PyPI is reachable (pip's index settings: `pip config list`).",
+      },
     );
     writeFileSync(join(venvDir, stampName), `${wanted}\n`);
   } finally {
@@ -191,25 +199,5 @@ function capture(command: string, args: string[]): Promise<string> {
     child.on("close", (code) =>
       code === 0 ? resolve(out) : reject(new Error(err.trim() || `exit ${code}`)),
     );
-  });
-}
-
-function run(command: string, args: string[], log: (line: string) => void, hint: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
-    let tail = "";
-    const collect = (chunk: Buffer) => {
-      const text = chunk.toString();
-      tail = (tail + text).slice(-6000);
-      for (const line of text.split("\n")) if (line.trim()) log(line);
-    };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
-    child.on("error", (error) => reject(new Error(`Cannot run \`${command}\`: ${error.message}. ${hint}`)));
-    child.on("close", (code) => {
-      if (code === 0) resolve();
-      else
-        reject(new Error(`\`${command} ${args.join(" ")}\` failed (exit ${code}). ${hint}\n${tail.trim()}`));
-    });
   });
 }
