@@ -23,7 +23,7 @@ export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./http/card.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
 export { type CallSpan, tracedCall } from "./telemetry/call-span.js";
 export type { AgentMetrics } from "./telemetry/metrics.js";
-export { type AgentTool, changeTool, defineTool, readTool, type ToolSpec } from "./tools/define-tool.js";
+export { type AgentTool, defineTool, type ToolSpec } from "./tools/define-tool.js";
 export type { RelayedQuestion } from "./turn/interrupts.js";
 export { currentTurn, type Progress, type TurnContext } from "./turn/turn-context.js";
 export type { FailureNames } from "./vendor/describe.js";

@@ -67,16 +67,3 @@ export function defineTool<S extends ArgsSchema>(spec: ToolSpec<S>): AgentTool {
     ...(resource ? { resource: validated(resource) } : {}),
   };
 }
-
-/** @deprecated until every agent declares its tools with {@link defineTool}. */
-export function readTool(tool: StructuredToolInterface): AgentTool {
-  return { tool };
-}
-
-/** @deprecated until every agent declares its tools with {@link defineTool}. */
-export function changeTool<A extends Record<string, unknown>>(
-  tool: StructuredToolInterface,
-  confirm: (args: A) => string,
-): AgentTool {
-  return { tool, confirm: confirm as (args: Record<string, unknown>) => string };
-}
