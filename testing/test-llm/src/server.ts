@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chatCompletion, completionChunks, completionId, resolveReply } from "./completion.js";
 import { LlmHttpError, toLlmHttpError } from "./errors.js";
+import { tokenCount, writePaced } from "./pacing.js";
 import type { ChatCompletionRequest, Script } from "./types.js";
 
 export type { ChatCompletionRequest, ChatMessage, Script, ScriptReply, ScriptToolCall } from "./types.js";
@@ -15,6 +16,11 @@ export interface ScriptedLlmOptions {
   port?: number;
   /** Delay before each response starts, to make benchmarks resemble a real provider. Default 0. */
   latencyMs?: number;
+  /**
+   * Time between a streamed reply's tokens (after `latencyMs`, the time to the first), as a model
+   * writes; a reply that is not streamed arrives when its last token would have. Default 0.
+   */
+  tokenIntervalMs?: number;
   /** When set, only `Authorization: Bearer <apiKey>` is accepted; otherwise any bearer key is. */
   apiKey?: string;
   /** Ids listed by `GET /v1/models`. Default `["gpt-4o-mini"]`. */
@@ -129,7 +135,7 @@ function checkAuth(req: IncomingMessage, apiKey: string | undefined, azure: bool
   }
 }
 
-function writeStream(res: ServerResponse, chunks: object[]): void {
+async function writeStream(res: ServerResponse, chunks: object[], tokenIntervalMs: number): Promise<void> {
   if (res.destroyed) return;
   res.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
@@ -137,8 +143,8 @@ function writeStream(res: ServerResponse, chunks: object[]): void {
     connection: "keep-alive",
     "x-request-id": `req_${randomUUID().replaceAll("-", "")}`,
   });
-  for (const chunk of chunks) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-  res.end("data: [DONE]\n\n");
+  await writePaced(res, chunks, tokenIntervalMs);
+  if (!res.destroyed) res.end("data: [DONE]\n\n");
 }
 
 /** Starts a scripted OpenAI-compatible server on 127.0.0.1 for the real OpenAI clients to talk to. */
@@ -146,6 +152,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
   const {
     script,
     latencyMs = 0,
+    tokenIntervalMs = 0,
     apiKey,
     models = ["gpt-4o-mini"],
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
@@ -168,8 +175,10 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     if (latencyMs > 0) await sleep(latencyMs);
     const id = completionId();
     const created = Math.floor(Date.now() / 1000);
-    if (request.stream === true) writeStream(res, completionChunks(request, reply, id, created));
-    else sendJson(res, 200, chatCompletion(request, reply, id, created));
+    const chunks = completionChunks(request, reply, id, created);
+    if (request.stream === true) return writeStream(res, chunks, tokenIntervalMs);
+    if (tokenIntervalMs > 0) await sleep(tokenIntervalMs * Math.max(0, tokenCount(chunks) - 1));
+    sendJson(res, 200, chatCompletion(request, reply, id, created));
   }
 
   function listModels(res: ServerResponse, id?: string): void {
