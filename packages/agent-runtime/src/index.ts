@@ -20,6 +20,14 @@ export {
   type Summarize,
 } from "./graph/context-budget.js";
 export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./http/card.js";
+export {
+  isPublicAddress,
+  type NetworkGuardRule,
+  namesPrivateHost,
+  privateNameError,
+  publicAddresses,
+  publicOnlyLookup,
+} from "./network/network-guard.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
 export { type CallSpan, tracedCall } from "./telemetry/call-span.js";
 export type { AgentMetrics } from "./telemetry/metrics.js";

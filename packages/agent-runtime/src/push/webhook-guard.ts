@@ -1,6 +1,13 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "node:dns";
 import type { LookupFunction } from "node:net";
-import ipaddr from "ipaddr.js";
+import {
+  publicOnlyLookup as guardedLookup,
+  isPublicAddress,
+  type LookupAll,
+  type NetworkGuardRule,
+  namesPrivateHost,
+} from "../network/network-guard.js";
+
+export { isPublicAddress };
 
 /** The setting that lets push notifications reach loopback, link-local and private networks. */
 export const ALLOW_PRIVATE_WEBHOOKS = "PUSH_NOTIFICATIONS_ALLOW_PRIVATE_NETWORKS";
@@ -8,19 +15,12 @@ export const ALLOW_PRIVATE_WEBHOOKS = "PUSH_NOTIFICATIONS_ALLOW_PRIVATE_NETWORKS
 /** The error code of a webhook host that resolved only to addresses deliveries may not reach. */
 export const PRIVATE_WEBHOOK = "EPRIVATEWEBHOOK";
 
-/**
- * Whether an address is a public unicast one. Loopback, link-local (cloud metadata at
- * 169.254.169.254), private, unique-local, carrier-grade NAT, multicast, reserved and the IPv6 forms
- * that carry an IPv4 address (mapped, 6to4, Teredo, NAT64) are not.
- */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range() === "unicast";
-}
+/** The network guard's rule as push notifications follow it (network/network-guard.ts holds the rule). */
+const WEBHOOK_RULE: NetworkGuardRule = {
+  what: "push notifications",
+  setting: ALLOW_PRIVATE_WEBHOOKS,
+  code: PRIVATE_WEBHOOK,
+};
 
 /** A webhook's host and path, for logs and errors: never its query, userinfo or fragment. */
 export function webhookLabel(url: string): string {
@@ -48,9 +48,7 @@ export function badWebhookUrl(url: unknown, allowPrivate: boolean): string | und
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
     return `the push notification URL must be http or https, not ${parsed.protocol.slice(0, -1)}`;
   if (allowPrivate) return undefined;
-  const host = parsed.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  const local = host === "localhost" || host.endsWith(".localhost");
-  if (local || (ipaddr.isValid(host) && !isPublicAddress(host))) {
+  if (namesPrivateHost(parsed.hostname)) {
     return (
       `the push notification URL's host ${parsed.host} is on a loopback, link-local or private network; ` +
       `deliveries go only to public addresses unless ${ALLOW_PRIVATE_WEBHOOKS}=true`
@@ -59,33 +57,11 @@ export function badWebhookUrl(url: unknown, allowPrivate: boolean): string | und
   return undefined;
 }
 
-type LookupAll = (
-  hostname: string,
-  options: LookupAllOptions,
-  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
-) => void;
-
 /**
  * A `lookup` for sockets that deliver push notifications: it resolves as usual and keeps only public
  * addresses, so a name that points at an internal address (at registration or, rebound, later)
  * fails to connect with {@link PRIVATE_WEBHOOK}.
  */
-export function publicOnlyLookup(resolve: LookupAll = dnsLookup as unknown as LookupAll): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
-      if (error) return callback(error, []);
-      const allowed = addresses.filter((entry) => isPublicAddress(entry.address));
-      const first = allowed[0];
-      if (!first) {
-        const refused: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves only to loopback, link-local or private addresses; push notifications go ` +
-            `only to public addresses unless ${ALLOW_PRIVATE_WEBHOOKS}=true`,
-        );
-        refused.code = PRIVATE_WEBHOOK;
-        return callback(refused, []);
-      }
-      if (options.all) return callback(null, allowed);
-      callback(null, first.address, first.family);
-    });
-  };
+export function publicOnlyLookup(resolve?: LookupAll): LookupFunction {
+  return guardedLookup(WEBHOOK_RULE, resolve);
 }
