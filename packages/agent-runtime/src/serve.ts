@@ -215,7 +215,12 @@ export async function serveAgent(
       port,
       llm: llm.offline ? "offline mode" : `${llm.provider} ${llm.modelName}`,
       context: context ? `summarized beyond ${context.maxTokens} tokens` : "whole conversation",
-      checkpoints: info.backend === "mongodb" ? `${info.dbName}.${info.collection}` : "memory",
+      checkpoints:
+        info.backend === "mongodb"
+          ? `${info.dbName}.${info.collection}`
+          : info.backend === "postgres"
+            ? `PostgreSQL schema ${info.schema}`
+            : "memory",
     },
     `${name} agent ready`,
   );

@@ -32,6 +32,12 @@ describe("redactSecrets", () => {
     );
   });
 
+  it("masks the password of PostgreSQL and Redis connection strings too", () => {
+    expect(redactSecrets("postgresql://langgraph:s3cr3t@pg:5432/db, redis://u:p4ss@r:6379")).toBe(
+      "postgresql://langgraph:****@pg:5432/db, redis://u:****@r:6379",
+    );
+  });
+
   it("also masks the known values it is given", () => {
     expect(redactSecrets("the key is plain-value", ["plain-value"])).toBe("the key is [redacted]");
   });

@@ -1,6 +1,6 @@
 /**
  * The one rule for keeping secrets out of text a person or a log reads: known secret values are
- * replaced by a mask, a connection string's password by `****`, and anything shaped like a token
+ * replaced by a mask, a connection string's password (MongoDB, PostgreSQL, Redis) by `****`, and anything shaped like a token
  * by `[redacted]`.
  */
 
@@ -53,7 +53,7 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/\bATATT[\w-]{20,}/g, SECRET_MASK],
   // AWS access key ids (long-term AKIA…, temporary ASIA…).
   [/\b(?:AKIA|ASIA)[A-Z0-9]{12,}\b/g, SECRET_MASK],
-  [/(mongodb(?:\+srv)?:\/\/[^:/@\s]+:)[^@\s]+@/gi, `$1${PASSWORD_MASK}@`],
+  [/((?:mongodb(?:\+srv)?|postgres(?:ql)?|rediss?):\/\/[^:/@\s]+:)[^@\s]+@/gi, `$1${PASSWORD_MASK}@`],
   [/([?&](?:token|key|api[-_]?key|password|secret)=)[^&\s]+/gi, `$1${SECRET_MASK}`],
 ];
 

@@ -3,7 +3,8 @@ import { z } from "zod";
 
 /** The checkpoint settings from the environment (names shared with CAIPE's env files). */
 const CheckpointEnv = z.object({
-  LANGGRAPH_CHECKPOINT_TYPE: z.enum(["mongodb", "memory"]).optional(),
+  LANGGRAPH_CHECKPOINT_TYPE: z.enum(["mongodb", "memory", "postgres", "redis"]).optional(),
+  LANGGRAPH_CHECKPOINT_POSTGRES_DSN: z.string().trim().min(1).optional(),
   LANGGRAPH_CHECKPOINT_MONGODB_URI: z.string().trim().min(1).optional(),
   MONGODB_URI: z.string().trim().min(1).optional(),
   LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: z.string().trim().min(1).optional(),
@@ -15,6 +16,15 @@ const CheckpointEnv = z.object({
 
 export type CheckpointSettings =
   | { type: "memory"; reason: "configured" | "no-uri" }
+  | {
+      type: "postgres";
+      dsn: string;
+      ttlMinutes: number;
+      /** Where A2A tasks, the audit trail and the other side collections go; in memory without it. */
+      mongoUri?: string;
+      mongoDbName?: string;
+      timeoutMs: number;
+    }
   | {
       type: "mongodb";
       uri: string;
@@ -35,6 +45,33 @@ export function readCheckpointSettings(env: NodeJS.ProcessEnv = process.env): Ch
   const type = e.LANGGRAPH_CHECKPOINT_TYPE ?? (uri ? "mongodb" : "memory");
 
   if (type === "memory") return { type, reason: e.LANGGRAPH_CHECKPOINT_TYPE ? "configured" : "no-uri" };
+  if (type === "redis") {
+    throw new SwitchboardError(
+      "checkpointer.config",
+      "user",
+      "LANGGRAPH_CHECKPOINT_TYPE=redis is not supported: LangGraph's JavaScript Redis saver needs Redis with " +
+        "the RediSearch and RedisJSON modules (Redis Stack or Redis 8), which Switchboard does not test against. " +
+        "Use LANGGRAPH_CHECKPOINT_TYPE=postgres with LANGGRAPH_CHECKPOINT_POSTGRES_DSN, or mongodb with MONGODB_URI.",
+    );
+  }
+  if (type === "postgres") {
+    if (!e.LANGGRAPH_CHECKPOINT_POSTGRES_DSN) {
+      throw new SwitchboardError(
+        "checkpointer.config",
+        "user",
+        "LANGGRAPH_CHECKPOINT_TYPE=postgres needs LANGGRAPH_CHECKPOINT_POSTGRES_DSN " +
+          "(e.g. postgresql://langgraph:secret@localhost:5432/langgraph).",
+      );
+    }
+    return {
+      type,
+      dsn: e.LANGGRAPH_CHECKPOINT_POSTGRES_DSN,
+      ttlMinutes: e.LANGGRAPH_CHECKPOINT_TTL_MINUTES,
+      mongoUri: uri,
+      mongoDbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME,
+      timeoutMs: e.LANGGRAPH_CHECKPOINT_MONGODB_TIMEOUT_MS,
+    };
+  }
   if (!uri) {
     throw new SwitchboardError(
       "checkpointer.config",

@@ -8,6 +8,7 @@ import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-en
 import { instrumentSaver } from "./checkpoint-metrics.js";
 import { MongoCheckpointSaver } from "./mongo-saver.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
+import { buildPostgres } from "./postgres-checkpointer.js";
 import { agentCollections, EXPIRY_FIELD, type SaverCollections } from "./saver/documents.js";
 
 export interface CheckpointerOptions {
@@ -31,6 +32,15 @@ export type CheckpointerInfo =
       writesCollection: string;
       messagesCollection: string;
       ttlSeconds?: number;
+    }
+  | {
+      agent: string;
+      backend: "postgres";
+      /** The DSN with its password redacted. */
+      dsn: string;
+      /** The agent's schema, holding LangGraph's checkpoint tables. */
+      schema: string;
+      ttlSeconds?: number;
     };
 
 /** One built checkpointer: its saver, where it persists, and its MongoDB client's lifetime. */
@@ -50,10 +60,12 @@ export const DEFAULT_DB_NAME = "switchboard";
 const UPSTREAM_TTL_KEY = "upserted_at";
 
 type MongoSettings = Extract<CheckpointSettings, { type: "mongodb" }>;
+type PostgresSettings = Extract<CheckpointSettings, { type: "postgres" }>;
 
 /** Options resolved to what the checkpointer will be; equal keys build equal checkpointers. */
 export type ResolvedCheckpointer = { key: string; agent: string; logger: Logger } & (
   | { backend: "memory"; reason: "configured" | "no-uri" }
+  | { backend: "postgres"; settings: PostgresSettings }
   | {
       backend: "mongodb";
       settings: MongoSettings;
@@ -81,6 +93,10 @@ export function resolveCheckpointer(options: CheckpointerOptions): ResolvedCheck
       reason: settings.reason,
     };
   }
+  if (settings.type === "postgres") {
+    const key = JSON.stringify(["postgres", agent, settings]);
+    return { key, agent, logger, backend: "postgres", settings };
+  }
   const uri = encodeMongoUri(settings.uri);
   const dbName = settings.dbName ?? databaseFromUri(uri) ?? DEFAULT_DB_NAME;
   const collections = collectionNames(agent, settings);
@@ -99,8 +115,9 @@ export function resolveCheckpointer(options: CheckpointerOptions): ResolvedCheck
 }
 
 /**
- * A MongoCheckpointSaver on the agent's collections when a MongoDB URI is configured, else the
- * in-memory saver with a warning. Never falls back silently: an unreachable MongoDB is an error
+ * A MongoCheckpointSaver on the agent's collections when a MongoDB URI is configured, LangGraph's
+ * PostgresSaver in the agent's schema with LANGGRAPH_CHECKPOINT_TYPE=postgres, else the in-memory
+ * saver with a warning. Never falls back silently: an unreachable MongoDB is an error
  * naming host and setting.
  */
 export async function buildCheckpointer(resolved: ResolvedCheckpointer): Promise<CheckpointerHandle> {
@@ -122,6 +139,8 @@ export async function buildCheckpointer(resolved: ResolvedCheckpointer): Promise
       close: async () => undefined,
     };
   }
+  if (resolved.backend === "postgres")
+    return buildPostgres(agent, resolved.settings, logger, DEFAULT_DB_NAME);
   return buildMongo(resolved);
 }
 
