@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/common";
+import { firstSetting, SwitchboardError } from "@switchboard/common";
 
 export interface ArgoCdSettings {
   /** The Argo CD server, without a trailing slash or /api/v1. */
@@ -6,10 +6,13 @@ export interface ArgoCdSettings {
   token: string;
 }
 
-/** Argo CD settings under CAIPE's names; a missing one fails the turn that needs it, naming it. */
+/**
+ * Argo CD settings under CAIPE's names, in its order of precedence; a missing one fails the turn
+ * that needs it, naming it.
+ */
 export function readArgoCdSettings(env: NodeJS.ProcessEnv): ArgoCdSettings {
-  const url = env.ARGOCD_API_URL?.trim() ?? "";
-  const token = env.ARGOCD_TOKEN?.trim() ?? "";
+  const url = firstSetting(env, "ARGOCD_API_URL", "ARGOCD_URL") ?? "";
+  const token = firstSetting(env, "ARGOCD_API_TOKEN", "ARGOCD_TOKEN", "ARGOCD_AUTH_TOKEN") ?? "";
   const missing = [...(url ? [] : ["ARGOCD_API_URL"]), ...(token ? [] : ["ARGOCD_TOKEN"])];
   if (missing.length > 0) {
     throw new SwitchboardError(

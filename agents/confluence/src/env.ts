@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/common";
+import { firstSetting, SwitchboardError } from "@switchboard/common";
 
 export interface ConfluenceSettings {
   /** The site, e.g. https://your-company.atlassian.net (confluence.js adds /wiki/rest/api). */
@@ -7,16 +7,18 @@ export interface ConfluenceSettings {
   token: string;
 }
 
-/** A setting under CAIPE's Confluence name, else under the Jira agent's Atlassian one. */
-function setting(env: NodeJS.ProcessEnv, own: string, shared: string): string {
-  return env[own]?.trim() || env[shared]?.trim() || "";
-}
-
-/** Confluence Cloud credentials; a missing one fails the turn that needs it, naming it. */
+/**
+ * Confluence Cloud credentials under CAIPE's names, in its Confluence client's order of precedence
+ * (the shared Atlassian account first for email and token, the Confluence URL first for the site);
+ * a missing one fails the turn that needs it, naming it.
+ */
 export function readConfluenceSettings(env: NodeJS.ProcessEnv): ConfluenceSettings {
-  const url = setting(env, "CONFLUENCE_API_URL", "ATLASSIAN_API_URL");
-  const email = setting(env, "CONFLUENCE_USERNAME", "ATLASSIAN_EMAIL");
-  const token = setting(env, "CONFLUENCE_API_TOKEN", "ATLASSIAN_TOKEN");
+  const url = firstSetting(env, "CONFLUENCE_API_URL", "ATLASSIAN_API_URL", "CONFLUENCE_URL") ?? "";
+  const email =
+    firstSetting(env, "ATLASSIAN_EMAIL", "CONFLUENCE_EMAIL", "CONFLUENCE_USER", "CONFLUENCE_USERNAME") ?? "";
+  const token =
+    firstSetting(env, "ATLASSIAN_TOKEN", "ATLASSIAN_API_TOKEN", "CONFLUENCE_API_TOKEN", "CONFLUENCE_TOKEN") ??
+    "";
   const missing = [
     ...(url ? [] : ["CONFLUENCE_API_URL"]),
     ...(email ? [] : ["CONFLUENCE_USERNAME"]),

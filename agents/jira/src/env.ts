@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/common";
+import { firstSetting, SwitchboardError } from "@switchboard/common";
 
 export interface JiraSettings {
   url: string;
@@ -6,12 +6,20 @@ export interface JiraSettings {
   token: string;
 }
 
-const VARIABLES = ["ATLASSIAN_API_URL", "ATLASSIAN_EMAIL", "ATLASSIAN_TOKEN"] as const;
-
-/** Jira Cloud credentials, under CAIPE's names; a missing one fails the turn that needs it. */
+/**
+ * Jira Cloud credentials under CAIPE's names, in its Jira client's order of precedence; a missing one
+ * fails the turn that needs it, naming the first name.
+ */
 export function readJiraSettings(env: NodeJS.ProcessEnv): JiraSettings {
-  const missing = VARIABLES.filter((name) => !env[name]?.trim());
-  if (missing.length > 0) {
+  const url = firstSetting(env, "ATLASSIAN_API_URL", "JIRA_API_URL", "JIRA_URL");
+  const email = firstSetting(env, "ATLASSIAN_EMAIL", "JIRA_EMAIL", "JIRA_USER");
+  const token = firstSetting(env, "ATLASSIAN_TOKEN", "ATLASSIAN_API_TOKEN", "JIRA_API_TOKEN", "JIRA_TOKEN");
+  const missing = [
+    ...(url ? [] : ["ATLASSIAN_API_URL"]),
+    ...(email ? [] : ["ATLASSIAN_EMAIL"]),
+    ...(token ? [] : ["ATLASSIAN_TOKEN"]),
+  ];
+  if (!url || !email || !token) {
     throw new SwitchboardError(
       "jira.credentials",
       "user",
@@ -19,9 +27,5 @@ export function readJiraSettings(env: NodeJS.ProcessEnv): JiraSettings {
         "https://your-company.atlassian.net, the account email, and an Atlassian API token).",
     );
   }
-  return {
-    url: (env.ATLASSIAN_API_URL ?? "").trim().replace(/\/+$/, ""),
-    email: (env.ATLASSIAN_EMAIL ?? "").trim(),
-    token: (env.ATLASSIAN_TOKEN ?? "").trim(),
-  };
+  return { url: url.replace(/\/+$/, ""), email, token };
 }

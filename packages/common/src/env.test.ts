@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseEnv, withoutEmpty } from "./env.js";
+import { firstSetting, parseEnv, withoutEmpty } from "./env.js";
 import { SwitchboardError } from "./errors.js";
 
 const Schema = z.object({
@@ -37,5 +37,14 @@ describe("parseEnv", () => {
 describe("withoutEmpty", () => {
   it("drops unset and blank variables and keeps the rest as written", () => {
     expect(withoutEmpty({ A: "", B: "  ", C: undefined, D: " x " })).toEqual({ D: " x " });
+  });
+});
+
+describe("firstSetting", () => {
+  it("takes the first name set, in the order given, blank values counting as unset", () => {
+    const env = { JIRA_EMAIL: "  ", JIRA_USER: " me@example.com ", ATLASSIAN_EMAIL: "" };
+    expect(firstSetting(env, "ATLASSIAN_EMAIL", "JIRA_EMAIL", "JIRA_USER")).toBe("me@example.com");
+    expect(firstSetting({ A: "a", B: "b" }, "A", "B")).toBe("a");
+    expect(firstSetting({}, "A", "B")).toBeUndefined();
   });
 });

@@ -32,3 +32,15 @@ export function parseEnv<S extends z.ZodType>(
   }
   return parsed.data;
 }
+
+/**
+ * The first of `names` set to a non-blank value, trimmed: one setting CAIPE reads under several names
+ * (ATLASSIAN_EMAIL, then JIRA_EMAIL, then JIRA_USER), in CAIPE's order of precedence.
+ */
+export function firstSetting(env: NodeJS.ProcessEnv, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}
