@@ -59,9 +59,10 @@ export async function startIdentityProvider(
       {
         client_id: clientId,
         token_endpoint_auth_method: "none",
-        grant_types: ["authorization_code"],
+        // refresh_token: the Slack relay keeps a linked user signed in (offline_access).
+        grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
-        redirect_uris: [redirectUri],
+        redirect_uris: [redirectUri, `${webOrigin}/slack/link/callback`],
         post_logout_redirect_uris: [`${webOrigin}/`],
       },
     ],

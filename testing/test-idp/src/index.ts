@@ -1,3 +1,4 @@
+export { type BrowsedPage, browse } from "./browse.js";
 export {
   type IdentityProvider,
   type IdentityProviderOptions,

@@ -1,0 +1,73 @@
+import { randomBytes } from "node:crypto";
+import type { SlackMessage, Workspace } from "./workspace.js";
+
+/** An event as Slack describes it inside an event callback (`app_mention`, `message`, …). */
+export type SlackEvent = Record<string, unknown> & { type: string };
+
+/** The Events API's outer envelope (what the HTTP endpoint receives, and Socket Mode's payload). */
+export function eventCallback(workspace: Workspace, event: SlackEvent, eventId = newEventId()) {
+  return {
+    token: "verification-token-unused",
+    team_id: workspace.teamId,
+    api_app_id: "A0SWITCHBOARD",
+    event: { event_ts: event.ts, ...event },
+    type: "event_callback",
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [
+      { enterprise_id: null, team_id: workspace.teamId, user_id: workspace.botUserId, is_bot: true },
+    ],
+    is_ext_shared_channel: false,
+  };
+}
+
+/** A press of a Block Kit button on one of the bot's messages, as interactivity sends it. */
+export function blockActions(workspace: Workspace, user: string, message: SlackMessage, actionId: string) {
+  const action = findAction(message, actionId);
+  return {
+    type: "block_actions",
+    team: { id: workspace.teamId, domain: "switchboard-test" },
+    user: { id: user, username: workspace.users.get(user)?.name ?? user, team_id: workspace.teamId },
+    api_app_id: "A0SWITCHBOARD",
+    token: "verification-token-unused",
+    trigger_id: randomBytes(8).toString("hex"),
+    container: {
+      type: "message",
+      message_ts: message.ts,
+      channel_id: message.channel,
+      is_ephemeral: false,
+      ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+    },
+    channel: { id: message.channel, name: message.channel },
+    message: {
+      type: "message",
+      user: message.user,
+      ts: message.ts,
+      text: message.text,
+      blocks: message.blocks ?? [],
+      ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+    },
+    actions: [{ ...action, action_ts: String(Date.now() / 1000) }],
+  };
+}
+
+export function newEventId(): string {
+  return `Ev${randomBytes(6).toString("hex").toUpperCase()}`;
+}
+
+function findAction(message: SlackMessage, actionId: string): Record<string, unknown> {
+  for (const block of (message.blocks ?? []) as Array<Record<string, unknown>>) {
+    for (const element of (block.elements ?? []) as Array<Record<string, unknown>>) {
+      if (element.action_id === actionId) {
+        return {
+          type: element.type,
+          action_id: actionId,
+          block_id: block.block_id,
+          value: element.value,
+          text: element.text,
+        };
+      }
+    }
+  }
+  throw new Error(`The message ${message.ts} has no button ${actionId}: ${message.text}`);
+}

@@ -1,0 +1,90 @@
+import { isSwitchboardError, type Logger } from "@switchboard/common";
+import { Router } from "express";
+import type { ChatPlace } from "../relay/chat-platform.js";
+import { LINK_PATH, type LinkedIdentities } from "./linked-identities.js";
+import type { SignedInUser } from "./oidc.js";
+
+export interface LinkRoutesDeps {
+  identities: LinkedIdentities;
+  /** Tells the chat user, in the thread where they asked, that they are linked. */
+  onLinked: (place: ChatPlace, chatUser: string, user: SignedInUser) => Promise<void>;
+  logger: Logger;
+}
+
+/**
+ * The account link's two pages, under the web chat's origin (it forwards /slack/link to the bot):
+ * the one-time link sends the browser to the identity provider's sign-in; the sign-in comes back to
+ * /callback, which links the chat user and says so.
+ */
+export function linkRoutes(deps: LinkRoutesDeps): Router {
+  const router = Router();
+  router.get(`${LINK_PATH}/callback`, async (req, res) => {
+    const { code, state, error } = req.query;
+    if (typeof error === "string" || typeof code !== "string" || typeof state !== "string") {
+      return page(
+        res,
+        400,
+        "Sign-in did not finish",
+        "Nothing was linked. Mention the bot in Slack again for a new link.",
+      );
+    }
+    try {
+      const linked = await deps.identities.completeSignIn(state, code);
+      await deps.onLinked(linked.place, linked.chatUser, linked.user).catch((failure: unknown) => {
+        deps.logger.warn({ reason: (failure as Error).message }, "linked, but could not say so in the chat");
+      });
+      const who = linked.user.name ?? linked.user.email ?? linked.user.subject;
+      return page(
+        res,
+        200,
+        "Your chat account is linked",
+        `It now acts as ${who}. Go back to Slack and ask again.`,
+      );
+    } catch (failure) {
+      const known = isSwitchboardError(failure) && failure.category === "user";
+      if (!known) deps.logger.error({ err: failure }, "completing an account link failed");
+      return page(
+        res,
+        known ? 400 : 502,
+        "Nothing was linked",
+        known
+          ? (failure as Error).message
+          : "The identity provider could not be reached. Try the link again in a minute.",
+      );
+    }
+  });
+  router.get(`${LINK_PATH}/:code`, async (req, res) => {
+    const target = await deps.identities.startSignIn(req.params.code).catch((failure: unknown) => {
+      deps.logger.error({ err: failure }, "starting an account link failed");
+      return null;
+    });
+    if (target === null)
+      return page(
+        res,
+        502,
+        "Sign-in is unavailable",
+        "The identity provider could not be reached. Try the link again in a minute.",
+      );
+    if (!target)
+      return page(
+        res,
+        404,
+        "This link has expired or was used",
+        "Mention the bot in Slack again to get a new one.",
+      );
+    res.set("cache-control", "no-store").redirect(302, target);
+  });
+  return router;
+}
+
+function page(res: import("express").Response, status: number, title: string, text: string): void {
+  const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  res
+    .status(status)
+    .set("cache-control", "no-store")
+    .set("content-security-policy", "default-src 'none'")
+    .type("html")
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · Switchboard</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`,
+    );
+}

@@ -1,0 +1,314 @@
+import { randomUUID } from "node:crypto";
+import {
+  type AgentConnection,
+  collectTurn,
+  isA2ACallError,
+  progressText,
+  type TurnEvent,
+  type TurnResult,
+} from "@switchboard/a2a-client";
+import type { Logger } from "@switchboard/common";
+import type { RelayMetrics } from "../telemetry/metrics.js";
+import { inTurnSpan } from "../telemetry/tracing.js";
+import type {
+  ChatPlace,
+  ChatPlatform,
+  IncomingDecision,
+  IncomingMessage,
+  OutgoingMessage,
+} from "./chat-platform.js";
+import { contextIdFor } from "./conversation-id.js";
+import type { Identities, UserIdentity } from "./identities.js";
+import { LiveMessage } from "./live-message.js";
+import { APPROVE, DECLINE, readQuestion } from "./question.js";
+import { replies } from "./replies.js";
+import { claim, type RelayCollections } from "./store.js";
+import type { SupervisorLink } from "./supervisor.js";
+
+export interface RelayDeps {
+  platform: ChatPlatform;
+  collections: RelayCollections;
+  identities: Identities;
+  supervisor: SupervisorLink;
+  metrics: RelayMetrics;
+  logger: Logger;
+  updateIntervalMs: number;
+  turnTimeoutMs: number;
+}
+
+interface TurnRequest {
+  place: ChatPlace;
+  user: string;
+  identity: UserIdentity;
+  contextId: string;
+  text: string;
+  taskId?: string;
+  /** When the chat event arrived, for the latency metrics. */
+  receivedAt: number;
+}
+
+/**
+ * The platform-neutral relay: a chat message becomes a turn with the supervisor, run as the user who
+ * wrote it and streamed into a live message in their thread; a question to confirm becomes buttons
+ * whose press continues the same task. Everything it must remember (which messages were taken on,
+ * which threads are conversations, pending confirmations) is in MongoDB, so any replica, or the bot
+ * after a restart, carries on.
+ */
+export class Relay {
+  constructor(private readonly deps: RelayDeps) {}
+
+  /**
+   * A user's message. `addressed` when it mentions the bot or is a direct message: that starts (or
+   * continues) a conversation; an unaddressed reply continues one only in a thread where this user
+   * already talks with the bot.
+   */
+  async onMessage(message: IncomingMessage, addressed: boolean): Promise<void> {
+    const { platform, collections, metrics } = this.deps;
+    const receivedAt = Date.now();
+    const count = (outcome: string) =>
+      metrics.events.inc({ platform: platform.name, kind: "message", outcome });
+    const contextId = contextIdFor(platform.name, message.place);
+    const threadKey = `${contextId}#${message.user}`;
+    if (!addressed && !(await collections.threads.findOne({ _id: threadKey }))) return count("ignored");
+    if (!(await claim(collections.claims, message.key))) return count("duplicate");
+    const identity = await this.identify(message.place, message.user);
+    if (!identity) return count("unlinked");
+    count("handled");
+    const thread = await collections.threads.findOneAndUpdate(
+      { _id: threadKey },
+      {
+        $set: { updatedAt: new Date() },
+        $unset: { pendingTaskId: "" },
+        $setOnInsert: {
+          workspace: message.place.workspace,
+          channel: message.place.channel,
+          thread: message.place.thread,
+          user: message.user,
+        },
+      },
+      { upsert: true, returnDocument: "before" },
+    );
+    await this.turn({
+      place: message.place,
+      user: message.user,
+      identity,
+      contextId,
+      text: message.text,
+      ...(thread?.pendingTaskId ? { taskId: thread.pendingTaskId } : {}),
+      receivedAt,
+    });
+  }
+
+  /** A press of Approve or Decline: only the asking user, only once, then the same task goes on. */
+  async onDecision(decision: IncomingDecision): Promise<void> {
+    const { platform, collections, metrics } = this.deps;
+    const receivedAt = Date.now();
+    const count = (outcome: string) =>
+      metrics.events.inc({ platform: platform.name, kind: "decision", outcome });
+    const record = await collections.confirmations.findOne({ _id: decision.confirmationId });
+    if (!record || record.workspace !== decision.place.workspace) {
+      count("refused");
+      return platform.whisper(decision.place, decision.user, replies.unknownConfirmation);
+    }
+    if (record.user !== decision.user) {
+      count("refused");
+      return platform.whisper(
+        decision.place,
+        decision.user,
+        replies.onlyAsker(platform.mention(record.user)),
+      );
+    }
+    const decided = await collections.confirmations.findOneAndUpdate(
+      { _id: record._id, state: "pending" },
+      {
+        $set: {
+          state: decision.approved ? "approved" : "declined",
+          decidedBy: decision.user,
+          decidedAt: new Date(),
+        },
+      },
+      { returnDocument: "after" },
+    );
+    if (!decided) {
+      count("duplicate");
+      return platform.whisper(decision.place, decision.user, replies.alreadyDecided);
+    }
+    count("handled");
+    await platform.update(decision.place, record.messageId, {
+      text: platform.format(record.question),
+      confirmation: {
+        id: record._id,
+        question: platform.format(record.question),
+        ...(record.agent ? { agent: record.agent } : {}),
+        decided: { approved: decision.approved, by: decision.user },
+      },
+    });
+    const identity = await this.identify(decision.place, decision.user);
+    if (!identity) return;
+    await this.turn({
+      place: decision.place,
+      user: decision.user,
+      identity,
+      contextId: record.contextId,
+      text: decision.approved ? APPROVE : DECLINE,
+      taskId: record.taskId,
+      receivedAt,
+    });
+  }
+
+  /** The user's identity, or the one-time link sent to them (and a word in the thread) when they have none. */
+  private async identify(place: ChatPlace, user: string): Promise<UserIdentity | undefined> {
+    const { identities, platform } = this.deps;
+    const identity = await identities.identify(place.workspace, user);
+    if (identity) return identity;
+    const link = await identities.linkFor(place, user);
+    await platform.whisper(place, user, replies.linkWhisper(link));
+    await platform.post(place, { text: replies.needsLink(platform.mention(user)) });
+    return undefined;
+  }
+
+  private async turn(request: TurnRequest): Promise<void> {
+    const { platform, metrics, logger } = this.deps;
+    const placeholder = await platform.post(request.place, { text: replies.working });
+    metrics.firstUpdate.observe({ platform: platform.name }, (Date.now() - request.receivedAt) / 1000);
+    const live = new LiveMessage(
+      platform,
+      request.place,
+      placeholder,
+      this.deps.updateIntervalMs,
+      logger.child({ contextId: request.contextId }),
+    );
+    const outcome = await inTurnSpan(
+      { "chat.platform": platform.name, "a2a.context_id": request.contextId },
+      async (span) => {
+        const ended = await this.relayTurn(request, live).catch(async (error: unknown) => {
+          logger.error({ err: error, contextId: request.contextId }, "relaying a turn failed");
+          await live.finish([{ text: replies.unexpected }]).catch(() => {});
+          return "error";
+        });
+        span.setAttribute("chat.outcome", ended);
+        return ended;
+      },
+    );
+    metrics.turns.inc({ platform: platform.name, outcome });
+    metrics.answer.observe({ platform: platform.name, outcome }, (Date.now() - request.receivedAt) / 1000);
+  }
+
+  /** Streams one turn into the live message and ends it; returns how it ended. */
+  private async relayTurn(request: TurnRequest, live: LiveMessage): Promise<string> {
+    const { platform, supervisor } = this.deps;
+    let agent: AgentConnection;
+    try {
+      agent = await supervisor.connect();
+    } catch (error) {
+      if (!isA2ACallError(error)) throw error;
+      await live.finish([{ text: replies.supervisorDown(error) }]);
+      return "unreachable";
+    }
+    const answers = new Map<string, string>();
+    const stall = new AbortController();
+    let timer = setTimeout(() => stall.abort(), this.deps.turnTimeoutMs);
+    const observe = (event: TurnEvent) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stall.abort(), this.deps.turnTimeoutMs);
+      const activity = progressText(event, agent.card.name);
+      if (activity) live.working(activity);
+      if (event.kind === "artifact") {
+        const key = event.artifactId || String(answers.size);
+        answers.set(key, event.append ? (answers.get(key) ?? "") + event.text : event.text);
+        live.streamed([...answers.values()].join("\n"));
+      }
+    };
+    let result: TurnResult;
+    try {
+      result = await collectTurn(
+        observed(
+          agent.stream({
+            text: request.text,
+            contextId: request.contextId,
+            ...(request.taskId ? { taskId: request.taskId } : {}),
+            ...(request.identity.kind === "linked" ? { token: request.identity.token } : {}),
+            metadata: { client: `${platform.name}-bot` },
+            signal: stall.signal,
+          }),
+          observe,
+        ),
+      );
+    } catch (error) {
+      if (stall.signal.aborted) {
+        await live.finish([{ text: replies.timedOut(Math.round(this.deps.turnTimeoutMs / 1000)) }]);
+        return "timeout";
+      }
+      if (!isA2ACallError(error)) throw error;
+      if (error.httpStatus === 401 && request.identity.kind === "linked") {
+        await this.deps.identities.refused(request.place.workspace, request.user);
+        await this.identify(request.place, request.user);
+        await live.finish([{ text: replies.refusedToken }]);
+        return "unauthorized";
+      }
+      await live.finish([{ text: replies.supervisorDown(error) }]);
+      return error.code === "a2a.timeout" ? "timeout" : "unreachable";
+    } finally {
+      clearTimeout(timer);
+    }
+    await live.finish([await this.ending(request, result, live.messageId)]);
+    return result.state;
+  }
+
+  /** The message a finished turn leaves: the answer, a question, the buttons of a change, or why it failed. */
+  private async ending(
+    request: TurnRequest,
+    result: TurnResult,
+    messageId: string,
+  ): Promise<OutgoingMessage> {
+    const { platform, collections } = this.deps;
+    switch (result.state) {
+      case "completed":
+        return { text: result.text ? platform.format(result.text) : replies.noAnswer };
+      case "input-required":
+      case "auth-required": {
+        const question = readQuestion(result.question ?? result.text);
+        if (!question.confirmation) {
+          await collections.threads.updateOne(
+            { _id: `${request.contextId}#${request.user}` },
+            { $set: { pendingTaskId: result.taskId, updatedAt: new Date() } },
+          );
+          return { text: platform.format(result.question ?? result.text) };
+        }
+        const id = randomUUID();
+        await collections.confirmations.insertOne({
+          _id: id,
+          workspace: request.place.workspace,
+          channel: request.place.channel,
+          thread: request.place.thread,
+          messageId,
+          user: request.user,
+          contextId: request.contextId,
+          taskId: result.taskId,
+          question: question.text,
+          ...(question.agent ? { agent: question.agent } : {}),
+          state: "pending",
+          createdAt: new Date(),
+        });
+        const formatted = platform.format(question.text);
+        return {
+          text: formatted,
+          confirmation: { id, question: formatted, ...(question.agent ? { agent: question.agent } : {}) },
+        };
+      }
+      case "rejected":
+        return { text: replies.denied(result.text) };
+      case "canceled":
+        return { text: replies.canceled };
+      default:
+        return { text: replies.failed(result.text) };
+    }
+  }
+}
+
+async function* observed(events: AsyncIterable<TurnEvent>, observe: (event: TurnEvent) => void) {
+  for await (const event of events) {
+    observe(event);
+    yield event;
+  }
+}

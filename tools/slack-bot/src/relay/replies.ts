@@ -1,0 +1,27 @@
+import type { A2ACallError } from "@switchboard/a2a-client";
+
+/** What the relay says in a thread when something did not go as asked: short, and what to do next. */
+export const replies = {
+  working: "_Working on it…_",
+  supervisorDown: (error: A2ACallError) =>
+    error.code === "a2a.timeout"
+      ? "Switchboard did not answer in time, so I stopped waiting. Please try again; if it keeps happening, tell your platform team."
+      : "I can't reach Switchboard right now (its supervisor is not answering). Please try again in a minute; if it keeps happening, tell your platform team.",
+  refusedToken:
+    "Switchboard did not accept your sign-in (it may have expired or been revoked). Use the link I just sent you to sign in again.",
+  timedOut: (seconds: number) =>
+    `No progress for ${seconds} seconds, so I stopped waiting for this answer. Please ask again; if it keeps happening, tell your platform team.`,
+  failed: (why: string) => `That did not work: ${why || "the request failed"}.`,
+  denied: (why: string) => `Switchboard refused this: ${why || "you are not allowed to do it"}.`,
+  canceled: "The request was stopped before it finished.",
+  noAnswer: "The request finished without an answer.",
+  unexpected:
+    "Something went wrong on my side while answering. Please try again; if it keeps happening, tell your platform team.",
+  needsLink: (mention: string) =>
+    `${mention} before I can act for you, link your Slack account to your sign-in: I sent you a link only you can see.`,
+  linkWhisper: (url: string) =>
+    `To use Switchboard from Slack, sign in once with your organisation's account: ${url} (this link is yours alone and works once, for 15 minutes).`,
+  onlyAsker: (mention: string) => `Only ${mention} can answer this: the change runs as them.`,
+  alreadyDecided: "This was already answered.",
+  unknownConfirmation: "I don't know this confirmation any more: please ask again.",
+} as const;

@@ -1,0 +1,76 @@
+import { type Collection, type Db, MongoServerError } from "mongodb";
+
+/** The agent name in the relay's collection names (`<kind>_<agent>`, as the agents' are). */
+const SELF = "slack-bot";
+/** How long a handled message's claim is kept: longer than any platform retries a delivery. */
+const CLAIM_TTL_SECONDS = 24 * 60 * 60;
+
+/** A chat message some replica took on (its key is the platform's message identity). */
+export interface Claim {
+  _id: string;
+  at: Date;
+}
+
+/** A conversation the relay holds with one user in one chat thread. */
+export interface ThreadRecord {
+  /** The contextId sent to the supervisor. */
+  _id: string;
+  workspace: string;
+  channel: string;
+  thread: string;
+  user: string;
+  /** A question the supervisor asked in words (not a confirmation): the next reply answers it. */
+  pendingTaskId?: string;
+  updatedAt: Date;
+}
+
+/** A change waiting for a yes or no, shown with buttons. */
+export interface ConfirmationRecord {
+  _id: string;
+  workspace: string;
+  channel: string;
+  thread: string;
+  /** The message holding the buttons. */
+  messageId: string;
+  /** The user who asked, the only one who may answer. */
+  user: string;
+  contextId: string;
+  taskId: string;
+  question: string;
+  agent?: string;
+  state: "pending" | "approved" | "declined";
+  decidedBy?: string;
+  decidedAt?: Date;
+  createdAt: Date;
+}
+
+export interface RelayCollections {
+  claims: Collection<Claim>;
+  threads: Collection<ThreadRecord>;
+  confirmations: Collection<ConfirmationRecord>;
+}
+
+/** The relay's collections, with their indexes made (a claim expires after a day). */
+export async function relayCollections(db: Db): Promise<RelayCollections> {
+  const collections: RelayCollections = {
+    claims: db.collection<Claim>(`claims_${SELF}`),
+    threads: db.collection<ThreadRecord>(`threads_${SELF}`),
+    confirmations: db.collection<ConfirmationRecord>(`confirmations_${SELF}`),
+  };
+  await collections.claims.createIndex({ at: 1 }, { expireAfterSeconds: CLAIM_TTL_SECONDS });
+  return collections;
+}
+
+/**
+ * Takes on a message once across every replica and redelivery: the first insert of its key wins,
+ * any later one (a retry, the same message's second event, another replica) is told no.
+ */
+export async function claim(claims: Collection<Claim>, key: string): Promise<boolean> {
+  try {
+    await claims.insertOne({ _id: key, at: new Date() });
+    return true;
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === 11000) return false;
+    throw error;
+  }
+}
