@@ -1,5 +1,5 @@
 import { collectTurn, type SendInput, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
-import { currentTurn } from "@switchboard/agent-runtime";
+import { ANSWER_WITHOUT_TOKENS_EXTENSION, currentTurn } from "@switchboard/agent-runtime";
 import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { HopTelemetry } from "./hop-telemetry.js";
 import type { Roster, Subagent } from "./roster.js";
@@ -22,16 +22,27 @@ export type HopResult =
   | { kind: "answer"; text: string; reply?: string }
   | { kind: "question"; taskId: string; question: string; text: string };
 
+/** The A2A service parameter (HTTP header) naming the extensions a client asks for. */
+const EXTENSIONS_HEADER = "A2A-Extensions";
+
+/** How a hop is sent: to a task that waits for an answer, and whether its answer is the turn's. */
+export interface HopOptions {
+  /** The subagent's task that asked the user something (the message answers it). */
+  taskId?: string;
+  /** The subagent's answer is the turn's answer (`final`): it streams to the caller as it is written. */
+  forward?: boolean;
+}
+
 /**
  * Sends one message to a subagent on the supervisor's own conversation: the A2A contextId (and
  * metadata.context_id) as the caller sent it, and the caller's token. The subagent's progress is
- * streamed to the caller as it happens.
+ * streamed to the caller as it happens, and with `forward` its answer too.
  */
 export async function askSubagent(
   { roster, telemetry, mayReach }: Hops,
   name: string,
   message: string,
-  taskId?: string,
+  { taskId, forward = false }: HopOptions = {},
 ): Promise<HopResult> {
   const agent = roster.get(name);
   // Said as if it were not enabled: a caller learns nothing of agents kept from them.
@@ -68,12 +79,14 @@ export async function askSubagent(
     signal: turn.signal,
   };
   if (taskId) input.taskId = taskId;
+  // An answer the supervisor's model reads whole needs no token stream; a forwarded one streams on.
+  if (!forward) input.headers = { [EXTENSIONS_HEADER]: ANSWER_WITHOUT_TOKENS_EXTENSION };
   let result: TurnResult;
   let subtask = taskId;
   try {
     result = await telemetry.observe(agent.config.name, () =>
       collectTurn(
-        relayProgress(agent, connection.stream(input), (id) => {
+        relayEvents(agent, connection.stream(input), forward, (id) => {
           subtask = id;
         }),
       ),
@@ -120,12 +133,20 @@ function fromResult(agent: Subagent, result: TurnResult): HopResult {
   }
 }
 
-async function* relayProgress(
+/**
+ * Passes the subagent's events on to the turn's caller as they arrive: its progress as the
+ * supervisor's, and with `forward` the growth of its answer (token chunks; a final chunk that
+ * repeats the whole answer adds only what the chunks did not). The turn's final answer replaces
+ * what streamed, so a subagent whose last word differs from its chunks still ends right.
+ */
+async function* relayEvents(
   agent: Subagent,
   events: AsyncIterable<TurnEvent>,
+  forward: boolean,
   onTask: (taskId: string) => void,
 ): AsyncIterable<TurnEvent> {
-  const { report } = currentTurn();
+  const { report, streamAnswer } = currentTurn();
+  const answer = { artifactId: "", text: "" };
   for await (const event of events) {
     if (event.kind === "task") onTask(event.taskId);
     if (event.kind === "status" && event.state === "working" && event.text) {
@@ -133,6 +154,16 @@ async function* relayProgress(
         text: `${agent.config.name}: ${event.text}`,
         metadata: { ...event.metadata, kind: "agent-status", agent: agent.config.name },
       });
+    }
+    if (forward && streamAnswer && event.kind === "artifact") {
+      // A new artifact is the newest answer (the one the turn ends with); its text starts afresh.
+      if (event.artifactId !== answer.artifactId)
+        Object.assign(answer, { artifactId: event.artifactId, text: "" });
+      const text = event.append ? answer.text + event.text : event.text;
+      if (text.startsWith(answer.text) && text.length > answer.text.length) {
+        streamAnswer(text.slice(answer.text.length));
+      }
+      answer.text = text;
     }
     yield event;
   }

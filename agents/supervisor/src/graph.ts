@@ -98,6 +98,7 @@ export function buildSupervisorGraph(
       calls.map(async (call) => {
         const toolCallId = call.id ?? "";
         const parsed = CallAgentArgs.safeParse(call.args);
+        const final = calls.length === 1 && parsed.data?.final === true;
         const hop: HopResult =
           call.name !== "call_agent"
             ? { kind: "answer", text: `Unknown tool ${call.name}: use call_agent.` }
@@ -106,8 +107,7 @@ export function buildSupervisorGraph(
                   kind: "answer",
                   text: `call_agent needs an agent name and a message: ${parsed.error.message}`,
                 }
-              : await askSubagent(hops, parsed.data.agent, parsed.data.message);
-        const final = calls.length === 1 && parsed.data?.final === true;
+              : await askSubagent(hops, parsed.data.agent, parsed.data.message, { forward: final });
         if (hop.kind === "question") {
           pendingRelays.push({
             agent: parsed.data?.agent ?? "",
@@ -129,7 +129,10 @@ export function buildSupervisorGraph(
     if (!pending) return {};
     const question: RelayedQuestion = { question: `The ${pending.agent} agent asks: ${pending.question}` };
     const answer = interrupt(question) as string;
-    const hop = await askSubagent(hops, pending.agent, answer, pending.taskId);
+    const hop = await askSubagent(hops, pending.agent, answer, {
+      taskId: pending.taskId,
+      forward: pending.final,
+    });
     const pendingRelays =
       hop.kind === "question" ? [{ ...pending, taskId: hop.taskId, question: hop.question }, ...rest] : rest;
     // Same id: the hop's tool message is replaced by the outcome the user's answer led to.

@@ -5,13 +5,10 @@ import {
   type AgentSkillSummary,
   connectAgent,
 } from "@switchboard/a2a-client";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
 import { sameAgentName } from "@switchboard/contract";
 import type { SubagentConfig } from "./subagents-env.js";
 
-/** The A2A service parameter (HTTP header) naming the extensions a client asks for. */
-const EXTENSIONS_HEADER = "A2A-Extensions";
 /** How long the supervisor waits for a subagent to confirm a cancel. */
 const CANCEL_TIMEOUT_MS = 5_000;
 
@@ -152,8 +149,6 @@ export class Roster {
       const connection = await connect(config.url, {
         cardRetries: 0,
         logger: this.logger,
-        // The supervisor relays a subagent's progress and writes the answer itself: no answer tokens.
-        headers: { [EXTENSIONS_HEADER]: ANSWER_WITHOUT_TOKENS_EXTENSION },
       });
       if (!sameAgentName(connection.card.name, config.name)) {
         const reason = `its card is named "${connection.card.name}", but ENABLE_${config.prefix} expects "${config.name}"`;

@@ -124,7 +124,7 @@ class Connection implements AgentConnection {
     try {
       const events = this.client.sendMessageStream(buildRequest(input, this.card.protocolVersion), {
         signal: deadline.signal,
-        serviceParameters: this.serviceParameters(input.token),
+        serviceParameters: this.serviceParameters(input.token, input.headers),
       });
       for await (const response of events) {
         deadline.touch();
@@ -162,12 +162,12 @@ class Connection implements AgentConnection {
 
   private async call<T>(
     operation: string,
-    options: CallOptions,
+    options: CallOptions & { headers?: Record<string, string> },
     run: (signal: AbortSignal, serviceParameters: Record<string, string>) => Promise<T>,
   ): Promise<T> {
     const deadline = new Deadline(this.settings.timeoutMs, options.signal);
     try {
-      return await run(deadline.signal, this.serviceParameters(options.token));
+      return await run(deadline.signal, this.serviceParameters(options.token, options.headers));
     } catch (error) {
       throw this.failure(error, deadline, this.site(operation, options.token));
     } finally {
@@ -190,8 +190,11 @@ class Connection implements AgentConnection {
     };
   }
 
-  private serviceParameters(callToken: string | undefined): Record<string, string> {
-    return authHeaders(this.settings.headers, callToken ?? this.settings.token);
+  private serviceParameters(
+    callToken: string | undefined,
+    callHeaders?: Record<string, string>,
+  ): Record<string, string> {
+    return authHeaders({ ...this.settings.headers, ...callHeaders }, callToken ?? this.settings.token);
   }
 }
 

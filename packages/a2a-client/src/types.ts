@@ -88,6 +88,8 @@ export interface SendInput {
   metadata?: Record<string, unknown>;
   /** Overrides the connection token for this call, e.g. the supervisor's caller's token. */
   token?: string;
+  /** Headers for this call on top of the connection's, e.g. the A2A extensions it asks for. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 

@@ -98,6 +98,7 @@ export class AgentTurnExecutor implements AgentExecutor {
 
     const stopTimer = this.deps.metrics.turnDuration.startTimer();
     let outcome: Outcome = "failed";
+    let answer: AnswerStream | undefined;
     try {
       const threadId = threadIdFor(ids.contextId, request.context.user);
       const token = tokenOf(request.context.user);
@@ -114,15 +115,20 @@ export class AgentTurnExecutor implements AgentExecutor {
       try {
         // What the caller reads of the answer decides whether the model streams tokens.
         const delivery = answerDelivery(request);
-        outcome = await runInTurn({ ...ids, threadId, token, principal, report, signal: abort.signal }, () =>
-          this.runTurn(
-            ids,
-            threadId,
-            partsText(request.userMessage?.parts, "\n"),
-            abort.signal,
-            bus,
-            delivery,
-          ),
+        const stream = new AnswerStream(ids, bus, delivery);
+        answer = stream;
+        const streamAnswer = stream.write;
+        outcome = await runInTurn(
+          { ...ids, threadId, token, principal, report, streamAnswer, signal: abort.signal },
+          () =>
+            this.runTurn(
+              ids,
+              threadId,
+              partsText(request.userMessage?.parts, "\n"),
+              abort.signal,
+              bus,
+              stream,
+            ),
         );
       } finally {
         this.deps.checkpoints.release(threadId);
@@ -146,6 +152,8 @@ export class AgentTurnExecutor implements AgentExecutor {
       }
     } finally {
       this.running.delete(ids.taskId);
+      // Nothing more of an answer is sent once the turn has ended (failed or stopped mid-answer).
+      answer?.close();
       stopTimer({ outcome });
       if (span) endTurnSpan(span, outcome);
       bus.finished();
@@ -182,7 +190,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     text: string,
     signal: AbortSignal,
     bus: ExecutionEventBus,
-    { tokens, answerInStatus }: AnswerDelivery,
+    answer: AnswerStream,
   ): Promise<Outcome> {
     // The graph's own first read of the thread is handed this same checkpoint (see TurnCheckpoints).
     const latest = await this.deps.checkpoints.latest(threadId);
@@ -202,13 +210,12 @@ export class AgentTurnExecutor implements AgentExecutor {
       input = new Command({ resume });
     }
 
-    const answer = new AnswerStream(ids, bus, answerInStatus);
     // Each step is saved before the next runs: a state that cannot be stored stops the turn before
     // the model is called again, and a crash loses nothing that was acknowledged.
     const stream = await this.deps.graph.stream(input, {
       configurable: { thread_id: threadId },
       signal,
-      streamMode: tokens ? ["updates", "values", "messages"] : ["updates", "values"],
+      streamMode: answer.tokens ? ["updates", "values", "messages"] : ["updates", "values"],
       durability: "sync",
       callbacks: [
         new ModelCallObserver({
@@ -246,33 +253,64 @@ export class AgentTurnExecutor implements AgentExecutor {
   }
 }
 
-/** The answer artifact: model tokens appended as they stream, then replaced by the final text. */
+/**
+ * The answer artifact: text appended as it is written (the model's tokens, or a subagent's answer a
+ * hop passes on), sent at most every TOKEN_FLUSH_MS, then replaced by the final text. The first
+ * piece goes at once; a piece that arrives sooner after the last is sent when the interval is up,
+ * so no text waits for the next one.
+ */
 class AnswerStream {
   private readonly artifactId = `answer-${randomUUID()}`;
   private buffered = "";
   private lastFlush = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Whether the caller gets the answer as it is written (else only the final text). */
+  readonly tokens: boolean;
+  /** Whether the completed status repeats the answer (not for callers that read it once). */
+  private readonly inStatus: boolean;
 
   constructor(
     private readonly ids: Ids,
     private readonly bus: ExecutionEventBus,
-    /** Whether the completed status repeats the answer (not for callers that read it once). */
-    private readonly inStatus = true,
-  ) {}
+    { tokens, answerInStatus }: AnswerDelivery,
+  ) {
+    this.tokens = tokens;
+    this.inStatus = answerInStatus;
+  }
 
   onMessageChunk(chunk: unknown): void {
     const [message] = chunk as [BaseMessage, Record<string, unknown>];
     if (!AIMessageChunk.isInstance(message) || (message.tool_call_chunks?.length ?? 0) > 0) return;
-    this.buffered += contentText(message);
-    if (Date.now() - this.lastFlush >= TOKEN_FLUSH_MS) this.flush();
+    this.write(contentText(message));
   }
 
+  /** Appends answer text; a bound function, handed to the turn's context as is. */
+  readonly write = (text: string): void => {
+    if (!this.tokens || this.closed || !text) return;
+    this.buffered += text;
+    if (this.timer) return;
+    const wait = this.lastFlush + TOKEN_FLUSH_MS - Date.now();
+    if (wait <= 0) this.flush();
+    else this.timer = setTimeout(() => this.flush(), wait);
+  };
+
   finish(text: string): void {
+    this.close();
     this.publish(text, false, true);
     const status = this.inStatus ? text : undefined;
     this.bus.publish(AgentEvent.statusUpdate(statusUpdate(this.ids, TaskState.TASK_STATE_COMPLETED, status)));
   }
 
+  /** Sends nothing more of what was written (the final text, if any, replaces it). */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
   private flush(): void {
+    this.timer = undefined;
     if (!this.buffered) return;
     this.publish(this.buffered, true, false);
     this.buffered = "";

@@ -20,6 +20,12 @@ export interface TurnContext {
   /** Who is asking, from the verified token (the local principal when anonymous): what policies decide on. */
   principal?: Principal;
   report(progress: Progress): void;
+  /**
+   * Passes answer text on to the caller as it is written, appended to the turn's answer (a hop
+   * forwarding a subagent's answer as it streams); the turn's final answer still replaces it at the
+   * end. Dropped when the caller reads only the final answer. Absent outside an agent's executor.
+   */
+  streamAnswer?(text: string): void;
   signal: AbortSignal;
 }
 
