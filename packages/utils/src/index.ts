@@ -15,3 +15,5 @@ export { type ResolvedCheckpointer, resolveCheckpointer } from "./checkpointer-b
 export { MAX_VALUE_BYTES, MongoCheckpointSaver, type MongoSaverOptions } from "./mongo-saver.js";
 export { redactMongoUri } from "./mongo-uri.js";
 export { agentCollections, type SaverCollections } from "./saver/documents.js";
+export { openStore, type StoreHandle, type StoreInfo, type StoreOptions, storeCollection } from "./store.js";
+export { DEFAULT_STORE_TTL_MINUTES, readStoreSettings, type StoreSettings } from "./store-env.js";
