@@ -7,6 +7,8 @@ export {
   textToSummarize,
   toolPairProblems,
 } from "./conversation.js";
+export type { DialectName, RecordedCall } from "./dialects/index.js";
+export { PROVIDER_NAMES, type ProviderName } from "./dialects/provider-env.js";
 export { LlmHttpError } from "./errors.js";
 export { guardOutboundConnections, type OutboundGuard } from "./outbound-guard.js";
 export {

@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttp2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { chatCompletion, completionChunks, completionId, resolveReply } from "./completion.js";
+import { chatCompletion, completionChunks, completionId, resolveReply, usageFor } from "./completion.js";
+import { type RecordedCall, serveDialect } from "./dialects/index.js";
+import { dualProtocolListener } from "./dialects/listen.js";
+import { type ProviderName, providerEnv } from "./dialects/provider-env.js";
 import { LlmHttpError, toLlmHttpError } from "./errors.js";
 import { tokenCount, writePaced } from "./pacing.js";
 import type { ChatCompletionRequest, Script } from "./types.js";
@@ -40,8 +44,19 @@ export interface ScriptedLlm {
   port: number;
   /** The settings that point an agent's LLM factory here: `LLM_PROVIDER=openai` and friends. */
   env: Record<string, string>;
-  /** Every parsed chat-completion request body received, oldest first (failed ones included). */
+  /**
+   * Every request the script saw, oldest first (failed ones included), in OpenAI's chat-completion form
+   * whichever provider protocol it came in.
+   */
   requests: ChatCompletionRequest[];
+  /** The same requests as the clients sent them (provider protocol, path, HTTP version, headers, body). */
+  calls: RecordedCall[];
+  /**
+   * The settings that point an agent's LLM factory here over one provider's own protocol (Anthropic
+   * Messages, Bedrock Converse over HTTP/2, Gemini, Ollama, OpenAI, Azure OpenAI), with `model` as the
+   * model name; `env` is `envFor("openai")`.
+   */
+  envFor(provider: ProviderName, model?: string): Record<string, string>;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
@@ -163,6 +178,32 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     );
   }
   const requests: ChatCompletionRequest[] = [];
+  const calls: RecordedCall[] = [];
+  // Prompt prefixes a client marked for caching (Anthropic cache_control, Bedrock cachePoint), as seen.
+  const cached = new Set<string>();
+  const engine = {
+    apiKey,
+    async answer(request: ChatCompletionRequest, call: RecordedCall) {
+      requests.push(request);
+      calls.push(call);
+      const reply = resolveReply(await script(request));
+      if (latencyMs > 0) await sleep(latencyMs);
+      return reply;
+    },
+    usage(request: ChatCompletionRequest, reply: ReturnType<typeof resolveReply>, cachePrefix?: string) {
+      const usage = usageFor(request, reply);
+      const prefix =
+        cachePrefix === undefined ? 0 : Math.min(usage.prompt_tokens, Math.ceil(cachePrefix.length / 4));
+      const hit = cachePrefix !== undefined && cached.has(cachePrefix);
+      if (cachePrefix !== undefined) cached.add(cachePrefix);
+      return {
+        input: usage.prompt_tokens,
+        output: usage.completion_tokens,
+        cacheRead: hit ? prefix : 0,
+        cacheWrite: hit ? 0 : prefix,
+      };
+    },
+  };
 
   async function chatCompletions(
     req: IncomingMessage,
@@ -171,6 +212,14 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
   ): Promise<void> {
     const request = parseChatRequest(await readBody(req, maxBodyBytes), deployment);
     requests.push(request);
+    calls.push({
+      dialect: "openai",
+      path: req.url ?? "",
+      stream: request.stream === true,
+      httpVersion: req.httpVersion,
+      headers: req.headers,
+      body: request,
+    });
     const reply = resolveReply(await script(request));
     if (latencyMs > 0) await sleep(latencyMs);
     const id = completionId();
@@ -200,6 +249,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
+    if (await serveDialect(req, res, url, engine, maxBodyBytes)) return;
     const path = url.pathname.replace(/\/+$/, "");
     const azure = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(path);
     checkAuth(req, apiKey, azure !== null);
@@ -228,14 +278,25 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     );
   }
 
-  const server = createServer((req, res) => {
+  const http1 = createServer((req, res) => {
     route(req, res).catch((thrown: unknown) => {
       if (!res.headersSent) sendError(res, toLlmHttpError(thrown));
       else res.destroy();
     });
   });
   // Slow scripted replies (latencyMs, awaited scripts) must not be cut off by Node's request timeout.
-  server.requestTimeout = 0;
+  http1.requestTimeout = 0;
+  // Cleartext HTTP/2 on the same port, for the AWS SDK's Bedrock client; it serves the dialects only.
+  const http2 = createHttp2Server((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    serveDialect(req, res, url, engine, maxBodyBytes)
+      .then((served) => {
+        if (!served)
+          res.writeHead(404).end(`test-llm serves ${req.method} ${url.pathname} over HTTP/1.1 only`);
+      })
+      .catch(() => res.stream.destroy());
+  });
+  const server = dualProtocolListener(http1, http2);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -257,6 +318,8 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
       OPENAI_MODEL_NAME: models[0] ?? "gpt-4o-mini",
     },
     requests,
+    calls,
+    envFor: (provider, model) => providerEnv(provider, { port, apiKey, model, openAiModel: models[0] }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
