@@ -6,9 +6,12 @@ import { A2A_PATH, cardForPage } from "./card.js";
 import type { SignIn } from "./env.js";
 import { forward } from "./forward.js";
 import { securityHeaders } from "./security.js";
+import { offerSlackLink } from "./slack-link.js";
 
 export interface WebAppDeps {
   supervisorUrl: URL;
+  /** The Slack relay, whose account-link pages this server offers (SLACK_BOT_URL). */
+  slackBotUrl?: URL;
   signIn: SignIn;
   /** The page's production build (index.html and assets/). */
   publicDir: string;
@@ -49,6 +52,7 @@ export function createWebApp(deps: WebAppDeps): express.Express {
     res.set("cache-control", "no-store").json({ signIn: deps.signIn });
   });
 
+  offerSlackLink(app, deps.slackBotUrl, deps.logger);
   app.get("/.well-known/agent-card.json", (req, res) => void pageCard(deps, req, res));
   app.use(A2A_PATH, (req, res) => forward(deps.supervisorUrl, deps.logger, req, res, req.url));
   for (const route of SUPERVISOR_ROUTES) {

@@ -6,6 +6,7 @@ const WebEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(WEB_UI_PORT),
   HOST: z.string().default("0.0.0.0"),
   SWITCHBOARD_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8000"),
+  SLACK_BOT_URL: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_MODE: z.enum(["none", "jwt"]).default("none"),
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
   OIDC_CLIENT_ID: z.string().optional(),
@@ -20,12 +21,19 @@ export interface WebSettings {
   host: string;
   /** The supervisor the page talks to through this server. */
   supervisorUrl: URL;
+  /** The Slack relay, for its account-link pages. */
+  slackBotUrl?: URL;
   signIn: SignIn;
 }
 
 export function readWebSettings(env: NodeJS.ProcessEnv): WebSettings {
   const e = parseEnv(WebEnv, env, { code: "web.config", what: "web chat settings" });
-  const settings = { port: e.PORT, host: e.HOST, supervisorUrl: new URL(e.SWITCHBOARD_URL) };
+  const settings = {
+    port: e.PORT,
+    host: e.HOST,
+    supervisorUrl: new URL(e.SWITCHBOARD_URL),
+    ...(e.SLACK_BOT_URL ? { slackBotUrl: new URL(e.SLACK_BOT_URL) } : {}),
+  };
   if (e.AUTH_MODE === "none") return { ...settings, signIn: { mode: "none" } };
   if (!e.OIDC_ISSUER || !e.OIDC_CLIENT_ID) {
     throw new SwitchboardError(

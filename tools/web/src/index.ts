@@ -14,6 +14,7 @@ try {
     settings.signIn.mode === "oidc" ? await identityProviderOrigins(settings.signIn.issuer, logger) : [];
   const app = createWebApp({
     supervisorUrl: settings.supervisorUrl,
+    ...(settings.slackBotUrl ? { slackBotUrl: settings.slackBotUrl } : {}),
     signIn: settings.signIn,
     publicDir: join(import.meta.dirname, "public"),
     connectOrigins,
