@@ -24,6 +24,7 @@ export {
   isPublicAddress,
   type NetworkGuardRule,
   namesPrivateHost,
+  privateHostError,
   privateNameError,
   publicAddresses,
   publicOnlyLookup,

@@ -42,6 +42,16 @@ export function namesPrivateHost(host: string): boolean {
   return ipaddr.isValid(bare) && !isPublicAddress(bare);
 }
 
+/** The refusal of a host given as a loopback, link-local or private address (or `localhost`). */
+export function privateHostError(host: string, rule: NetworkGuardRule): NodeJS.ErrnoException {
+  const refused: NodeJS.ErrnoException = new Error(
+    `${host} is a loopback, link-local or private address; ${rule.what} go only to public addresses ` +
+      `unless ${rule.setting}=true`,
+  );
+  refused.code = rule.code;
+  return refused;
+}
+
 /** The refusal of a name whose every address is loopback, link-local or private. */
 export function privateNameError(hostname: string, rule: NetworkGuardRule): NodeJS.ErrnoException {
   const refused: NodeJS.ErrnoException = new Error(
