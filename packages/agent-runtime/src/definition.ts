@@ -2,6 +2,7 @@ import type { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { McpServerInput } from "@switchboard/contract";
+import type { LinkableVendor } from "./credentials/linked-tokens.js";
 import type { AgentHost } from "./extension.js";
 import type { ContextBudget } from "./graph/context-budget.js";
 import type { AgentTool } from "./tools/define-tool.js";
@@ -36,6 +37,11 @@ export interface AgentDefinition {
    * `<AGENT>_MCP_SERVERS` variable adds servers, and replaces one of the same name.
    */
   mcpServers?: Record<string, McpServerInput>;
+  /**
+   * The vendor whose tokens users may link for their own calls (its vendor client declares
+   * `linkedToken` with the same code). Absent: the agent acts with its service credential only.
+   */
+  linkedTokens?: LinkableVendor;
   /**
    * A graph of the agent's own instead of the standard tool-calling agent (the supervisor has one).
    * It must be compiled with the given checkpointer (and no other), which shares the turn's first

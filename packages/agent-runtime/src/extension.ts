@@ -12,14 +12,15 @@ export type RouteHandler = (req: Request, res: Response) => unknown;
 
 /**
  * Routes of the agent's own, served beside the runtime's (which win on the same path, except
- * GET /audit: an agent may serve its own, as the supervisor gathers the fleet's) behind the
- * same bearer-token check: with AUTH_MODE=jwt a request without a valid token is answered 401
- * before the handler runs, and `callerOf(req)` is the verified caller. POST bodies are parsed as
+ * GET /audit and GET /linked-tokens: an agent may serve its own, as the supervisor gathers the
+ * fleet's) behind the same bearer-token check: with AUTH_MODE=jwt a request without a valid token
+ * is answered 401 before the handler runs, and `callerOf(req)` is the verified caller. POST and PUT bodies are parsed as
  * JSON with the runtime's size limit.
  */
 export interface AgentRoutes {
   get(path: string, handler: RouteHandler): void;
   post(path: string, handler: RouteHandler): void;
+  put(path: string, handler: RouteHandler): void;
   delete(path: string, handler: RouteHandler): void;
 }
 
@@ -51,7 +52,7 @@ export interface AgentHost {
 }
 
 export interface AgentRoute {
-  method: "get" | "post" | "delete";
+  method: "get" | "post" | "put" | "delete";
   path: string;
   handler: RouteHandler;
 }
@@ -78,7 +79,7 @@ export function createHost(
     };
   const host: AgentHost = {
     ...base,
-    routes: { get: route("get"), post: route("post"), delete: route("delete") },
+    routes: { get: route("get"), post: route("post"), put: route("put"), delete: route("delete") },
     onDeleteConversation: (hook) => additions.deletionHooks.push(hook),
     onClose: (cleanup) => additions.cleanups.push(cleanup),
   };

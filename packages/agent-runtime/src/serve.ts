@@ -24,6 +24,9 @@ import { readAuthSettings } from "./auth/bearer.js";
 import { Access } from "./authz/access.js";
 import { loadPolicies } from "./authz/policy-source.js";
 import { readAuthzSettings } from "./authz/settings.js";
+import { LinkedTokenRoutes } from "./credentials/linked-route.js";
+import { type LinkableVendor, LinkedTokens } from "./credentials/linked-tokens.js";
+import { readLinkingSettings } from "./credentials/settings.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
 import { createHost } from "./extension.js";
@@ -112,7 +115,8 @@ export async function serveAgent(
   // "summary" would be its help text in place of the history.
   const context = llm.offline ? undefined : settings.context;
   const turnCheckpoints = new TurnCheckpoints(checkpointer);
-  const access = await accessFor(name, env, auth.mode, db, logger);
+  const linking = await linkingFor(name, env, db, definition.linkedTokens, logger);
+  const access = await accessFor(name, env, auth.mode, db, logger, linking.tokens);
   const metrics = createMetrics();
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.
   const audit = new AuditTrail(name, access.log, access.access);
@@ -205,6 +209,7 @@ export async function serveAgent(
       metrics,
       routes: additions.routes,
       audit,
+      linkedTokens: new LinkedTokenRoutes(name, access.access, linking.off),
     }),
   );
   const url = `http://127.0.0.1:${port}`;
@@ -337,6 +342,7 @@ async function accessFor(
   authMode: "none" | "jwt",
   db: Db | undefined,
   logger: Logger,
+  linked: LinkedTokens | undefined,
 ): Promise<{ access: Access; log: AuditLog; close(): void }> {
   const settings = readAuthzSettings(env);
   const policies = loadPolicies(settings, logger);
@@ -356,6 +362,39 @@ async function accessFor(
       ? await MongoAuditLog.create(db, collectionsFor(agent).audit, settings.auditRetentionDays)
       : new MemoryAuditLog(),
   );
-  const access = new Access(agent, policies?.engine, new AuditRecorder(log, agent), settings.groupClaims);
+  const access = new Access(
+    agent,
+    policies?.engine,
+    new AuditRecorder(log, agent),
+    settings.groupClaims,
+    linked,
+  );
   return { access, log, close: () => policies?.close() };
+}
+
+/**
+ * Users' own tokens for the agent's vendor, when the agent takes them and linking is on
+ * (credentials/settings.ts): a missing, malformed or changed CREDENTIALS_ENCRYPTION_KEY stops the
+ * start with what to set. Off, GET /linked-tokens says why.
+ */
+async function linkingFor(
+  agent: string,
+  env: NodeJS.ProcessEnv,
+  db: Db | undefined,
+  vendor: LinkableVendor | undefined,
+  logger: Logger,
+): Promise<{ tokens?: LinkedTokens; off?: { reason: string; vendor?: LinkableVendor } }> {
+  if (!vendor) {
+    return {
+      off: {
+        reason: `The ${agent} agent acts with its own credentials only: its vendor takes no token of a user's own here.`,
+      },
+    };
+  }
+  const settings = readLinkingSettings(env);
+  if (!settings.enabled) {
+    logger.info(`${vendor.title} tokens of users' own: off. ${settings.reason}`);
+    return { off: { reason: settings.reason, vendor } };
+  }
+  return { tokens: await LinkedTokens.open(db, agent, vendor, settings.key) };
 }

@@ -45,6 +45,7 @@ describe("the names derived from an agent's name", () => {
       locks: "locks_jira",
       pushConfigs: "push_configs_jira",
       audit: "audit_jira",
+      linkedTokens: "linked_tokens_jira",
     });
   });
 });

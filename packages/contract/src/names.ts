@@ -54,6 +54,8 @@ export interface AgentCollections {
   pushConfigs: string;
   /** Every change and every denial, hash-chained (see agent-runtime's audit/). */
   audit: string;
+  /** Tokens users linked for the agent's vendor, sealed (see agent-runtime's credentials/). */
+  linkedTokens: string;
 }
 
 export function collectionsFor(agentName: string): AgentCollections {
@@ -65,5 +67,6 @@ export function collectionsFor(agentName: string): AgentCollections {
     locks: `locks_${agentName}`,
     pushConfigs: `push_configs_${agentName}`,
     audit: `audit_${agentName}`,
+    linkedTokens: `linked_tokens_${agentName}`,
   };
 }

@@ -1,6 +1,8 @@
 import type { User } from "@a2a-js/sdk/server";
 import { SwitchboardError } from "@switchboard/common";
 import type { AuditRecorder } from "../audit/recorder.js";
+import type { CallCredential } from "../credentials/call-credential.js";
+import type { LinkedTokens } from "../credentials/linked-tokens.js";
 import { turnIfAny } from "../turn/turn-context.js";
 import type { PolicyEngine } from "./engine.js";
 import { LOCAL_PRINCIPAL, type Principal, principalOf } from "./principal.js";
@@ -15,7 +17,21 @@ export class Access {
     readonly policies: PolicyEngine | undefined,
     readonly audit: AuditRecorder | undefined,
     private readonly groupClaims: string[],
+    /** Users' own tokens for the agent's vendor, when linking is on (see credentials/). */
+    readonly linked?: LinkedTokens,
   ) {}
+
+  /** The caller's linked token for this agent's vendor, opened for their call; none when anonymous. */
+  async linkedCredential(principal: Principal): Promise<CallCredential | undefined> {
+    if (!this.linked || !principal.authenticated) return undefined;
+    const token = await this.linked.tokenFor(principal.subject);
+    if (token === undefined) return undefined;
+    return {
+      vendor: this.linked.vendor.vendor,
+      token,
+      ...(principal.email ? { email: principal.email } : {}),
+    };
+  }
 
   principal(user: User | undefined): Principal {
     return principalOf(user, this.groupClaims);

@@ -25,13 +25,20 @@ export interface AuthzQuestion {
   /** The tool, for read and change (reach and audit are on the agent itself). */
   tool?: string;
   resource?: ToolResource;
+  /**
+   * For read and change: whose credential the call would run with at the vendor, the caller's own
+   * linked token or the agent's service credential (default). In the policy's context as
+   * `context.credential` ("linked" | "service"), so a policy can keep the service credential from
+   * those who should act as themselves; policies that do not mention it decide as before.
+   */
+  credential?: "linked" | "service";
 }
 
 export interface CedarRequest {
   principal: EntityUidJson;
   action: EntityUidJson;
   resource: EntityUidJson;
-  context: Record<string, never>;
+  context: Record<string, string>;
   entities: EntityJson[];
 }
 
@@ -76,7 +83,13 @@ export function cedarRequest(question: AuthzQuestion): CedarRequest {
       parents: [toolUid, agentUid, ...targets],
     },
   );
-  return { principal: user, action, resource: call, context: {}, entities };
+  return {
+    principal: user,
+    action,
+    resource: call,
+    context: { credential: question.credential ?? "service" },
+    entities,
+  };
 }
 
 /** `github` → `Github`, `pull_request` → `PullRequest`: Cedar type names from our names. */

@@ -4,6 +4,7 @@ import { createMiddleware } from "langchain";
 import type { AuditedCall } from "../audit/recorder.js";
 import type { Access } from "../authz/access.js";
 import { LOCAL_PRINCIPAL, type Principal } from "../authz/principal.js";
+import { type CallCredential, runWithCredential } from "../credentials/call-credential.js";
 import type { AgentTool } from "../tools/define-tool.js";
 import type { ChangeConfirmation, Decision } from "../turn/interrupts.js";
 import { turnIfAny } from "../turn/turn-context.js";
@@ -11,12 +12,15 @@ import { turnIfAny } from "../turn/turn-context.js";
 /**
  * Every tool call passes here, in this order, inside the call itself:
  * 1. the policy decides, on the caller's own identity, whether this principal may read or change
- *    with this tool on what its arguments name; a denied call changes nothing, is never asked
- *    about, is audited, and the model reads that it was not allowed (so it can tell the user);
+ *    with this tool on what its arguments name, and with whose credential (the caller's linked
+ *    token for the agent's vendor when they linked one, else the service's: `context.credential`);
+ *    a denied call changes nothing, is never asked about, is audited, and the model reads that it
+ *    was not allowed (so it can tell the user), or that they must link a token of their own first;
  * 2. a change pauses for the user's confirmation (a LangGraph interrupt persisted with the call's
  *    task) and, resumed with the decision, runs or answers that it was declined;
  * 3. an approved change is audited before it runs and again with how it ended, so a crash leaves
  *    the attempt on record.
+ * The call then runs with the credential decided (VendorClient reads it from the call's context).
  * Reads asked for beside a change run at once and are not run again on resume. langchain's
  * `humanInTheLoopMiddleware` asks from a step of its own after every model call instead, which
  * writes a checkpoint for nothing on each call that asks for no change.
@@ -43,23 +47,33 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
       const answer = (content: string) =>
         new ToolMessage({ content, tool_call_id: id ?? "", name, status: "error" });
 
+      let linked: CallCredential | undefined;
+      try {
+        linked = await options.linkedCredential(principal);
+      } catch (error) {
+        // A record the key no longer opens: the user links the token again; nothing runs.
+        return answer(error instanceof Error ? error.message : String(error));
+      }
       if (options.policies) {
         const action = tool?.confirm ? "change" : "read";
-        const decision = options.policies.decide({
-          principal,
-          action,
-          agent: options.agent,
-          tool: name,
-          resource,
-        });
+        const question = { principal, action, agent: options.agent, tool: name, resource } as const;
+        const decision = options.policies.decide({ ...question, credential: linked ? "linked" : "service" });
         call.policy = decision.policies;
         if (!decision.allowed) {
           await options.audit?.denial(call);
+          // Refused only the service credential: the user's own token would be let through.
+          const vendor = options.linked?.vendor;
+          if (!linked && vendor && options.policies.decide({ ...question, credential: "linked" }).allowed) {
+            return answer(linkNeeded(principal, action, options.agent, name, vendor.title, vendor.vendor));
+          }
           return answer(notAllowed(principal, action, options.agent, name, resource, decision.policies));
         }
       }
+      const run = linked
+        ? (next: typeof request) => runWithCredential(linked, async () => handler(next))
+        : (next: typeof request) => handler(next);
       // A read, or arguments the tool refuses anyway (it answers the model; nobody is asked).
-      if (change === undefined) return handler(request);
+      if (change === undefined) return run(request);
 
       const asked: ChangeConfirmation = { change };
       const decision: Decision = interrupt(asked);
@@ -69,7 +83,7 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
       }
       const attempt = await options.audit?.attempt(call, principal.subject);
       try {
-        const result = await handler(request);
+        const result = await run(request);
         const failed = ToolMessage.isInstance(result) && result.status === "error";
         await options.audit?.outcome(call, failed ? "failed" : "done", {
           ...(attempt !== undefined ? { attempt } : {}),
@@ -85,6 +99,21 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
       }
     },
   });
+}
+
+/** What the model (and through it the user) reads when only a token of the user's own would do. */
+function linkNeeded(
+  principal: Principal,
+  action: "read" | "change",
+  agent: string,
+  tool: string,
+  title: string,
+  vendor: string,
+): string {
+  const who = principal.authenticated
+    ? (principal.email ?? principal.name ?? principal.subject)
+    : "this caller";
+  return `Not allowed with the agent's own ${title} credential: the policy lets ${who} ${action} with ${agent}'s ${tool} only with a ${title} token of their own, and they have linked none. Nothing was done. Tell the user to link their ${title} token in the web chat (Linked tokens) or with PUT /linked-tokens/${vendor} {"token": "…"}, then ask again.`;
 }
 
 /** What the model (and through it the user) reads when a call is refused: which action, on what. */

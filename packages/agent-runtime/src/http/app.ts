@@ -9,6 +9,7 @@ import { type AuthSettings, bearerGuard, callerOf } from "../auth/bearer.js";
 import { tokenOf } from "../auth/caller.js";
 import { type ConversationStore, deleteConversation } from "../conversations/deletion.js";
 import { listConversations, readConversation } from "../conversations/history.js";
+import type { LinkedTokenRoutes } from "../credentials/linked-route.js";
 import type { AgentRoute } from "../extension.js";
 import type { RuntimeMetrics } from "../telemetry/metrics.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
@@ -37,6 +38,8 @@ export interface AgentAppDeps {
   routes: AgentRoute[];
   /** The agent's audit trail, at GET /audit for those its policy allows (see AuditTrail). */
   audit: AuditTrail;
+  /** The caller's own tokens for the agent's vendor (see LinkedTokenRoutes). */
+  linkedTokens: LinkedTokenRoutes;
 }
 
 const legacyCompat = { enabled: true };
@@ -137,6 +140,16 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
   // An agent may serve its own GET /audit instead (the supervisor gathers its subagents' too).
   if (!deps.routes.some((route) => route.method === "get" && route.path === "/audit")) {
     app.get("/audit", bearerGuard(deps.auth, "rest"), (req, res) => deps.audit.serve(req, res));
+  }
+
+  // The caller's linked tokens for this agent's vendor: list (never the token), link, unlink. An
+  // agent may serve its own (the supervisor gathers its subagents').
+  if (!deps.routes.some((route) => route.method === "get" && route.path === "/linked-tokens")) {
+    const guard = bearerGuard(deps.auth, "rest");
+    app.get("/linked-tokens", guard, deps.linkedTokens.list);
+    app.put("/linked-tokens/:vendor", guard, parseJson, deps.linkedTokens.link);
+    app.post("/linked-tokens/:vendor", guard, parseJson, deps.linkedTokens.link);
+    app.delete("/linked-tokens/:vendor", guard, deps.linkedTokens.unlink);
   }
 
   // The agent's own routes, after the built-in ones (which keep their paths).

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { isSwitchboardError, redactSecrets, SwitchboardError } from "@switchboard/common";
+import { type CallCredential, callCredential } from "../credentials/call-credential.js";
 import { describeFailure, type FailureNames } from "./describe.js";
 import { classifyFailure, mergeFailure, type VendorFailure, type VendorReading } from "./failure.js";
 
@@ -32,7 +34,16 @@ export interface VendorSpec<Client, Settings> {
    * redacted like every other).
    */
   describe?: (failure: VendorFailure, settings: Settings, error: unknown) => SwitchboardError | undefined;
+  /**
+   * For vendors that take a user's own token: the settings that token stands in for, e.g.
+   * `(token) => ({ GITHUB_PERSONAL_ACCESS_TOKEN: token })`, laid over the env for that user's calls.
+   * The agent declares the vendor in `AgentDefinition.linkedTokens` (same code).
+   */
+  linkedToken?: (token: string, caller: { email?: string }) => NodeJS.ProcessEnv;
 }
+
+/** Clients kept for users' linked tokens, the least recently used dropped beyond this. */
+const MAX_USER_CLIENTS = 100;
 
 /**
  * A vendor's API client, created on first use (so the agent starts, and says what is missing,
@@ -41,24 +52,30 @@ export interface VendorSpec<Client, Settings> {
  */
 export class VendorClient<Client, Settings> {
   private connected: Promise<{ client: Client; settings: Settings }> | undefined;
+  /** Clients on users' linked tokens, by a hash of the token (see `call`). */
+  private readonly userClients = new Map<string, Promise<{ client: Client; settings: Settings }>>();
 
   constructor(
     private readonly spec: VendorSpec<Client, Settings>,
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Runs one call with the client (and the settings it was made from). */
+  /**
+   * Runs one call with the client (and the settings it was made from): the caller's own client
+   * when the call's guard chose their linked token for this vendor, else the service's.
+   */
   async call<T>(run: (client: Client, settings: Settings) => Promise<T>): Promise<T> {
-    const { client, settings } = await this.connection();
+    const linked = this.spec.linkedToken ? callCredential(this.spec.code) : undefined;
+    const { client, settings } = await (linked ? this.userConnection(linked) : this.connection());
     try {
       return await run(client, settings);
     } catch (error) {
-      throw this.describe(error, settings);
+      throw this.describe(error, settings, linked !== undefined);
     }
   }
 
   /** The error a failure becomes (exposed for calls made outside `call`, e.g. a stream). */
-  describe(error: unknown, settings: Settings): SwitchboardError {
+  describe(error: unknown, settings: Settings, linked = false): SwitchboardError {
     const secrets = this.spec.secrets?.(settings) ?? [];
     if (isSwitchboardError(error)) return redacted(error, secrets);
     const failure = mergeFailure(classifyFailure(error), this.spec.classify?.(error, settings));
@@ -68,6 +85,9 @@ export class VendorClient<Client, Settings> {
     const own = this.spec.describe?.(failure, settings, error);
     if (own) return redacted(own, secrets);
     const names = { vendor: this.spec.vendor, code: this.spec.code, ...this.spec.names(settings) };
+    // The user's own token: theirs to renew, where they linked it.
+    if (linked)
+      names.credentials = `the ${this.spec.vendor} token you linked (link a new one under Linked tokens)`;
     return describeFailure(failure, names, secrets);
   }
 
@@ -84,6 +104,29 @@ export class VendorClient<Client, Settings> {
       this.connected = attempt;
     }
     return this.connected;
+  }
+
+  /** A client on one user's token, made once and kept (bounded) while the token is the same. */
+  private userConnection(credential: CallCredential): Promise<{ client: Client; settings: Settings }> {
+    const key = createHash("sha256")
+      .update(`${credential.email ?? ""}\n${credential.token}`)
+      .digest("hex");
+    let connected = this.userClients.get(key);
+    if (connected) this.userClients.delete(key);
+    else {
+      const overrides = this.spec.linkedToken?.(credential.token, {
+        ...(credential.email ? { email: credential.email } : {}),
+      });
+      connected = (async () => {
+        const settings = this.spec.settings({ ...this.env, ...overrides });
+        return { client: await this.spec.connect(settings), settings };
+      })();
+      connected.catch(() => this.userClients.delete(key));
+    }
+    this.userClients.set(key, connected);
+    const oldest = this.userClients.keys().next().value;
+    if (this.userClients.size > MAX_USER_CLIENTS && oldest !== undefined) this.userClients.delete(oldest);
+    return connected;
   }
 }
 
