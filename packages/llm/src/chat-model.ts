@@ -79,7 +79,12 @@ async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
     }
     case "google-gemini": {
       const { ChatGoogleGenerativeAI } = await import("@langchain/google-genai");
-      return new ChatGoogleGenerativeAI({ model: s.modelName, apiKey: s.apiKey, temperature: s.temperature });
+      return new ChatGoogleGenerativeAI({
+        model: s.modelName,
+        apiKey: s.apiKey,
+        temperature: s.temperature,
+        ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}),
+      });
     }
     case "ollama": {
       const { ChatOllama } = await import("@langchain/ollama");

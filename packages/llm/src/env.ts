@@ -47,12 +47,14 @@ const LlmEnv = z.object({
   AWS_SESSION_TOKEN: text,
   AWS_PROFILE: text,
   AWS_ENDPOINT_URL: text, // the contract's AWS row (e.g. a local emulator)
+  AWS_ENDPOINT_URL_BEDROCK_RUNTIME: text, // the AWS SDK's service-specific name; wins over AWS_ENDPOINT_URL
   BEDROCK_TEMPERATURE: text,
   // google-gemini
   GOOGLE_API_KEY: text,
   GOOGLE_GEMINI_MODEL_NAME: text,
   GOOGLE_MODEL_NAME: text, // Switchboard alias; GOOGLE_GEMINI_MODEL_NAME wins
   GOOGLE_TEMPERATURE: text,
+  GOOGLE_GEMINI_BASE_URL: text, // Switchboard addition (Google's Gen AI SDKs' name), for gateways and tests
   // ollama (CAIPE has no native Ollama provider; these are Ollama's conventional names)
   OLLAMA_BASE_URL: text,
   OLLAMA_MODEL: text,
@@ -92,7 +94,7 @@ export type LlmSettings =
       profile?: string;
       endpointUrl?: string;
     })
-  | (Common & { provider: "google-gemini"; apiKey: string })
+  | (Common & { provider: "google-gemini"; apiKey: string; baseUrl?: string })
   | (Common & { provider: "ollama"; baseUrl: string });
 
 export type ProviderSettings = Exclude<LlmSettings, { provider: "offline" }>;
@@ -154,6 +156,14 @@ function jsonHeaders(value: string | undefined): Record<string, string> | undefi
     throw configError('OPENAI_DEFAULT_HEADERS must be a JSON object of strings, e.g. {"X-Team":"platform"}.');
   }
   return parsed.data;
+}
+
+// AWS_ENDPOINT_URL_BEDROCK_RUNTIME lets Bedrock go to a gateway or test server while AWS_ENDPOINT_URL
+// (an agent's own AWS APIs, e.g. moto) points elsewhere.
+function bedrockEndpoint(e: LlmEnvVars): string | undefined {
+  if (e.AWS_ENDPOINT_URL_BEDROCK_RUNTIME)
+    return httpUrl(e.AWS_ENDPOINT_URL_BEDROCK_RUNTIME, "AWS_ENDPOINT_URL_BEDROCK_RUNTIME");
+  return e.AWS_ENDPOINT_URL ? httpUrl(e.AWS_ENDPOINT_URL, "AWS_ENDPOINT_URL") : undefined;
 }
 
 function providerSettings(provider: LlmProvider, e: LlmEnvVars): ProviderSettings {
@@ -222,7 +232,7 @@ function providerSettings(provider: LlmProvider, e: LlmEnvVars): ProviderSetting
               }
             : undefined,
         profile: e.AWS_ACCESS_KEY_ID ? undefined : e.AWS_PROFILE,
-        endpointUrl: e.AWS_ENDPOINT_URL ? httpUrl(e.AWS_ENDPOINT_URL, "AWS_ENDPOINT_URL") : undefined,
+        endpointUrl: bedrockEndpoint(e),
         temperature: temperature(e.BEDROCK_TEMPERATURE, "BEDROCK_TEMPERATURE", v.AWS_BEDROCK_MODEL_ID),
       };
     }
@@ -232,6 +242,9 @@ function providerSettings(provider: LlmProvider, e: LlmEnvVars): ProviderSetting
       return {
         provider,
         apiKey: v.GOOGLE_API_KEY,
+        baseUrl: e.GOOGLE_GEMINI_BASE_URL
+          ? httpUrl(e.GOOGLE_GEMINI_BASE_URL, "GOOGLE_GEMINI_BASE_URL")
+          : undefined,
         modelName,
         temperature: temperature(e.GOOGLE_TEMPERATURE, "GOOGLE_TEMPERATURE", modelName),
       };
