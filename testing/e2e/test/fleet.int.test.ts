@@ -62,6 +62,7 @@ describe("the local fleet", () => {
     ENABLE_GITLAB: "false",
     ENABLE_PAGERDUTY: "false",
     ENABLE_SLACK: "false",
+    ENABLE_VICTOROPS: "false",
     SUPERVISOR_PORT: String(await freePort()),
     JIRA_AGENT_PORT: String(await freePort()),
     WEB_PORT: String(await freePort()),

@@ -17,3 +17,10 @@ export {
   VendorHttpError,
   type VendorServer,
 } from "./vendor-server.js";
+export {
+  type FakeVictorOps,
+  startFakeVictorOps,
+  type VictorOpsChange,
+  type VictorOpsIncident,
+  type VictorOpsState,
+} from "./victorops/index.js";

@@ -1,0 +1,56 @@
+import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
+import { victorOpsRoutes } from "./routes.js";
+import { seedVictorOps } from "./seed.js";
+import type { IncidentChange, VictorOpsState } from "./state.js";
+
+export type {
+  Incident as VictorOpsIncident,
+  IncidentChange as VictorOpsChange,
+  VictorOpsState,
+} from "./state.js";
+
+export interface FakeVictorOps extends VendorServer {
+  /** The API id and key it accepts (X-VO-Api-Id, X-VO-Api-Key): X_VO_API_ID, X_VO_API_KEY. */
+  apiId: string;
+  apiKey: string;
+  /** A Splunk On-Call user changes can be made as: VICTOROPS_USERNAME. */
+  username: string;
+  state: VictorOpsState;
+  /** Incidents created, acknowledged, resolved and noted through the API, oldest first. */
+  readonly changes: IncidentChange[];
+}
+
+/** Starts a Splunk On-Call (VictorOps) public API look-alike: incidents, notes, teams, on-call, routing keys. */
+export async function startFakeVictorOps(options: { port?: number } = {}): Promise<FakeVictorOps> {
+  const apiId = "fake-vo-api-id";
+  const apiKey = "fake-vo-api-key-7f3a";
+  const state = seedVictorOps();
+  const server = await startVendorServer(
+    {
+      name: "Splunk On-Call",
+      routes: victorOpsRoutes(state),
+      checkRequest: ({ headers }) => {
+        // The API answers 401 when the two headers are missing and 403 when they do not match.
+        if (!headers["x-vo-api-id"] || !headers["x-vo-api-key"])
+          throw new VendorHttpError(401, "Authentication parameters missing");
+        if (headers["x-vo-api-id"] !== apiId || headers["x-vo-api-key"] !== apiKey)
+          throw new VendorHttpError(403, "Authentication failed");
+      },
+      errorBody: (error) => ({
+        message: error.message,
+        ...(error.details.length ? { errors: error.details } : {}),
+      }),
+    },
+    options.port,
+  );
+  return {
+    ...server,
+    apiId,
+    apiKey,
+    username: "alice",
+    state,
+    get changes() {
+      return state.changes;
+    },
+  };
+}
