@@ -1,0 +1,185 @@
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { createLogger } from "@switchboard/common";
+import { type Fleet, startFleet } from "@switchboard/fleet";
+import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
+import type { FakeSlack } from "@switchboard-testing/fake-slack";
+import { freePort } from "@switchboard-testing/test-agents";
+import type { IdentityProvider } from "@switchboard-testing/test-idp";
+import {
+  callTool,
+  recallUserMessages,
+  replyFromToolResult,
+  routeByAgentPrefix,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { type SlackBot, startSlackBot } from "../src/app.js";
+import { readSlackBotSettings } from "../src/env.js";
+
+export const repoRoot = join(import.meta.dirname, "..", "..", "..");
+
+/**
+ * The scripted model behind the fleet: "<agent>: <request>" goes to that agent; the Jira agent lists
+ * issues and creates them (a change it asks to confirm); "what did I ask" is answered from the
+ * conversation the supervisor loaded.
+ */
+function script() {
+  return rules(
+    [
+      { toolOffered: "call_agent", lastUser: /what did I ask/, reply: recallUserMessages() },
+      ...routeByAgentPrefix(),
+      {
+        toolOffered: "call_agent",
+        reply: say("Tell me which agent to ask, e.g. jira: open issues in PLAT."),
+      },
+      {
+        lastUser: /open issues in ([A-Z]+)/,
+        reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]} ORDER BY key` }),
+      },
+      {
+        lastUser: /create a bug in ([A-Z]+): (.+)/,
+        reply: (_r, { match }) =>
+          callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Bug" }),
+      },
+      { afterTool: true, reply: replyFromToolResult() },
+    ],
+    say("ok"),
+  );
+}
+
+export interface RelayFleet {
+  fleet: Fleet;
+  llm: ScriptedLlm;
+  jira: FakeJira;
+  webUrl: string;
+  supervisorUrl: string;
+  stop(): Promise<void>;
+}
+
+/** The supervisor, the Jira agent and the web chat as `npm start` runs them, signing in at `idp`. */
+export async function startRelayFleet(options: {
+  storage: Record<string, string>;
+  idp?: IdentityProvider;
+  webPort: number;
+  slackBotPort: number;
+  tokenIntervalMs?: number;
+  latencyMs?: number;
+}): Promise<RelayFleet> {
+  const [llm, jira] = await Promise.all([
+    startScriptedLlm({
+      script: script(),
+      tokenIntervalMs: options.tokenIntervalMs ?? 0,
+      latencyMs: options.latencyMs ?? 0,
+    }),
+    startFakeJira(),
+  ]);
+  const idp = options.idp;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    LOG_LEVEL: "warn",
+    ...options.storage,
+    ...llm.env,
+    ATLASSIAN_API_URL: jira.url,
+    ATLASSIAN_EMAIL: jira.email,
+    ATLASSIAN_TOKEN: jira.token,
+    ...Object.fromEntries(
+      ["GITHUB", "AWS", "ARGOCD", "BACKSTAGE", "CONFLUENCE", "GITLAB", "PAGERDUTY", "SLACK"].map((agent) => [
+        `ENABLE_${agent}`,
+        "false",
+      ]),
+    ),
+    SUPERVISOR_PORT: String(await freePort()),
+    JIRA_AGENT_PORT: String(await freePort()),
+    WEB_PORT: String(options.webPort),
+    SLACK_BOT_URL: `http://127.0.0.1:${options.slackBotPort}`,
+    ...(idp
+      ? {
+          AUTH_MODE: "jwt",
+          AUTH_JWKS_URL: idp.jwksUrl,
+          AUTH_ISSUER: idp.issuer,
+          AUTH_AUDIENCE: idp.audience,
+          OIDC_ISSUER: idp.issuer,
+          OIDC_CLIENT_ID: idp.clientId,
+          OIDC_SCOPE: idp.scope,
+        }
+      : {}),
+  };
+  const fleet = await startFleet({ root: repoRoot, env });
+  if (!fleet.web) throw new Error(`The web chat did not start: ${JSON.stringify(fleet.failed)}`);
+  return {
+    fleet,
+    llm,
+    jira,
+    webUrl: `http://localhost:${options.webPort}`,
+    supervisorUrl: fleet.supervisor.url,
+    stop: async () => {
+      await fleet.stop();
+      await Promise.all([llm.close(), jira.close()]);
+    },
+  };
+}
+
+/** A key for sealing linked users' refresh tokens, one per test run. */
+export const SEALING_KEY = randomBytes(32).toString("hex");
+
+/** The relay's settings as its env would give them, pointed at the fake workspace and the fleet. */
+export function slackBotEnv(options: {
+  slack: FakeSlack;
+  storage: Record<string, string>;
+  supervisorUrl: string;
+  webUrl: string;
+  port: number;
+  idp?: IdentityProvider;
+  mode?: "socket" | "http";
+  signingSecret?: string;
+  updateIntervalMs?: number;
+}): NodeJS.ProcessEnv {
+  return {
+    ...options.storage,
+    PORT: String(options.port),
+    HOST: "127.0.0.1",
+    SLACK_INTEGRATION_BOT_TOKEN: options.slack.botToken,
+    SLACK_INTEGRATION_APP_TOKEN: options.slack.appToken,
+    SLACK_INTEGRATION_BOT_MODE: options.mode ?? "socket",
+    ...(options.signingSecret ? { SLACK_INTEGRATION_SIGNING_SECRET: options.signingSecret } : {}),
+    SLACK_API_URL: options.slack.apiUrl,
+    CAIPE_URL: options.supervisorUrl,
+    CAIPE_UI_BASE_URL: options.webUrl,
+    SLACK_INTEGRATION_UPDATE_INTERVAL_MS: String(options.updateIntervalMs ?? 50),
+    SLACK_INTEGRATION_TURN_TIMEOUT_SECONDS: "60",
+    ...(options.idp
+      ? {
+          AUTH_MODE: "jwt",
+          OIDC_ISSUER: options.idp.issuer,
+          OIDC_CLIENT_ID: options.idp.clientId,
+          OIDC_SCOPE: options.idp.scope,
+          CREDENTIALS_ENCRYPTION_KEY: SEALING_KEY,
+        }
+      : {}),
+  };
+}
+
+export function startBot(env: NodeJS.ProcessEnv): Promise<SlackBot> {
+  return startSlackBot(
+    readSlackBotSettings(env),
+    createLogger({ level: "warn", base: { agent: "slack-bot" } }),
+  );
+}
+
+/** Waits until `check` returns something (not undefined or false), or fails naming `what`. */
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
