@@ -7,6 +7,7 @@ import { chatCompletion, completionChunks, completionId, resolveReply, usageFor 
 import { type RecordedCall, serveDialect } from "./dialects/index.js";
 import { dualProtocolListener } from "./dialects/listen.js";
 import { type ProviderName, providerEnv } from "./dialects/provider-env.js";
+import { serveEmbeddings } from "./embeddings.js";
 import { LlmHttpError, toLlmHttpError } from "./errors.js";
 import { tokenCount, writePaced } from "./pacing.js";
 import type { ChatCompletionRequest, Script } from "./types.js";
@@ -266,6 +267,9 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
         );
       }
       return chatCompletions(req, res, decodeURIComponent(azure[1] ?? ""));
+    }
+    if (req.method === "POST" && path === "/v1/embeddings") {
+      return serveEmbeddings(res, await readBody(req, maxBodyBytes), sendJson);
     }
     if (req.method === "GET" && path === "/v1/models") return listModels(res);
     if (req.method === "GET" && path.startsWith("/v1/models/")) {
