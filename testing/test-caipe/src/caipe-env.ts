@@ -13,22 +13,27 @@ const LOCK_STALE_MS = 30_000;
 const STAMP = ".switchboard-caipe.ok";
 
 /**
- * The uv projects the tests run, each synced from its own uv.lock as CAIPE's images do
- * (`uv sync --locked --no-dev`): the repository root's project is the supervisor image
- * (`ai_platform_engineering.multi_agents`), `agents/weather` the weather agent's image. (Not the
- * petstore agent: at this commit `agents/template`'s lock lacks the shared utils' dependencies, bs4
- * first, so its image cannot start.)
+ * The uv projects the tests and the peer bench run, each synced from its own uv.lock as CAIPE's
+ * images do (`uv sync --locked --no-dev`): the repository root's project is the supervisor image
+ * (`ai_platform_engineering.multi_agents`), `agents/weather` the weather agent's image, `agents/jira`
+ * the Jira agent's (its venv holds its MCP server, `mcp_jira`, too). (Not the petstore agent: at
+ * this commit `agents/template`'s lock lacks the shared utils' dependencies, bs4 first, so its image
+ * cannot start.)
  */
 export const caipeProjects = {
   supervisor: ".",
   weather: join("ai_platform_engineering", "agents", "weather"),
+  jira: join("ai_platform_engineering", "agents", "jira"),
 } as const;
 export type CaipeProject = keyof typeof caipeProjects;
+
+/** What the tests run (the peer bench asks for the Jira agent besides). */
+const TEST_PROJECTS: readonly CaipeProject[] = ["supervisor", "weather"];
 
 export interface CaipeEnv {
   /** CAIPE's source tree (what its images copy to /app). */
   sourceDir: string;
-  /** Each project's venv interpreter. */
+  /** Each project's venv interpreter (built only for the projects asked for). */
   python: Record<CaipeProject, string>;
   /** A TIKTOKEN_CACHE_DIR holding cl100k_base. */
   tiktokenCacheDir: string;
@@ -36,9 +41,11 @@ export interface CaipeEnv {
 
 export interface EnsureCaipeEnvOptions {
   onLog?: (line: string) => void;
+  /** The projects whose venvs to build; default the supervisor and the weather agent. */
+  projects?: readonly CaipeProject[];
 }
 
-let pending: Promise<CaipeEnv> | undefined;
+const pending = new Map<string, Promise<CaipeEnv>>();
 
 /**
  * Builds, once and cached, everything CAIPE's processes need: its source (exported from the git dir
@@ -51,15 +58,20 @@ export function ensureCaipeEnv(
   options: EnsureCaipeEnvOptions = {},
 ): Promise<CaipeEnv> {
   if (!availability.available) return Promise.reject(new Error(availability.reason));
-  pending ??= prepare(availability, options.onLog ?? (() => {}));
-  pending.catch(() => {
-    pending = undefined;
-  });
-  return pending;
+  const projects = options.projects ?? TEST_PROJECTS;
+  const key = [...projects].sort().join(",");
+  let promise = pending.get(key);
+  if (!promise) {
+    promise = prepare(availability, projects, options.onLog ?? (() => {}));
+    pending.set(key, promise);
+    promise.catch(() => pending.delete(key));
+  }
+  return promise;
 }
 
 async function prepare(
   found: Extract<CaipeAvailability, { available: true }>,
+  projects: readonly CaipeProject[],
   log: (line: string) => void,
 ): Promise<CaipeEnv> {
   const cacheDir = join(found.repoRoot, ".cache", "caipe");
@@ -83,6 +95,7 @@ async function prepare(
       const lockHash = hash(readFileSync(join(projectDir, "uv.lock"))).slice(0, 12);
       const venvDir = join(cacheDir, `venv-${name}-${sourceKey}-${lockHash}`);
       python[name] = join(venvDir, "bin", "python");
+      if (!projects.includes(name)) continue;
       if (existsSync(join(venvDir, STAMP)) && existsSync(python[name])) continue;
       uv ??= await ensureUv(found.python, cacheDir, log);
       log(`uv sync --frozen --no-dev in ${projectDir} into ${venvDir}`);

@@ -23,12 +23,18 @@ export interface StartCaipeOptions {
   env: Record<string, string | undefined>;
   label: string;
   startTimeoutMs?: number;
+  /**
+   * Ready once this path answers with any HTTP status (a server that is not an A2A agent, such as
+   * an MCP server); default: once the agent card answers 200.
+   */
+  listeningPath?: string;
 }
 
 /**
  * Runs `python -m <module> <args>` as CAIPE's images do, through `runpy` (the same as `-m`) behind a
  * guard thread that ends the process when its stdin closes: when the test process dies, even by
- * SIGKILL, no CAIPE server is left behind. Ready once its agent card answers.
+ * SIGKILL, no CAIPE server is left behind. Ready once its agent card answers (or, with
+ * `listeningPath`, once that path answers at all).
  */
 export async function startCaipeProcess(options: StartCaipeOptions): Promise<CaipeProcess> {
   const guard = [
@@ -56,8 +62,10 @@ export async function startCaipeProcess(options: StartCaipeOptions): Promise<Cai
       throw new Error(`${options.label} exited during start-up:\n${output.slice(-6000)}`);
     }
     try {
-      const response = await fetch(`${url}/.well-known/agent.json`);
-      if (response.ok) return { url, port: options.port, pid: child.pid ?? -1, logs: () => output, stop };
+      const path = options.listeningPath ?? "/.well-known/agent.json";
+      const response = await fetch(`${url}${path}`);
+      if (response.ok || options.listeningPath)
+        return { url, port: options.port, pid: child.pid ?? -1, logs: () => output, stop };
     } catch {
       // not listening yet
     }
