@@ -37,6 +37,7 @@ export async function main(root: string): Promise<void> {
   say(`Supervisor   ${fleet.supervisor.url}`);
   for (const agent of fleet.agents) say(`${agent.name.padEnd(12)} ${agent.url}`);
   if (fleet.web) say(`${"web chat".padEnd(12)} ${fleet.web.url}`);
+  if (fleet.slackBot) say(`${"slack bot".padEnd(12)} ${fleet.slackBot.url}`);
   for (const failure of fleet.failed) say(`${failure.name.padEnd(12)} not running (see its output above)`);
   say("");
   if (fleet.web) say(`Open the web chat:       ${fleet.web.url}`);

@@ -21,6 +21,8 @@ export interface Fleet {
   agents: FleetMember[];
   /** The web chat talking to the supervisor; undefined when it did not start (see `failed`). */
   web: FleetMember | undefined;
+  /** The Slack relay, when SLACK_INTEGRATION_BOT_TOKEN is set; undefined otherwise or when it did not start. */
+  slackBot: FleetMember | undefined;
   /** Agents that did not start, each with the tail of its output. */
   failed: Array<{ name: string; error: string }>;
   stop(): Promise<void>;
@@ -87,13 +89,61 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     failed.push({ name: WEB, error: error instanceof Error ? error.message : String(error) });
     return undefined;
   });
+  const slackBot = options.env.SLACK_INTEGRATION_BOT_TOKEN?.trim()
+    ? await startSlackBot(options, head.url, web?.url).catch((error: unknown) => {
+        failed.push({ name: SLACK_BOT, error: error instanceof Error ? error.message : String(error) });
+        return undefined;
+      })
+    : undefined;
+  const tools = [...(slackBot ? [slackBot] : []), ...(web ? [web] : [])];
   return {
     supervisor: head,
     agents: members,
     web,
+    slackBot,
     failed,
-    stop: () => stopAll([...(web ? [web] : []), head, ...members]),
+    stop: () => stopAll([...tools, head, ...members]),
   };
+}
+
+const SLACK_BOT = "slack-bot";
+/** tools/slack-bot's own port (its health, metrics and account-link pages), beside the web chat's. */
+const SLACK_BOT_PORT = 3001;
+
+/**
+ * Starts tools/slack-bot (the relay between Slack and the supervisor) on SLACK_BOT_PORT (default
+ * 3001), talking to the local supervisor unless CAIPE_URL names another, with account links under
+ * the web chat.
+ */
+async function startSlackBot(
+  options: FleetOptions,
+  supervisorUrl: string,
+  webUrl: string | undefined,
+): Promise<FleetMember> {
+  options.onStatus?.(SLACK_BOT, "starting");
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    HOST: options.env.HOST ?? "127.0.0.1",
+    PORT: slackBotPort(options.env),
+    CAIPE_URL: options.env.CAIPE_URL?.trim() || supervisorUrl,
+    ...(webUrl && !options.env.CAIPE_UI_BASE_URL?.trim() ? { CAIPE_UI_BASE_URL: webUrl } : {}),
+  };
+  try {
+    const process = await startAgentProcess(join(options.root, "tools", SLACK_BOT), {
+      env,
+      onLine: (line) => options.onLine?.(SLACK_BOT, line),
+    });
+    await waitUntilReady(process.url);
+    options.onStatus?.(SLACK_BOT, "ready", process.url);
+    return { name: SLACK_BOT, url: `http://localhost:${process.port}`, process };
+  } catch (error) {
+    options.onStatus?.(SLACK_BOT, "failed", error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+function slackBotPort(env: NodeJS.ProcessEnv): string {
+  return env.SLACK_BOT_PORT?.trim() || String(SLACK_BOT_PORT);
 }
 
 const WEB = "web";
@@ -106,6 +156,10 @@ async function startWeb(options: FleetOptions, supervisorUrl: string): Promise<F
     HOST: options.env.HOST ?? "127.0.0.1",
     PORT: options.env.WEB_PORT?.trim() || String(WEB_UI_PORT),
     SWITCHBOARD_URL: supervisorUrl,
+    // The Slack relay's account links are offered on the web chat's origin.
+    ...(options.env.SLACK_INTEGRATION_BOT_TOKEN?.trim() && !options.env.SLACK_BOT_URL?.trim()
+      ? { SLACK_BOT_URL: `http://127.0.0.1:${slackBotPort(options.env)}` }
+      : {}),
   };
   try {
     const process = await startAgentProcess(join(options.root, "tools", WEB), {
