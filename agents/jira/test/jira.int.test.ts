@@ -71,4 +71,6 @@ agentConformance({
   credentials: { variable: "ATLASSIAN_TOKEN" },
   streaming: { prompt: "status of PLAT-2", tool: "get_issue", answer: "PLAT-2" },
   pythonPeer: { prompt: "open issues in OPS", answer: "OPS-1" },
+  // Azure speaks OpenAI's protocol, which every other case here uses.
+  providers: ["anthropic-claude", "aws-bedrock", "google-gemini", "ollama"],
 });

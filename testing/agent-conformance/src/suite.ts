@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { type AgentConnection, connectAgent, type TurnResult } from "@switchboard/a2a-client";
 import { type AgentProcess, startAgentProcess, streamTranscript } from "@switchboard-testing/test-agents";
 import {
+  isSummaryRequest,
+  type ProviderName,
   type Rule,
   recallUserMessages,
   replyFromToolResult,
@@ -9,6 +11,7 @@ import {
   type ScriptedLlm,
   say,
   startScriptedLlm,
+  textToSummarize,
 } from "@switchboard-testing/test-llm";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { ensurePythonEnv, runPythonA2aClient } from "@switchboard-testing/test-python";
@@ -89,6 +92,12 @@ export interface ConformanceOptions<S, C = unknown> {
   streaming: { prompt: string; tool: string; answer: FromService<S, Expected> };
   /** A turn from the Python a2a-sdk 0.3 client (CAIPE's supervisor); default: the read turn. */
   pythonPeer?: { prompt: string; answer: FromService<S, Expected> };
+  /**
+   * LLM providers (besides OpenAI, which every test above uses) to run a conversation over, each in its
+   * own protocol against the same scripted LLM: the read turn's tool call, the change's confirmation,
+   * and a summary of the conversation once it outgrows a small context budget. One agent process each.
+   */
+  providers?: readonly ProviderName[];
 }
 
 /** The running setup the suite shares with an agent's own tests in the same file. */
@@ -108,6 +117,16 @@ export interface AgentUnderTest<S> {
   /** A new conversation id. */
   contextId(): string;
 }
+
+/** The protocol each provider's requests arrive in at the scripted LLM. */
+const DIALECTS: Record<ProviderName, string> = {
+  openai: "openai",
+  "azure-openai": "openai",
+  "anthropic-claude": "anthropic",
+  "aws-bedrock": "bedrock",
+  "google-gemini": "gemini",
+  ollama: "ollama",
+};
 
 /** Asserts that `text` contains every string and matches every RegExp of `expected`. */
 export function expectText(text: string | undefined, expected: Expected): void {
@@ -129,10 +148,19 @@ function stopService<S>(backing: BackingService<S>, service: S): Promise<void> |
 /** The script the suite runs the agent with: the agent's rules, then recall and answering from tool results. */
 export function conformanceRules(llmRules: Rule[]): Rule[] {
   return [
+    // A summary that names what the user asked, so "what did I ask" still finds it once summarized.
+    {
+      test: isSummaryRequest,
+      reply: (request) => say(`The user asked: ${userLines(textToSummarize(request)).join(" | ")}`),
+    },
     ...llmRules,
     { lastUser: /what did I ask/, reply: recallUserMessages() },
     { afterTool: true, reply: replyFromToolResult() },
   ];
+}
+
+function userLines(text: string): string[] {
+  return [...text.matchAll(/^(?:human|user|The user asked)[^:]*: (.+)$/gim)].map((m) => m[1] ?? "");
 }
 
 /**
@@ -325,6 +353,54 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
       expect(last).toMatch(/^status:completed:/);
       expectText(last, of(streaming.answer));
     });
+
+    const providers = (options.providers ?? []).filter((provider) => provider !== "openai");
+    if (providers.length > 0) {
+      describe.each(providers)("over LLM_PROVIDER=%s", (provider) => {
+        it("calls its tool, asks before a change and summarizes a long conversation", async () => {
+          // The provider's settings, except those the service itself sets (the AWS agent's own keys).
+          const serviceEnv = options.service.env(agent.service);
+          const llmEnv = Object.fromEntries(
+            Object.entries(agent.llm.envFor(provider)).filter(([name]) => !(name in serviceEnv)),
+          );
+          const from = agent.llm.calls.length;
+          // A budget the first two turns outgrow, so the third starts with a summary request.
+          const connection = await agent.connect({
+            ...llmEnv,
+            MAX_CONTEXT_TOKENS: "200",
+            MIN_MESSAGES_TO_KEEP: "2",
+          });
+          const contextId = agent.contextId();
+
+          const read = await connection.send({ text: options.read.prompt, contextId });
+          expect(read.state).toBe("completed");
+          expectText(read.text, of(options.read.answer));
+
+          const { change } = options;
+          if (change) {
+            const before = (await change.applied(agent.service)).length;
+            const asked = await connection.send({ text: of(change.prompt), contextId });
+            expect(asked.state).toBe("input-required");
+            expectText(asked.question, of(change.question));
+            const approved = await connection.send({ text: "yes", contextId, taskId: asked.taskId });
+            expect(approved.state).toBe("completed");
+            expect(await change.applied(agent.service)).toHaveLength(before + 1);
+          } else {
+            expect((await connection.send({ text: options.read.prompt, contextId })).state).toBe("completed");
+          }
+
+          const recall = await connection.send({ text: "what did I ask before?", contextId });
+          expect(recall.state).toBe("completed");
+          expect(recall.text).toContain(options.read.prompt);
+
+          const calls = agent.llm.calls.slice(from);
+          const requests = agent.llm.requests.slice(from);
+          const dialect = DIALECTS[provider];
+          expect(calls.every((call) => call.dialect === dialect)).toBe(true);
+          expect(requests.some(isSummaryRequest)).toBe(true);
+        });
+      });
+    }
 
     describe("with a Python a2a-sdk 0.3 peer", () => {
       // A cold virtualenv takes a minute or two to install: not charged to the test's own timeout.
