@@ -1,4 +1,4 @@
-import type { AgentDefinition } from "@switchboard/agent-runtime";
+import { type AgentDefinition, warnIfTlsUnverified } from "@switchboard/agent-runtime";
 import { argoCdClient } from "./client.js";
 import { ARGOCD_PROMPT } from "./prompt.js";
 import { argoCdTools } from "./tools.js";
@@ -32,4 +32,5 @@ export const argocdAgent: AgentDefinition = {
     },
   ],
   tools: (env) => argoCdTools(argoCdClient(env)),
+  extend: ({ env, logger }) => warnIfTlsUnverified(env, "ARGOCD_VERIFY_SSL", "Argo CD", logger),
 };

@@ -1,4 +1,4 @@
-import { requestJson, VendorClient } from "@switchboard/agent-runtime";
+import { dispatcherFor, requestJson, VendorClient } from "@switchboard/agent-runtime";
 import { type ArgoCdSettings, readArgoCdSettings } from "./env.js";
 import type { ArgoApplication } from "./format.js";
 
@@ -22,7 +22,7 @@ export function argoCdClient(env: NodeJS.ProcessEnv): ArgoCdClient {
       vendor: "Argo CD",
       code: "argocd",
       settings: readArgoCdSettings,
-      connect: ({ url, token }) => argoCdApi(url, token),
+      connect: ({ url, token, verifyTls }) => argoCdApi(url, token, verifyTls),
       names: ({ url }) => ({
         url,
         credentials: "ARGOCD_TOKEN",
@@ -35,13 +35,15 @@ export function argoCdClient(env: NodeJS.ProcessEnv): ArgoCdClient {
   );
 }
 
-function argoCdApi(url: string, token: string): ArgoCdApi {
+function argoCdApi(url: string, token: string, verifyTls: boolean): ArgoCdApi {
+  const dispatcher = dispatcherFor(verifyTls);
   const request = <T>(method: "GET" | "POST", path: string, body?: object) =>
     requestJson<T>({
       method,
       url: `${url}/api/v1${path}`,
       headers: { authorization: `Bearer ${token}` },
       body,
+      ...(dispatcher ? { dispatcher } : {}),
     });
   const app = (name: string) => `/applications/${encodeURIComponent(name)}`;
   return {

@@ -5,7 +5,7 @@ describe("the Argo CD agent's settings under CAIPE's names", () => {
   it("takes ARGOCD_URL and ARGOCD_AUTH_TOKEN when the usual names are unset", () => {
     expect(
       readArgoCdSettings({ ARGOCD_URL: "https://argocd.example.com/api/v1", ARGOCD_AUTH_TOKEN: "t1" }),
-    ).toEqual({ url: "https://argocd.example.com", token: "t1" });
+    ).toMatchObject({ url: "https://argocd.example.com", token: "t1" });
   });
 
   it("prefers ARGOCD_API_URL and then ARGOCD_API_TOKEN, ARGOCD_TOKEN, ARGOCD_AUTH_TOKEN", () => {
@@ -15,7 +15,8 @@ describe("the Argo CD agent's settings under CAIPE's names", () => {
       ARGOCD_TOKEN: "t2",
       ARGOCD_AUTH_TOKEN: "t3",
     };
-    expect(readArgoCdSettings(env)).toEqual({ url: "https://a.example.com", token: "t2" });
+    expect(readArgoCdSettings(env)).toMatchObject({ url: "https://a.example.com", token: "t2" });
+    expect(readArgoCdSettings({ ...env, ARGOCD_VERIFY_SSL: "false" }).verifyTls).toBe(false);
     expect(readArgoCdSettings({ ...env, ARGOCD_API_TOKEN: "t1" }).token).toBe("t1");
   });
 });

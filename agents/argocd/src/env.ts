@@ -1,9 +1,12 @@
+import { verifiesTls } from "@switchboard/agent-runtime";
 import { firstSetting, SwitchboardError } from "@switchboard/common";
 
 export interface ArgoCdSettings {
   /** The Argo CD server, without a trailing slash or /api/v1. */
   url: string;
   token: string;
+  /** False only with ARGOCD_VERIFY_SSL=false (CAIPE's setting). */
+  verifyTls: boolean;
 }
 
 /**
@@ -22,5 +25,9 @@ export function readArgoCdSettings(env: NodeJS.ProcessEnv): ArgoCdSettings {
         "https://argocd.example.com, and an API token from argocd account generate-token).",
     );
   }
-  return { url: url.replace(/\/+$/, "").replace(/\/api\/v1$/, ""), token };
+  return {
+    url: url.replace(/\/+$/, "").replace(/\/api\/v1$/, ""),
+    token,
+    verifyTls: verifiesTls(env, "ARGOCD_VERIFY_SSL"),
+  };
 }

@@ -1,4 +1,4 @@
-import type { AgentDefinition } from "@switchboard/agent-runtime";
+import { type AgentDefinition, warnIfTlsUnverified } from "@switchboard/agent-runtime";
 import { confluenceConnection } from "./client.js";
 import { CONFLUENCE_PROMPT } from "./prompt.js";
 import { confluenceTools } from "./tools.js";
@@ -25,4 +25,5 @@ export const confluenceAgent: AgentDefinition = {
     },
   ],
   tools: (env) => confluenceTools(confluenceConnection(env)),
+  extend: ({ env, logger }) => warnIfTlsUnverified(env, "ATLASSIAN_VERIFY_SSL", "Confluence", logger),
 };

@@ -1,4 +1,4 @@
-import { VendorClient, type VendorFailure } from "@switchboard/agent-runtime";
+import { httpsAgentFor, VendorClient, type VendorFailure } from "@switchboard/agent-runtime";
 import type { ConfluenceClient } from "confluence.js";
 import { type ConfluenceSettings, readConfluenceSettings } from "./env.js";
 
@@ -11,9 +11,13 @@ export function confluenceConnection(env: NodeJS.ProcessEnv): ConfluenceConnecti
       vendor: "Confluence",
       code: "confluence",
       settings: readConfluenceSettings,
-      connect: async ({ url, email, token }) => {
+      connect: async ({ url, email, token, verifyTls }) => {
         const { ConfluenceClient } = await import("confluence.js");
-        return new ConfluenceClient({ host: url, authentication: { basic: { email, apiToken: token } } });
+        return new ConfluenceClient({
+          host: url,
+          authentication: { basic: { email, apiToken: token } },
+          baseRequestConfig: { httpsAgent: httpsAgentFor(verifyTls) },
+        });
       },
       names: ({ url }) => ({
         url,

@@ -8,7 +8,8 @@ describe("the Confluence agent's settings under CAIPE's names", () => {
       CONFLUENCE_USERNAME: "me@example.com",
       CONFLUENCE_API_TOKEN: "t1",
     };
-    expect(readConfluenceSettings(env)).toEqual({
+    expect(readConfluenceSettings(env)).toMatchObject({
+      verifyTls: true,
       url: "https://wiki.example.com",
       email: "me@example.com",
       token: "t1",
@@ -24,10 +25,21 @@ describe("the Confluence agent's settings under CAIPE's names", () => {
       ATLASSIAN_TOKEN: "ta",
       CONFLUENCE_API_TOKEN: "tc",
     };
-    expect(readConfluenceSettings(env)).toEqual({
+    expect(readConfluenceSettings(env)).toMatchObject({
       url: "https://c.atlassian.net",
       email: "a@example.com",
       token: "ta",
     });
+  });
+
+  it("verifies TLS unless ATLASSIAN_VERIFY_SSL=false", () => {
+    const env = {
+      CONFLUENCE_URL: "https://wiki.internal",
+      CONFLUENCE_USER: "me@example.com",
+      CONFLUENCE_TOKEN: "t",
+    };
+    expect(readConfluenceSettings(env).verifyTls).toBe(true);
+    expect(readConfluenceSettings({ ...env, ATLASSIAN_VERIFY_SSL: "true" }).verifyTls).toBe(true);
+    expect(readConfluenceSettings({ ...env, ATLASSIAN_VERIFY_SSL: "False" }).verifyTls).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { verifiesTls } from "@switchboard/agent-runtime";
 import { firstSetting, SwitchboardError } from "@switchboard/common";
 
 export interface ConfluenceSettings {
@@ -5,6 +6,8 @@ export interface ConfluenceSettings {
   url: string;
   email: string;
   token: string;
+  /** False only with ATLASSIAN_VERIFY_SSL=false (CAIPE's setting for Jira and Confluence). */
+  verifyTls: boolean;
 }
 
 /**
@@ -32,5 +35,10 @@ export function readConfluenceSettings(env: NodeJS.ProcessEnv): ConfluenceSettin
         "https://your-company.atlassian.net, the account email, and an Atlassian API token).",
     );
   }
-  return { url: url.replace(/\/+$/, "").replace(/\/wiki$/, ""), email, token };
+  return {
+    url: url.replace(/\/+$/, "").replace(/\/wiki$/, ""),
+    email,
+    token,
+    verifyTls: verifiesTls(env, "ATLASSIAN_VERIFY_SSL"),
+  };
 }

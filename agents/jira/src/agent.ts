@@ -1,4 +1,4 @@
-import type { AgentDefinition } from "@switchboard/agent-runtime";
+import { type AgentDefinition, warnIfTlsUnverified } from "@switchboard/agent-runtime";
 import { jiraConnection } from "./client.js";
 import { JIRA_PROMPT } from "./prompt.js";
 import { jiraTools } from "./tools.js";
@@ -25,4 +25,5 @@ export const jiraAgent: AgentDefinition = {
     },
   ],
   tools: (env) => jiraTools(jiraConnection(env)),
+  extend: ({ env, logger }) => warnIfTlsUnverified(env, "ATLASSIAN_VERIFY_SSL", "Jira", logger),
 };

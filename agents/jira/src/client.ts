@@ -1,4 +1,4 @@
-import { VendorClient } from "@switchboard/agent-runtime";
+import { httpsAgentFor, VendorClient } from "@switchboard/agent-runtime";
 import type { Version3Client } from "jira.js";
 import { type JiraSettings, readJiraSettings } from "./env.js";
 
@@ -11,9 +11,13 @@ export function jiraConnection(env: NodeJS.ProcessEnv): JiraConnection {
       vendor: "Jira",
       code: "jira",
       settings: readJiraSettings,
-      connect: async ({ url, email, token }) => {
+      connect: async ({ url, email, token, verifyTls }) => {
         const { Version3Client } = await import("jira.js");
-        return new Version3Client({ host: url, authentication: { basic: { email, apiToken: token } } });
+        return new Version3Client({
+          host: url,
+          authentication: { basic: { email, apiToken: token } },
+          baseRequestConfig: { httpsAgent: httpsAgentFor(verifyTls) },
+        });
       },
       names: ({ url }) => ({
         url,

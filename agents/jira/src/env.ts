@@ -1,9 +1,12 @@
+import { verifiesTls } from "@switchboard/agent-runtime";
 import { firstSetting, SwitchboardError } from "@switchboard/common";
 
 export interface JiraSettings {
   url: string;
   email: string;
   token: string;
+  /** False only with ATLASSIAN_VERIFY_SSL=false (CAIPE's setting). */
+  verifyTls: boolean;
 }
 
 /**
@@ -27,5 +30,5 @@ export function readJiraSettings(env: NodeJS.ProcessEnv): JiraSettings {
         "https://your-company.atlassian.net, the account email, and an Atlassian API token).",
     );
   }
-  return { url: url.replace(/\/+$/, ""), email, token };
+  return { url: url.replace(/\/+$/, ""), email, token, verifyTls: verifiesTls(env, "ATLASSIAN_VERIFY_SSL") };
 }

@@ -44,4 +44,5 @@ export {
   type VendorReading,
 } from "./vendor/failure.js";
 export { HttpStatusError, type JsonRequest, requestJson } from "./vendor/http-json.js";
+export { dispatcherFor, httpsAgentFor, verifiesTls, warnIfTlsUnverified } from "./vendor/tls.js";
 export { VendorClient, type VendorSpec } from "./vendor/vendor-client.js";

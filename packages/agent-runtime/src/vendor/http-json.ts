@@ -3,6 +3,7 @@
  * a timeout, and a refusal thrown as an `HttpStatusError` the vendor client reads (status, the
  * body's message, Retry-After).
  */
+import { type Dispatcher, fetch as undiciFetch } from "undici";
 import { messageOf } from "./failure.js";
 
 export interface JsonRequest {
@@ -13,6 +14,8 @@ export interface JsonRequest {
   body?: unknown;
   /** Default 30 s: a tool call fails rather than holding the turn open. */
   timeoutMs?: number;
+  /** How to connect, when not as every fetch does (e.g. `dispatcherFor(false)` under a *_VERIFY_SSL=false). */
+  dispatcher?: Dispatcher;
 }
 
 /** An answer with a status of 400 or more. */
@@ -33,7 +36,7 @@ export class HttpStatusError extends Error {
 
 export async function requestJson<T>(request: JsonRequest): Promise<T> {
   const method = request.method ?? "GET";
-  const response = await fetch(request.url, {
+  const init = {
     method,
     headers: {
       accept: "application/json",
@@ -42,7 +45,10 @@ export async function requestJson<T>(request: JsonRequest): Promise<T> {
     },
     ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
     signal: AbortSignal.timeout(request.timeoutMs ?? 30_000),
-  });
+  };
+  const response = request.dispatcher
+    ? ((await undiciFetch(request.url, { ...init, dispatcher: request.dispatcher })) as unknown as Response)
+    : await fetch(request.url, init);
   const text = await response.text();
   if (!response.ok) {
     throw new HttpStatusError(
