@@ -81,7 +81,7 @@ Called with (dict "root" $ "name" <name> "role" <role> "values" <component value
 {{- $where = "supervisor" }}
 {{- else if eq $role "app" }}
 {{- $service = .name }}
-{{- $where = .name }}
+{{- $where = .where | default .name }}
 {{- end }}
 {{- $fullName := printf "%s-%s" (include "switchboard.fullname" $root) $service | trunc 63 | trimSuffix "-" }}
 {{- $spec := mergeOverwrite (deepCopy $root.Values.defaults) (deepCopy .values) }}
@@ -112,6 +112,9 @@ when web.enabled: {"items": [...]}.
 {{- if .Values.web.enabled }}
 {{- $items = append $items (include "switchboard.web" $root | fromJson) }}
 {{- end }}
+{{- if .Values.slackBot.enabled }}
+{{- $items = append $items (include "switchboard.slackBot" $root | fromJson) }}
+{{- end }}
 {{- toJson (dict "items" $items) }}
 {{- end }}
 
@@ -123,6 +126,11 @@ when web.enabled: {"items": [...]}.
 {{/* The web chat's component (tools/web), whether or not web.enabled. */}}
 {{- define "switchboard.web" -}}
 {{- include "switchboard.component" (dict "root" . "name" "web" "role" "app" "values" .Values.web) }}
+{{- end }}
+
+{{/* The Slack relay's component (tools/slack-bot), whether or not slackBot.enabled. */}}
+{{- define "switchboard.slackBot" -}}
+{{- include "switchboard.component" (dict "root" . "name" "slack-bot" "where" "slackBot" "role" "app" "values" .Values.slackBot) }}
 {{- end }}
 
 {{/* A component's Service URL inside the namespace: http://<fullName>:<port>. */}}
@@ -235,8 +243,16 @@ Called with (dict "root" $ "component" $c).
 {{- $c := .component }}
 {{- $root := .root }}
 {{- $env := dict "PORT" (toString $c.port) "HOST" "0.0.0.0" }}
-{{- if eq $c.role "app" }}
-{{- $_ := set $env "SWITCHBOARD_URL" (include "switchboard.serviceUrl" (include "switchboard.supervisor" $root | fromJson)) }}
+{{- $supervisorUrl := include "switchboard.serviceUrl" (include "switchboard.supervisor" $root | fromJson) }}
+{{- if eq $c.name "slack-bot" }}
+{{- /* The Slack relay talks to the supervisor under CAIPE's name for it. */}}
+{{- $_ := set $env "CAIPE_URL" $supervisorUrl }}
+{{- else if eq $c.role "app" }}
+{{- $_ := set $env "SWITCHBOARD_URL" $supervisorUrl }}
+{{- if $root.Values.slackBot.enabled }}
+{{- /* The web chat offers the Slack relay's account-link pages. */}}
+{{- $_ := set $env "SLACK_BOT_URL" (include "switchboard.serviceUrl" (include "switchboard.slackBot" $root | fromJson)) }}
+{{- end }}
 {{- else }}
 {{- $_ := set $env "AGENT_PUBLIC_URL" (include "switchboard.publicUrl" .) }}
 {{- end }}
@@ -255,7 +271,7 @@ Called with (dict "root" $ "component" $c).
 {{- end }}
 {{- $_ := set $env $key $value }}
 {{- end }}
-{{- if eq $c.role "app" }}
+{{- if eq $c.name "web" }}
 {{- /* The web chat's AUTH_MODE is its own, else the shared config's (envFrom); jwt needs OpenID Connect. */}}
 {{- $authMode := get $env "AUTH_MODE" | default (toString ($root.Values.config.AUTH_MODE | default "none")) }}
 {{- if and (eq $authMode "jwt") (not (and (get $env "OIDC_ISSUER") (get $env "OIDC_CLIENT_ID"))) }}
@@ -286,6 +302,7 @@ Called with (dict "root" $ "component" $c).
 {{- $read = concat $read ($agent.secretKeys | default list) }}
 {{- end }}
 {{- $read = concat $read (.Values.web.secretKeys | default list) }}
+{{- $read = concat $read (.Values.slackBot.secretKeys | default list) }}
 {{- range $key, $_ := $out }}
 {{- if not (has $key $read) }}
 {{- fail (printf "secrets.values.%s is read by no component: list it in secrets.sharedKeys or a component's secretKeys" $key) }}
