@@ -24,3 +24,12 @@ export {
   type VictorOpsIncident,
   type VictorOpsState,
 } from "./victorops/index.js";
+export {
+  type FakeWebex,
+  startFakeWebex,
+  type WebexChange,
+  type WebexMembership,
+  type WebexMessage,
+  type WebexRoom,
+  type WebexState,
+} from "./webex/index.js";
