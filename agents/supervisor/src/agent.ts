@@ -1,8 +1,11 @@
 import { type AgentDefinition, contextSummarizer } from "@switchboard/agent-runtime";
+import { unusedCaipeSettings } from "@switchboard/contract";
 import { serveFleetAudit } from "./audit-route.js";
 import { deleteFromSubagents } from "./delete-cascade.js";
 import { buildSupervisorGraph } from "./graph.js";
 import { HopTelemetry } from "./hop-telemetry.js";
+import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
+import { serveFleetMemories } from "./memory-route.js";
 import { supervisorPrompt } from "./prompt.js";
 import { Roster } from "./roster.js";
 import { readSubagents } from "./subagents-env.js";
@@ -38,7 +41,11 @@ export const supervisorAgent: AgentDefinition = {
     onDeleteConversation,
     audit,
     mayReach,
+    memories,
+    userData,
   }) => {
+    // A CAIPE .env works unchanged: what it sets for parts Switchboard does not have is named, once.
+    for (const line of unusedCaipeSettings(env)) logger.warn(line);
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
     if (agents.length === 0)

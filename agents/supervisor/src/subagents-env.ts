@@ -1,3 +1,4 @@
+import { isFeatureFlag } from "@switchboard/contract";
 /** A subagent the supervisor was told about: ENABLE_<AGENT>=true plus where it lives. */
 export interface SubagentConfig {
   /** Lowercase name from the variable: ENABLE_JIRA → jira, ENABLE_MY_TOOL → my_tool. */
@@ -24,7 +25,8 @@ export function readSubagents(env: NodeJS.ProcessEnv): SubagentsFromEnv {
   const problems: string[] = [];
   for (const [key, value] of Object.entries(env)) {
     const prefix = ENABLED.exec(key)?.[1];
-    if (!prefix || value?.trim().toLowerCase() !== "true") continue;
+    // ENABLE_TRACING, ENABLE_RAG and the like turn features on (or name CAIPE parts): not agents.
+    if (!prefix || isFeatureFlag(key) || value?.trim().toLowerCase() !== "true") continue;
     const url = env[`${prefix}_AGENT_URL`]?.trim();
     const host = env[`${prefix}_AGENT_HOST`]?.trim();
     const port = env[`${prefix}_AGENT_PORT`]?.trim();

@@ -6,6 +6,13 @@ export {
   readAgentPackage,
 } from "./agents.js";
 export {
+  isFeatureFlag,
+  UNUSED_CAIPE_SETTINGS,
+  type UnusedCaipeGroup,
+  unusedCaipeGroupOf,
+  unusedCaipeSettings,
+} from "./caipe-settings.js";
+export {
   checkMcpServers,
   type InterpolatedServer,
   interpolateMcpServer,

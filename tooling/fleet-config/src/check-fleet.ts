@@ -1,3 +1,4 @@
+import { checkCaipeNames } from "./caipe-check.js";
 import { checkChart } from "./chart.js";
 import { checkCompose } from "./compose.js";
 import { checkDockerfile } from "./dockerfile.js";
@@ -6,7 +7,7 @@ import { checkMcpSettings } from "./mcp-check.js";
 
 /**
  * Every static fleet check at once: docker-compose.dev.yaml, Dockerfile, .env.example, the Helm
- * chart's values, and the agents' MCP settings in them. The agent scaffolder runs it after adding or removing an agent. Empty when all is well.
+ * chart's values, the agents' MCP settings in them, and CAIPE's variable names. The agent scaffolder runs it after adding or removing an agent. Empty when all is well.
  */
 export function checkFleet(repoRoot: string): string[] {
   return [
@@ -15,5 +16,6 @@ export function checkFleet(repoRoot: string): string[] {
     ...checkEnvExample(repoRoot),
     ...checkChart(repoRoot),
     ...checkMcpSettings(repoRoot),
+    ...checkCaipeNames(repoRoot),
   ];
 }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { isFeatureFlag, unusedCaipeSettings } from "./caipe-settings.js";
+
+describe("CAIPE settings Switchboard does not use", () => {
+  it("are named at start-up, one line per group, with why", () => {
+    const lines = unusedCaipeSettings({
+      ENABLE_RAG: "true",
+      RAG_SERVER_URL: "http://rag-server:9446",
+      KEYCLOAK_CLIENT_SECRET: "caipe-platform-dev-secret",
+      KEYCLOAK_REALM: "caipe",
+      ATLASSIAN_TOKEN: "read by the Jira agent",
+    });
+    expect(lines).toEqual([
+      "ENABLE_RAG=true, RAG_SERVER_URL=http://rag-server:9446: Switchboard has no RAG server or ingestors; ignored.",
+      expect.stringMatching(/^KEYCLOAK_CLIENT_SECRET, KEYCLOAK_REALM=caipe: Switchboard needs no Keycloak/),
+    ]);
+    // A secret is named, never shown.
+    expect(lines.join("\n")).not.toContain("caipe-platform-dev-secret");
+  });
+
+  it("say nothing of what asks for nothing: flags off, blanks, A2A over HTTP", () => {
+    expect(
+      unusedCaipeSettings({
+        ENABLE_RAG: "false",
+        ENABLE_CAIPE_UI: " ",
+        A2A_TRANSPORT: "p2p",
+        SLIM_ENDPOINT: "",
+      }),
+    ).toEqual([]);
+    expect(unusedCaipeSettings({ A2A_TRANSPORT: "slim" })).toEqual([
+      expect.stringContaining("the SLIM transport is not supported; ignored."),
+    ]);
+  });
+
+  it("tell feature flags from agents", () => {
+    expect(isFeatureFlag("ENABLE_TRACING")).toBe(true);
+    expect(isFeatureFlag("ENABLE_RAG")).toBe(true);
+    expect(isFeatureFlag("ENABLE_JIRA")).toBe(false);
+    expect(isFeatureFlag("ENABLE_MY_TOOL")).toBe(false);
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * CAIPE's settings that Switchboard does not use, by group, with why: a CAIPE operator's env file
+ * keeps working, and what it sets for parts Switchboard does not have is named at start-up instead of
+ * being ignored in silence. Every name in CAIPE's own .env.example (0.5.x) is either read by
+ * Switchboard or listed here; fleet-config's check keeps it so.
+ */
+export interface UnusedCaipeGroup {
+  /** Exact names, or name prefixes ending in `_` / `*` (e.g. `NEXT_PUBLIC_*`). */
+  names: readonly string[];
+  /** Why Switchboard does not use them, and what it has instead. */
+  why: string;
+  /** Values that ask for nothing (e.g. `false` for a feature flag): set to one of these, nothing is said. */
+  inert?: readonly string[];
+}
+
+const OFF = ["false", "0", "no", "off"];
+
+export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
+  {
+    names: ["IMAGE_TAG", "COMPOSE_PROFILES", "DISTRIBUTED_AGENTS", "CAIPE_DISTRIBUTED_AGENTS"],
+    why:
+      "CAIPE's container images and compose profiles; Switchboard's docker-compose.dev.yaml has its own " +
+      "profiles (one per agent, all-agents) and always runs each subagent as its own A2A service",
+  },
+  {
+    names: ["A2A_TRANSPORT", "SLIM_ENDPOINT"],
+    inert: ["p2p"],
+    why: "Switchboard speaks A2A over HTTP (CAIPE's p2p); the SLIM transport is not supported",
+  },
+  {
+    names: [
+      "ENABLE_CAIPE_UI",
+      "CAIPE_UI_*",
+      "NEXT_PUBLIC_*",
+      "NEXTAUTH_*",
+      "APP_CONFIG_FILE",
+      "APP_NAME",
+      "TAGLINE",
+      "DESCRIPTION",
+      "LOGO_URL",
+      "LOGO_STYLE",
+      "SPINNER_COLOR",
+      "SHOW_POWERED_BY",
+      "SUPPORT_EMAIL",
+      "WORKFLOW_RUNNER_ENABLED",
+      "DYNAMIC_AGENTS_ENABLED",
+      "BOOTSTRAP_ADMIN_EMAILS",
+      "ALLOW_DEV_ADMIN_WHEN_SSO_DISABLED",
+      "SSO_ENABLED",
+      "IDENTITY_SYNC_*",
+    ],
+    inert: OFF,
+    why: "CAIPE's Next.js UI; Switchboard's web chat (tools/web) takes its place, configured by WEB_* and OIDC_*",
+  },
+  {
+    names: ["ENABLE_AGENT_FORGE", "AGENT_FORGE_BASE_URL"],
+    inert: OFF,
+    why: "Agent Forge is not part of Switchboard; a new agent is `pnpm new-agent <name>`",
+  },
+  {
+    names: [
+      "ENABLE_RAG",
+      "ENABLE_GRAPH_RAG",
+      "RAG_*",
+      "RBAC_INGESTONLY_GROUPS",
+      "RBAC_CLIENT_CREDENTIALS_ROLE",
+      "INGESTOR_OIDC_*",
+      "ALLOW_TRUSTED_NETWORK",
+      "TRUSTED_NETWORK_*",
+      "CLUSTER_NAME",
+    ],
+    inert: OFF,
+    why: "Switchboard has no RAG server or ingestors",
+  },
+  {
+    names: [
+      "AGENT_GATEWAY_URL",
+      "AGENTGATEWAY_TARGETS_TOKEN",
+      "CAIPE_AGENT_CONTEXT_HMAC_SECRET",
+      "OPENFGA_RECONCILE_ENABLED",
+    ],
+    inert: OFF,
+    why:
+      "no agent gateway or OpenFGA: each Switchboard agent decides every tool call itself with Cedar " +
+      "policies (AUTHZ_POLICY_FILE, or the RBAC_* groups)",
+  },
+  {
+    names: [
+      "KEYCLOAK_*",
+      "AUTHZ_SERVICE_URL",
+      "RBAC_CACHE_TTL_SECONDS",
+      "OIDC_IDP_HINT",
+      "OIDC_REQUIRED_ADMIN_GROUP",
+      "OIDC_ENABLE_REFRESH_TOKEN",
+      "OIDC_CLIENT_SECRET",
+      "OIDC_DISCOVERY_URL",
+    ],
+    inert: OFF,
+    why:
+      "Switchboard needs no Keycloak admin access: it verifies tokens from any OIDC provider (OIDC_ISSUER, " +
+      "OIDC_AUDIENCE) and the web chat signs in as a public client with PKCE",
+  },
+  {
+    names: [
+      "SKIP_AGENT_CONNECTIVITY_CHECK",
+      "AGENT_CONNECTIVITY_TIMEOUT",
+      "AGENT_CONNECTIVITY_MAX_RETRIES",
+      "AGENT_CONNECTIVITY_RETRY_DELAY",
+      "AGENT_CONNECTIVITY_STARTUP_DELAY",
+      "AGENT_CONNECTIVITY_ENABLE_BACKGROUND",
+      "AGENT_CONNECTIVITY_REFRESH_INTERVAL",
+      "AGENT_CONNECTIVITY_FAST_CHECK_TIMEOUT",
+    ],
+    inert: OFF,
+    why:
+      "Switchboard's supervisor always reads its subagents' cards in the background and leaves out those " +
+      "that do not answer (GET /subagents shows them); it has no tunables for it",
+  },
+  {
+    names: ["ENABLE_USER_INFO_TOOL"],
+    inert: OFF,
+    why: "Switchboard always takes the user's identity from the verified token (AUTH_MODE=jwt), never from the message",
+  },
+  {
+    names: ["MONGODB_ROOT_USERNAME", "MONGODB_ROOT_PASSWORD"],
+    why: "they initialise CAIPE's MongoDB container; Switchboard reads only MONGODB_URI (put the user and password in it)",
+  },
+  {
+    names: ["LANGGRAPH_STORE_REDIS_URL", "LANGGRAPH_STORE_POSTGRES_DSN", "LANGGRAPH_STORE_EMBEDDINGS_DIMS"],
+    why:
+      "Switchboard keeps long-term memory in MongoDB (LANGGRAPH_STORE_MONGODB_URI or MONGODB_URI) and " +
+      "reads the embeddings' size from the model's answer",
+  },
+  {
+    names: ["LANGGRAPH_CHECKPOINT_REDIS_URL"],
+    why: "LANGGRAPH_CHECKPOINT_TYPE=redis is refused (see its message); use postgres or mongodb",
+  },
+  {
+    names: ["LANGFUSE_SESSION_ID", "LANGFUSE_USER_ID"],
+    why: "traces carry each conversation's contextId and the caller's subject instead of fixed ids",
+  },
+  {
+    names: ["AWS_BEDROCK_PROVIDER"],
+    why: "the Bedrock Converse API needs no model provider name; AWS_BEDROCK_MODEL_ID alone picks the model",
+  },
+  {
+    names: [
+      "SLACK_APP_TOKEN",
+      "SLACK_SIGNING_SECRET",
+      "SLACK_CLIENT_SECRET",
+      "SLACK_TEAM_ID",
+      "SLACK_BOT_NAME",
+    ],
+    why:
+      "the Slack agent calls Slack's Web API with SLACK_BOT_TOKEN only; the Slack relay has its own " +
+      "SLACK_INTEGRATION_* tokens",
+  },
+  {
+    names: ["JIRA_PROJECTS", "SERVER_URL"],
+    why: "read by CAIPE's RAG ingestors, which Switchboard does not have; the Jira and Argo CD agents see what their credentials see",
+  },
+  {
+    names: ["WEBEX_BOT_NAME"],
+    why: "the Webex agent acts as the token's own account and needs no bot name",
+  },
+];
+
+/** Whether `name` is one of `group`'s. */
+function inGroup(group: UnusedCaipeGroup, name: string): boolean {
+  return group.names.some((entry) =>
+    entry.endsWith("*") ? name.startsWith(entry.slice(0, -1)) : entry === name,
+  );
+}
+
+/** The group a CAIPE name belongs to, if Switchboard does not use it. */
+export function unusedCaipeGroupOf(name: string): UnusedCaipeGroup | undefined {
+  return UNUSED_CAIPE_SETTINGS.find((group) => inGroup(group, name));
+}
+
+/** Values that may be secrets are named, never shown. */
+const SECRET_NAME = /SECRET|TOKEN|PASSWORD|DSN|(^|_)KEY($|_)|_URI$/;
+
+/**
+ * One line per group of CAIPE settings that `env` sets and Switchboard does not use, e.g.
+ * `ENABLE_RAG=true, RAG_SERVER_URL: Switchboard has no RAG server or ingestors; ignored`.
+ */
+export function unusedCaipeSettings(env: NodeJS.ProcessEnv): string[] {
+  const lines: string[] = [];
+  for (const group of UNUSED_CAIPE_SETTINGS) {
+    const set = Object.entries(env)
+      .filter(([name, value]) => inGroup(group, name) && value?.trim())
+      .filter(([, value]) => !group.inert?.includes((value ?? "").trim().toLowerCase()))
+      .sort(([a], [b]) => a.localeCompare(b));
+    if (set.length === 0) continue;
+    const shown = set.map(([name, value]) =>
+      SECRET_NAME.test(name) ? name : `${name}=${(value ?? "").trim().slice(0, 40)}`,
+    );
+    lines.push(`${shown.join(", ")}: ${group.why}; ignored.`);
+  }
+  return lines;
+}
+
+/** Switchboard's own ENABLE_* settings: feature flags, not agents. */
+const FEATURE_FLAGS = new Set(["ENABLE_AUTO_COMPRESSION", "ENABLE_TRACING", "ENABLE_FACT_EXTRACTION"]);
+
+/**
+ * Whether an `ENABLE_<NAME>` variable turns a feature on rather than routing to an agent: the
+ * supervisor reads every other `ENABLE_<AGENT>=true` as a subagent to call (CAIPE's rule).
+ */
+export function isFeatureFlag(name: string): boolean {
+  return FEATURE_FLAGS.has(name) || unusedCaipeGroupOf(name) !== undefined;
+}
