@@ -33,4 +33,9 @@ export const argocdAgent: AgentDefinition = {
   ],
   tools: (env) => argoCdTools(argoCdClient(env)),
   extend: ({ env, logger }) => warnIfTlsUnverified(env, "ARGOCD_VERIFY_SSL", "Argo CD", logger),
+  linkedTokens: {
+    vendor: "argocd",
+    title: "Argo CD",
+    hint: "a token of your Argo CD account (argocd account generate-token)",
+  },
 };

@@ -30,6 +30,8 @@ export function argoCdClient(env: NodeJS.ProcessEnv): ArgoCdClient {
         permissionHint: "the token's RBAC does not allow this",
       }),
       secrets: ({ token }) => [token],
+      // A token of the user's own Argo CD account (argocd account generate-token) acts as them.
+      linkedToken: (token) => ({ ARGOCD_TOKEN: token }),
     },
     env,
   );

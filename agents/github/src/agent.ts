@@ -33,4 +33,9 @@ export const githubAgent: AgentDefinition = {
     },
   ],
   tools: (env) => githubTools(githubConnection(env)),
+  linkedTokens: {
+    vendor: "github",
+    title: "GitHub",
+    hint: "a personal access token (fine-grained or classic) with the repositories you work on",
+  },
 };

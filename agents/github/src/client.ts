@@ -37,6 +37,8 @@ export function githubConnection(env: NodeJS.ProcessEnv): GithubConnection {
         permissionHint: "its scopes or fine-grained access, or SSO authorization for the organization",
       }),
       secrets: ({ token }) => [token],
+      // A user's own personal access token stands in for the service's on their calls.
+      linkedToken: (token) => ({ GITHUB_PERSONAL_ACCESS_TOKEN: token }),
       classify: githubFailure,
       describe: ({ status, detail }, { apiUrl }) =>
         detail === WEB_PAGE

@@ -29,4 +29,9 @@ export const gitlabAgent: AgentDefinition = {
     },
   ],
   tools: (env) => gitLabTools(gitLabConnection(env)),
+  linkedTokens: {
+    vendor: "gitlab",
+    title: "GitLab",
+    hint: "a personal access token with scope api (read_api for reading only)",
+  },
 };

@@ -25,6 +25,8 @@ export function gitLabConnection(env: NodeJS.ProcessEnv): GitLabConnection {
         address: "GITLAB_HOST",
       }),
       secrets: ({ token }) => [token],
+      // A user's own personal access token stands in for the service's on their calls.
+      linkedToken: (token) => ({ GITLAB_TOKEN: token }),
       classify: gitLabFailure,
     },
     env,

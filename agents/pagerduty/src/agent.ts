@@ -25,4 +25,9 @@ export const pagerdutyAgent: AgentDefinition = {
     },
   ],
   tools: (env) => pagerDutyTools(pagerDutyConnection(env)),
+  linkedTokens: {
+    vendor: "pagerduty",
+    title: "PagerDuty",
+    hint: "a user API token (My Profile > User Settings > Create API User Token)",
+  },
 };

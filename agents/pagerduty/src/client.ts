@@ -37,6 +37,11 @@ export function pagerDutyConnection(env: NodeJS.ProcessEnv): PagerDutyConnection
         permissionHint: "a read-only key cannot change incidents",
       }),
       secrets: ({ apiKey }) => [apiKey],
+      // A user API token acts as that user; changes name them (From) by their verified email.
+      linkedToken: (token, { email }) => ({
+        PAGERDUTY_API_KEY: token,
+        ...(email ? { PAGERDUTY_FROM_EMAIL: email } : {}),
+      }),
     },
     env,
   );

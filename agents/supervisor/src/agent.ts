@@ -5,6 +5,7 @@ import { deleteFromSubagents } from "./delete-cascade.js";
 import { buildSupervisorGraph } from "./graph.js";
 import { HopTelemetry } from "./hop-telemetry.js";
 import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
+import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
 import { serveFleetMemories } from "./memory-route.js";
 import { supervisorPrompt } from "./prompt.js";
 import { Roster } from "./roster.js";
@@ -56,6 +57,7 @@ export const supervisorAgent: AgentDefinition = {
     onDeleteConversation(deleteFromSubagents(roster));
     serveSubagents(routes, agent, roster);
     serveFleetAudit({ agent, routes, audit }, roster);
+    serveFleetLinkedTokens(routes, roster);
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
     const summarize = context ? contextSummarizer(model, context, logger) : undefined;
     return buildSupervisorGraph(

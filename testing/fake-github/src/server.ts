@@ -25,6 +25,11 @@ export type { FakeGithubState, IssueRecord, RepoRecord, RequestRecord, WorkflowR
 export interface FakeGithubOptions {
   /** The token clients must send (`token X` or `Bearer X`); default `ghp_fake_token`. */
   token?: string;
+  /**
+   * More tokens it accepts (users' own: `{ "ghp_alice": "alice" }`, token to login); each request
+   * records which token it came with (`RequestRecord.token`).
+   */
+  userTokens?: Record<string, string>;
   /** Default 0: a free port. */
   port?: number;
   /** Replaces parts of the default seed (`octo-dev` in org `acme`); `{ issues: [] }` empties issues. */
@@ -61,7 +66,7 @@ export async function startFakeGithub(options: FakeGithubOptions = {}): Promise<
   const state = buildState({ ...defaultGithubSeed(), ...options.seed });
   let webUrl = "";
   const server = createServer((req, res) => {
-    void handle(req, res, state, token, webUrl);
+    void handle(req, res, state, [token, ...Object.keys(options.userTokens ?? {})], webUrl);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -111,7 +116,7 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   state: FakeGithubState,
-  token: string,
+  tokens: string[],
   webUrl: string,
 ): Promise<void> {
   const requestUrl = new URL(req.url ?? "/", webUrl);
@@ -122,6 +127,7 @@ async function handle(
     path: requestUrl.pathname,
     query: Object.fromEntries(requestUrl.searchParams),
     auth: auth.scheme,
+    ...(auth.token ? { token: auth.token } : {}),
     body: undefined,
     status: 0,
   };
@@ -132,7 +138,7 @@ async function handle(
   try {
     record.body = await readBody(req);
     if (auth.scheme === "none") throw new GithubHttpError(401, "Requires authentication");
-    if (auth.token !== token) throw new GithubHttpError(401, "Bad credentials");
+    if (!auth.token || !tokens.includes(auth.token)) throw new GithubHttpError(401, "Bad credentials");
     const match = router.match(method, path);
     if (!match) throw GithubHttpError.notFound();
     result = await match.handler({

@@ -93,6 +93,8 @@ export interface RequestRecord {
   query: Record<string, string>;
   /** The scheme the client used (`token` or `bearer`), or `none`. */
   auth: "token" | "bearer" | "none" | "other";
+  /** The token it came with (the fake keeps it to show whose calls these were). */
+  token?: string;
   body: unknown;
   status: number;
 }

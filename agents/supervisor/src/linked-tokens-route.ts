@@ -1,0 +1,127 @@
+import { type AgentRoutes, callerOf, type RouteHandler, tokenOf } from "@switchboard/agent-runtime";
+import type { Roster } from "./roster.js";
+
+type Request = Parameters<RouteHandler>[0];
+
+/** How long the supervisor waits for one subagent's answer about linked tokens. */
+const LINKED_TIMEOUT_MS = 5_000;
+
+/** One agent's GET /linked-tokens (agent-runtime's LinkedTokensAnswer). */
+export interface AgentLinkedTokens {
+  agent: string;
+  enabled: boolean;
+  vendor?: { vendor: string; title: string; hint: string };
+  linked?: Array<{ vendor: string; title: string; linkedAt: string }>;
+  reason?: string;
+}
+
+/** An agent not in the answer, and why: never left out silently. */
+interface Unavailable {
+  agent: string;
+  reason: string;
+}
+
+/**
+ * The caller's linked tokens across the fleet, on the supervisor, so the web chat talks to one
+ * endpoint: GET /linked-tokens gathers each subagent's (asked in parallel with the caller's own
+ * token, 5 s each); PUT (or POST) and DELETE /linked-tokens/:vendor are passed on to the subagents
+ * that take that vendor's tokens, each of which stores or removes the token itself. The supervisor
+ * keeps no token: it passes the body on and answers what the subagents said.
+ */
+export function serveFleetLinkedTokens(routes: AgentRoutes, roster: Roster): void {
+  routes.get("/linked-tokens", async (req, res) => {
+    const { agents, unavailable } = await gather(req, roster);
+    res.json({ agents, unavailable });
+  });
+  const change =
+    (method: "PUT" | "DELETE"): RouteHandler =>
+    async (req, res) => {
+      const vendor = String(req.params.vendor);
+      const { agents, unavailable } = await gather(req, roster);
+      const takers = agents.filter((agent) => agent.vendor?.vendor === vendor);
+      if (takers.length === 0) {
+        const known = agents.filter((agent) => agent.vendor).map((agent) => agent.vendor?.vendor);
+        return res.status(404).json({
+          error: `No agent takes ${vendor} tokens${known.length ? ` (these do: ${[...new Set(known)].join(", ")})` : ""}.`,
+          unavailable,
+        });
+      }
+      const answers = await Promise.all(
+        takers.map(async ({ agent }) => {
+          const url = roster.list().find(({ config }) => config.name === agent)?.config.url;
+          const answer = await ask(`${url}/linked-tokens/${encodeURIComponent(vendor)}`, req, method);
+          return { agent, ...answer };
+        }),
+      );
+      const failed = answers.filter((answer) => answer.status >= 400);
+      const status = failed.length === answers.length ? (failed[0]?.status ?? 502) : 200;
+      res.status(status).json({
+        vendor,
+        agents: answers.map(({ agent, status: code, body }) => ({ agent, status: code, ...body })),
+        ...(status >= 400 ? { error: String(failed[0]?.body.error ?? "No agent stored the change.") } : {}),
+      });
+    };
+  routes.put("/linked-tokens/:vendor", change("PUT"));
+  routes.post("/linked-tokens/:vendor", change("PUT"));
+  routes.delete("/linked-tokens/:vendor", change("DELETE"));
+}
+
+async function gather(
+  req: Request,
+  roster: Roster,
+): Promise<{ agents: AgentLinkedTokens[]; unavailable: Unavailable[] }> {
+  const agents: AgentLinkedTokens[] = [];
+  const unavailable: Unavailable[] = [];
+  await Promise.all(
+    roster.list().map(async ({ config, status, reason }) => {
+      if (status !== "available") {
+        unavailable.push({ agent: config.name, reason: `${status}${reason ? `: ${reason}` : ""}` });
+        return;
+      }
+      const answer = await ask(`${config.url}/linked-tokens`, req, "GET");
+      if (answer.status === 200 && typeof answer.body.enabled === "boolean") {
+        agents.push(answer.body as unknown as AgentLinkedTokens);
+      } else {
+        unavailable.push({
+          agent: config.name,
+          reason: String(answer.body.error ?? `HTTP ${answer.status}`),
+        });
+      }
+    }),
+  );
+  agents.sort((a, b) => a.agent.localeCompare(b.agent));
+  unavailable.sort((a, b) => a.agent.localeCompare(b.agent));
+  return { agents, unavailable };
+}
+
+/** One request to a subagent with the caller's own token (and, for a link, the body as sent). */
+async function ask(
+  url: string,
+  req: Request,
+  method: "GET" | "PUT" | "DELETE",
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const token = tokenOf(await callerOf(req));
+  try {
+    const response = await fetch(url, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(method === "PUT" ? { "content-type": "application/json" } : {}),
+      },
+      ...(method === "PUT" ? { body: JSON.stringify(req.body ?? {}) } : {}),
+      signal: AbortSignal.timeout(LINKED_TIMEOUT_MS),
+    });
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    return { status: response.status, body };
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === "TimeoutError";
+    return {
+      status: 502,
+      body: {
+        error: timedOut
+          ? `no answer within ${LINKED_TIMEOUT_MS / 1000} s`
+          : `unreachable: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    };
+  }
+}
