@@ -8,7 +8,6 @@ import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-en
 import { instrumentSaver } from "./checkpoint-metrics.js";
 import { MongoCheckpointSaver } from "./mongo-saver.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
-import { buildPostgres } from "./postgres-checkpointer.js";
 import { agentCollections, EXPIRY_FIELD, type SaverCollections } from "./saver/documents.js";
 
 export interface CheckpointerOptions {
@@ -139,8 +138,11 @@ export async function buildCheckpointer(resolved: ResolvedCheckpointer): Promise
       close: async () => undefined,
     };
   }
-  if (resolved.backend === "postgres")
+  if (resolved.backend === "postgres") {
+    // Loaded only for PostgreSQL: its driver and saver are no part of a MongoDB agent's start.
+    const { buildPostgres } = await import("./postgres-checkpointer.js");
     return buildPostgres(agent, resolved.settings, logger, DEFAULT_DB_NAME);
+  }
   return buildMongo(resolved);
 }
 
