@@ -5,6 +5,7 @@ import type { McpServerInput } from "@switchboard/contract";
 import type { LinkableVendor } from "./credentials/linked-tokens.js";
 import type { AgentHost } from "./extension.js";
 import type { ContextBudget } from "./graph/context-budget.js";
+import type { TurnMemories } from "./memory/turn-memories.js";
 import type { AgentTool } from "./tools/define-tool.js";
 
 /** One skill on the agent card: what the supervisor's model reads to decide where to route. */
@@ -65,6 +66,11 @@ export interface GraphDeps extends AgentHost {
    */
   context: ContextBudget | undefined;
   checkpointer: BaseCheckpointSaver;
+  /**
+   * The caller's long-term memories for the running turn and the `remember` tool (undefined when
+   * LANGGRAPH_STORE_TYPE=none): a graph of its own adds them to its model calls itself.
+   */
+  memories?: TurnMemories;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Logger } from "@switchboard/common";
 import type { Request, Response } from "express";
 import type { AuditTrail } from "./audit/audit-trail.js";
+import type { UserData } from "./memory/user-data.js";
 import type { AgentMetrics } from "./telemetry/metrics.js";
 
 // What an agent may add to the runtime beyond its tools and graph: HTTP routes, metrics, a step in
@@ -47,6 +48,12 @@ export interface AgentHost {
    * (true with none): the supervisor routes only where the user may go.
    */
   mayReach(agent: string): boolean;
+  /**
+   * The calling user's data on this agent: memories (list, erase) and "forget me". The runtime
+   * serves them at /memories and /me unless the agent serves those paths itself (the supervisor
+   * gathers the fleet's).
+   */
+  userData: UserData;
   /** Registers cleanup to run when the agent stops (timers, connections). */
   onClose(cleanup: () => Promise<void> | void): void;
 }
@@ -66,7 +73,7 @@ export interface AgentAdditions {
 
 /** A host for one served agent, and what the agent adds through it. */
 export function createHost(
-  base: Pick<AgentHost, "agent" | "env" | "logger" | "metrics" | "audit" | "mayReach">,
+  base: Pick<AgentHost, "agent" | "env" | "logger" | "metrics" | "audit" | "mayReach" | "userData">,
 ): {
   host: AgentHost;
   additions: AgentAdditions;

@@ -20,6 +20,9 @@ export {
   type Summarize,
 } from "./graph/context-budget.js";
 export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./http/card.js";
+export type { Memory } from "./memory/memory-book.js";
+export { lastUserText, roomLeft, type TurnMemories } from "./memory/turn-memories.js";
+export type { ForgottenUser, UserData } from "./memory/user-data.js";
 export {
   isPublicAddress,
   type NetworkGuardRule,

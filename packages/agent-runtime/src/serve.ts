@@ -24,6 +24,7 @@ import { readAuthSettings } from "./auth/bearer.js";
 import { Access } from "./authz/access.js";
 import { loadPolicies } from "./authz/policy-source.js";
 import { readAuthzSettings } from "./authz/settings.js";
+import type { ConversationStore } from "./conversations/deletion.js";
 import { LinkedTokenRoutes } from "./credentials/linked-route.js";
 import { type LinkableVendor, LinkedTokens } from "./credentials/linked-tokens.js";
 import { readLinkingSettings } from "./credentials/settings.js";
@@ -35,6 +36,8 @@ import { createAgentApp } from "./http/app.js";
 import { buildAgentCard } from "./http/card.js";
 import { closeWithAnswer } from "./http/close-with-answer.js";
 import { mcpToolsFor } from "./mcp/tools.js";
+import { memoryRoutes } from "./memory/routes.js";
+import { agentMemory } from "./memory/setup.js";
 import { PushDelivery } from "./push/delivery.js";
 import { MongoPushConfigStore } from "./push/store.js";
 import { MongoTaskStore } from "./tasks/mongo-task-store.js";
@@ -117,6 +120,19 @@ export async function serveAgent(
   const turnCheckpoints = new TurnCheckpoints(checkpointer);
   const linking = await linkingFor(name, env, db, definition.linkedTokens, logger);
   const access = await accessFor(name, env, auth.mode, db, logger, linking.tokens);
+  // Long-term memory (store_<agent>): what users asked to be remembered, across conversations.
+  let conversations: ConversationStore | undefined;
+  const memory = await agentMemory({
+    agent: name,
+    env,
+    logger,
+    model: llm.offline ? undefined : llm.model,
+    maxContextTokens: context?.maxTokens,
+    conversations: () => {
+      if (!conversations) throw new Error("the agent's conversations are not set up yet");
+      return conversations;
+    },
+  });
   const metrics = createMetrics();
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.
   const audit = new AuditTrail(name, access.log, access.access);
@@ -127,16 +143,24 @@ export async function serveAgent(
     metrics: metrics.agentMetrics,
     audit,
     mayReach: (agent) => access.access.callerMayReach(agent),
+    userData: memory.userData,
   });
   const cleanups = additions.cleanups;
   cleanups.push(
     () => mcp.close(),
     () => access.close(),
+    () => memory.close(),
   );
   let draining = false;
   definition.extend?.(host);
   const graph = definition.graph
-    ? definition.graph({ ...host, model: llm.model, context, checkpointer: turnCheckpoints.saver })
+    ? definition.graph({
+        ...host,
+        model: llm.model,
+        context,
+        checkpointer: turnCheckpoints.saver,
+        memories: memory.memories,
+      })
     : buildAgentGraph({
         model: llm.model,
         tools: [...nativeTools, ...mcp.tools],
@@ -145,6 +169,8 @@ export async function serveAgent(
         context,
         logger,
         access: access.access,
+        memories: memory.memories,
+        maxContextTokens: context?.maxTokens,
       });
   const taskStore = db ? await MongoTaskStore.create(db, name) : new InMemoryTaskStore();
   const locks = db
@@ -188,6 +214,7 @@ export async function serveAgent(
       ? { follower: { tasks: taskStore, locks, leaseMs: settings.locks.leaseMs } }
       : {}),
   });
+  conversations = { agent: name, checkpointer, db, tasks: taskStore, hooks: additions.deletionHooks };
   // Requests being answered: a drain closes the connections only once none is left.
   const answering = new Set<ServerResponse>();
   server.on("request", (_req, res) => {
@@ -205,9 +232,10 @@ export async function serveAgent(
       maxBodyBytes: settings.maxBodyBytes,
       allowPrivateWebhooks: settings.allowPrivateWebhooks,
       auth,
-      conversations: { agent: name, checkpointer, db, tasks: taskStore, hooks: additions.deletionHooks },
+      conversations,
       metrics,
-      routes: additions.routes,
+      // The memory routes come after the agent's own, which win on the same path.
+      routes: [...additions.routes, ...memoryRoutes(memory.userData)],
       audit,
       linkedTokens: new LinkedTokenRoutes(name, access.access, linking.off),
     }),

@@ -6,6 +6,7 @@ import { getLogger, isSwitchboardError, type Logger } from "@switchboard/common"
 import { type AnyAgentMiddleware, createAgent, createMiddleware } from "langchain";
 import type { Access } from "../authz/access.js";
 import type { TurnGraph } from "../definition.js";
+import { memoryMiddleware, type TurnMemories } from "../memory/turn-memories.js";
 import type { AgentTool } from "../tools/define-tool.js";
 import { type ContextBudget, contextBudgetMiddleware, contextSummarizer } from "./context-budget.js";
 import { guardCallsMiddleware } from "./guard-calls.js";
@@ -23,6 +24,10 @@ export interface AgentGraphOptions {
   logger?: Logger;
   /** Who may do what, and the audit trail: every tool call passes them. */
   access: Access;
+  /** The caller's long-term memories, in each model call's system prompt, and `remember`. */
+  memories?: TurnMemories;
+  /** MAX_CONTEXT_TOKENS, which memories share with the conversation (undefined: unbounded). */
+  maxContextTokens?: number;
 }
 
 /**
@@ -39,12 +44,17 @@ export function buildAgentGraph({
   context,
   logger = getLogger(),
   access,
+  memories,
+  maxContextTokens,
 }: AgentGraphOptions): TurnGraph {
-  const middleware: AnyAgentMiddleware[] = [guardCallsMiddleware(tools, access), toolResultsMiddleware];
+  const allTools = memories ? [...tools, ...memories.tools] : tools;
+  const middleware: AnyAgentMiddleware[] = [guardCallsMiddleware(allTools, access), toolResultsMiddleware];
   if (context) middleware.unshift(contextBudgetMiddleware(contextSummarizer(model, context, logger)));
+  // Innermost: it sees the messages the model is sent, after any summary.
+  if (memories) middleware.push(memoryMiddleware(memories, maxContextTokens));
   const agent = createAgent({
     model,
-    tools: tools.map(({ tool }) => tool),
+    tools: allTools.map(({ tool }) => tool),
     systemPrompt,
     checkpointer,
     middleware,

@@ -1,0 +1,69 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { Logger } from "@switchboard/common";
+import { openStore, type StoreInfo } from "@switchboard/utils";
+import type { ConversationStore } from "../conversations/deletion.js";
+import { createEmbeddings } from "./embeddings.js";
+import { extractionModel } from "./extraction-model.js";
+import { FactExtractor } from "./fact-extraction.js";
+import { MemoryBook } from "./memory-book.js";
+import { rememberTool } from "./remember-tool.js";
+import { memoryTokens, readMemorySettings } from "./settings.js";
+import { type TurnMemories, turnMemories } from "./turn-memories.js";
+import { UserData } from "./user-data.js";
+
+export interface AgentMemory {
+  /** Undefined when LANGGRAPH_STORE_TYPE=none or the agent has no model (offline mode). */
+  memories?: TurnMemories;
+  userData: UserData;
+  store: StoreInfo;
+  /** Waits for queued fact extractions (tests), without closing anything. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An agent's long-term memory, from its settings (see @switchboard/utils' openStore and settings.ts). */
+export async function agentMemory(options: {
+  agent: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  model: BaseChatModel | undefined;
+  maxContextTokens: number | undefined;
+  conversations: () => ConversationStore;
+}): Promise<AgentMemory> {
+  const { agent, env, logger, model } = options;
+  const settings = readMemorySettings(env);
+  const handle = await openStore({ env, agentName: agent, logger });
+  if (!handle.store) {
+    return {
+      userData: new UserData(agent, undefined, options.conversations),
+      store: handle.info,
+      idle: async () => undefined,
+      close: () => handle.close(),
+    };
+  }
+  const embeddings = settings.embeddings ? await createEmbeddings(settings.embeddings, env) : undefined;
+  const book = new MemoryBook({
+    store: handle.store,
+    revision: handle.revision
+      ? (namespace) => handle.revision?.(namespace) ?? Promise.resolve("")
+      : undefined,
+    maxPerUser: settings.maxPerUser,
+    embeddings,
+    logger,
+  });
+  const extractor =
+    model && settings.extraction.enabled
+      ? new FactExtractor(book, await extractionModel(env, model, settings.extraction.model), logger)
+      : undefined;
+  const budgetTokens = memoryTokens(settings, options.maxContextTokens);
+  return {
+    memories: model ? turnMemories(book, [rememberTool(book)], budgetTokens, extractor, logger) : undefined,
+    userData: new UserData(agent, book, options.conversations),
+    store: handle.info,
+    idle: async () => extractor?.idle(),
+    close: async () => {
+      await extractor?.idle();
+      await handle.close();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { Logger } from "@switchboard/common";
+import { countTokensApproximately, createMiddleware } from "langchain";
+import type { AgentTool } from "../tools/define-tool.js";
+import { turnIfAny } from "../turn/turn-context.js";
+import type { FactExtractor } from "./fact-extraction.js";
+import { MemoryBook, type Recalled } from "./memory-book.js";
+import { ownerOfPrincipal } from "./owner.js";
+
+/**
+ * Long-term memory as a turn uses it: the caller's memories relevant to the message, recalled once
+ * per turn into the share of MAX_CONTEXT_TOKENS memory has, for the model's system prompt (never
+ * the checkpoint) and for the hops a supervisor makes; the `remember` tool; and, when on, facts
+ * extracted after the answer. An agent with a graph of its own gets this in its GraphDeps.
+ */
+export interface TurnMemories {
+  /** `remember`, for the agent's model. */
+  readonly tools: AgentTool[];
+  /**
+   * The memory block for the running turn's message (recalled on the first call of the turn), cut
+   * to `roomTokens`: what the conversation leaves of MAX_CONTEXT_TOKENS in this model call.
+   */
+  contextFor(message: string, roomTokens?: number): Promise<string | undefined>;
+  /** The block already recalled in the running turn, for a hop to pass on; undefined if none. */
+  recalledInTurn(): string | undefined;
+  /** After the turn's answer: facts extracted in the background when ENABLE_FACT_EXTRACTION is on. */
+  afterAnswer(message: string, answer: string): void;
+}
+
+export function turnMemories(
+  book: MemoryBook,
+  tools: AgentTool[],
+  budgetTokens: number,
+  extractor: FactExtractor | undefined,
+  logger: Logger,
+): TurnMemories {
+  // Keyed by the turn's own context object: gone with the turn.
+  const recalls = new WeakMap<object, Promise<Recalled>>();
+  const recalled = new WeakMap<object, string | undefined>();
+  return {
+    tools,
+    async contextFor(message, roomTokens = budgetTokens) {
+      const turn = turnIfAny();
+      if (!turn) return undefined;
+      let recall = recalls.get(turn);
+      if (!recall) {
+        recall = book
+          .recall(ownerOfPrincipal(turn.principal), message, budgetTokens)
+          .catch((error: unknown) => {
+            // A turn goes on without its memories rather than failing.
+            logger.warn({ err: error }, "could not recall memories for this turn");
+            return { texts: [], tokens: 0 };
+          });
+        recalls.set(turn, recall);
+      }
+      const text = MemoryBook.render(await recall, Math.min(roomTokens, budgetTokens));
+      recalled.set(turn, text);
+      return text;
+    },
+    recalledInTurn() {
+      const turn = turnIfAny();
+      return turn ? recalled.get(turn) : undefined;
+    },
+    afterAnswer(message, answer) {
+      const turn = turnIfAny();
+      if (!extractor || !turn || !message.trim() || !answer.trim()) return;
+      extractor.schedule(ownerOfPrincipal(turn.principal), message, answer);
+    },
+  };
+}
+
+/** The newest thing the user said, which memories are recalled for. */
+export function lastUserText(messages: BaseMessage[]): string {
+  const last = messages.findLast((message) => HumanMessage.isInstance(message));
+  return last ? textOf(last) : "";
+}
+
+/**
+ * For `createAgent`: the recalled memories appended to the system prompt of each model call (the
+ * stored conversation never holds them), and a final answer handed on for fact extraction.
+ */
+export function memoryMiddleware(memories: TurnMemories, maxContextTokens: number | undefined) {
+  return createMiddleware({
+    name: "SwitchboardMemory",
+    wrapModelCall: async (request, handler) => {
+      const message = lastUserText(request.messages);
+      const block = await memories.contextFor(
+        message,
+        roomLeft(maxContextTokens, [new SystemMessage(request.systemPrompt ?? ""), ...request.messages]),
+      );
+      const answer = await handler(
+        block ? { ...request, systemPrompt: `${request.systemPrompt ?? ""}\n\n${block}`.trim() } : request,
+      );
+      if (AIMessage.isInstance(answer) && (answer.tool_calls?.length ?? 0) === 0) {
+        memories.afterAnswer(message, textOf(answer));
+      }
+      return answer;
+    },
+  });
+}
+
+/** What `sent` leaves of MAX_CONTEXT_TOKENS (unbounded when the conversation is sent whole). */
+export function roomLeft(maxContextTokens: number | undefined, sent: BaseMessage[]): number {
+  if (maxContextTokens === undefined) return Number.POSITIVE_INFINITY;
+  return Math.max(0, maxContextTokens - countTokensApproximately(sent));
+}
+
+function textOf(message: BaseMessage): string {
+  const { content } = message;
+  if (typeof content === "string") return content;
+  return content
+    .map((block) => (block.type === "text" && typeof block.text === "string" ? block.text : ""))
+    .join("");
+}

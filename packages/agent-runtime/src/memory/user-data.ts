@@ -1,0 +1,64 @@
+import type { User } from "@a2a-js/sdk/server";
+import { type ConversationStore, deleteConversation } from "../conversations/deletion.js";
+import { listConversations } from "../conversations/history.js";
+import type { Memory, MemoryBook } from "./memory-book.js";
+import { ownerOfUser } from "./owner.js";
+
+/** What "forget me" erased from one agent. */
+export interface ForgottenUser {
+  agent: string;
+  conversations: number;
+  tasks: number;
+  memories: number;
+}
+
+/** Listings of conversations are capped (see history.ts): erasing goes round until none is left. */
+const MAX_ROUNDS = 1_000;
+
+/**
+ * One agent's data about the calling user, for the user: their memories (listed, erased one by
+ * one or all) and "forget me" (every conversation, task and memory of theirs on this agent; the
+ * audit trail stays, under its own retention). The caller is always the verified caller.
+ */
+export class UserData {
+  constructor(
+    readonly agent: string,
+    private readonly book: MemoryBook | undefined,
+    private readonly conversations: () => ConversationStore,
+  ) {}
+
+  /** Whether this agent keeps memories (LANGGRAPH_STORE_TYPE is not none). */
+  get remembers(): boolean {
+    return this.book !== undefined;
+  }
+
+  listMemories(user: User): Promise<Memory[]> {
+    return this.book ? this.book.list(ownerOfUser(user)) : Promise.resolve([]);
+  }
+
+  forgetMemory(user: User, id: string): Promise<boolean> {
+    return this.book ? this.book.forget(ownerOfUser(user), id) : Promise.resolve(false);
+  }
+
+  forgetMemories(user: User): Promise<number> {
+    return this.book ? this.book.forgetAll(ownerOfUser(user)) : Promise.resolve(0);
+  }
+
+  async forgetUser(user: User): Promise<ForgottenUser> {
+    // This agent's state only: each agent is asked itself (the supervisor asks its subagents).
+    const store = { ...this.conversations(), hooks: [] };
+    let conversations = 0;
+    let tasks = 0;
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      const listed = await listConversations(store.tasks, user);
+      if (listed.length === 0) break;
+      for (const { contextId } of listed) {
+        const deleted = await deleteConversation(store, contextId, user, undefined);
+        conversations += 1;
+        tasks += deleted.tasks;
+      }
+    }
+    const memories = await this.forgetMemories(user);
+    return { agent: this.agent, conversations, tasks, memories };
+  }
+}
