@@ -20,6 +20,11 @@ try {
     },
     "Slack bot ready",
   );
+  if (settings.identity.mode === "none") {
+    logger.warn(
+      "AUTH_MODE=none: every Slack user acts as the one local principal (shared history and permissions); set AUTH_MODE=jwt with OIDC_ISSUER, OIDC_CLIENT_ID and CREDENTIALS_ENCRYPTION_KEY so each acts as themselves",
+    );
+  }
   announceReady({ agent: "slack-bot", port: bot.port, url: bot.url });
   const stop = async () => {
     await bot.stop();
