@@ -7,6 +7,7 @@ import type { AgentDefinition } from "../definition.js";
 import type { AgentTool } from "../tools/define-tool.js";
 import { turnIfAny } from "../turn/turn-context.js";
 import type { McpServerConnection } from "./connection.js";
+import { makePortable } from "./portable-tools.js";
 import { type McpSettings, readMcpSettings } from "./settings.js";
 
 /** How much of a change tool's arguments the confirmation question shows. */
@@ -94,6 +95,15 @@ export async function connectMcpTools(
       tools.map((tool) => agentTool(tool, connection.name, settings)),
     );
     checkNames(tools, options.nativeToolNames, settings);
+    const renamed = makePortable(
+      tools.map(({ agentTool }) => agentTool.tool),
+      options.nativeToolNames,
+    );
+    if (renamed.size > 0)
+      options.logger.info(
+        { renamedTools: Object.fromEntries(renamed) },
+        "MCP tools renamed for every LLM provider's rules",
+      );
     if (loaded.length > 0)
       options.logger.info(
         {

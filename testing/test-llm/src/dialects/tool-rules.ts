@@ -110,3 +110,49 @@ export function geminiToolProblems(tools: unknown[]): string[] {
     });
   });
 }
+
+/** A tool as a client offers it, before any provider's wire form. */
+export interface OfferedTool {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+}
+
+/**
+ * What each provider would refuse about these tools, by its documented rules, in the form its
+ * request carries them (OpenAI and Azure: a function name of [a-zA-Z0-9_-]{1,64}; Ollama documents none).
+ */
+export function toolProblems(provider: string, tools: OfferedTool[]): string[] {
+  switch (provider) {
+    case "anthropic-claude":
+      return anthropicToolProblems(
+        tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })),
+      );
+    case "aws-bedrock":
+      return bedrockToolProblems(
+        tools.map((t) => ({
+          toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters } },
+        })),
+      );
+    case "google-gemini":
+      return geminiToolProblems([
+        {
+          functionDeclarations: tools.map((t) => ({
+            name: t.name,
+            description: t.description,
+            parameters: t.parameters,
+          })),
+        },
+      ]);
+    case "openai":
+    case "azure-openai":
+      return tools
+        .filter((t) => !/^[a-zA-Z0-9_-]{1,64}$/.test(t.name))
+        .map(
+          (t) =>
+            `Invalid 'tools[].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$' (${t.name}).`,
+        );
+    default:
+      return [];
+  }
+}
