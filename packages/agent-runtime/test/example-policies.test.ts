@@ -66,4 +66,18 @@ describe("the example policies do what their comments say", () => {
         .allowed,
     ).toBe(true);
   });
+
+  it("own-token-for-changes", () => {
+    const engine = engineFor("own-token-for-changes.cedar");
+    const call = (action: "read" | "change", credential: "linked" | "service") =>
+      engine.decide({ principal: user("ann"), action, agent: "github", tool: "create_issue", credential });
+    expect(call("read", "service").allowed).toBe(true);
+    expect(call("change", "linked").allowed).toBe(true);
+    expect(call("change", "service")).toMatchObject({ allowed: false, policies: ["changes-as-yourself"] });
+    // Decided as before where the question names no credential: the service's.
+    expect(
+      engine.decide({ principal: user("ann"), action: "change", agent: "github", tool: "create_issue" })
+        .allowed,
+    ).toBe(false);
+  });
 });
