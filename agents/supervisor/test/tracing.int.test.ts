@@ -12,8 +12,11 @@ import { jiraRouting as script, startAgent } from "./fleet.js";
 const LLM_KEY = "sk-tracing-test-secret-4f1c";
 const JIRA_TOKEN = "jira-tracing-test-secret-9b2e";
 const PROMPT = "jira: open issues in PLAT";
+/** The Jira agent exports under CAIPE's settings: ENABLE_TRACING=true with a Langfuse key pair. */
+const LANGFUSE_PUBLIC = "pk-lf-tracing-test";
+const LANGFUSE_SECRET = "sk-lf-tracing-test-secret-71d0";
 
-describe("tracing across a supervisor → Jira turn", () => {
+describe("tracing across a supervisor → Jira turn (Jira exporting to Langfuse under CAIPE's settings)", () => {
   let receiver: OtlpReceiver;
   let llm: ScriptedLlm;
   let jira: FakeJira;
@@ -31,10 +34,15 @@ describe("tracing across a supervisor → Jira turn", () => {
       freePort(),
       freePort(),
     ]);
-    const common = { ...testMongoEnv(uniqueDbName("tracing")), ...llm.env, ...receiver.env };
+    const common = { ...testMongoEnv(uniqueDbName("tracing")), ...llm.env };
     processes.push(
       await startAgent("jira", jiraPort, {
         ...common,
+        ENABLE_TRACING: "true",
+        LANGFUSE_HOST: receiver.url,
+        LANGFUSE_PUBLIC_KEY: LANGFUSE_PUBLIC,
+        LANGFUSE_SECRET_KEY: LANGFUSE_SECRET,
+        OTEL_BSP_SCHEDULE_DELAY: "100",
         ATLASSIAN_API_URL: jira.url,
         ATLASSIAN_EMAIL: jira.email,
         ATLASSIAN_TOKEN: JIRA_TOKEN,
@@ -43,6 +51,7 @@ describe("tracing across a supervisor → Jira turn", () => {
     processes.push(
       await startAgent("supervisor", supervisorPort, {
         ...common,
+        ...receiver.env,
         ENABLE_JIRA: "true",
         JIRA_AGENT_URL: `http://127.0.0.1:${jiraPort}`,
         ENABLE_WEATHER: "false",
@@ -111,6 +120,17 @@ describe("tracing across a supervisor → Jira turn", () => {
     expect(parentOf(supervisorTurn)).toMatchObject({ service: "switchboard-supervisor", kind: 2 });
   });
 
+  it("reaches Langfuse's OTLP endpoint with the key pair as Basic credentials, under CAIPE's settings", () => {
+    const basic = `Basic ${Buffer.from(`${LANGFUSE_PUBLIC}:${LANGFUSE_SECRET}`).toString("base64")}`;
+    const langfuse = receiver.requests.filter((request) => request.path === "/api/public/otel/v1/traces");
+    expect(langfuse.length).toBeGreaterThan(0);
+    expect(langfuse.every((request) => request.authorization === basic)).toBe(true);
+    // The supervisor, on the standard OTEL_* variables, sends nothing there.
+    expect(receiver.requests.some((request) => request.path === "/v1/traces" && !request.authorization)).toBe(
+      true,
+    );
+  });
+
   it("names the agent, conversation, task and outcome on each turn", () => {
     for (const agent of ["supervisor", "jira"]) {
       expect(one(agent, `invoke_agent ${agent}`).attributes).toMatchObject({
@@ -157,7 +177,7 @@ describe("tracing across a supervisor → Jira turn", () => {
   it("exports no key, token, credentials or prompt text", () => {
     const exported = receiver.bodies.join("\n");
     const basic = Buffer.from(`${jira.email}:${JIRA_TOKEN}`).toString("base64");
-    for (const secret of [LLM_KEY, JIRA_TOKEN, basic, "open issues in PLAT"]) {
+    for (const secret of [LLM_KEY, JIRA_TOKEN, basic, LANGFUSE_SECRET, "open issues in PLAT"]) {
       expect(exported).not.toContain(secret);
     }
     expect(exported).not.toMatch(/authorization/i);

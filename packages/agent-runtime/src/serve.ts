@@ -97,8 +97,9 @@ export async function serveAgent(
   // Before anything opens a socket, so the server, fetch and MongoDB are traced; loaded only when on.
   const tracingSettings = readTracingSettings(env, name);
   const tracing = tracingSettings.enabled
-    ? await processTracing.join(tracingSettings.serviceName)
+    ? await processTracing.join(tracingSettings.serviceName, tracingSettings.langfuse)
     : undefined;
+  if (!tracingSettings.enabled && tracingSettings.problem) logger.warn(tracingSettings.problem);
 
   // MCP servers first: one that cannot be started or reached stops the agent before anything else opens.
   const nativeTools = definition.graph ? [] : definition.tools(env);

@@ -33,6 +33,33 @@ describe("tracing settings", () => {
     expect(readTracingSettings(env, "jira")).toEqual({ enabled: false });
   });
 
+  it("sends traces to Langfuse under CAIPE's settings when no OTEL endpoint is set", () => {
+    const caipe = { ENABLE_TRACING: "true", LANGFUSE_PUBLIC_KEY: "pk-lf-1", LANGFUSE_SECRET_KEY: "sk-lf-2" };
+    expect(
+      readTracingSettings({ ...caipe, LANGFUSE_HOST: "https://langfuse.example.com/" }, "jira"),
+    ).toMatchObject({
+      enabled: true,
+      langfuse: {
+        url: "https://langfuse.example.com/api/public/otel/v1/traces",
+        authorization: `Basic ${Buffer.from("pk-lf-1:sk-lf-2").toString("base64")}`,
+      },
+    });
+    expect(readTracingSettings(caipe, "jira")).toMatchObject({
+      langfuse: { url: "https://cloud.langfuse.com/api/public/otel/v1/traces" },
+    });
+    // The OTEL_* variables win; ENABLE_TRACING=false (CAIPE's default) asks for nothing.
+    const otel = { ...caipe, OTEL_EXPORTER_OTLP_ENDPOINT: "http://jaeger:4318" };
+    expect(readTracingSettings(otel, "jira")).not.toHaveProperty("langfuse");
+    expect(readTracingSettings({ ...caipe, ENABLE_TRACING: "false" }, "jira")).toEqual({ enabled: false });
+  });
+
+  it("says why when ENABLE_TRACING=true has nowhere to send traces", () => {
+    expect(readTracingSettings({ ENABLE_TRACING: "true" }, "jira")).toEqual({
+      enabled: false,
+      problem: expect.stringContaining("set LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY"),
+    });
+  });
+
   it("puts prompt and completion text on spans only when explicitly asked", () => {
     const env = {
       OTEL_EXPORTER_OTLP_ENDPOINT: "http://jaeger:4318",

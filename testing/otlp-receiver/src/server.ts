@@ -26,6 +26,8 @@ export interface OtlpReceiver {
   ): Promise<ReceivedLogRecord[]>;
   /** Every request body received so far, verbatim (to search for what must never be exported). */
   readonly bodies: string[];
+  /** Each export's path and Authorization header, in order (e.g. Langfuse's /api/public/otel/v1/traces). */
+  readonly requests: Array<{ path: string; authorization?: string }>;
   /** Waits until `done(spans)` holds, else throws naming what arrived. */
   waitFor(done: (spans: ReceivedSpan[]) => boolean, timeoutMs?: number): Promise<ReceivedSpan[]>;
   /** Waits until no span has arrived for `quietMs`: every process has exported what it buffered. */
@@ -34,18 +36,26 @@ export interface OtlpReceiver {
 }
 
 /**
- * A real OTLP/HTTP trace and log endpoint (POST /v1/traces, POST /v1/logs) on loopback. It speaks the JSON encoding
+ * A real OTLP/HTTP trace and log endpoint (POST /v1/traces, POST /v1/logs, also below a base path such
+ * as Langfuse's /api/public/otel) on loopback. It speaks the JSON encoding
  * (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`) and answers protobuf with 415 and why.
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const bodies: string[] = [];
   const logRecords: ReceivedLogRecord[] = [];
+  const requests: Array<{ path: string; authorization?: string }> = [];
   const server = createServer(async (request, response) => {
-    if (request.method !== "POST" || (request.url !== "/v1/traces" && request.url !== "/v1/logs")) {
+    const path = request.url ?? "";
+    const kind = path.endsWith("/v1/traces") ? "traces" : path.endsWith("/v1/logs") ? "logs" : undefined;
+    if (request.method !== "POST" || !kind) {
       response.writeHead(404).end();
       return;
     }
+    requests.push({
+      path,
+      ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+    });
     if (!request.headers["content-type"]?.startsWith("application/json")) {
       response
         .writeHead(415, { "content-type": "text/plain" })
@@ -55,7 +65,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const body = await readBody(request);
     bodies.push(body);
     try {
-      if (request.url === "/v1/logs") {
+      if (kind === "logs") {
         logRecords.push(...flattenLogRecords(JSON.parse(body) as ExportLogsServiceRequest));
       } else {
         spans.push(...flattenSpans(JSON.parse(body) as ExportTraceServiceRequest));
@@ -91,6 +101,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       return logRecords;
     },
     bodies,
+    requests,
     async waitFor(done, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (!done(spans)) {

@@ -1,4 +1,5 @@
 import type { Tracing } from "./tracing.js";
+import type { LangfuseExport } from "./tracing-settings.js";
 
 /**
  * The OpenTelemetry SDK registers one global tracer provider per process, so tracing is process-wide
@@ -11,8 +12,8 @@ class ProcessTracing {
   private users = 0;
 
   /** The process's tracing, started if need be; the returned handle's shutdown releases this agent's use. */
-  async join(serviceName: string): Promise<Tracing> {
-    this.started ??= import("./tracing.js").then(({ startTracing }) => startTracing(serviceName));
+  async join(serviceName: string, langfuse?: LangfuseExport): Promise<Tracing> {
+    this.started ??= import("./tracing.js").then(({ startTracing }) => startTracing(serviceName, langfuse));
     const tracing = await this.started;
     this.users += 1;
     let left = false;

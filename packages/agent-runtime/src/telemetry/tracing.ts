@@ -1,8 +1,10 @@
 import { createRequire } from "node:module";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { MongoDBInstrumentation } from "@opentelemetry/instrumentation-mongodb";
 import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
 import { NodeSDK } from "@opentelemetry/sdk-node";
+import type { LangfuseExport } from "./tracing-settings.js";
 
 /** Paths that are polled, not used: no trace for each probe and scrape. */
 const UNTRACED_PATHS = new Set(["/health", "/ready", "/metrics"]);
@@ -19,10 +21,20 @@ export interface Tracing {
  * trail's lines as OTLP log records (same endpoint and protocol, /v1/logs, or
  * OTEL_EXPORTER_OTLP_LOGS_ENDPOINT; batched per OTEL_BLRP_*), nothing else logs through it.
  */
-export function startTracing(serviceName: string): Tracing {
+export function startTracing(serviceName: string, langfuse?: LangfuseExport): Tracing {
   const sdk = new NodeSDK({
     serviceName,
     metricReaders: [],
+    // Langfuse (CAIPE's settings) takes traces only: its endpoint and key pair, no log records.
+    ...(langfuse
+      ? {
+          traceExporter: new OTLPTraceExporter({
+            url: langfuse.url,
+            headers: { Authorization: langfuse.authorization },
+          }),
+          logRecordProcessors: [],
+        }
+      : {}),
     // No processors given: the SDK builds the OTLP log exporter from the same OTEL_* variables as the
     // trace exporter (endpoint, protocol, headers; OTEL_LOGS_EXPORTER=none turns records off).
     instrumentations: [
