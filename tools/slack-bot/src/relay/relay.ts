@@ -63,6 +63,25 @@ export class Relay {
    * already talks with the bot.
    */
   async onMessage(message: IncomingMessage, addressed: boolean): Promise<void> {
+    await this.sayingFailures(message.place, () => this.relayMessage(message, addressed));
+  }
+
+  /** A press of Approve or Decline: only the asking user, only once, then the same task goes on. */
+  async onDecision(decision: IncomingDecision): Promise<void> {
+    await this.sayingFailures(decision.place, () => this.decide(decision));
+  }
+
+  /** Runs a handler; anything it could not say itself (MongoDB or the identity provider down) becomes one line in the thread. */
+  private async sayingFailures(place: ChatPlace, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      this.deps.logger.error({ err: error }, "handling a chat event failed");
+      await this.deps.platform.post(place, { text: replies.unexpected }).catch(() => {});
+    }
+  }
+
+  private async relayMessage(message: IncomingMessage, addressed: boolean): Promise<void> {
     const { platform, collections, metrics } = this.deps;
     const receivedAt = Date.now();
     const count = (outcome: string) =>
@@ -99,8 +118,7 @@ export class Relay {
     });
   }
 
-  /** A press of Approve or Decline: only the asking user, only once, then the same task goes on. */
-  async onDecision(decision: IncomingDecision): Promise<void> {
+  private async decide(decision: IncomingDecision): Promise<void> {
     const { platform, collections, metrics } = this.deps;
     const receivedAt = Date.now();
     const count = (outcome: string) =>
