@@ -5,7 +5,6 @@ import { deleteFromSubagents } from "./delete-cascade.js";
 import { buildSupervisorGraph } from "./graph.js";
 import { HopTelemetry } from "./hop-telemetry.js";
 import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
-import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
 import { serveFleetMemories } from "./memory-route.js";
 import { supervisorPrompt } from "./prompt.js";
 import { Roster } from "./roster.js";
@@ -58,13 +57,15 @@ export const supervisorAgent: AgentDefinition = {
     serveSubagents(routes, agent, roster);
     serveFleetAudit({ agent, routes, audit }, roster);
     serveFleetLinkedTokens(routes, roster);
+    serveFleetMemories({ routes, userData }, roster);
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
     const summarize = context ? contextSummarizer(model, context, logger) : undefined;
     return buildSupervisorGraph(
       model,
-      { roster, telemetry: new HopTelemetry(metrics), mayReach },
+      { roster, telemetry: new HopTelemetry(metrics), mayReach, memories },
       checkpointer,
       summarize,
+      context?.maxTokens,
     );
   },
 };

@@ -1,5 +1,5 @@
 import { collectTurn, type SendInput, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION, currentTurn } from "@switchboard/agent-runtime";
+import { ANSWER_WITHOUT_TOKENS_EXTENSION, currentTurn, type TurnMemories } from "@switchboard/agent-runtime";
 import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { HopTelemetry } from "./hop-telemetry.js";
 import type { Roster, Subagent } from "./roster.js";
@@ -12,6 +12,8 @@ export interface Hops {
   roster: Roster;
   telemetry: HopTelemetry;
   mayReach: (agent: string) => boolean;
+  /** The user's memories recalled for this turn: a new hop passes them on (the subagent has its own store). */
+  memories?: TurnMemories;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface HopOptions {
  * streamed to the caller as it happens, and with `forward` its answer too.
  */
 export async function askSubagent(
-  { roster, telemetry, mayReach }: Hops,
+  { roster, telemetry, mayReach, memories }: Hops,
   name: string,
   message: string,
   { taskId, forward = false }: HopOptions = {},
@@ -72,21 +74,25 @@ export async function askSubagent(
     text: `Asking the ${agent.config.name} agent`,
     metadata: { kind: "agent-call", agent: agent.config.name },
   });
+  // What the user asked to be remembered goes with a new request, never with an answer to a question.
+  const recalled = taskId ? undefined : memories?.recalledInTurn();
   const input: SendInput = {
-    text: message,
+    text: recalled ? `${message}\n\n${recalled}` : message,
     contextId: turn.contextId,
     token: turn.token,
     signal: turn.signal,
   };
   if (taskId) input.taskId = taskId;
-  // An answer the supervisor's model reads whole needs no token stream; a forwarded one streams on.
-  if (!forward) input.headers = { [EXTENSIONS_HEADER]: ANSWER_WITHOUT_TOKENS_EXTENSION };
+  // An answer the supervisor's model reads whole needs no token stream; a forwarded one streams on,
+  // when the turn's caller reads the answer as it is written.
+  const streams = forward && turn.streamAnswer !== undefined;
+  if (!streams) input.headers = { [EXTENSIONS_HEADER]: ANSWER_WITHOUT_TOKENS_EXTENSION };
   let result: TurnResult;
   let subtask = taskId;
   try {
     result = await telemetry.observe(agent.config.name, () =>
       collectTurn(
-        relayEvents(agent, connection.stream(input), forward, (id) => {
+        relayEvents(agent, connection.stream(input), streams, (id) => {
           subtask = id;
         }),
       ),

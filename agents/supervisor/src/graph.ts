@@ -12,9 +12,12 @@ import {
   StateGraph,
 } from "@langchain/langgraph";
 import {
+  type AgentTool,
   boundedHistory,
   type ContextSummary,
+  lastUserText,
   type RelayedQuestion,
+  roomLeft,
   type Summarize,
   type TurnGraph,
 } from "@switchboard/agent-runtime";
@@ -74,18 +77,32 @@ export function buildSupervisorGraph(
   hops: Hops,
   checkpointer: BaseCheckpointSaver,
   summarize?: Summarize,
+  /** MAX_CONTEXT_TOKENS, which the user's recalled memories share with the conversation. */
+  maxContextTokens?: number,
 ): TurnGraph {
   if (!model.bindTools) throw new Error("The supervisor's model must support tool calling.");
-  const routed = model.bindTools([callAgentTool]);
+  const { memories } = hops;
+  // The runtime's own tools (`remember`), run by `delegate` beside the hops.
+  const ownTools = new Map<string, AgentTool>(
+    (memories?.tools ?? []).map((entry) => [entry.tool.name, entry]),
+  );
+  const routed = model.bindTools([callAgentTool, ...[...ownTools.values()].map((entry) => entry.tool)]);
 
   const callModel = async (state: State, config: LangGraphRunnableConfig) => {
     const sent = summarize
       ? await boundedHistory(state.messages, state.contextSummary, summarize, config.signal)
       : { messages: state.messages };
+    const prompt = supervisorPrompt(hops.roster, hops.mayReach);
+    const message = lastUserText(state.messages);
+    const recalled = await memories?.contextFor(
+      message,
+      roomLeft(maxContextTokens, [new SystemMessage(prompt), ...sent.messages]),
+    );
     const response = await routed.invoke([
-      new SystemMessage(supervisorPrompt(hops.roster, hops.mayReach)),
+      new SystemMessage(recalled ? `${prompt}\n\n${recalled}` : prompt),
       ...sent.messages,
     ]);
+    if ((response.tool_calls?.length ?? 0) === 0) memories?.afterAnswer(message, contentText(response));
     return sent.summary ? { messages: [response], contextSummary: sent.summary } : { messages: [response] };
   };
 
@@ -99,6 +116,8 @@ export function buildSupervisorGraph(
         const toolCallId = call.id ?? "";
         const parsed = CallAgentArgs.safeParse(call.args);
         const final = calls.length === 1 && parsed.data?.final === true;
+        const own = ownTools.get(call.name);
+        if (own) return hopMessage(toolCallId, String(await own.tool.invoke(call.args)), call.name);
         const hop: HopResult =
           call.name !== "call_agent"
             ? { kind: "answer", text: `Unknown tool ${call.name}: use call_agent.` }
@@ -164,13 +183,21 @@ export function buildSupervisorGraph(
   return graph as unknown as TurnGraph;
 }
 
-function hopMessage(toolCallId: string, text: string): BaseMessage {
+function hopMessage(toolCallId: string, text: string, name = "call_agent"): BaseMessage {
   return new ToolMessage({
     id: `hop-${toolCallId}`,
     tool_call_id: toolCallId,
-    name: "call_agent",
+    name,
     content: text,
   });
+}
+
+function contentText(message: BaseMessage): string {
+  const { content } = message;
+  if (typeof content === "string") return content;
+  return content
+    .map((block) => (block.type === "text" && typeof block.text === "string" ? block.text : ""))
+    .join("");
 }
 
 /** A subagent's answer passed to the user as the turn's answer, in the supervisor's voice. */
