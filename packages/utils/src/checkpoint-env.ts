@@ -8,6 +8,8 @@ const CheckpointEnv = z.object({
   LANGGRAPH_CHECKPOINT_MONGODB_URI: z.string().trim().min(1).optional(),
   MONGODB_URI: z.string().trim().min(1).optional(),
   LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: z.string().trim().min(1).optional(),
+  // CAIPE's name for the database, read after Switchboard's.
+  MONGODB_DATABASE: z.string().trim().min(1).optional(),
   LANGGRAPH_CHECKPOINT_MONGODB_COLLECTION: z.string().trim().min(1).optional(),
   LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION: z.string().trim().min(1).optional(),
   LANGGRAPH_CHECKPOINT_TTL_MINUTES: z.coerce.number().nonnegative().default(0),
@@ -68,7 +70,7 @@ export function readCheckpointSettings(env: NodeJS.ProcessEnv = process.env): Ch
       dsn: e.LANGGRAPH_CHECKPOINT_POSTGRES_DSN,
       ttlMinutes: e.LANGGRAPH_CHECKPOINT_TTL_MINUTES,
       mongoUri: uri,
-      mongoDbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME,
+      mongoDbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME ?? e.MONGODB_DATABASE,
       timeoutMs: e.LANGGRAPH_CHECKPOINT_MONGODB_TIMEOUT_MS,
     };
   }
@@ -84,7 +86,7 @@ export function readCheckpointSettings(env: NodeJS.ProcessEnv = process.env): Ch
     type,
     uri,
     uriVariable,
-    dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME,
+    dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME ?? e.MONGODB_DATABASE,
     collection: e.LANGGRAPH_CHECKPOINT_MONGODB_COLLECTION,
     writesCollection: e.LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION,
     ttlMinutes: e.LANGGRAPH_CHECKPOINT_TTL_MINUTES,

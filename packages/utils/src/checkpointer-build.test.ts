@@ -15,6 +15,20 @@ describe("resolveCheckpointer", () => {
     expect(c.key).toBe(a.key);
   });
 
+  it("takes CAIPE's MONGODB_DATABASE for the database, after LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME", () => {
+    const caipe = resolveCheckpointer({
+      agentName: "jira",
+      env: { MONGODB_URI: uri, MONGODB_DATABASE: "caipe" },
+    });
+    expect(caipe).toMatchObject({ dbName: "caipe" });
+    const both = {
+      MONGODB_URI: uri,
+      MONGODB_DATABASE: "caipe",
+      LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: "ours",
+    };
+    expect(resolveCheckpointer({ agentName: "jira", env: both })).toMatchObject({ dbName: "ours" });
+  });
+
   it("tells apart another agent, database, collection pair or retention", () => {
     const base = resolveCheckpointer({ agentName: "jira", env: { MONGODB_URI: uri } }).key;
     const others = [

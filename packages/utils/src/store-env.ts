@@ -14,6 +14,8 @@ const StoreEnv = z.object({
   LANGGRAPH_CHECKPOINT_MONGODB_URI: z.string().trim().min(1).optional(),
   MONGODB_URI: z.string().trim().min(1).optional(),
   LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: z.string().trim().min(1).optional(),
+  // CAIPE's name for the database, read after Switchboard's.
+  MONGODB_DATABASE: z.string().trim().min(1).optional(),
   LANGGRAPH_STORE_TTL_MINUTES: z.coerce.number().nonnegative().optional(),
   // The name, in days: read only when CAIPE's LANGGRAPH_STORE_TTL_MINUTES is unset.
   MEMORY_TTL_DAYS: z.coerce.number().nonnegative().optional(),
@@ -64,7 +66,7 @@ export function readStoreSettings(env: NodeJS.ProcessEnv = process.env): StoreSe
     type,
     uri,
     uriVariable,
-    dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME,
+    dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME ?? e.MONGODB_DATABASE,
     ttlMinutes,
     timeoutMs: e.LANGGRAPH_CHECKPOINT_MONGODB_TIMEOUT_MS,
   };
