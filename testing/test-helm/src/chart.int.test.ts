@@ -785,3 +785,48 @@ describe("the web chat in the Helm chart (web.enabled)", () => {
     }
   });
 });
+
+describe("the Slack relay in the Helm chart (slackBot.enabled)", () => {
+  const slackBotName = `${fullname}-slack-bot`;
+
+  it("deploys component slack-bot talking to this release's supervisor, its tokens from the Secret, its links offered by the web chat", async () => {
+    const objects = await render({
+      web: { enabled: true },
+      slackBot: { enabled: true, env: { CAIPE_UI_BASE_URL: `https://${host}` } },
+      secrets: { values: { SLACK_INTEGRATION_BOT_TOKEN: "xoxb-1", SLACK_INTEGRATION_APP_TOKEN: "xapp-1" } },
+    });
+    const deployment = find(objects, "Deployment", slackBotName);
+    expect(validateManifest(deployment)).toEqual([]);
+    expect(deployment.spec?.template.metadata?.labels).toMatchObject({
+      "app.kubernetes.io/component": "slack-bot",
+    });
+    const container = containerOf(deployment);
+    expect(container.ports).toEqual([{ name: "http", containerPort: 3001, protocol: "TCP" }]);
+    expect(container.readinessProbe?.httpGet?.path).toBe("/ready");
+    const env = containerEnv(objects, deployment);
+    const plain = plainValues(env);
+    expect(plain.CAIPE_URL).toBe(`http://${objectName(SUPERVISOR)}:${supervisor.port}`);
+    expect(plain).toMatchObject({
+      SLACK_INTEGRATION_BOT_MODE: "socket",
+      CAIPE_UI_BASE_URL: `https://${host}`,
+    });
+    for (const key of [
+      "SLACK_INTEGRATION_BOT_TOKEN",
+      "SLACK_INTEGRATION_APP_TOKEN",
+      "MONGODB_URI",
+      "CREDENTIALS_ENCRYPTION_KEY",
+    ]) {
+      expect(env[key], key).toMatchObject({ secret: fullname, key });
+    }
+    const service = find(objects, "Service", slackBotName);
+    expect(validateManifest(service)).toEqual([]);
+    const web = plainValues(containerEnv(objects, find(objects, "Deployment", webName)));
+    expect(web.SLACK_BOT_URL).toBe(`http://${slackBotName}:3001`);
+  });
+
+  it("renders nothing of it with slackBot.enabled=false (the default)", async () => {
+    const objects = await defaults();
+    expect(JSON.stringify(objects)).not.toContain(slackBotName);
+    expect(JSON.stringify(objects)).not.toContain("SLACK_BOT_URL");
+  });
+});
