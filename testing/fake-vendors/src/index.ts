@@ -6,8 +6,18 @@ export type { ConfluenceState, Page, PageChange } from "./confluence/index.js";
 export { type FakeConfluence, startFakeConfluence } from "./confluence/index.js";
 export type { GitLabChange, GitLabState, Issue, MergeRequest, Pipeline, Project } from "./gitlab/index.js";
 export { type FakeGitLab, startFakeGitLab } from "./gitlab/index.js";
+export type { Place, PlaceWeather, SeededPlace } from "./open-meteo/index.js";
+export { type FakeOpenMeteo, startFakeOpenMeteo } from "./open-meteo/index.js";
+export { type OpenApiFakeOptions, startOpenApiFake } from "./openapi-fake.js";
 export type { Incident, IncidentChange, OnCall, PagerDutyState, Service } from "./pagerduty/index.js";
 export { type FakePagerDuty, startFakePagerDuty } from "./pagerduty/index.js";
+export {
+  type FakePetstore,
+  loadPetstoreSpec,
+  type Pet,
+  type PetstoreChange,
+  startFakePetstore,
+} from "./petstore/index.js";
 export type { Channel, Message, PostedMessage, SlackState, User } from "./slack/index.js";
 export { type FakeSlack, startFakeSlack } from "./slack/index.js";
 export {

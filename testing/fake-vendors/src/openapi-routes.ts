@@ -10,6 +10,12 @@ export interface OpenApiRoutes {
   apiRoot?: string;
   /** A handler per operationId the fake implements; the description's other operations answer 501. */
   operations: Record<string, Handler>;
+  /**
+   * The other operations answer with the description's own example of their success answer
+   * (openapi-backend's mock: its examples, else values made from its schemas) instead of 501: for a
+   * fake made from any description, as `pnpm new-agent --openapi` agents' tests use.
+   */
+  mockOthers?: boolean;
 }
 
 /** Matches a request to one of the description's operations, with its checks. */
@@ -53,8 +59,12 @@ export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Pro
         `fake ${vendor} does not implement ${operationId} (${method} ${url.pathname})`,
       );
     };
+    const mocked: Handler = () => {
+      const { status, mock } = api.mockResponseForOperation(operationId);
+      return { status, body: mock };
+    };
     return {
-      handler: routes.operations[operationId] ?? notImplemented,
+      handler: routes.operations[operationId] ?? (routes.mockOthers ? mocked : notImplemented),
       params: Object.fromEntries(
         Object.entries(api.router.parseRequest(request, operation).params).map(([k, v]) => [k, String(v)]),
       ),

@@ -1,0 +1,4 @@
+import { runAgent } from "@switchboard/agent-runtime";
+import { weatherAgent } from "./agent.js";
+
+await runAgent(weatherAgent);
