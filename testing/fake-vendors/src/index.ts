@@ -26,6 +26,7 @@ export {
   type VendorApi,
   VendorHttpError,
   type VendorServer,
+export { type FakeSplunk, type SplunkChange, type SplunkState, startFakeSplunk } from "./splunk/index.js";
 } from "./vendor-server.js";
 export {
   type FakeVictorOps,
