@@ -117,9 +117,10 @@ export class AgentTurnExecutor implements AgentExecutor {
         const delivery = answerDelivery(request);
         const stream = new AnswerStream(ids, bus, delivery);
         answer = stream;
-        const streamAnswer = stream.write;
+        // Only a caller that reads the answer as it is written is handed pieces of it.
+        const streamAnswer = stream.tokens ? { streamAnswer: stream.write } : {};
         outcome = await runInTurn(
-          { ...ids, threadId, token, principal, report, streamAnswer, signal: abort.signal },
+          { ...ids, threadId, token, principal, report, ...streamAnswer, signal: abort.signal },
           () =>
             this.runTurn(
               ids,

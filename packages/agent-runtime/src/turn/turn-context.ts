@@ -23,7 +23,8 @@ export interface TurnContext {
   /**
    * Passes answer text on to the caller as it is written, appended to the turn's answer (a hop
    * forwarding a subagent's answer as it streams); the turn's final answer still replaces it at the
-   * end. Dropped when the caller reads only the final answer. Absent outside an agent's executor.
+   * end. Absent when the caller reads only the final answer (a blocking send, an A2A 0.3 caller),
+   * and outside an agent's executor.
    */
   streamAnswer?(text: string): void;
   signal: AbortSignal;
