@@ -278,6 +278,21 @@ async function modelOwnTime(llmUrl: string, path: Path): Promise<number> {
   return total;
 }
 
+/** Waits until the agent's GET /ready answers 200 (up to two minutes). */
+async function waitUntilReady(url: string): Promise<void> {
+  for (let waited = 0; waited < 120_000; waited += 200) {
+    if (
+      await fetch(`${url}/ready`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} was not ready within two minutes`);
+}
+
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -341,21 +356,25 @@ async function main(): Promise<void> {
     jira: `http://127.0.0.1:${chat.env.JIRA_AGENT_PORT}`,
   };
   const browser = await launchBrowser();
-  const clis = { supervisor: new CliSession(urls.supervisor), jira: new CliSession(urls.jira) };
+  let clis: Record<"supervisor" | "jira", CliSession> | undefined;
   try {
+    // A loaded machine may take a while to bring both agents up.
+    await Promise.all(Object.values(urls).map(waitUntilReady));
+    clis = { supervisor: new CliSession(urls.supervisor), jira: new CliSession(urls.jira) };
+    const cli = clis;
     const own = new Map<string, number>();
     for (const path of [...paths, ...webPaths]) {
       const times: number[] = [];
       for (let i = 0; i < 5; i++) times.push(await modelOwnTime(llm.url, path));
       own.set(path.name, quantile(times, 0.5));
     }
-    await Promise.all([clis.supervisor.ready(), clis.jira.ready()]);
+    await Promise.all([cli.supervisor.ready(), cli.jira.ready()]);
     const page = await openPage(browser, chat.webUrl);
     await page.locator('.agents li[data-agent="jira"] .status-up').waitFor();
 
     const surfaces: Record<string, { paths: Path[]; turn: (path: Path) => Promise<Seen> }> = {
       "A2A stream": { paths, turn: (path) => a2aTurn(urls[path.target], path.text) },
-      CLI: { paths, turn: (path) => clis[path.target].turn(path.text) },
+      CLI: { paths, turn: (path) => cli[path.target].turn(path.text) },
       "web chat": {
         paths: webPaths,
         turn: async (path) => {
@@ -385,8 +404,8 @@ async function main(): Promise<void> {
     }
     printTable(rows);
   } finally {
-    clis.supervisor.close();
-    clis.jira.close();
+    clis?.supervisor.close();
+    clis?.jira.close();
     await browser.close();
     await chat.stop();
     await Promise.all([llm.close(), jira.close()]);
