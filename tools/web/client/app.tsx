@@ -14,6 +14,7 @@ import {
 } from "./conversation.js";
 import { Messages } from "./messages.js";
 import { conversationInPath, pathFor } from "./route.js";
+import { SidePage, SidePageLinks, sidePageInPath } from "./side-pages.js";
 import { Agents, Conversations } from "./sidebar.js";
 import { cancelTurn, runTurn, supervisorName } from "./supervisor.js";
 
@@ -29,6 +30,8 @@ interface AppProps {
 export function App({ auth, session }: AppProps) {
   const api = useMemo(() => new SupervisorApi(() => session?.token), [session]);
   const [contextId, setContextId] = useState(conversationInPath());
+  const [sidePage, setSidePage] = useState(sidePageInPath());
+  const token = useCallback(() => session?.token, [session]);
   const [items, setItems] = useState<Item[]>([]);
   const [busy, setBusy] = useState(false);
   const [conversations, setConversations] = useState<ConversationSummary[]>([]);
@@ -68,7 +71,10 @@ export function App({ auth, session }: AppProps) {
   }, [api, fail, refreshConversations]);
 
   useEffect(() => {
-    const onPop = () => setContextId(conversationInPath());
+    const onPop = () => {
+      setContextId(conversationInPath());
+      setSidePage(sidePageInPath());
+    };
     addEventListener("popstate", onPop);
     return () => removeEventListener("popstate", onPop);
   }, []);
@@ -107,6 +113,7 @@ export function App({ auth, session }: AppProps) {
     started.current = undefined;
     history.pushState(null, "", pathFor(next));
     setContextId(next);
+    setSidePage(undefined);
     setNavOpen(false);
     document.getElementById("message")?.focus();
   };
@@ -210,8 +217,17 @@ export function App({ auth, session }: AppProps) {
           onDelete={(conversation) => void remove(conversation)}
         />
         <Agents agents={agents} {...(agentsProblem ? { problem: agentsProblem } : {})} />
+        <SidePageLinks
+          current={sidePage}
+          onOpen={(path) => {
+            history.pushState(null, "", path);
+            setSidePage(path);
+            setNavOpen(false);
+          }}
+        />
       </div>
-      <main class="chat">
+      {sidePage ? <SidePage path={sidePage} token={token} fail={fail} /> : null}
+      <main class="chat" hidden={sidePage !== undefined}>
         {expired && auth ? (
           <div class="banner" role="alert">
             Your sign-in has expired.{" "}

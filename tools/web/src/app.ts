@@ -20,11 +20,21 @@ export interface WebAppDeps {
   logger: Logger;
 }
 
-/** The supervisor's own routes the page uses, offered under /api. */
-const SUPERVISOR_ROUTES = ["/conversations", "/conversations/:contextId", "/subagents"];
+/** The supervisor's own routes the page uses, offered under /api, with the methods it may send. */
+const SUPERVISOR_ROUTES: Record<string, string[]> = {
+  "/conversations": ["GET"],
+  "/conversations/:contextId": ["GET", "DELETE"],
+  "/subagents": ["GET"],
+  "/linked-tokens": ["GET"],
+  "/linked-tokens/:vendor": ["PUT", "DELETE"],
+  "/audit": ["GET"],
+};
 
-/** The page's addresses: a new conversation, one conversation (client/route.ts), sign-in's return (client/auth.ts). */
-const PAGE_PATHS = ["/", "/c/:contextId", "/auth/callback"];
+/**
+ * The page's addresses: a new conversation, one conversation (client/route.ts), sign-in's return
+ * (client/auth.ts), the side pages (client/side-pages.tsx).
+ */
+const PAGE_PATHS = ["/", "/c/:contextId", "/auth/callback", "/linked-tokens", "/audit"];
 
 const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · Switchboard</title></head>' +
@@ -55,10 +65,9 @@ export function createWebApp(deps: WebAppDeps): express.Express {
   offerSlackLink(app, deps.slackBotUrl, deps.logger);
   app.get("/.well-known/agent-card.json", (req, res) => void pageCard(deps, req, res));
   app.use(A2A_PATH, (req, res) => forward(deps.supervisorUrl, deps.logger, req, res, req.url));
-  for (const route of SUPERVISOR_ROUTES) {
+  for (const [route, methods] of Object.entries(SUPERVISOR_ROUTES)) {
     app.all(`/api${route}`, (req, res) => {
-      if (!["GET", "DELETE"].includes(req.method))
-        return res.status(405).json({ error: "Method not allowed." });
+      if (!methods.includes(req.method)) return res.status(405).json({ error: "Method not allowed." });
       forward(deps.supervisorUrl, deps.logger, req, res, req.url.slice("/api".length));
     });
   }

@@ -1,0 +1,72 @@
+import { useMemo } from "preact/hooks";
+import { AccountApi } from "./account-api.js";
+import { AuditPage } from "./audit-page.js";
+import { LinkedTokensPage } from "./linked-tokens.js";
+import "./side-pages.css";
+
+/** Pages beside the chat, each at its own address. */
+export const SIDE_PAGES = [
+  { path: "/linked-tokens", title: "Linked tokens" },
+  { path: "/audit", title: "Audit" },
+] as const;
+
+export type SidePath = (typeof SIDE_PAGES)[number]["path"];
+
+/** The side page a page address holds, if any. */
+export function sidePageInPath(path = location.pathname): SidePath | undefined {
+  return SIDE_PAGES.find((page) => page.path === path.replace(/\/+$/, ""))?.path;
+}
+
+/** Links to the side pages, for the sidebar. */
+export function SidePageLinks({
+  current,
+  onOpen,
+}: {
+  current: SidePath | undefined;
+  onOpen(path: SidePath): void;
+}) {
+  return (
+    <nav aria-label="Account" class="side-pages">
+      <ul>
+        {SIDE_PAGES.map((page) => (
+          <li key={page.path}>
+            <a
+              href={page.path}
+              aria-current={current === page.path ? "page" : undefined}
+              onClick={(event) => {
+                if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+                event.preventDefault();
+                onOpen(page.path);
+              }}
+            >
+              {page.title}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The side page at `path`, in the chat's place. */
+export function SidePage({
+  path,
+  token,
+  fail,
+}: {
+  path: SidePath;
+  token: () => string | undefined;
+  /** Turns an error into what the page shows (and notices an expired sign-in). */
+  fail(error: unknown): string;
+}) {
+  const api = useMemo(() => new AccountApi(token), [token]);
+  return (
+    <main class="side-page">
+      {path === "/linked-tokens" ? (
+        <LinkedTokensPage api={api} fail={fail} />
+      ) : (
+        <AuditPage api={api} fail={fail} />
+      )}
+    </main>
+  );
+}
