@@ -32,7 +32,7 @@ export const githubAgent: AgentDefinition = {
       ],
     },
   ],
-  tools: (env) => githubTools(githubConnection(env)),
+  tools: (env) => githubTools(githubConnection(env), env.GITHUB_ORG?.trim() || undefined),
   linkedTokens: {
     vendor: "github",
     title: "GitHub",

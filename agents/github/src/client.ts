@@ -30,15 +30,18 @@ export function githubConnection(env: NodeJS.ProcessEnv): GithubConnection {
       code: "github",
       settings: readGithubSettings,
       connect,
-      names: ({ apiUrl }) => ({
+      names: ({ apiUrl, auth }) => ({
         url: apiUrl,
-        credentials: "GITHUB_PERSONAL_ACCESS_TOKEN",
+        credentials:
+          auth.kind === "app"
+            ? "GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY and GITHUB_APP_INSTALLATION_ID (the app's permissions)"
+            : "GITHUB_PERSONAL_ACCESS_TOKEN",
         address: API_URL_HINT,
         permissionHint: "its scopes or fine-grained access, or SSO authorization for the organization",
       }),
-      secrets: ({ token }) => [token],
-      // A user's own personal access token stands in for the service's on their calls.
-      linkedToken: (token) => ({ GITHUB_PERSONAL_ACCESS_TOKEN: token }),
+      secrets: ({ auth }) => (auth.kind === "app" ? [auth.privateKey] : [auth.token]),
+      // A user's own personal access token stands in for the service's on their calls (an App too).
+      linkedToken: (token) => ({ GITHUB_PERSONAL_ACCESS_TOKEN: token, GITHUB_APP_ID: "" }),
       classify: githubFailure,
       describe: ({ status, detail }, { apiUrl }) =>
         detail === WEB_PAGE
@@ -61,11 +64,10 @@ export function githubConnection(env: NodeJS.ProcessEnv): GithubConnection {
  * when the limit lifts within a few seconds; by default it sleeps until the limit resets, up to an
  * hour. Octokit makes no request when constructed.
  */
-async function connect({ apiUrl, token }: GithubSettings): Promise<Octokit> {
-  const { Octokit } = await import("octokit");
+async function connect({ apiUrl, auth }: GithubSettings): Promise<Octokit> {
+  const { App, Octokit } = await import("octokit");
   const log = getLogger().child({ component: "octokit" });
-  return new Octokit({
-    auth: token,
+  const options = {
     baseUrl: apiUrl,
     userAgent: "switchboard-agent-github",
     // Octokit logs to the console by default; services log JSON lines through pino.
@@ -78,7 +80,12 @@ async function connect({ apiUrl, token }: GithubSettings): Promise<Octokit> {
     request: { fetch: fetchWithTimeout },
     retry: { retries: 1 },
     throttle: { onRateLimit: retryIfSoon, onSecondaryRateLimit: retryIfSoon },
-  });
+  };
+  if (auth.kind === "token") return new Octokit({ ...options, auth: auth.token });
+  // A GitHub App: octokit signs the app's JWT, trades it for an installation token and renews that
+  // token before it expires (an hour), so nobody rotates anything.
+  const app = new App({ appId: auth.appId, privateKey: auth.privateKey, Octokit: Octokit.defaults(options) });
+  return app.getInstallationOctokit(auth.installationId);
 }
 
 function fetchWithTimeout(url: string | URL | Request, init?: RequestInit): Promise<Response> {

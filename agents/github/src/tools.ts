@@ -11,10 +11,21 @@ import {
   type GithubIssue,
 } from "./format.js";
 
-const repoName = z
-  .string()
-  .regex(/^[\w.-]+\/[\w.-]+$/, "owner/name, e.g. acme/platform-api")
-  .describe("The repository as owner/name, e.g. acme/platform-api");
+/** A repository argument: owner/name, or (with GITHUB_ORG) a bare name in that organization. */
+function repoNameIn(org: string | undefined) {
+  return org
+    ? z
+        .string()
+        .regex(/^[\w.-]+(\/[\w.-]+)?$/, `owner/name, or a repository name in ${org}`)
+        .transform((name) => (name.includes("/") ? name : `${org}/${name}`))
+        .describe(`The repository as owner/name, or its name alone for one in ${org}`)
+    : z
+        .string()
+        .regex(/^[\w.-]+\/[\w.-]+$/, "owner/name, e.g. acme/platform-api")
+        .transform((name) => name)
+        .describe("The repository as owner/name, e.g. acme/platform-api");
+}
+type RepoName = ReturnType<typeof repoNameIn>;
 const limit = (fallback: number) =>
   z.number().int().min(1).max(100).default(fallback).describe("How many to list");
 
@@ -58,35 +69,48 @@ function hasNextPage(headers: { link?: string }): boolean {
 
 const MORE = "\n(more match; narrow the filter or raise the limit to see them)";
 
-export function githubTools(github: GithubConnection): AgentTool[] {
+/** The agent's tools; `org` (GITHUB_ORG) is the owner of repositories named without one. */
+export function githubTools(github: GithubConnection, org?: string): AgentTool[] {
+  const repoName = repoNameIn(org);
   return [
-    listRepos(github),
-    getRepo(github),
-    listPullRequests(github),
-    getPullRequest(github),
-    listIssues(github),
-    listWorkflowRuns(github),
-    createIssue(github),
-    createPullRequest(github),
+    listRepos(github, org),
+    getRepo(github, repoName),
+    listPullRequests(github, repoName),
+    getPullRequest(github, repoName),
+    listIssues(github, repoName),
+    listWorkflowRuns(github, repoName),
+    createIssue(github, repoName),
+    createPullRequest(github, repoName),
   ];
 }
 
-const listRepos = (github: GithubConnection) =>
+const listRepos = (github: GithubConnection, org: string | undefined) =>
   defineTool({
     name: "list_repos",
-    description:
-      "List repositories: without owner, those of the token's user (including private ones and their organizations'); with owner, an organization's or a user's",
+    description: org
+      ? `List repositories: without owner, those of ${org}; with owner, an organization's or a user's`
+      : "List repositories: without owner, those of the token's user (including private ones and their organizations'); with owner, an organization's or a user's",
     schema: z.object({
       owner: z
         .string()
         .optional()
-        .describe("An organization or user login; leave out for your own repositories"),
+        .transform((owner) => owner ?? org)
+        .describe(
+          org
+            ? `An organization or user login; default ${org}`
+            : "An organization or user login; leave out for your own repositories",
+        ),
       limit: limit(30),
     }),
     // Without an owner the token's own repositories are listed: the tool as a whole.
     resource: ({ owner }): Record<string, string> => (owner ? { owner: owner.toLowerCase() } : {}),
     run: async ({ owner, limit }) => {
-      const { data, headers } = await github.call(async (client) => {
+      const { data, headers } = await github.call(async (client, { auth }) => {
+        if (!owner && auth.kind === "app") {
+          // An App installation has no user of its own: the repositories it was given.
+          const answer = await client.rest.apps.listReposAccessibleToInstallation({ per_page: limit });
+          return { data: answer.data.repositories, headers: answer.headers };
+        }
         if (!owner) return client.rest.repos.listForAuthenticatedUser({ per_page: limit, sort: "pushed" });
         try {
           return await client.rest.repos.listForOrg({ org: owner, per_page: limit, sort: "pushed" });
@@ -105,7 +129,7 @@ const listRepos = (github: GithubConnection) =>
     },
   });
 
-const getRepo = (github: GithubConnection) =>
+const getRepo = (github: GithubConnection, repoName: RepoName) =>
   defineTool({
     name: "get_repo",
     description: "Get one repository: description, visibility, default branch, language, topics, activity",
@@ -117,7 +141,7 @@ const getRepo = (github: GithubConnection) =>
     },
   });
 
-const listPullRequests = (github: GithubConnection) =>
+const listPullRequests = (github: GithubConnection, repoName: RepoName) =>
   defineTool({
     name: "list_pull_requests",
     description: "List a repository's pull requests, most recently updated first",
@@ -142,7 +166,7 @@ const listPullRequests = (github: GithubConnection) =>
     },
   });
 
-const getPullRequest = (github: GithubConnection) =>
+const getPullRequest = (github: GithubConnection, repoName: RepoName) =>
   defineTool({
     name: "get_pull_request",
     description: "Get one pull request: state, branches, mergeability, size and description",
@@ -156,7 +180,7 @@ const getPullRequest = (github: GithubConnection) =>
     },
   });
 
-const listIssues = (github: GithubConnection) =>
+const listIssues = (github: GithubConnection, repoName: RepoName) =>
   defineTool({
     name: "list_issues",
     description: "List a repository's issues (pull requests left out), most recently created first",
@@ -193,7 +217,7 @@ const listIssues = (github: GithubConnection) =>
     },
   });
 
-const listWorkflowRuns = (github: GithubConnection) =>
+const listWorkflowRuns = (github: GithubConnection, repoName: RepoName) =>
   defineTool({
     name: "list_workflow_runs",
     description:
@@ -224,7 +248,7 @@ const listWorkflowRuns = (github: GithubConnection) =>
     },
   });
 
-const createIssue = (github: GithubConnection) =>
+const createIssue = (github: GithubConnection, repoName: RepoName) =>
   defineTool({
     name: "create_issue",
     description: "Create an issue in a repository",
@@ -252,7 +276,7 @@ const createIssue = (github: GithubConnection) =>
     },
   });
 
-const createPullRequest = (github: GithubConnection) =>
+const createPullRequest = (github: GithubConnection, repoName: RepoName) =>
   defineTool({
     name: "create_pull_request",
     description: "Open a pull request from an existing branch",

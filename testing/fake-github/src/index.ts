@@ -1,2 +1,2 @@
 export { defaultGithubSeed, type GithubSeed } from "./seed.js";
-export { type FakeGithub, type FakeGithubOptions, startFakeGithub } from "./server.js";
+export { type FakeGithub, type FakeGithubApp, type FakeGithubOptions, startFakeGithub } from "./server.js";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { exchangeForInstallationToken, type FakeGithubApp, isTokenExchange } from "./app-auth.js";
 import { GithubHttpError, readBody, sendJson } from "./http.js";
 import { Router } from "./router.js";
 import { actionRoutes } from "./routes/actions.js";
@@ -19,6 +20,7 @@ import {
 } from "./seed.js";
 import type { FakeGithubState, IssueRecord, RepoRecord, RequestRecord, WorkflowRunRecord } from "./state.js";
 
+export type { FakeGithubApp } from "./app-auth.js";
 export type { AccountSeed, GithubSeed, IssueSeed, RepoSeed, RunSeed } from "./seed.js";
 export type { FakeGithubState, IssueRecord, RepoRecord, RequestRecord, WorkflowRunRecord } from "./state.js";
 
@@ -30,6 +32,8 @@ export interface FakeGithubOptions {
    * records which token it came with (`RequestRecord.token`).
    */
   userTokens?: Record<string, string>;
+  /** A GitHub App installed here: its JWT buys installation tokens, which then act like `token`. */
+  app?: FakeGithubApp;
   /** Default 0: a free port. */
   port?: number;
   /** Replaces parts of the default seed (`octo-dev` in org `acme`); `{ issues: [] }` empties issues. */
@@ -65,8 +69,10 @@ export async function startFakeGithub(options: FakeGithubOptions = {}): Promise<
   const token = options.token ?? "ghp_fake_token";
   const state = buildState({ ...defaultGithubSeed(), ...options.seed });
   let webUrl = "";
+  // Installation tokens join the accepted ones as they are issued.
+  const tokens = [token, ...Object.keys(options.userTokens ?? {})];
   const server = createServer((req, res) => {
-    void handle(req, res, state, [token, ...Object.keys(options.userTokens ?? {})], webUrl);
+    void handle(req, res, state, tokens, webUrl, options.app);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -118,6 +124,7 @@ async function handle(
   state: FakeGithubState,
   tokens: string[],
   webUrl: string,
+  app?: FakeGithubApp,
 ): Promise<void> {
   const requestUrl = new URL(req.url ?? "/", webUrl);
   const method = req.method ?? "GET";
@@ -137,6 +144,12 @@ async function handle(
   let result: { status: number; body?: unknown; headers?: Record<string, string> };
   try {
     record.body = await readBody(req);
+    if (isTokenExchange(method, path)) {
+      result = await exchangeForInstallationToken(app, path, auth.token, tokens);
+      record.status = result.status;
+      sendJson(res, result.status, result.body, rateLimitHeaders());
+      return;
+    }
     if (auth.scheme === "none") throw new GithubHttpError(401, "Requires authentication");
     if (!auth.token || !tokens.includes(auth.token)) throw new GithubHttpError(401, "Bad credentials");
     const match = router.match(method, path);
