@@ -2,6 +2,9 @@ import { join } from "node:path";
 import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
 import { type CaipeEnv, type CaipeProcess, startCaipeProcess } from "../src/index.js";
 
+/** CAIPE's supervisor imports for a minute or more on a busy 2-core machine. */
+const START_TIMEOUT_MS = 600_000;
+
 /** What a fleet is to the bench: its two A2A endpoints and the processes behind each. */
 export interface Fleet {
   name: string;
@@ -63,6 +66,7 @@ export async function startCaipeFleet(env: CaipeEnv, shared: Shared, dbName: str
       cwd: join(jiraDir, "mcp"),
       port: mcpPort,
       label: "CAIPE Jira MCP server",
+      startTimeoutMs: START_TIMEOUT_MS,
       listeningPath: "/mcp",
       env: {
         PATH: process.env.PATH,
@@ -82,6 +86,7 @@ export async function startCaipeFleet(env: CaipeEnv, shared: Shared, dbName: str
       cwd: jiraDir,
       port: jiraPort,
       label: "CAIPE Jira agent",
+      startTimeoutMs: START_TIMEOUT_MS,
       env: {
         ...base,
         ...atlassian,
@@ -99,6 +104,7 @@ export async function startCaipeFleet(env: CaipeEnv, shared: Shared, dbName: str
       cwd: env.sourceDir,
       port: supervisorPort,
       label: "CAIPE supervisor",
+      startTimeoutMs: START_TIMEOUT_MS,
       env: {
         ...base,
         A2A_HOST: "127.0.0.1",

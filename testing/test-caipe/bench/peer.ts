@@ -273,8 +273,15 @@ async function main() {
             turnsAt(level),
             `${cr.rate.toFixed(2)}${failed(cr)}`,
             `${sr.rate.toFixed(2)}${failed(sr)}`,
-            ratio(sr.rate, cr.rate),
-            cr.rate > 0 && sr.rate / cr.rate >= TARGET_RATE ? "met" : "missed",
+            cr.rate > 0 ? ratio(sr.rate, cr.rate) : "—",
+            // Met only when every Switchboard turn was answered, whatever CAIPE managed.
+            sr.failed > 0
+              ? "missed (turns failed)"
+              : cr.rate > 0 && sr.rate / cr.rate >= TARGET_RATE
+                ? "met"
+                : cr.rate === 0
+                  ? "met (CAIPE answered none)"
+                  : "missed",
           ];
         }),
       ),

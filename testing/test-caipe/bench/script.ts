@@ -18,6 +18,8 @@ export const ROUTED_QUESTION = `jira: ${QUESTION}`;
 /** Both Jira agents answer in the same words from their own tool's result: the issue keys found. */
 export function answerFrom(results: ToolResult[]): string {
   const keys = [...new Set(results.flatMap((result) => result.content.match(/\b[A-Z]+-\d+\b/g) ?? []))];
+  // No issue found: the tool failed; its words go in the answer, so the bench's error names why.
+  if (keys.length === 0) return `No issues; the tool said: ${resultText(results).slice(0, 300)}`;
   return `Open issues in PLAT: ${keys.join(", ")}.`;
 }
 
