@@ -17,6 +17,8 @@ export interface CreateChatModelOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+const CACHE_CONTROL = { type: "ephemeral" } as const;
+
 // Every endpoint, key and model is passed explicitly, so the provider SDKs never fill gaps from process.env
 // behind the caller's back (which would make `options.env` lie). Only the chosen provider's package is
 // loaded: together they hold about 25 MB of an agent's memory.
@@ -48,7 +50,18 @@ async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
     }
     case "anthropic-claude": {
       const { ChatAnthropic } = await import("@langchain/anthropic");
-      return new ChatAnthropic({
+      // Prompt caching: every call carries Anthropic's top-level cache_control, which puts the cache
+      // breakpoint on the last block and moves it as the conversation grows (tools and system included).
+      class CachingChatAnthropic extends ChatAnthropic {
+        override invocationParams(options?: this["ParsedCallOptions"]) {
+          return super.invocationParams({
+            ...options,
+            cache_control: options?.cache_control ?? CACHE_CONTROL,
+          } as this["ParsedCallOptions"]);
+        }
+      }
+      const Chat = s.promptCache ? CachingChatAnthropic : ChatAnthropic;
+      return new Chat({
         model: s.modelName,
         apiKey: s.apiKey,
         anthropicApiUrl: s.baseUrl,
@@ -58,7 +71,34 @@ async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
     case "aws-bedrock": {
       const { ChatBedrockConverse } = await import("@langchain/aws");
       const { BedrockRuntimeClient } = await import("@aws-sdk/client-bedrock-runtime");
-      return new ChatBedrockConverse({
+      // AWS_BEDROCK_ENABLE_PROMPT_CACHE: a cache point after the system prompt, the tools and the
+      // conversation (ChatBedrockConverse's cache_control call option), where the model supports one.
+      class CachingChatBedrockConverse extends ChatBedrockConverse {
+        override _generate(
+          ...[messages, options, runManager]: Parameters<
+            InstanceType<typeof ChatBedrockConverse>["_generate"]
+          >
+        ) {
+          return super._generate(
+            messages,
+            { ...options, cache_control: options.cache_control ?? CACHE_CONTROL },
+            runManager,
+          );
+        }
+        override _streamResponseChunks(
+          ...[messages, options, runManager]: Parameters<
+            InstanceType<typeof ChatBedrockConverse>["_streamResponseChunks"]
+          >
+        ) {
+          return super._streamResponseChunks(
+            messages,
+            { ...options, cache_control: options.cache_control ?? CACHE_CONTROL },
+            runManager,
+          );
+        }
+      }
+      const Chat = s.promptCache ? CachingChatBedrockConverse : ChatBedrockConverse;
+      return new Chat({
         model: s.modelName,
         region: s.region,
         temperature: s.temperature,

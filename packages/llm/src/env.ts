@@ -39,6 +39,7 @@ const LlmEnv = z.object({
   ANTHROPIC_MODEL_NAME: text,
   ANTHROPIC_BASE_URL: text, // Switchboard addition (the Anthropic SDK's name), for proxies and tests
   ANTHROPIC_TEMPERATURE: text,
+  ANTHROPIC_ENABLE_PROMPT_CACHE: text, // Switchboard addition, after CAIPE's AWS_BEDROCK_ENABLE_PROMPT_CACHE
   // aws-bedrock
   AWS_BEDROCK_MODEL_ID: text,
   AWS_REGION: text,
@@ -49,6 +50,7 @@ const LlmEnv = z.object({
   AWS_ENDPOINT_URL: text, // the contract's AWS row (e.g. a local emulator)
   AWS_ENDPOINT_URL_BEDROCK_RUNTIME: text, // the AWS SDK's service-specific name; wins over AWS_ENDPOINT_URL
   BEDROCK_TEMPERATURE: text,
+  AWS_BEDROCK_ENABLE_PROMPT_CACHE: text,
   // google-gemini
   GOOGLE_API_KEY: text,
   GOOGLE_GEMINI_MODEL_NAME: text,
@@ -86,13 +88,14 @@ export type LlmSettings =
       deployment: string;
       apiVersion: string;
     })
-  | (Common & { provider: "anthropic-claude"; apiKey: string; baseUrl: string })
+  | (Common & { provider: "anthropic-claude"; apiKey: string; baseUrl: string; promptCache: boolean })
   | (Common & {
       provider: "aws-bedrock";
       region: string;
       credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
       profile?: string;
       endpointUrl?: string;
+      promptCache: boolean;
     })
   | (Common & { provider: "google-gemini"; apiKey: string; baseUrl?: string })
   | (Common & { provider: "ollama"; baseUrl: string });
@@ -158,6 +161,13 @@ function jsonHeaders(value: string | undefined): Record<string, string> | undefi
   return parsed.data;
 }
 
+function flag(value: string | undefined, variable: Variable, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (/^(true|1|yes)$/i.test(value)) return true;
+  if (/^(false|0|no)$/i.test(value)) return false;
+  throw configError(`${variable} must be true or false, got "${value}".`);
+}
+
 // AWS_ENDPOINT_URL_BEDROCK_RUNTIME lets Bedrock go to a gateway or test server while AWS_ENDPOINT_URL
 // (an agent's own AWS APIs, e.g. moto) points elsewhere.
 function bedrockEndpoint(e: LlmEnvVars): string | undefined {
@@ -209,6 +219,7 @@ function providerSettings(provider: LlmProvider, e: LlmEnvVars): ProviderSetting
         modelName: v.ANTHROPIC_MODEL_NAME,
         baseUrl: httpUrl(e.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com", "ANTHROPIC_BASE_URL"),
         temperature: temperature(e.ANTHROPIC_TEMPERATURE, "ANTHROPIC_TEMPERATURE", v.ANTHROPIC_MODEL_NAME),
+        promptCache: flag(e.ANTHROPIC_ENABLE_PROMPT_CACHE, "ANTHROPIC_ENABLE_PROMPT_CACHE", true),
       };
     }
     case "aws-bedrock": {
@@ -233,6 +244,7 @@ function providerSettings(provider: LlmProvider, e: LlmEnvVars): ProviderSetting
             : undefined,
         profile: e.AWS_ACCESS_KEY_ID ? undefined : e.AWS_PROFILE,
         endpointUrl: bedrockEndpoint(e),
+        promptCache: flag(e.AWS_BEDROCK_ENABLE_PROMPT_CACHE, "AWS_BEDROCK_ENABLE_PROMPT_CACHE", false),
         temperature: temperature(e.BEDROCK_TEMPERATURE, "BEDROCK_TEMPERATURE", v.AWS_BEDROCK_MODEL_ID),
       };
     }

@@ -1,4 +1,4 @@
-import { type AIMessageChunk, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { type AIMessageChunk, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import {
   guardOutboundConnections,
@@ -78,5 +78,40 @@ describe.each(PROVIDER_NAMES)("LLM_PROVIDER=%s", (provider) => {
     expect(answer).toBe("get_issue returned: PLAT-7: Login page times out (status: In Progress)");
     expect(llm.calls.at(-1)).toMatchObject({ dialect: DIALECT[provider], stream: true });
     expect(merged?.usage_metadata?.input_tokens ?? 0).toBeGreaterThan(0);
+  });
+});
+
+describe("prompt caching", () => {
+  const system = `You are the Jira agent. ${"Keep to the team's conventions for issues and comments. ".repeat(80)}`;
+
+  it.each([
+    ["anthropic-claude", {}],
+    ["aws-bedrock", { AWS_BEDROCK_ENABLE_PROMPT_CACHE: "true" }],
+  ] as const)(
+    "%s: the second turn reads the system prompt and tools from the cache",
+    async (provider, extra) => {
+      const { model } = await createChatModel({ env: { ...llm.envFor(provider), ...extra } });
+      const bound = model.bindTools?.([getIssue]);
+      if (!bound) throw new Error("no bindTools");
+      const first = [new SystemMessage(system), new HumanMessage("hello")];
+      const one = await bound.invoke(first);
+      const two = await bound.invoke([...first, one, new HumanMessage("and again")]);
+      expect(one.usage_metadata?.input_token_details?.cache_creation).toBeGreaterThan(1000);
+      expect(two.usage_metadata?.input_token_details?.cache_read).toBeGreaterThan(1000);
+      const body = JSON.stringify(llm.calls.at(-1)?.body);
+      expect(body).toContain(provider === "aws-bedrock" ? '"cachePoint"' : '"cache_control"');
+    },
+  );
+
+  it("is off when the setting says so, and Bedrock's is off by default (as CAIPE's)", async () => {
+    for (const env of [
+      { ...llm.envFor("anthropic-claude"), ANTHROPIC_ENABLE_PROMPT_CACHE: "false" },
+      llm.envFor("aws-bedrock"),
+    ]) {
+      const { model } = await createChatModel({ env });
+      const reply = await model.invoke([new SystemMessage(system), new HumanMessage("hello")]);
+      expect(reply.usage_metadata?.input_token_details?.cache_creation ?? 0).toBe(0);
+      expect(JSON.stringify(llm.calls.at(-1)?.body)).not.toMatch(/cachePoint|cache_control/);
+    }
   });
 });

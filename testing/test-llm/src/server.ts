@@ -62,6 +62,7 @@ export interface ScriptedLlm {
   close(): Promise<void>;
 }
 
+const MIN_CACHED_TOKENS = 1024;
 const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 
 function sendJson(
@@ -193,15 +194,24 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     },
     usage(request: ChatCompletionRequest, reply: ReturnType<typeof resolveReply>, cachePrefix?: string) {
       const usage = usageFor(request, reply);
-      const prefix =
-        cachePrefix === undefined ? 0 : Math.min(usage.prompt_tokens, Math.ceil(cachePrefix.length / 4));
-      const hit = cachePrefix !== undefined && cached.has(cachePrefix);
-      if (cachePrefix !== undefined) cached.add(cachePrefix);
+      const tokens = (text: string) => Math.min(usage.prompt_tokens, Math.ceil(text.length / 4));
+      let read = "";
+      if (cachePrefix !== undefined) {
+        for (const prefix of cached) {
+          const covers = cachePrefix === prefix || cachePrefix.startsWith(`${prefix}\n`);
+          if (covers && prefix.length > read.length) read = prefix;
+        }
+        cached.add(cachePrefix);
+      }
+      // Prefixes under the providers' minimum cacheable length (1,024 tokens for Claude) are not cached.
+      const written =
+        cachePrefix === undefined || tokens(cachePrefix) < MIN_CACHED_TOKENS ? 0 : tokens(cachePrefix);
+      const cacheRead = written === 0 ? 0 : tokens(read);
       return {
         input: usage.prompt_tokens,
         output: usage.completion_tokens,
-        cacheRead: hit ? prefix : 0,
-        cacheWrite: hit ? 0 : prefix,
+        cacheRead,
+        cacheWrite: written - cacheRead,
       };
     },
   };

@@ -11,6 +11,7 @@ import {
   isRecord,
   parseJson,
   pieces,
+  prefixLines,
   randomId,
   sendBody,
   toolCall,
@@ -119,8 +120,8 @@ function unanswered(index: number, ids: Set<string>): LlmHttpError {
 }
 
 /**
- * The request's text up to its last `cache_control` breakpoint, in Anthropic's cache order (tools,
- * system, messages); undefined when the client marked none.
+ * The request's blocks up to its last `cache_control` breakpoint, in Anthropic's cache order (tools,
+ * system, messages), one JSON line each; undefined when the client marked none.
  */
 function cachePrefix(body: Record<string, unknown>): string | undefined {
   const parts: unknown[] = [
@@ -132,8 +133,11 @@ function cachePrefix(body: Record<string, unknown>): string | undefined {
     if (Array.isArray(content)) parts.push(...content);
     else parts.push(content);
   }
-  const last = parts.findLastIndex((part) => isRecord(part) && part.cache_control !== undefined);
-  return last < 0 ? undefined : JSON.stringify(parts.slice(0, last + 1));
+  // A top-level cache_control (automatic caching) puts the breakpoint on the last block.
+  const last = isRecord(body.cache_control)
+    ? parts.length - 1
+    : parts.findLastIndex((part) => isRecord(part) && part.cache_control !== undefined);
+  return last < 0 ? undefined : prefixLines(parts.slice(0, last + 1));
 }
 
 function usageOf(usage: DialectUsage, output = usage.output) {

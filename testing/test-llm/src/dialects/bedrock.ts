@@ -12,6 +12,7 @@ import {
   isRecord,
   parseJson,
   pieces,
+  prefixLines,
   randomId,
   sendBody,
   toolCall,
@@ -152,7 +153,7 @@ function cachePrefix(body: Record<string, unknown>): string | undefined {
   for (const message of Array.isArray(body.messages) ? body.messages : [])
     if (isRecord(message) && Array.isArray(message.content)) parts.push(...message.content);
   const last = parts.findLastIndex((part) => isRecord(part) && part.cachePoint !== undefined);
-  return last < 0 ? undefined : JSON.stringify(parts.slice(0, last + 1));
+  return last < 0 ? undefined : prefixLines(parts.slice(0, last + 1));
 }
 
 function usageOf(usage: DialectUsage) {

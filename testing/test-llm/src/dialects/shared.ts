@@ -24,8 +24,9 @@ export interface DialectEngine {
   /** Records the request (as `requests` and `calls`), runs the script, waits out the latency. */
   answer(request: ChatCompletionRequest, call: RecordedCall): Promise<ResolvedReply>;
   /**
-   * Token counts for a request and its reply. `cachePrefix`: the request's text up to the client's
-   * cache breakpoint, when it set one; a prefix seen before is read from the cache, a new one written.
+   * Token counts for a request and its reply. `cachePrefix`: the request's blocks up to the client's
+   * cache breakpoint, one JSON line each, when it set one. The longest prefix written before (whole
+   * lines) is read from the cache, the rest of it written, as a provider's prompt cache does.
    */
   usage(request: ChatCompletionRequest, reply: ResolvedReply, cachePrefix?: string): DialectUsage;
   /** The key the server was started with; undefined accepts any. */
@@ -150,4 +151,20 @@ export function pieces(text: string, size = 8): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
+}
+
+/**
+ * The blocks before a cache breakpoint as the engine's cache key, one JSON line each, without the cache
+ * markers themselves (a Bedrock cachePoint block, a cache_control field): a marker marks a position,
+ * so a prefix cached when it ended a request is found again once the conversation has grown past it.
+ */
+export function prefixLines(parts: unknown[]): string {
+  return parts
+    .filter((part) => !(isRecord(part) && part.cachePoint !== undefined))
+    .map((part) => {
+      if (!isRecord(part) || part.cache_control === undefined) return JSON.stringify(part);
+      const { cache_control: _marker, ...rest } = part;
+      return JSON.stringify(rest);
+    })
+    .join("\n");
 }
