@@ -2,12 +2,14 @@ import { useMemo } from "preact/hooks";
 import { AccountApi } from "./account-api.js";
 import { AuditPage } from "./audit-page.js";
 import { LinkedTokensPage } from "./linked-tokens.js";
+import { MemoriesApi, MemoriesPage } from "./memories-page.js";
 import "./side-pages.css";
 
 /** Pages beside the chat, each at its own address. */
 export const SIDE_PAGES = [
   { path: "/linked-tokens", title: "Linked tokens" },
   { path: "/audit", title: "Audit" },
+  { path: "/memories", title: "Memories" },
 ] as const;
 
 export type SidePath = (typeof SIDE_PAGES)[number]["path"];
@@ -60,10 +62,13 @@ export function SidePage({
   fail(error: unknown): string;
 }) {
   const api = useMemo(() => new AccountApi(token), [token]);
+  const memories = useMemo(() => new MemoriesApi(token), [token]);
   return (
     <main class="side-page">
       {path === "/linked-tokens" ? (
         <LinkedTokensPage api={api} fail={fail} />
+      ) : path === "/memories" ? (
+        <MemoriesPage api={memories} fail={fail} />
       ) : (
         <AuditPage api={api} fail={fail} />
       )}

@@ -28,13 +28,16 @@ const SUPERVISOR_ROUTES: Record<string, string[]> = {
   "/linked-tokens": ["GET"],
   "/linked-tokens/:vendor": ["PUT", "DELETE"],
   "/audit": ["GET"],
+  "/memories": ["GET", "DELETE"],
+  "/memories/:id": ["DELETE"],
+  "/me": ["DELETE"],
 };
 
 /**
  * The page's addresses: a new conversation, one conversation (client/route.ts), sign-in's return
  * (client/auth.ts), the side pages (client/side-pages.tsx).
  */
-const PAGE_PATHS = ["/", "/c/:contextId", "/auth/callback", "/linked-tokens", "/audit"];
+const PAGE_PATHS = ["/", "/c/:contextId", "/auth/callback", "/linked-tokens", "/audit", "/memories"];
 
 const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · Switchboard</title></head>' +
