@@ -108,6 +108,17 @@ export async function startSlackBot(settings: SlackBotSettings, logger: Logger):
   registerSlackListeners(bolt, relay, metrics, logger);
 
   let slackConnected = settings.transport.mode === "http";
+  if (receiver instanceof SocketModeReceiver) {
+    // Not ready while Socket Mode reconnects: Slack holds events for a replica that is connected.
+    receiver.client.on("connected", () => {
+      slackConnected = true;
+    });
+    for (const state of ["reconnecting", "disconnected"]) {
+      receiver.client.on(state, () => {
+        slackConnected = false;
+      });
+    }
+  }
   http.get("/health", (_req, res) => {
     res.json({ status: "ok", service: "slack-bot" });
   });
@@ -136,7 +147,6 @@ export async function startSlackBot(settings: SlackBotSettings, logger: Logger):
   });
   if (settings.transport.mode === "socket") {
     await bolt.start();
-    slackConnected = true;
   }
   const { port } = server.address() as AddressInfo;
   return {

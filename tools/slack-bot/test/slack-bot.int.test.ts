@@ -175,6 +175,11 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
     expect(fleet.jira.issues.length).toBe(issuesBefore + 1);
   });
 
+  it("is ready once Socket Mode is connected, and says so", async () => {
+    const ready = (await (await fetch(`http://127.0.0.1:${botPort}/ready`)).json()) as Record<string, string>;
+    expect(ready).toMatchObject({ status: "ready", slack: "connected", mongodb: "up", supervisor: "up" });
+  });
+
   it("says so in the thread when the supervisor is down", async () => {
     await bot.stop();
     const down = await startBot({ ...socketEnv, CAIPE_URL: `http://127.0.0.1:${await freePort()}` });
