@@ -49,7 +49,7 @@ export function parseHostAndPort(text: string, port: number, setting: string): H
 
 /** NetUtils' settings (CAIPE's names for the limits it had); a bad value stops the start, naming it. */
 export function readNetUtilsSettings(env: NodeJS.ProcessEnv): NetUtilsSettings {
-  const allow = env[ALLOW_PRIVATE_NETWORKS]?.trim().toLowerCase() ?? "";
+  const allow = env.NETUTILS_ALLOW_PRIVATE_NETWORKS?.trim().toLowerCase() ?? "";
   if (!["", "true", "false"].includes(allow))
     problem(`${ALLOW_PRIVATE_NETWORKS} must be true or false, not ${JSON.stringify(allow)}.`);
   const dnsServers = (env.NETUTILS_DNS_SERVERS ?? "")

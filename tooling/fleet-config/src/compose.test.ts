@@ -65,9 +65,11 @@ describe("the Compose schema check", () => {
 describe("checkCompose on a changed workspace", () => {
   it("asks for a service when an agent package has none", () => {
     fixture = fleetFixture();
-    fixture.edit("agents/weather/package.json", () => JSON.stringify({ name: "@switchboard/agent-weather" }));
+    fixture.edit("agents/status-page/package.json", () =>
+      JSON.stringify({ name: "@switchboard/agent-status-page" }),
+    );
     expect(checkCompose(fixture.root)).toContain(
-      'agents/weather needs exactly one service in docker-compose.dev.yaml, found 0 (none); expected "agent-weather".',
+      'agents/status-page needs exactly one service in docker-compose.dev.yaml, found 0 (none); expected "agent-status-page".',
     );
   });
 

@@ -1,11 +1,14 @@
 import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 
-/** The path of a program on PATH, if it is installed (ping, traceroute, tracepath). */
-export async function findProgram(name: string, path = process.env.PATH ?? ""): Promise<string | undefined> {
-  for (const dir of path.split(delimiter).filter(Boolean)) {
+/** Where programs are looked for: the usual system folders (the agent's image, a developer's machine). */
+const PROGRAM_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
+
+/** The path of a program if it is installed (ping, traceroute, tracepath). */
+export async function findProgram(name: string, dirs = PROGRAM_DIRS): Promise<string | undefined> {
+  for (const dir of dirs) {
     const candidate = join(dir, name);
     const usable = await access(candidate, constants.X_OK).then(
       () => true,
