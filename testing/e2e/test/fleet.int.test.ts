@@ -63,6 +63,7 @@ describe("the local fleet", () => {
     ENABLE_PAGERDUTY: "false",
     ENABLE_SLACK: "false",
     ENABLE_VICTOROPS: "false",
+    ENABLE_KOMODOR: "false",
     ENABLE_SPLUNK: "false",
     ENABLE_WEBEX: "false",
     SUPERVISOR_PORT: String(await freePort()),

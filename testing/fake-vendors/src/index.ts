@@ -6,6 +6,12 @@ export type { ConfluenceState, Page, PageChange } from "./confluence/index.js";
 export { type FakeConfluence, startFakeConfluence } from "./confluence/index.js";
 export type { GitLabChange, GitLabState, Issue, MergeRequest, Pipeline, Project } from "./gitlab/index.js";
 export { type FakeGitLab, startFakeGitLab } from "./gitlab/index.js";
+export {
+  type FakeKomodor,
+  type KomodorChange,
+  type KomodorState,
+  startFakeKomodor,
+} from "./komodor/index.js";
 export type { Place, PlaceWeather, SeededPlace } from "./open-meteo/index.js";
 export { type FakeOpenMeteo, startFakeOpenMeteo } from "./open-meteo/index.js";
 export { type OpenApiFakeOptions, startOpenApiFake } from "./openapi-fake.js";
