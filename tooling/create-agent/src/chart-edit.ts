@@ -19,25 +19,31 @@ function parse(text: string): { document: Document; agents: YAMLMap } {
  * Registers a generated agent in the Helm chart's values: `agents.<name>` on its port, its API URL
  * as a setting and its token as a key of the chart's Secret (the variables its template reads).
  */
-export function addAgentToChart(text: string, agent: { name: string; port: number; mcp?: boolean }): string {
+export function addAgentToChart(
+  text: string,
+  agent: { name: string; port: number; kind?: "api" | "mcp" | "openapi" },
+): string {
   const { document, agents } = parse(text);
   const prefix = envPrefixFor(agent.name);
+  const mcp = agent.kind === "mcp";
+  // An agent made from an OpenAPI description takes an API key; the example API client a token.
+  const secret = `${prefix}_${agent.kind === "openapi" ? "API_KEY" : "API_TOKEN"}`;
   // An MCP-backed agent has its server in its code; <NAME>_MCP_SERVERS, when wanted, goes in its env.
   agents.set(
     document.createNode(agent.name),
     document.createNode(
-      agent.mcp
+      mcp
         ? { enabled: true, port: agent.port }
         : {
             enabled: true,
             port: agent.port,
             env: { [`${prefix}_API_URL`]: "" },
-            secretKeys: [`${prefix}_API_TOKEN`],
+            secretKeys: [secret],
           },
     ),
   );
   agents.items.sort((a, b) => String(a.key).localeCompare(String(b.key)));
-  if (!agent.mcp) document.setIn(["secrets", "values", `${prefix}_API_TOKEN`], "");
+  if (!mcp) document.setIn(["secrets", "values", secret], "");
   return document.toString(WRITE_OPTIONS);
 }
 
@@ -45,6 +51,7 @@ export function addAgentToChart(text: string, agent: { name: string; port: numbe
 export function removeAgentFromChart(text: string, name: string): string {
   const { document, agents } = parse(text);
   agents.delete(name);
-  document.deleteIn(["secrets", "values", `${envPrefixFor(name)}_API_TOKEN`]);
+  for (const secret of ["API_TOKEN", "API_KEY"])
+    document.deleteIn(["secrets", "values", `${envPrefixFor(name)}_${secret}`]);
   return document.toString(WRITE_OPTIONS);
 }

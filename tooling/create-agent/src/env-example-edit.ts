@@ -26,7 +26,7 @@ export function sectionHeader(title: string, name: string): string {
 export function addAgentToEnvExample(
   text: string,
   values: TemplateValues,
-  options: { mcp?: boolean } = {},
+  options: { kind?: "api" | "mcp" | "openapi" } = {},
 ): string {
   const lines = text.split("\n");
   const name = values.name ?? "";
@@ -37,7 +37,8 @@ export function addAgentToEnvExample(
   }
   lines.splice(lastPort + 1, 0, ...wiring);
 
-  const section = template(options.mcp ? "env-agent-mcp.tmpl" : "env-agent.tmpl", {
+  const kind = options.kind ?? "api";
+  const section = template(kind === "api" ? "env-agent.tmpl" : `env-agent-${kind}.tmpl`, {
     ...values,
     header: sectionHeader(values.title ?? name, name),
   });

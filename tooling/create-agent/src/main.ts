@@ -3,10 +3,11 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
 import { agentNameProblem } from "./agent-name.js";
+import { loadOpenApiSource } from "./openapi-source.js";
 import { defaultDescription, type NewAgentResult, newAgent, removeAgent, suggestPort } from "./scaffold.js";
 
 const USAGE = `Usage:
-  pnpm new-agent <name> [--port <port>] [--description "<one line>"] [--mcp-command "<cmd>" | --mcp-url <url>]
+  pnpm new-agent <name> [--port <port>] [--description "<one line>"] [--mcp-command "<cmd>" | --mcp-url <url> | --openapi <file>]
   pnpm remove-agent <name>
 
   <name>         lowercase letters, digits and '-', starting with a letter, at most 40 characters
@@ -14,6 +15,8 @@ const USAGE = `Usage:
   --description  what the agent does; shown on its card, for the supervisor's routing
   --mcp-command  the agent's tools come from this MCP server, started over stdio (e.g. "npx -y @modelcontextprotocol/server-memory")
   --mcp-url      the agent's tools come from the MCP server at this Streamable HTTP URL
+  --openapi      the agent is made from this OpenAPI 3 description (JSON or YAML): one tool per
+                 operation, GET operations as read tools, the others as changes that ask first
   --root         the repository (default: the workspace above the current folder)
 
 On a terminal, missing arguments are asked for; otherwise they must be given.`;
@@ -56,6 +59,27 @@ function terminalIo(): Io {
 export function nextSteps(result: NewAgentResult): string[] {
   const filter = result.packageName;
   const p = result.envPrefix;
+  if (result.openapi) {
+    const { reads, changes, skipped } = result.openapi;
+    return [
+      `Created agents/${result.name} (${filter}) on port ${result.port}: ${reads} read tools and ${changes} change tools`,
+      "(asking first), one per operation of the description:",
+      ...result.files.map((file) => `  agents/${result.name}/${file}`),
+      ...(skipped.length > 0 ? [`Left out: ${skipped.join("; ")}.`] : []),
+      `Registered it in docker-compose.dev.yaml (service ${result.serviceName}, profiles ${result.name} and all-agents;`,
+      `the supervisor's ENABLE_${p} and ${p}_AGENT_URL) and in .env.example (ENABLE_${p}, ${p}_AGENT_URL/_HOST/_PORT,`,
+      `${p}_API_URL, ${p}_API_KEY) and the Helm chart.`,
+      "",
+      "Next steps:",
+      "  pnpm install                                     link the new package (updates pnpm-lock.yaml)",
+      `  pnpm turbo run build --filter=${filter}...`,
+      `  pnpm --filter ${filter} test                     its tests, as generated, pass against a fake made from the description`,
+      `  Review agents/${result.name}/src/tools.ts: descriptions, confirmations and resources are yours to edit.`,
+      `  Set ${p}_API_URL and ${p}_API_KEY in .env; ENABLE_${p}=true and ${p}_AGENT_URL=http://localhost:${result.port}`,
+      "  route the supervisor to it (npm start does this itself).",
+      `  pnpm remove-agent ${result.name} undoes all of this.`,
+    ];
+  }
   if (result.mcp) {
     return [
       `Created agents/${result.name} (${filter}) on port ${result.port}, its tools from the MCP server "${result.name}":`,
@@ -107,6 +131,7 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
         description: { type: "string" },
         "mcp-command": { type: "string" },
         "mcp-url": { type: "string" },
+        openapi: { type: "string" },
         root: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -129,8 +154,9 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
   }
   const mcpCommand = values["mcp-command"];
   const mcpUrl = values["mcp-url"];
-  if (mcpCommand !== undefined && mcpUrl !== undefined) {
-    io.err(`Give --mcp-command or --mcp-url, not both.\n\n${USAGE}`);
+  const openapiPath = values.openapi;
+  if ([mcpCommand, mcpUrl, openapiPath].filter((one) => one !== undefined).length > 1) {
+    io.err(`Give one of --mcp-command, --mcp-url and --openapi.\n\n${USAGE}`);
     return 2;
   }
   if (
@@ -138,7 +164,8 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
     (values.port !== undefined ||
       values.description !== undefined ||
       mcpCommand !== undefined ||
-      mcpUrl !== undefined)
+      mcpUrl !== undefined ||
+      openapiPath !== undefined)
   ) {
     io.err(`remove-agent takes only a name.\n\n${USAGE}`);
     return 2;
@@ -187,6 +214,10 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
       const fallback = defaultDescription(name);
       description = (await io.ask(`Description [${fallback}]: `)) || fallback;
     }
+    const openapi =
+      openapiPath === undefined
+        ? undefined
+        : { source: await loadOpenApiSource(resolve(openapiPath)), argument: openapiPath };
     const result = newAgent({
       repoRoot,
       name,
@@ -194,6 +225,7 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
       ...(description !== undefined ? { description } : {}),
       ...(mcpCommand !== undefined ? { mcp: { command: mcpCommand } } : {}),
       ...(mcpUrl !== undefined ? { mcp: { url: mcpUrl } } : {}),
+      ...(openapi ? { openapi } : {}),
     });
     for (const line of nextSteps(result)) io.out(line);
     return 0;

@@ -16,6 +16,8 @@ import { FLEET_FILES, type FleetTexts, newFleetProblems, stageRepo } from "./sta
 const ENV_EXAMPLE = FLEET_FILES.envExampleText;
 
 import { type McpSource, mcpServerFor, mcpTemplateValues } from "./mcp-source.js";
+import { openApiTemplateValues, operationsModule, toolsModule } from "./openapi-files.js";
+import type { OpenApiSource } from "./openapi-source.js";
 import { agentTemplateValues, renderTemplateDir } from "./templates.js";
 
 /** Written into a generated package.json; remove-agent only removes packages that carry it. */
@@ -80,6 +82,11 @@ export interface NewAgentOptions {
   description?: string;
   /** The agent takes its tools from this MCP server instead of the example API client. */
   mcp?: McpSource;
+  /**
+   * The agent is made from this OpenAPI description (loadOpenApiSource): one tool per operation.
+   * `argument` is the path as given, named in the generated files.
+   */
+  openapi?: { source: OpenApiSource; argument: string };
 }
 
 export interface NewAgentResult {
@@ -94,6 +101,8 @@ export interface NewAgentResult {
   files: string[];
   /** Whether its tools come from an MCP server. */
   mcp: boolean;
+  /** The description's operations it was made from, when made with --openapi. */
+  openapi?: { reads: number; changes: number; skipped: string[] };
 }
 
 export function defaultDescription(name: string): string {
@@ -153,16 +162,26 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
   } catch (error) {
     refuse(error instanceof Error ? error.message : String(error));
   }
+  if (mcpServer && options.openapi) refuse("Give --openapi or an MCP server, not both.");
   const base = agentTemplateValues({ name, port, description });
+  const openapi = options.openapi;
   const values = {
     ...base,
     ...(options.mcp && mcpServer ? mcpTemplateValues(base.title ?? name, options.mcp, mcpServer) : {}),
+    ...(openapi ? openApiTemplateValues(openapi.source, base, openapi.argument) : {}),
   };
-  const files = renderTemplateDir(mcpServer ? "mcp-agent" : "agent", values);
+  const kind = mcpServer ? "mcp" : openapi ? "openapi" : "api";
+  const files = renderTemplateDir(kind === "api" ? "agent" : `${kind}-agent`, values);
+  if (openapi) {
+    const command = `pnpm new-agent ${name} --openapi ${openapi.argument}`;
+    files.set("src/operations.ts", operationsModule(openapi.source, command));
+    files.set("src/tools.ts", toolsModule(openapi.source, values));
+    files.set("openapi.json", `${JSON.stringify(openapi.source.document, null, 2)}\n`);
+  }
   const next = {
     composeText: addAgentToCompose(original.composeText, { name, port }, values),
-    envExampleText: addAgentToEnvExample(original.envExampleText, values, { mcp: Boolean(mcpServer) }),
-    chartText: addAgentToChart(original.chartText, { name, port, mcp: Boolean(mcpServer) }),
+    envExampleText: addAgentToEnvExample(original.envExampleText, values, { kind }),
+    chartText: addAgentToChart(original.chartText, { name, port, kind }),
   };
 
   const staging = mkdtempSync(join(tmpdir(), "switchboard-new-agent-"));
@@ -187,6 +206,15 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
     envPrefix: envPrefixFor(name),
     files: [...files.keys()].sort(),
     mcp: Boolean(mcpServer),
+    ...(openapi
+      ? {
+          openapi: {
+            reads: openapi.source.operations.filter((operation) => operation.read).length,
+            changes: openapi.source.operations.filter((operation) => !operation.read).length,
+            skipped: openapi.source.skipped,
+          },
+        }
+      : {}),
   };
 }
 
