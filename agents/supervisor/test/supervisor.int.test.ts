@@ -51,6 +51,8 @@ const script = rules(
       lastUser: /what did I ask/,
       reply: recallUserMessages("Earlier you asked: "),
     },
+    // "use <tool>": a subagent calls one of its own tools with no arguments.
+    { lastUser: /^use (\w+)$/, reply: (_r, { match }) => callTool(match?.[1] ?? "", {}) },
     { afterTool: true, reply: replyFromToolResult() },
   ],
   say("I only know Jira."),
@@ -479,6 +481,43 @@ describe("supervisor routing over A2A", () => {
 
     const next = await ask("jira: open issues in PLAT", contextId);
     expect(next.text).toContain("PLAT-1");
+  });
+
+  it("routes to each of CAIPE's catalogue agents, which answers from its own card and tools without credentials", async () => {
+    // Started as npm start starts an agent whose vendor is not configured: each serves its card,
+    // and a turn that needs its vendor fails naming that agent's own settings.
+    const catalogue = [
+      { agent: "komodor", tool: "list_clusters", settings: "set KOMODOR_TOKEN" },
+      { agent: "splunk", tool: "list_detectors", settings: "set SPLUNK_API_URL, SPLUNK_TOKEN" },
+      { agent: "victorops", tool: "list_teams", settings: "set X_VO_API_ID, X_VO_API_KEY" },
+      { agent: "webex", tool: "list_rooms", settings: "set WEBEX_TOKEN" },
+    ];
+    const ports = await Promise.all(catalogue.map(() => freePort()));
+    const started = await Promise.all(
+      catalogue.map(({ agent }, i) => startAgent(agent, ports[i] ?? 0, common())),
+    );
+    processes.push(...started);
+    await startSupervisor(
+      Object.fromEntries(
+        catalogue.flatMap(({ agent }, i) => [
+          [`ENABLE_${agent.toUpperCase()}`, "true"],
+          [`${agent.toUpperCase()}_AGENT_URL`, `http://127.0.0.1:${ports[i]}`],
+        ]),
+      ),
+    );
+    const statuses = async () =>
+      (
+        (await (await fetch(`http://127.0.0.1:${supervisorPort}/subagents`)).json()) as {
+          subagents: Array<{ name: string; status: string }>;
+        }
+      ).subagents
+        .filter((one) => one.name !== "jira")
+        .map((one) => [one.name, one.status]);
+    await expect.poll(statuses).toEqual(catalogue.map(({ agent }) => [agent, "available"]));
+    for (const { agent, tool, settings } of catalogue) {
+      const answer = await ask(`${agent}: use ${tool}`, `conv-${randomUUID()}`);
+      expect(answer.text).toContain(settings);
+    }
   });
 
   it("routes to a Python a2a-sdk 0.3 agent enabled by its card's display name, which receives the forwarded contextId", async () => {
