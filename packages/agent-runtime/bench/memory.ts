@@ -88,7 +88,14 @@ async function main(): Promise<void> {
           logger: silent,
         });
         await handle.close();
-        await client.db(db).collection("store_bench").insertMany(memories(count));
+        const docs = memories(count);
+        // In chunks: one insert of 10,000 can pass a loaded DocumentDB's command timeout.
+        for (let i = 0; i < docs.length; i += 1_000) {
+          await client
+            .db(db)
+            .collection("store_bench")
+            .insertMany(docs.slice(i, i + 1_000));
+        }
       }
       agents[name] = await serveAgent(benchAgent, {
         env: {
@@ -176,6 +183,8 @@ async function main(): Promise<void> {
         let start = performance.now();
         await fresh.recall(owner, "who owns svc-7?", 2_000);
         cold.push(performance.now() - start);
+        // The relevant memories are marked used after the recall, off its path; then the next turn's.
+        await new Promise((resolve) => setTimeout(resolve, 300));
         start = performance.now();
         await fresh.recall(owner, "where is the runbook of svc-9?", 2_000);
         warm.push(performance.now() - start);

@@ -121,7 +121,7 @@ describe("long-term memory: remembered across conversations, per user, under the
       }),
       MongoClient.connect(testMongoUri()),
     ]);
-    for (const user of ["alice", "bob", "carol"]) tokens[user] = await sign(user);
+    for (const user of ["alice", "bob", "carol", "dave"]) tokens[user] = await sign(user);
   });
   afterEach(async () => {
     await agent?.close();
@@ -221,6 +221,34 @@ describe("long-term memory: remembered across conversations, per user, under the
       "our Jira project is OPS",
     ]);
     expect((await scan(subjectKey("bob"))).length).toBeGreaterThan(0);
+  });
+
+  it("ranks by embeddings when EMBEDDINGS_PROVIDER is set (the OpenAI embeddings client against the test LLM)", async () => {
+    agent = await start({
+      EMBEDDINGS_PROVIDER: "openai",
+      EMBEDDINGS_MODEL: "text-embedding-3-small",
+      MEMORY_CONTEXT_TOKENS: "50",
+    });
+    await say_(
+      "dave",
+      "remember that payments deploys go through the argocd app pay-api (topic: payments deploys)",
+    );
+    await say_(
+      "dave",
+      "remember that the weekly report lands in the ops confluence space (topic: weekly report)",
+    );
+    const stored = await mongo
+      .db(dbName)
+      .collection<{ value: { text: string; embedding?: number[] } }>("store_notes")
+      .find({ namespaceStr: `memories/${subjectKey("dave")}` })
+      .toArray();
+    expect(stored.map((doc) => doc.value.embedding?.length)).toEqual([64, 64]);
+    const at = llm.requests.length;
+    await say_("dave", "where does the weekly report land?");
+    const system = systemOf(llm.requests[at] as ChatCompletionRequest);
+    // Room for one: the one the message is about.
+    expect(system).toContain("the weekly report lands in the ops confluence space");
+    expect(system).not.toContain("pay-api");
   });
 
   it("keeps the recalled memories within MAX_CONTEXT_TOKENS for a user with thousands of them", async () => {
