@@ -2,6 +2,7 @@ import { type AIMessageChunk, HumanMessage, SystemMessage, ToolMessage } from "@
 import { tool } from "@langchain/core/tools";
 import {
   guardOutboundConnections,
+  httpError,
   type OutboundGuard,
   PROVIDER_NAMES,
   replyFromToolResult,
@@ -34,6 +35,7 @@ const DIALECT = {
 
 let llm: ScriptedLlm;
 let guard: OutboundGuard;
+const flaky = new Set<string>();
 beforeAll(async () => {
   guard = guardOutboundConnections();
   llm = await startScriptedLlm({
@@ -44,6 +46,15 @@ beforeAll(async () => {
           reply: (_r, { match }) => ({ toolCalls: [{ name: "get_issue", args: { key: match?.[1] } }] }),
         },
         { afterTool: "get_issue", reply: replyFromToolResult() },
+        {
+          // The first request of each "flaky <n>" is refused as rate limited, with Retry-After: 1.
+          lastUser: /^flaky \S+$/,
+          reply: (_r, { userText }) => {
+            if (flaky.has(userText)) return say(`recovered ${userText}`);
+            flaky.add(userText);
+            throw httpError(429, "Rate limit reached; retry after 1s.", { retryAfterSeconds: 1 });
+          },
+        },
       ],
       say("Hello from the scripted model"),
     ),
@@ -113,5 +124,29 @@ describe("prompt caching", () => {
       expect(reply.usage_metadata?.input_token_details?.cache_creation ?? 0).toBe(0);
       expect(JSON.stringify(llm.calls.at(-1)?.body)).not.toMatch(/cachePoint|cache_control/);
     }
+  });
+});
+
+describe("a rate-limited request", () => {
+  // The OpenAI and Anthropic SDKs wait the Retry-After they are given; the AWS SDK and LangChain's
+  // caller (Gemini) retry with their own backoff. ChatOllama does not retry at all (see below).
+  const waitsRetryAfter = new Set(["openai", "azure-openai", "anthropic-claude"]);
+
+  it.each(PROVIDER_NAMES.filter((p) => p !== "ollama"))(
+    "%s: retried, the turn completes",
+    async (provider) => {
+      const { model } = await createChatModel({ env: llm.envFor(provider) });
+      const started = performance.now();
+      const reply = await model.invoke(`flaky ${provider}`);
+      expect(reply.text).toBe(`recovered flaky ${provider}`);
+      expect(llm.calls.filter((c) => JSON.stringify(c.body).includes(`flaky ${provider}`))).toHaveLength(2);
+      if (waitsRetryAfter.has(provider)) expect(performance.now() - started).toBeGreaterThan(900);
+    },
+  );
+
+  it("ollama: not retried; the 429's own message reaches the caller", async () => {
+    const { model } = await createChatModel({ env: llm.envFor("ollama") });
+    await expect(model.invoke("flaky ollama")).rejects.toThrow("Rate limit reached; retry after 1s.");
+    expect(llm.calls.filter((c) => JSON.stringify(c.body).includes("flaky ollama"))).toHaveLength(1);
   });
 });
