@@ -26,13 +26,13 @@ export {
 } from "./petstore/index.js";
 export type { Channel, Message, PostedMessage, SlackState, User } from "./slack/index.js";
 export { type FakeSlack, startFakeSlack } from "./slack/index.js";
+export { type FakeSplunk, type SplunkChange, type SplunkState, startFakeSplunk } from "./splunk/index.js";
 export {
   type RequestRecord,
   startVendorServer,
   type VendorApi,
   VendorHttpError,
   type VendorServer,
-export { type FakeSplunk, type SplunkChange, type SplunkState, startFakeSplunk } from "./splunk/index.js";
 } from "./vendor-server.js";
 export {
   type FakeVictorOps,
