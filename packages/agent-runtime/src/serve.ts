@@ -373,7 +373,13 @@ async function accessFor(
   logger: Logger,
   linked: LinkedTokens | undefined,
 ): Promise<{ access: Access; log: AuditLog; close(): void }> {
-  const settings = readAuthzSettings(env);
+  const read = readAuthzSettings(env);
+  // CAIPE's role settings are about signed-in users' groups. Under AUTH_MODE=none nobody signs in: as
+  // CAIPE with SSO off, the one local user may do everything (a CAIPE .env sets RBAC_* for its RAG).
+  const settings = authMode === "none" && read.rbac ? { ...read, rbac: undefined } : read;
+  if (settings !== read) {
+    logger.info("RBAC_* role settings apply to signed-in users; with AUTH_MODE=none they are not applied.");
+  }
   const policies = loadPolicies(settings, logger);
   if (policies && authMode === "none") {
     logger.warn(
