@@ -11,16 +11,39 @@ export interface UnusedCaipeGroup {
   why: string;
   /** Values that ask for nothing (e.g. `false` for a feature flag): set to one of these, nothing is said. */
   inert?: readonly string[];
+  /** What becomes of them; default "ignored". */
+  verdict?: string;
 }
 
 const OFF = ["false", "0", "no", "off"];
 
 export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
   {
-    names: ["IMAGE_TAG", "COMPOSE_PROFILES", "DISTRIBUTED_AGENTS", "CAIPE_DISTRIBUTED_AGENTS"],
+    names: ["IMAGE_TAG", "DISTRIBUTED_AGENTS", "CAIPE_DISTRIBUTED_AGENTS"],
+    why: "CAIPE's image tag and in-process agents; Switchboard always runs each subagent as its own A2A service",
+  },
+  {
+    names: ["COMPOSE_PROFILES"],
     why:
-      "CAIPE's container images and compose profiles; Switchboard's docker-compose.dev.yaml has its own " +
-      "profiles (one per agent, all-agents) and always runs each subagent as its own A2A service",
+      "Switchboard's docker-compose.dev.yaml answers to CAIPE's profile names for the supervisor " +
+      "(caipe-supervisor), the web chat (caipe-ui, caipe-ui-prod), each agent, all-agents, slack-bot and tracing; " +
+      "CAIPE's other profiles (rag, rbac, mcp-servers, …) start nothing",
+    verdict: "read by docker compose only",
+  },
+  {
+    names: [
+      "SLACK_INTEGRATION_APP_NAME",
+      "SLACK_INTEGRATION_ENABLE_AUTH",
+      "SLACK_INTEGRATION_AUTH_*",
+      "SLACK_LINK_HMAC_SECRET",
+      "SLACK_JIT_*",
+      "SLACK_WORKSPACE_URL",
+      "SLACK_INTEGRATION_BOT_CONFIG",
+    ],
+    inert: OFF,
+    why:
+      "the Slack relay acts as each Slack user's own identity, linked once through the web chat's sign-in " +
+      "(never as one shared service account, never by creating IdP users), and answers in any channel it is invited to",
   },
   {
     names: ["A2A_TRANSPORT", "SLIM_ENDPOINT"],
@@ -30,7 +53,10 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
   {
     names: [
       "ENABLE_CAIPE_UI",
-      "CAIPE_UI_*",
+      "CAIPE_UI_BUILD_TARGET",
+      "CAIPE_UI_NODE_ENV",
+      "CAIPE_UI_COMMAND",
+      "CAIPE_UI_IMAGE_SUFFIX",
       "NEXT_PUBLIC_*",
       "NEXTAUTH_*",
       "APP_CONFIG_FILE",
@@ -199,7 +225,7 @@ export function unusedCaipeSettings(env: NodeJS.ProcessEnv): string[] {
     const shown = set.map(([name, value]) =>
       SECRET_NAME.test(name) ? name : `${name}=${(value ?? "").trim().slice(0, 40)}`,
     );
-    lines.push(`${shown.join(", ")}: ${group.why}; ignored.`);
+    lines.push(`${shown.join(", ")}: ${group.why}; ${group.verdict ?? "ignored"}.`);
   }
   return lines;
 }

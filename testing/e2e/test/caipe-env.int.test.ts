@@ -121,7 +121,7 @@ describe("a CAIPE .env, its blanks filled in", () => {
   it("names at start-up, one line per group, what Switchboard does not use, secrets never shown", () => {
     const supervisor = lines.filter((line) => line.startsWith("supervisor "));
     for (const expected of [
-      /COMPOSE_PROFILES=mcp-servers,.*: CAIPE's container images and compose profiles/,
+      /COMPOSE_PROFILES=mcp-servers,.*answers to CAIPE's profile names.*; read by docker compose only\./,
       /RAG_SERVER_URL=http:\/\/rag-server:9446.*Switchboard has no RAG server or ingestors; ignored/,
       /KEYCLOAK_CLIENT_SECRET.*Switchboard needs no Keycloak admin access/,
       /NEXTAUTH_SECRET.*CAIPE's Next\.js UI/,
