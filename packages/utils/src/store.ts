@@ -34,6 +34,12 @@ export interface StoreHandle {
   /** Undefined when LANGGRAPH_STORE_TYPE=none. */
   readonly store?: BaseStore;
   readonly info: StoreInfo;
+  /**
+   * A cheap token that changes whenever the items directly in `namespace` change (added, rewritten,
+   * deleted): two indexed reads, so an agent may keep a user's items in memory and read them again
+   * only when it changed. Undefined for the in-memory store (reading it is as cheap).
+   */
+  revision?(namespace: string[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -92,6 +98,7 @@ export async function openStore(options: StoreOptions = {}): Promise<StoreHandle
     const items = client.db(dbName).collection(collection);
     // A user's items are read by namespace (MongoDBStore queries namespace.0, namespace.1, …).
     await items.createIndex({ "namespace.0": 1, "namespace.1": 1 });
+    await items.createIndex({ namespaceStr: 1, updatedAt: -1 });
     if (!ttl) await dropTtlIndex(items);
     const info: StoreInfo = {
       agent,
@@ -102,7 +109,19 @@ export async function openStore(options: StoreOptions = {}): Promise<StoreHandle
       ttlMinutes: settings.ttlMinutes,
     };
     logger.info(info, "Long-term memory persists to MongoDB");
-    return { store, info, close: () => client.close() };
+    const revision = async (namespace: string[]) => {
+      const namespaceStr = namespace.join("/");
+      const [count, newest] = await Promise.all([
+        items.countDocuments({ namespaceStr }),
+        items
+          .find({ namespaceStr }, { projection: { updatedAt: 1 } })
+          .sort({ updatedAt: -1 })
+          .limit(1)
+          .next(),
+      ]);
+      return `${count}:${newest?.updatedAt instanceof Date ? newest.updatedAt.getTime() : 0}`;
+    };
+    return { store, info, revision, close: () => client.close() };
   } catch (error) {
     await client.close().catch(() => undefined);
     const text = (error instanceof Error ? error.message : String(error)).replace(
