@@ -88,9 +88,10 @@ describe("MCP tools every provider accepts", () => {
     expect(renamed.get("jira/get issue")).toBe("jira_get_issue");
     expect(names[5]).toBe("create_ticket");
 
-    const ticket = tools[5]?.schema as { properties: Record<string, Record<string, unknown>> };
-    expect(ticket.properties.priority).toEqual({ type: "integer", description: "(one of 1, 2, 3)" });
-    expect((tools[1]?.schema as typeof ticket).properties.q).toEqual({ type: "string", nullable: true });
+    type Properties = { properties: Record<string, Record<string, unknown>> };
+    const properties = (index: number) => (tools[index]?.schema as Properties | undefined)?.properties;
+    expect(properties(5)?.priority).toEqual({ type: "integer", description: "(one of 1, 2, 3)" });
+    expect(properties(1)?.q).toEqual({ type: "string", nullable: true });
 
     expect(await tools[0]?.invoke({ key: "PLAT-1" })).toContain("ran jira/get issue");
     expect(await tools[3]?.invoke({})).toContain(`ran long_${"x".repeat(80)}`);
