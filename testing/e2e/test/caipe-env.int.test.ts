@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
 import { connectAgent } from "@switchboard/a2a-client";
-import { startFleet } from "@switchboard/fleet";
+import { onlyAgents, startFleet } from "@switchboard/fleet";
 import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { freePort } from "@switchboard-testing/test-agents";
@@ -82,10 +82,9 @@ describe("a CAIPE .env, its blanks filled in", () => {
       OPENAI_ENDPOINT: llm.env.OPENAI_BASE_URL,
       OPENAI_MODEL_NAME: llm.env.OPENAI_MODEL_NAME,
       // Agents CAIPE's file has no ENABLE_ line for (npm start runs those by default), left out; free ports.
-      ENABLE_GITLAB: "false",
-      ENABLE_NETUTILS: "false",
-      ENABLE_WEATHER: "false",
-      ENABLE_PETSTORE: "false",
+      ...Object.fromEntries(
+        Object.entries(onlyAgents(root, ["jira", "github"])).filter(([name]) => caipe[name] === undefined),
+      ),
       SUPERVISOR_PORT: String(await freePort()),
       JIRA_AGENT_PORT: String(await freePort()),
       GITHUB_AGENT_PORT: String(await freePort()),

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
 import { AGENT_NODE_ARGS } from "@switchboard/contract";
-import { startFleet } from "@switchboard/fleet";
+import { onlyAgents, startFleet } from "@switchboard/fleet";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { freePort } from "@switchboard-testing/test-agents";
 import {
@@ -54,21 +54,7 @@ describe("the local fleet", () => {
     ATLASSIAN_API_URL: jira.url,
     ATLASSIAN_EMAIL: jira.email,
     ATLASSIAN_TOKEN: jira.token,
-    ENABLE_GITHUB: "false",
-    ENABLE_AWS: "false",
-    ENABLE_ARGOCD: "false",
-    ENABLE_BACKSTAGE: "false",
-    ENABLE_CONFLUENCE: "false",
-    ENABLE_GITLAB: "false",
-    ENABLE_PAGERDUTY: "false",
-    ENABLE_SLACK: "false",
-    ENABLE_VICTOROPS: "false",
-    ENABLE_KOMODOR: "false",
-    ENABLE_SPLUNK: "false",
-    ENABLE_WEBEX: "false",
-    ENABLE_NETUTILS: "false",
-    ENABLE_WEATHER: "false",
-    ENABLE_PETSTORE: "false",
+    ...onlyAgents(root, ["jira"]),
     SUPERVISOR_PORT: String(await freePort()),
     JIRA_AGENT_PORT: String(await freePort()),
     WEB_PORT: String(await freePort()),

@@ -12,7 +12,6 @@
 // (MONGODB_URI, else the test MongoDB). BENCH_ROUNDS: turns per path and surface (default 10).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { connectAgent } from "@switchboard/a2a-client";
@@ -351,14 +350,8 @@ async function main(): Promise<void> {
     MONGODB_URI: process.env.MONGODB_URI ?? mongo?.uri ?? "",
     LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: `bench_stream_${Date.now()}`,
   };
-  // Only the Jira agent and the supervisor: every other agent is left out of this fleet.
-  const others = readdirSync(join(repoRoot, "agents")).filter(
-    (name) => !["jira", "supervisor"].includes(name),
-  );
-  const env = Object.fromEntries(
-    others.map((name) => [`ENABLE_${name.toUpperCase().replaceAll("-", "_")}`, "false"]),
-  );
-  const chat = await startChatFleet({ storage, llm, jira, env });
+  // startChatFleet runs only the Jira agent beside the supervisor.
+  const chat = await startChatFleet({ storage, llm, jira });
   if (chat.fleet.failed.length > 0)
     throw new Error(`The fleet did not start: ${JSON.stringify(chat.fleet.failed)}`);
   const urls = {

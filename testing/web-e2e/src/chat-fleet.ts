@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type Fleet, startFleet } from "@switchboard/fleet";
+import { type Fleet, onlyAgents, startFleet } from "@switchboard/fleet";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { freePort } from "@switchboard-testing/test-agents";
 import {
@@ -87,8 +87,9 @@ export interface ChatFleetOptions {
 }
 
 /**
- * The local fleet as `npm start` runs it (Jira agent, supervisor, web chat), on free ports, with an
- * enabled agent that is not running (splunk, which has no package), so the page has one to show as down.
+ * The local fleet as `npm start` runs it (Jira agent, supervisor, web chat; every other agent package
+ * left out), on free ports, with an enabled agent that is not running (status_page, which has no
+ * package), so the page has one to show as down.
  */
 export async function startChatFleet(options: ChatFleetOptions): Promise<ChatFleet> {
   const env: NodeJS.ProcessEnv = {
@@ -99,16 +100,10 @@ export async function startChatFleet(options: ChatFleetOptions): Promise<ChatFle
     ATLASSIAN_API_URL: options.jira.url,
     ATLASSIAN_EMAIL: options.jira.email,
     ATLASSIAN_TOKEN: options.jira.token,
-    ENABLE_GITHUB: "false",
-    ENABLE_AWS: "false",
-    ENABLE_ARGOCD: "false",
-    ENABLE_BACKSTAGE: "false",
-    ENABLE_CONFLUENCE: "false",
-    ENABLE_GITLAB: "false",
-    ENABLE_PAGERDUTY: "false",
-    ENABLE_SLACK: "false",
-    ENABLE_SPLUNK: "true",
-    SPLUNK_AGENT_URL: `http://127.0.0.1:${await freePort()}`, // down: nothing listens there
+    ...onlyAgents(repoRoot, ["jira"]),
+    // An agent with no package, enabled but down: nothing listens there.
+    ENABLE_STATUS_PAGE: "true",
+    STATUS_PAGE_AGENT_URL: `http://127.0.0.1:${await freePort()}`,
     SUPERVISOR_PORT: String(await freePort()),
     JIRA_AGENT_PORT: String(await freePort()),
     WEB_PORT: String(options.webPort ?? (await freePort())),

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import type { FakeJira } from "@switchboard-testing/fake-jira";
@@ -9,7 +9,7 @@ import type { ScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChatFleet, repoRoot, startChatFleet, startFakes } from "../src/chat-fleet.js";
+import { type ChatFleet, startChatFleet, startFakes } from "../src/chat-fleet.js";
 import { launchBrowser } from "../src/chromium.js";
 import { openPage, screenshot } from "../src/page.js";
 
@@ -60,12 +60,6 @@ describe("the web chat's Linked tokens and Audit pages (AUTH_MODE=jwt, policies)
       jira,
       webPort,
       env: {
-        // Only Jira and GitHub beside the supervisor: every other agent package left out.
-        ...Object.fromEntries(
-          readdirSync(join(repoRoot, "agents"))
-            .filter((name) => !["jira", "github", "supervisor"].includes(name))
-            .map((name) => [`ENABLE_${name.toUpperCase().replace(/\W/g, "_")}`, "false"]),
-        ),
         AUTH_MODE: "jwt",
         AUTH_JWKS_URL: idp.jwksUrl,
         AUTH_ISSUER: idp.issuer,

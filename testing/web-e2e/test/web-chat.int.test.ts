@@ -153,9 +153,9 @@ describe("the web chat in Chromium, against the local fleet", () => {
     await jiraEntry.locator(".status", { hasText: "connected" }).waitFor();
     await jiraEntry.locator("summary").click();
     expect(await jiraEntry.locator(".skills li").count()).toBeGreaterThan(0);
-    const splunk = page.locator('.agents li[data-agent="splunk"]');
-    await splunk.locator(".status", { hasText: "down" }).waitFor();
-    expect(await splunk.locator(".reason").textContent()).not.toBe("");
+    const down = page.locator('.agents li[data-agent="status_page"]');
+    await down.locator(".status", { hasText: "down" }).waitFor();
+    expect(await down.locator(".reason").textContent()).not.toBe("");
     await screenshot(page, "agents");
   });
 

@@ -39,6 +39,18 @@ export interface FleetOptions {
 }
 
 /**
+ * `ENABLE_<AGENT>=false` for every agent package of `root` but `keep` (the supervisor always runs):
+ * a fleet of just those agents, however many packages the repository holds.
+ */
+export function onlyAgents(root: string, keep: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    listAgentPackages(root)
+      .filter((agent) => agent.name !== SUPERVISOR && !keep.includes(agent.name))
+      .map((agent) => [enableVariableFor(agent.name), "false"]),
+  );
+}
+
+/**
  * Starts every enabled agent package (ENABLE_<AGENT>=false leaves one out) on its contract port
  * (<AGENT>_AGENT_PORT overrides), then the supervisor (SUPERVISOR_PORT overrides) wired to them.
  * An agent that fails to start is reported, not fatal; a supervisor that fails stops the fleet.

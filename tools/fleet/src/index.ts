@@ -1,2 +1,2 @@
 export { type AgentProcess, type AgentProcessOptions, startAgentProcess } from "./agent-process.js";
-export { type Fleet, type FleetMember, type FleetOptions, startFleet } from "./fleet.js";
+export { type Fleet, type FleetMember, type FleetOptions, onlyAgents, startFleet } from "./fleet.js";

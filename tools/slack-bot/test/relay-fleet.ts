@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { createLogger } from "@switchboard/common";
-import { enableVariableFor, listAgentPackages, SUPERVISOR } from "@switchboard/contract";
-import { type Fleet, startFleet } from "@switchboard/fleet";
+import { type Fleet, onlyAgents, startFleet } from "@switchboard/fleet";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import type { FakeSlack } from "@switchboard-testing/fake-slack";
 import { freePort } from "@switchboard-testing/test-agents";
@@ -86,12 +85,7 @@ export async function startRelayFleet(options: {
     ATLASSIAN_API_URL: jira.url,
     ATLASSIAN_EMAIL: jira.email,
     ATLASSIAN_TOKEN: jira.token,
-    // The Jira agent only: every other agent package is left out, whatever agents/ holds.
-    ...Object.fromEntries(
-      listAgentPackages(repoRoot)
-        .filter(({ name }) => name !== SUPERVISOR && name !== "jira")
-        .map(({ name }) => [enableVariableFor(name), "false"]),
-    ),
+    ...onlyAgents(repoRoot, ["jira"]),
     SUPERVISOR_PORT: String(await freePort()),
     JIRA_AGENT_PORT: String(await freePort()),
     WEB_PORT: String(options.webPort),
