@@ -51,8 +51,11 @@ const script = rules(
       lastUser: /what did I ask/,
       reply: recallUserMessages("Earlier you asked: "),
     },
-    // "use <tool>": a subagent calls one of its own tools with no arguments.
-    { lastUser: /^use (\w+)$/, reply: (_r, { match }) => callTool(match?.[1] ?? "", {}) },
+    // "use <tool> [<json>]": a subagent calls one of its own tools, with those arguments or none.
+    {
+      lastUser: /^use (\w+)(?: (\{.*\}))?$/,
+      reply: (_r, { match }) => callTool(match?.[1] ?? "", JSON.parse(match?.[2] ?? "{}")),
+    },
     { afterTool: true, reply: replyFromToolResult() },
   ],
   say("I only know Jira."),
@@ -491,12 +494,28 @@ describe("supervisor routing over A2A", () => {
       { agent: "splunk", tool: "list_detectors", settings: "set SPLUNK_API_URL, SPLUNK_TOKEN" },
       { agent: "victorops", tool: "list_teams", settings: "set X_VO_API_ID, X_VO_API_KEY" },
       { agent: "webex", tool: "list_rooms", settings: "set WEBEX_TOKEN" },
+      { agent: "petstore", tool: "find_pets_by_status", settings: "set PETSTORE_API_KEY" },
+      // NetUtils and Weather need no credentials: NetUtils refuses a loopback target by default (the
+      // network guard), and Weather names its settings when Open-Meteo cannot be reached.
+      {
+        agent: "netutils",
+        tool: 'check_port {"host":"127.0.0.1","port":9}',
+        settings: "NetUtils checks go only to public addresses unless NETUTILS_ALLOW_PRIVATE_NETWORKS=true",
+      },
+      {
+        agent: "weather",
+        tool: 'find_place {"place":"Paris"}',
+        settings: "check WEATHER_API_URL",
+        env: { WEATHER_GEOCODING_API_URL: "http://127.0.0.1:9" },
+      },
     ];
     const ports = await Promise.all(catalogue.map(() => freePort()));
-    const started = await Promise.all(
-      catalogue.map(({ agent }, i) => startAgent(agent, ports[i] ?? 0, common())),
-    );
-    processes.push(...started);
+    // One at a time: seven agents starting at once on two busy cores outlast the start timeout.
+    for (const [i, one] of catalogue.entries()) {
+      processes.push(
+        await startAgent(one.agent, ports[i] ?? 0, { ...common(), ...("env" in one ? one.env : {}) }),
+      );
+    }
     await startSupervisor(
       Object.fromEntries(
         catalogue.flatMap(({ agent }, i) => [
@@ -513,7 +532,9 @@ describe("supervisor routing over A2A", () => {
       ).subagents
         .filter((one) => one.name !== "jira")
         .map((one) => [one.name, one.status]);
-    await expect.poll(statuses).toEqual(catalogue.map(({ agent }) => [agent, "available"]));
+    // GET /subagents lists them by name.
+    const names = catalogue.map(({ agent }) => agent).sort();
+    await expect.poll(statuses).toEqual(names.map((agent) => [agent, "available"]));
     for (const { agent, tool, settings } of catalogue) {
       const answer = await ask(`${agent}: use ${tool}`, `conv-${randomUUID()}`);
       expect(answer.text).toContain(settings);
