@@ -77,6 +77,7 @@ describe(".env.example edits", () => {
     expect(envExampleClashes(envExample, "jira")).toContain("ENABLE_JIRA");
     expect(envExampleClashes(`${envExample}\nATLASSIAN_API_URL=x\n`, "atlassian")).toEqual([
       "ATLASSIAN_API_URL",
+      "ATLASSIAN_API_TOKEN",
     ]);
   });
 });
@@ -91,8 +92,10 @@ describe("ports", () => {
   });
 
   it("gives an agent named in the contract its contract port, and no other", () => {
-    expect(choosePort("splunk", undefined, portsInUse("splunk", compose, []))).toBe(8010);
-    expect(() => choosePort("splunk", 9000, portsInUse("splunk", compose, []))).toThrow(
+    // A fleet without the Splunk agent's service, as before it was added.
+    const withoutSplunk = portsInUse("splunk", "services: {}\n", []);
+    expect(choosePort("splunk", undefined, withoutSplunk)).toBe(8010);
+    expect(() => choosePort("splunk", 9000, withoutSplunk)).toThrow(
       /8010 by the contract/,
     );
   });

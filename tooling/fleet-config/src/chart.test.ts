@@ -54,12 +54,12 @@ describe("the Helm chart's values", () => {
   it("set only variables .env.example documents", () => {
     const fixture = fixtureWithValues((values) => {
       values.setIn(["config", "LOG_LEVL"], "debug");
-      values.setIn(["agents", "jira", "secretKeys"], values.createNode(["JIRA_TOKEN"]));
+      values.setIn(["agents", "jira", "secretKeys"], values.createNode(["JIRA_TOKN"]));
       values.setIn(["web", "env", "OIDC_AUDIENCE"], "");
     });
     expect(checkChart(fixture.root)).toEqual([
       expect.stringContaining("config.LOG_LEVL sets LOG_LEVL"),
-      expect.stringContaining("agents.jira.secretKeys sets JIRA_TOKEN"),
+      expect.stringContaining("agents.jira.secretKeys sets JIRA_TOKN"),
       expect.stringContaining("web.env.OIDC_AUDIENCE sets OIDC_AUDIENCE"),
     ]);
   });
