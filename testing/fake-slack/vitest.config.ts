@@ -1,3 +1,0 @@
-import { defineTestConfig } from "@switchboard/vitest-config";
-
-export default defineTestConfig();
