@@ -9,10 +9,11 @@ describe("conformance helpers", () => {
     expect(() => expectText(undefined, "anything")).toThrow();
   });
 
-  it("puts the agent's rules before recall and answering from a tool result", () => {
+  it("answers summary requests first, then the agent's rules, before recall and answering from a tool result", () => {
     const own = { lastUser: /list items/, reply: { content: "x" } };
     const script = conformanceRules([own]);
-    expect(script[0]).toBe(own);
-    expect(script.slice(1)).toMatchObject([{ lastUser: /what did I ask/ }, { afterTool: true }]);
+    expect(script[0]).toMatchObject({ test: expect.any(Function) });
+    expect(script[1]).toBe(own);
+    expect(script.slice(2)).toMatchObject([{ lastUser: /what did I ask/ }, { afterTool: true }]);
   });
 });

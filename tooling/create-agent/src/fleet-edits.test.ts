@@ -95,9 +95,7 @@ describe("ports", () => {
     // A fleet without the Splunk agent's service, as before it was added.
     const withoutSplunk = portsInUse("splunk", "services: {}\n", []);
     expect(choosePort("splunk", undefined, withoutSplunk)).toBe(8010);
-    expect(() => choosePort("splunk", 9000, withoutSplunk)).toThrow(
-      /8010 by the contract/,
-    );
+    expect(() => choosePort("splunk", 9000, withoutSplunk)).toThrow(/8010 by the contract/);
   });
 
   it("refuses ports in use or out of range, naming the holder", () => {
