@@ -42,9 +42,9 @@ function readAuth(env: NodeJS.ProcessEnv): GithubAuth {
   throw new SwitchboardError(
     "github.credentials",
     "user",
-    "The GitHub agent is not configured: set GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY (or GITHUB_APP_PRIVATE_KEY_PATH) " +
-      "and GITHUB_APP_INSTALLATION_ID for a GitHub App, or GITHUB_PERSONAL_ACCESS_TOKEN (a personal access token " +
-      "that can read the repositories, and write issues and pull requests if you want the agent to create them).",
+    "The GitHub agent is not configured: set GITHUB_PERSONAL_ACCESS_TOKEN (a personal access token that can read " +
+      "the repositories, and write issues and pull requests if you want the agent to create them), or for a " +
+      "GitHub App set GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY (or GITHUB_APP_PRIVATE_KEY_PATH) and GITHUB_APP_INSTALLATION_ID.",
   );
 }
 

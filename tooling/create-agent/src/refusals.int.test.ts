@@ -47,7 +47,9 @@ describe("new-agent and remove-agent refusals", () => {
     [{ name: "status-page", port: 8006 }, /Port 8006 is already used by service agent-jira/],
     [{ name: "status-page", port: 8100 }, /Port 8100 is already used by service agent-ledger/],
     [{ name: "status-page", port: 80 }, /Port 80 is not valid/],
-    [{ name: "splunk", port: 9000 }, /splunk agent's port is 8010 by the contract/],
+    // A contract agent on another port: every contract agent exists now, so fleet-edits.test.ts checks
+    // that rule on a fleet without one; here the name itself is refused.
+    [{ name: "splunk", port: 9000 }, /agents\/splunk already exists/],
     [{ name: "status-page", description: "two\nlines" }, /one line/],
   ])("refuses new-agent %o and writes nothing", (options, message) => {
     expect(() => newAgent({ repoRoot: repo, ...options })).toThrow(message);
