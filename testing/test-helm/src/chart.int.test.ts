@@ -2,6 +2,7 @@ import {
   type AgentPackage,
   agentUrlVariableFor,
   enableVariableFor,
+  isFeatureFlag,
   listAgentPackages,
   SUPERVISOR,
   serviceNameFor,
@@ -23,6 +24,9 @@ import { startWebServer } from "../test/web-server.js";
 import { type ChartOptions, type KubeObject, lintChart, renderChart, templateChart } from "./chart.js";
 import { findRepoRoot } from "./helm.js";
 import { validateManifest } from "./kube-schema.js";
+
+/** The supervisor's wiring to an agent: ENABLE_<AGENT> and <AGENT>_AGENT_URL (feature flags such as ENABLE_FACT_EXTRACTION are not). */
+const isWiring = (key: string) => /^ENABLE_|_AGENT_URL$/.test(key) && !isFeatureFlag(key);
 
 const repoRoot = findRepoRoot();
 const agents = listAgentPackages(repoRoot);
@@ -257,7 +261,7 @@ describe("the Helm chart (charts/switchboard)", () => {
       expect(env).toMatchObject(wiring);
       expect(
         Object.keys(env)
-          .filter((key) => /^ENABLE_|_AGENT_URL$/.test(key))
+          .filter((key) => isWiring(key))
           .sort(),
       ).toEqual(Object.keys(wiring).sort());
       expect(env.PORT).toBe(String(supervisor.port));
@@ -272,7 +276,7 @@ describe("the Helm chart (charts/switchboard)", () => {
         HOST: "0.0.0.0",
         AGENT_PUBLIC_URL: serviceUrl(agent),
       });
-      expect(Object.keys(env).filter((key) => key.startsWith("ENABLE_"))).toEqual([]);
+      expect(Object.keys(env).filter(isWiring)).toEqual([]);
     }
   });
 
@@ -305,7 +309,7 @@ describe("the Helm chart (charts/switchboard)", () => {
       objectName(SUPERVISOR),
     ]);
     const env = plainValues(containerEnv(objects, find(objects, "Deployment", objectName(SUPERVISOR))));
-    expect(Object.keys(env).filter((key) => /^ENABLE_|_AGENT_URL$/.test(key))).toEqual([]);
+    expect(Object.keys(env).filter((key) => isWiring(key))).toEqual([]);
   });
 
   it("keeps secrets out of every ConfigMap: in the Secret, referenced only by the components that read them", async () => {
@@ -648,7 +652,7 @@ describe("the web chat in the Helm chart (web.enabled)", () => {
       expect(env).toMatchObject({ PORT: String(WEB_UI_PORT), HOST: "0.0.0.0" });
       // The agents' settings: not the web chat's.
       expect(env).not.toHaveProperty("AGENT_PUBLIC_URL");
-      expect(Object.keys(env).filter((key) => /^ENABLE_|_AGENT_URL$/.test(key))).toEqual([]);
+      expect(Object.keys(env).filter((key) => isWiring(key))).toEqual([]);
     }
     // AUTH_MODE follows the agents' (config) unless web.env sets it; OIDC_* are web.env's.
     expect(plainValues(containerEnv(await full(), find(await full(), "Deployment", webName)))).toMatchObject({
