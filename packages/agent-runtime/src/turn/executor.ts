@@ -297,6 +297,8 @@ class AnswerStream {
   };
 
   finish(text: string): void {
+    // What was written but still held for the interval goes out first: the pieces add up to the answer.
+    if (!this.closed) this.flush();
     this.close();
     this.publish(text, false, true);
     const status = this.inStatus ? text : undefined;
