@@ -127,30 +127,6 @@ function itemsFromTask(task: ConversationTask): Item[] {
   return items;
 }
 
-/** A question that asks to confirm a change, as agents word them (see agent-runtime interrupts.ts). */
-const CONFIRMATION = /\s*Shall I go ahead\? Answer yes or no\.\s*$/;
-const RELAYED = /^The ([\w-]+) agent asks: /;
-
-export interface Question {
-  /** The agent that asks, when the supervisor relays it. */
-  agent?: string;
-  /** The question without its answering instructions: for a confirmation, the change. */
-  text: string;
-  /** Whether it asks yes or no to a change (Approve / Decline), rather than for words. */
-  confirmation: boolean;
-}
-
-export function readQuestion(question: string): Question {
-  const agent = RELAYED.exec(question)?.[1];
-  const text = question.replace(RELAYED, "");
-  const confirmation = CONFIRMATION.test(text);
-  return { ...(agent ? { agent } : {}), text: text.replace(CONFIRMATION, "").trim(), confirmation };
-}
-
-/** The words the Approve and Decline buttons answer with: what a person types in the terminal chat. */
-export const APPROVE = "yes";
-export const DECLINE = "no";
-
 /** A short line for a finished trail: the agents asked and the tools they ran. */
 export function trailSummary(trail: string[]): string {
   const agents: string[] = [];

@@ -1,5 +1,6 @@
+import { APPROVE, DECLINE, readQuestion } from "@switchboard/a2a-client";
 import { useEffect, useRef } from "preact/hooks";
-import { type AgentItem, APPROVE, DECLINE, type Item, readQuestion, trailSummary } from "./conversation.js";
+import { type AgentItem, type Item, trailSummary } from "./conversation.js";
 import { renderMarkdown } from "./markdown.js";
 
 interface MessagesProps {
@@ -99,6 +100,7 @@ function QuestionCard({ item, busy, onAnswer }: { item: AgentItem } & Omit<Messa
       ref={card}
     >
       <h3 id={headingId}>{title}</h3>
+      {question.refusedApproval ? <p class="refusal">{question.refusedApproval}</p> : null}
       <p class="change">{question.text}</p>
       {!open ? (
         <p class="decision">{decisionText(item.reply ?? "", question.confirmation)}</p>

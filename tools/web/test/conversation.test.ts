@@ -4,7 +4,6 @@ import {
   applyEvent,
   finishItem,
   itemsFromHistory,
-  readQuestion,
   trailSummary,
   workingItem,
 } from "../client/conversation.js";
@@ -13,18 +12,6 @@ const QUESTION =
   'The jira agent asks: Create a Jira Bug in OPS: "pager storm".\nShall I go ahead? Answer yes or no.';
 
 describe("the conversation as the page shows it", () => {
-  it("reads a relayed confirmation as the change, the agent asking, and Approve / Decline", () => {
-    expect(readQuestion(QUESTION)).toEqual({
-      agent: "jira",
-      text: 'Create a Jira Bug in OPS: "pager storm".',
-      confirmation: true,
-    });
-    expect(readQuestion("Which project do you mean?")).toEqual({
-      text: "Which project do you mean?",
-      confirmation: false,
-    });
-  });
-
   it("summarizes a finished trail by the agents asked and their tools, not the supervisor's routing call", () => {
     const trail = [
       "Calling call_agent",

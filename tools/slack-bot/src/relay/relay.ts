@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
 import {
   type AgentConnection,
+  APPROVE,
   collectTurn,
+  DECLINE,
   isA2ACallError,
   progressText,
+  readQuestion,
   type TurnEvent,
   type TurnResult,
 } from "@switchboard/a2a-client";
@@ -20,7 +23,6 @@ import type {
 import { contextIdFor } from "./conversation-id.js";
 import type { Identities, UserIdentity } from "./identities.js";
 import { LiveMessage } from "./live-message.js";
-import { APPROVE, DECLINE, readQuestion } from "./question.js";
 import { replies } from "./replies.js";
 import { claim, type RelayCollections } from "./store.js";
 import type { SupervisorLink } from "./supervisor.js";

@@ -1,0 +1,38 @@
+/**
+ * How agents word what they ask (agent-runtime's turn/interrupts.ts) and how the supervisor relays a
+ * subagent's question, read in one place for every chat client (the web chat, the Slack relay): a
+ * change to confirm becomes Approve / Decline, answered with the words a person would type.
+ */
+const CONFIRMATION = /\s*Shall I go ahead\? Answer yes or no\.\s*$/;
+const RELAYED = /^The ([\w-]+) agent asks: /;
+/** An answer by someone the policy does not let decide another user's change (interrupts.ts' approvalRefused). */
+const REFUSED_APPROVAL = /^(Not allowed: [^\n]* may not approve or decline [^\n]*)\n/;
+
+/** The words Approve and Decline answer with: what a person types in the terminal chat. */
+export const APPROVE = "yes";
+export const DECLINE = "no";
+
+export interface Question {
+  /** The agent that asks, when the supervisor relays it. */
+  agent?: string;
+  /** The question without its answering instructions: for a confirmation, the change. */
+  text: string;
+  /** Whether it asks yes or no to a change (Approve / Decline), rather than for words. */
+  confirmation: boolean;
+  /** The change was asked again because the last answer came from someone not allowed to give it: why. */
+  refusedApproval?: string;
+}
+
+export function readQuestion(question: string): Question {
+  const agent = RELAYED.exec(question)?.[1];
+  let text = question.replace(RELAYED, "");
+  const refusedApproval = REFUSED_APPROVAL.exec(text)?.[1];
+  if (refusedApproval) text = text.replace(REFUSED_APPROVAL, "");
+  const confirmation = CONFIRMATION.test(text);
+  return {
+    ...(agent ? { agent } : {}),
+    text: text.replace(CONFIRMATION, "").trim(),
+    confirmation,
+    ...(refusedApproval ? { refusedApproval } : {}),
+  };
+}
