@@ -1,5 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { type LlmProvider, type ProviderSettings, readLlmSettings } from "./env.js";
+import { readAgentLlmSettings } from "./agent-env.js";
+import type { LlmProvider, ProviderSettings } from "./env.js";
 import { OfflineChatModel } from "./offline.js";
 
 export interface ChatModelChoice {
@@ -15,6 +16,8 @@ export interface ChatModelChoice {
 export interface CreateChatModelOptions {
   /** Where settings are read from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** The agent the model is for: its `<AGENT>_…` variables win over the shared ones (see agent-env.ts). */
+  agent?: string;
 }
 
 const CACHE_CONTROL = { type: "ephemeral" } as const;
@@ -134,12 +137,13 @@ async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
 }
 
 /**
- * The chat model the environment asks for (`LLM_PROVIDER` and the provider's variables, see the README).
+ * The chat model the environment asks for (`LLM_PROVIDER` and the provider's variables, see the README),
+ * with `options.agent`'s own `<AGENT>_…` overrides applied.
  * With `LLM_PROVIDER` unset or `offline`, the deterministic {@link OfflineChatModel}; check `offline` to tell
  * the user. Throws a `user` SwitchboardError naming the variables to fix.
  */
 export async function createChatModel(options: CreateChatModelOptions = {}): Promise<ChatModelChoice> {
-  const settings = readLlmSettings(options.env ?? process.env);
+  const settings = readAgentLlmSettings(options.env ?? process.env, options.agent);
   if (settings.provider === "offline") {
     return { provider: "offline", modelName: "offline", model: new OfflineChatModel(), offline: true };
   }

@@ -64,6 +64,9 @@ const LlmEnv = z.object({
   OLLAMA_TEMPERATURE: text,
 });
 type LlmEnvVars = z.infer<typeof LlmEnv>;
+
+/** Every variable this package reads (each may also be set for one agent alone, see agent-env.ts). */
+export const LLM_VARIABLES = Object.keys(LlmEnv.shape) as readonly (keyof LlmEnvVars)[];
 type Variable = keyof LlmEnvVars;
 
 interface Common {
