@@ -114,7 +114,7 @@ export async function serveAgent(
   const store = { env, agentName: name, logger };
   const checkpointer = options.checkpointer ?? (await getCheckpointer(store));
   const db = await getCheckpointerDb(store);
-  const llm = await createChatModel({ env });
+  const llm = await createChatModel({ env, agent: name });
   // The offline model reads only the newest message (or tool results) and cannot summarize: its
   // "summary" would be its help text in place of the history.
   const context = llm.offline ? undefined : settings.context;

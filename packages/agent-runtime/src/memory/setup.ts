@@ -53,7 +53,7 @@ export async function agentMemory(options: {
   });
   const extractor =
     model && settings.extraction.enabled
-      ? new FactExtractor(book, await extractionModel(env, model, settings.extraction.model), logger)
+      ? new FactExtractor(book, await extractionModel(env, agent, model, settings.extraction.model), logger)
       : undefined;
   const budgetTokens = memoryTokens(settings, options.maxContextTokens);
   return {
