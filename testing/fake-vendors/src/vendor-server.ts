@@ -134,6 +134,34 @@ export async function startVendorServer(api: VendorApi, port = 0): Promise<Vendo
   };
 }
 
+/** A fake that keeps state: its server, the state, and the changes made through its API (a live view). */
+export interface StatefulVendorServer<State extends { changes: unknown[] }> extends VendorServer {
+  state: State;
+  /** What was changed through the API, oldest first: what tests count. */
+  readonly changes: State["changes"];
+}
+
+/**
+ * Serves a vendor's API over `state` (see `startVendorServer`), with what tests read beside it:
+ * `extra` (the credentials it accepts, the URL clients take), the state and its changes.
+ */
+export async function startStatefulVendorServer<State extends { changes: unknown[] }, Extra extends object>(
+  api: VendorApi,
+  state: State,
+  extra: Extra,
+  port?: number,
+): Promise<StatefulVendorServer<State> & Extra> {
+  const server = await startVendorServer(api, port);
+  return {
+    ...server,
+    ...extra,
+    state,
+    get changes() {
+      return state.changes;
+    },
+  };
+}
+
 /** A request matched to a handler, with the vendor description's checks when there is one. */
 export interface Route {
   handler: Handler;

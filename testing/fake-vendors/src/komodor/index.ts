@@ -1,23 +1,21 @@
-import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
+import { type StatefulVendorServer, startStatefulVendorServer, VendorHttpError } from "../vendor-server.js";
 import { komodorRoutes } from "./routes.js";
 import { seedKomodor } from "./seed.js";
-import type { KomodorChange, KomodorState } from "./state.js";
+import type { KomodorState } from "./state.js";
 
 export type { KomodorChange, KomodorState } from "./state.js";
 
-export interface FakeKomodor extends VendorServer {
+/** Health-risk statuses set, root-cause analyses started and roles assigned or removed through the API. */
+export interface FakeKomodor extends StatefulVendorServer<KomodorState> {
   /** The API key it accepts in X-API-KEY: KOMODOR_TOKEN. */
   token: string;
-  state: KomodorState;
-  /** Health-risk statuses set and root-cause analyses started through the API, oldest first. */
-  readonly changes: KomodorChange[];
 }
 
 /** Starts a Komodor public API v2 look-alike: clusters, issues, events, health risks, cost, jobs, Klaudia RCA, RBAC, audit. */
-export async function startFakeKomodor(options: { port?: number } = {}): Promise<FakeKomodor> {
+export function startFakeKomodor(options: { port?: number } = {}): Promise<FakeKomodor> {
   const token = "fake-komodor-key-Qw12";
   const state = seedKomodor();
-  const server = await startVendorServer(
+  return startStatefulVendorServer(
     {
       name: "Komodor",
       routes: komodorRoutes(state),
@@ -26,14 +24,8 @@ export async function startFakeKomodor(options: { port?: number } = {}): Promise
       },
       errorBody: (error) => ({ message: error.message, statusCode: error.status }),
     },
+    state,
+    { token },
     options.port,
   );
-  return {
-    ...server,
-    token,
-    state,
-    get changes() {
-      return state.changes;
-    },
-  };
 }

@@ -1,7 +1,7 @@
-import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
+import { type StatefulVendorServer, startStatefulVendorServer, VendorHttpError } from "../vendor-server.js";
 import { victorOpsRoutes } from "./routes.js";
 import { seedVictorOps } from "./seed.js";
-import type { IncidentChange, VictorOpsState } from "./state.js";
+import type { VictorOpsState } from "./state.js";
 
 export type {
   Incident as VictorOpsIncident,
@@ -9,23 +9,26 @@ export type {
   VictorOpsState,
 } from "./state.js";
 
-export interface FakeVictorOps extends VendorServer {
+/** Incidents created, acknowledged, resolved and noted through the API. */
+export interface FakeVictorOps extends StatefulVendorServer<VictorOpsState> {
   /** The API id and key it accepts (X-VO-Api-Id, X-VO-Api-Key): X_VO_API_ID, X_VO_API_KEY. */
   apiId: string;
   apiKey: string;
   /** A Splunk On-Call user changes can be made as: VICTOROPS_USERNAME. */
   username: string;
-  state: VictorOpsState;
-  /** Incidents created, acknowledged, resolved and noted through the API, oldest first. */
-  readonly changes: IncidentChange[];
 }
 
-/** Starts a Splunk On-Call (VictorOps) public API look-alike: incidents, notes, teams, on-call, routing keys. */
-export async function startFakeVictorOps(options: { port?: number } = {}): Promise<FakeVictorOps> {
-  const apiId = "fake-vo-api-id";
-  const apiKey = "fake-vo-api-key-7f3a";
+/**
+ * Starts a Splunk On-Call (VictorOps) public API look-alike: incidents, notes, teams, on-call, routing
+ * keys. Each is one organisation; give another `apiKey` to stand up a second one beside it.
+ */
+export function startFakeVictorOps(
+  options: { port?: number; apiId?: string; apiKey?: string } = {},
+): Promise<FakeVictorOps> {
+  const apiId = options.apiId ?? "fake-vo-api-id";
+  const apiKey = options.apiKey ?? "fake-vo-api-key-7f3a";
   const state = seedVictorOps();
-  const server = await startVendorServer(
+  return startStatefulVendorServer(
     {
       name: "Splunk On-Call",
       routes: victorOpsRoutes(state),
@@ -41,16 +44,8 @@ export async function startFakeVictorOps(options: { port?: number } = {}): Promi
         ...(error.details.length ? { errors: error.details } : {}),
       }),
     },
+    state,
+    { apiId, apiKey, username: "alice" },
     options.port,
   );
-  return {
-    ...server,
-    apiId,
-    apiKey,
-    username: "alice",
-    state,
-    get changes() {
-      return state.changes;
-    },
-  };
 }

@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
-import { webexRoutes } from "./routes.js";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Document } from "openapi-backend";
+import { type StatefulVendorServer, startStatefulVendorServer, VendorHttpError } from "../vendor-server.js";
+import { webexOperations } from "./routes.js";
 import { seedWebex } from "./seed.js";
-import type { WebexChange, WebexState } from "./state.js";
+import type { WebexState } from "./state.js";
 
 export type {
   Membership as WebexMembership,
@@ -12,24 +15,30 @@ export type {
   WebexState,
 } from "./state.js";
 
-export interface FakeWebex extends VendorServer {
+/** Messages posted, rooms created and people added through the API. */
+export interface FakeWebex extends StatefulVendorServer<WebexState> {
   /** The API base the agent is pointed at, `<url>/v1`, like https://webexapis.com/v1: WEBEX_API_URL. */
   apiUrl: string;
   /** The access token it accepts as a bearer token: WEBEX_TOKEN. */
   token: string;
-  state: WebexState;
-  /** Messages posted, rooms created and people added through the API, oldest first. */
-  readonly changes: WebexChange[];
 }
 
-/** Starts a Webex messaging API look-alike (rooms, messages and threads, memberships) on /v1. */
+// specs/ beside src/ and dist/.
+const SPEC = join(import.meta.dirname, "..", "..", "specs", "webex", "messaging.json");
+
+/**
+ * Starts a Webex messaging API look-alike (rooms, messages and threads, memberships) on /v1, driven by
+ * Webex's own OpenAPI description: requests are matched to its operations and validated, answers
+ * checked against its schemas.
+ */
 export async function startFakeWebex(options: { port?: number } = {}): Promise<FakeWebex> {
   const token = "fake-webex-token-NjM4";
   const state = seedWebex();
-  const server = await startVendorServer(
+  const document = JSON.parse(await readFile(SPEC, "utf8")) as Document;
+  const server = await startStatefulVendorServer(
     {
       name: "Webex",
-      routes: webexRoutes(state),
+      openApi: { document, apiRoot: "/v1", operations: webexOperations(state) },
       checkRequest: ({ headers }) => {
         if (headers.authorization !== `Bearer ${token}`)
           throw new VendorHttpError(
@@ -39,20 +48,14 @@ export async function startFakeWebex(options: { port?: number } = {}): Promise<F
       },
       // Webex's error body: message, errors[].description and the trackingId support asks for.
       errorBody: (error) => ({
-        message: error.message,
+        message: [error.message, ...error.details].join("; "),
         errors: [{ description: error.message }],
         trackingId: `ROUTER_${randomUUID()}`,
       }),
     },
+    state,
+    { token },
     options.port,
   );
-  return {
-    ...server,
-    apiUrl: `${server.url}/v1`,
-    token,
-    state,
-    get changes() {
-      return state.changes;
-    },
-  };
+  return Object.assign(server, { apiUrl: `${server.url}/v1` });
 }

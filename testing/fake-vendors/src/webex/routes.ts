@@ -24,8 +24,11 @@ function body(ctx: RouteContext): Record<string, unknown> {
   return isRecord(ctx.body) ? ctx.body : {};
 }
 
-/** The messaging routes the agent uses, with the shapes of Webex's published OpenAPI description. */
-export function webexRoutes(state: WebexState): Array<["GET" | "POST", string, Handler]> {
+/**
+ * A handler per operation of Webex's messaging description (`specs/webex/messaging.json`) the agent
+ * uses, by its operationId; the description matches and validates each request and answer.
+ */
+export function webexOperations(state: WebexState): Record<string, Handler> {
   const listRooms: Handler = ({ query }) => {
     const type = query.get("type");
     const rooms = state.rooms
@@ -140,30 +143,22 @@ export function webexRoutes(state: WebexState): Array<["GET" | "POST", string, H
     return { status: 200, body: membership };
   };
 
-  return [
-    ["GET", "/v1/people/me", () => ({ status: 200, body: state.me })],
-    ["GET", "/v1/rooms", listRooms],
-    ["POST", "/v1/rooms", createRoom],
-    [
-      "GET",
-      "/v1/rooms/{roomId}",
-      ({ params }) => ({ status: 200, body: memberRoom(state, params.roomId ?? "") }),
-    ],
-    ["GET", "/v1/messages", listMessages],
-    ["POST", "/v1/messages", postMessage],
-    [
-      "GET",
-      "/v1/memberships",
-      ({ query }) => {
-        const roomId = query.get("roomId");
-        if (!roomId) throw new VendorHttpError(400, "roomId is required to list a room's members.");
-        memberRoom(state, roomId);
-        return {
-          status: 200,
-          body: { items: state.memberships.filter((one) => one.roomId === roomId).slice(0, max(query)) },
-        };
-      },
-    ],
-    ["POST", "/v1/memberships", addMember],
-  ];
+  return {
+    "Get My Own Details": () => ({ status: 200, body: state.me }),
+    "List Rooms": listRooms,
+    "Create a Room": createRoom,
+    "Get Room Details": ({ params }) => ({ status: 200, body: memberRoom(state, params.roomId ?? "") }),
+    "List Messages": listMessages,
+    "Create a Message": postMessage,
+    "List Memberships": ({ query }) => {
+      const roomId = query.get("roomId");
+      if (!roomId) throw new VendorHttpError(400, "roomId is required to list a room's members.");
+      memberRoom(state, roomId);
+      return {
+        status: 200,
+        body: { items: state.memberships.filter((one) => one.roomId === roomId).slice(0, max(query)) },
+      };
+    },
+    "Create a Membership": addMember,
+  };
 }
