@@ -1,9 +1,8 @@
 import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { InMemoryPushNotificationStore, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { createLogger, isSwitchboardError, type Logger } from "@switchboard/common";
+import { createLogger, isSwitchboardError, type Logger, listenHttp } from "@switchboard/common";
 import { announceReady, collectionsFor, packageDirOwning, readAgentPackage } from "@switchboard/contract";
 import { createChatModel } from "@switchboard/llm";
 import {
@@ -187,11 +186,7 @@ export async function serveAgent(
 
   // Bind first: with PORT=0 the card's default URL needs the port the system picked.
   const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.port, settings.host, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenHttp(server, settings.port, settings.host);
   const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
   const card = buildAgentCard({ ...definition, name }, publicUrl, { bearerAuth: auth.mode === "jwt" });
   const executor = new AgentTurnExecutor({

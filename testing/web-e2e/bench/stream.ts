@@ -365,6 +365,7 @@ async function main(): Promise<void> {
     await Promise.all(Object.values(urls).map(waitUntilReady));
     clis = { supervisor: new CliSession(urls.supervisor), jira: new CliSession(urls.jira) };
     const cli = clis;
+    process.stderr.write("The fleet is ready; timing the model alone.\n");
     const own = new Map<string, number>();
     for (const path of [...paths, ...webPaths]) {
       const times: number[] = [];
@@ -397,6 +398,7 @@ async function main(): Promise<void> {
       // One warm-up round, then the paths in turn, so a slow spell lands on all alike.
       for (let round = 0; round < ROUNDS + 1; round++) {
         for (const path of list) {
+          process.stderr.write(`${surface}, ${path.name}: round ${round} of ${ROUNDS}\n`);
           const seen = await turn(path);
           if (seen.pieces.length === 0) throw new Error(`${surface}, ${path.name}: no answer words shown`);
           if (round > 0) turns.get(path.name)?.push(seen);

@@ -1,8 +1,7 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { App, ExpressReceiver, LogLevel, type Logger as SlackLogger, SocketModeReceiver } from "@slack/bolt";
 import { readSealingKey } from "@switchboard/agent-runtime/sealing";
-import type { Logger } from "@switchboard/common";
+import { type Logger, listenHttp } from "@switchboard/common";
 import express from "express";
 import { MongoClient } from "mongodb";
 import type { SlackBotSettings } from "./env.js";
@@ -141,14 +140,10 @@ export async function startSlackBot(settings: SlackBotSettings, logger: Logger):
   });
 
   const server: Server = createServer(http);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.port, settings.host, resolve);
-  });
+  const port = await listenHttp(server, settings.port, settings.host);
   if (settings.transport.mode === "socket") {
     await bolt.start();
   }
-  const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     port,

@@ -1,7 +1,6 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createLogger, isSwitchboardError } from "@switchboard/common";
+import { createLogger, isSwitchboardError, listenHttp } from "@switchboard/common";
 import { announceReady } from "@switchboard/contract";
 import { createWebApp } from "./app.js";
 import { readWebSettings } from "./env.js";
@@ -21,11 +20,7 @@ try {
     logger,
   });
   const server = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.port, settings.host, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenHttp(server, settings.port, settings.host);
   const url = `http://localhost:${port}`;
   logger.info(
     { url, supervisor: settings.supervisorUrl.origin, signIn: settings.signIn.mode },

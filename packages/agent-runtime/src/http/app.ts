@@ -15,6 +15,7 @@ import type { RuntimeMetrics } from "../telemetry/metrics.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
 import { countedRequestHandler } from "./counted-handler.js";
 import { checkParams, findBadParams } from "./request-checks.js";
+import { sseHeartbeat } from "./sse-heartbeat.js";
 
 export interface AgentAppDeps {
   agent: string;
@@ -103,6 +104,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     parseJson,
     jsonRpcBodyErrors(deps.maxBodyBytes, a2aRequests),
     checkParams("jsonrpc", deps.allowPrivateWebhooks, a2aRequests),
+    sseHeartbeat(),
     jsonRpcHandler({ requestHandler, userBuilder, legacyCompat }),
   );
   app.use(
@@ -111,6 +113,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     express.json({ limit: deps.maxBodyBytes, type: JSON_TYPES }),
     restBodyErrors(deps.maxBodyBytes),
     checkParams("rest", deps.allowPrivateWebhooks, a2aRequests),
+    sseHeartbeat(),
     restHandler({ requestHandler, userBuilder, legacyCompat }),
   );
 
