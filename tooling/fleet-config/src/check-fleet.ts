@@ -3,11 +3,12 @@ import { checkChart } from "./chart.js";
 import { checkCompose } from "./compose.js";
 import { checkDockerfile } from "./dockerfile.js";
 import { checkEnvExample } from "./env-check.js";
+import { checkLlmOverrides } from "./llm-check.js";
 import { checkMcpSettings } from "./mcp-check.js";
 
 /**
  * Every static fleet check at once: docker-compose.dev.yaml, Dockerfile, .env.example, the Helm
- * chart's values, the agents' MCP settings in them, and CAIPE's variable names. The agent scaffolder runs it after adding or removing an agent. Empty when all is well.
+ * chart's values, the agents' MCP settings in them, per-agent LLM overrides, and CAIPE's variable names. The agent scaffolder runs it after adding or removing an agent. Empty when all is well.
  */
 export function checkFleet(repoRoot: string): string[] {
   return [
@@ -16,6 +17,7 @@ export function checkFleet(repoRoot: string): string[] {
     ...checkEnvExample(repoRoot),
     ...checkChart(repoRoot),
     ...checkMcpSettings(repoRoot),
+    ...checkLlmOverrides(repoRoot),
     ...checkCaipeNames(repoRoot),
   ];
 }

@@ -4,6 +4,7 @@ import { DOCUMENTED_AHEAD, READ_BY_LIBRARIES } from "./contract.js";
 import { readEnvExample } from "./env-example.js";
 import { scanEnvReads } from "./env-scan.js";
 import { interpolatedNames } from "./interpolate.js";
+import { agentLlmVariable } from "./llm-check.js";
 import { agentMcpVariables, mcpReferencedVariables } from "./mcp-check.js";
 import { runtimePackageDirs } from "./workspace.js";
 
@@ -61,10 +62,13 @@ export function checkEnvExample(repoRoot: string): string[] {
   }
   // Read for each agent by name (<AGENT>_MCP_SERVERS, …), and what their server lists refer to.
   const mcpVariables = new Set([...agentMcpVariables(repoRoot), ...mcpReferencedVariables(repoRoot)]);
+  // <AGENT>_<LLM variable> (SUPERVISOR_LLM_PROVIDER, …): @switchboard/llm reads them for each agent.
+  const agentNames = listAgentPackages(repoRoot).map((agent) => agent.name);
   for (const [name, { line }] of example.variables) {
     const read =
       reads.names.has(name) ||
       mcpVariables.has(name) ||
+      agentLlmVariable(name, agentNames) !== undefined ||
       reads.patterns.some((pattern) => pattern.regex.test(name)) ||
       composeNames.has(name) ||
       DOCUMENTED_AHEAD.includes(name) ||
