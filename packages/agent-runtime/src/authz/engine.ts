@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { preparsePolicySet, statefulIsAuthorized } from "@cedar-policy/cedar-wasm/nodejs";
 import { SwitchboardError } from "@switchboard/common";
+import { cedar } from "./cedar.js";
 import type { PolicyTexts } from "./policy-set.js";
 import { type AuthzQuestion, cedarRequest } from "./request.js";
 
@@ -14,12 +14,14 @@ export interface AuthzDecision {
 
 /**
  * Decides with Cedar, embedded (its WebAssembly build): nothing else runs, a decision takes
- * about a tenth of a millisecond, and policies are text people review. A policy set is parsed
+ * about a tenth of a millisecond, and policies are text people review. Cedar is loaded by the first
+ * engine (see cedar.ts), so an agent without policies never loads it. A policy set is parsed
  * once when it is loaded (Cedar's preparsed sets), not at every call. Deny unless a policy
  * permits and none forbids.
  */
 export class PolicyEngine {
   private current: string;
+  private readonly cedar = cedar();
 
   constructor(policies: PolicyTexts) {
     this.current = PolicyEngine.load(policies);
@@ -31,7 +33,10 @@ export class PolicyEngine {
   }
 
   decide(question: AuthzQuestion): AuthzDecision {
-    const answer = statefulIsAuthorized({ ...cedarRequest(question), preparsedPolicySetId: this.current });
+    const answer = this.cedar.statefulIsAuthorized({
+      ...cedarRequest(question),
+      preparsedPolicySetId: this.current,
+    });
     if (answer.type === "failure") {
       // The request itself was malformed: our bug, never the caller's fault, and never an allow.
       throw new SwitchboardError(
@@ -51,7 +56,7 @@ export class PolicyEngine {
   /** Cedar keeps preparsed sets by id in the WebAssembly instance: each load gets a fresh id. */
   private static load(policies: PolicyTexts): string {
     const id = `switchboard-${randomUUID()}`;
-    const parsed = preparsePolicySet(id, { staticPolicies: policies });
+    const parsed = cedar().preparsePolicySet(id, { staticPolicies: policies });
     if (parsed.type === "failure") {
       throw new SwitchboardError(
         "authz.policy",

@@ -1,9 +1,6 @@
-import {
-  checkParsePolicySet,
-  type DetailedError,
-  policySetTextToParts,
-} from "@cedar-policy/cedar-wasm/nodejs";
+import type { DetailedError } from "@cedar-policy/cedar-wasm/nodejs";
 import { SwitchboardError } from "@switchboard/common";
+import { cedar } from "./cedar.js";
 
 /** Policies by id: a policy's `@id("…")` annotation, else `policy<N>` in file order. */
 export type PolicyTexts = Record<string, string>;
@@ -13,7 +10,7 @@ export type PolicyTexts = Record<string, string>;
  * and where in the file it is.
  */
 export function parsePolicies(text: string, source: string): PolicyTexts {
-  const parts = policySetTextToParts(text);
+  const parts = cedar().policySetTextToParts(text);
   if (parts.type === "failure") throw refused(source, parts.errors, text);
   if (parts.policy_templates.length > 0) {
     throw new SwitchboardError(
@@ -30,7 +27,7 @@ export function parsePolicies(text: string, source: string): PolicyTexts {
     }
     policies[id] = policy;
   });
-  const checked = checkParsePolicySet({ staticPolicies: policies });
+  const checked = cedar().checkParsePolicySet({ staticPolicies: policies });
   if (checked.type === "failure") throw refused(source, checked.errors, text);
   return policies;
 }
