@@ -7,7 +7,7 @@ export const komodorAgent: AgentDefinition = {
   name: "komodor",
   title: "Komodor",
   description:
-    "Komodor: Kubernetes clusters, issues and events, health risks, cost allocation and right-sizing, jobs, Klaudia root-cause analysis, RBAC and the audit log; starts analyses and changes risk status behind confirmation",
+    "Komodor: Kubernetes clusters, issues and events, health risks, cost allocation and right-sizing, jobs, Klaudia root-cause analysis, RBAC and the audit log; starts analyses, changes risk status and gives or removes users' RBAC roles behind confirmation",
   systemPrompt: KOMODOR_PROMPT,
   skills: [
     {
@@ -31,9 +31,14 @@ export const komodorAgent: AgentDefinition = {
     {
       id: "komodor_access",
       name: "Komodor RBAC and audit",
-      description: "RBAC roles, a user's effective permissions, the audit log.",
+      description:
+        "RBAC roles, a user's effective permissions, the audit log; gives or removes a user's role (asks first).",
       tags: ["komodor", "rbac", "audit"],
-      examples: ["Who restarted checkout today?", "What may alice@example.com do?"],
+      examples: [
+        "Who restarted checkout today?",
+        "What may alice@example.com do?",
+        "Give bob@example.com the account-admin role until Friday",
+      ],
     },
   ],
   tools: (env) => komodorTools(komodorClient(env)),

@@ -8,6 +8,7 @@ export interface KomodorApi {
   get<T>(path: string, query?: Query): Promise<T>;
   post<T>(path: string, body: object): Promise<T>;
   put<T>(path: string, body: object): Promise<T>;
+  delete<T>(path: string, body: object): Promise<T>;
 }
 
 export type KomodorClient = VendorClient<KomodorApi, KomodorSettings>;
@@ -45,5 +46,6 @@ function komodorApi({ url, token }: KomodorSettings): KomodorApi {
     get: (path, query) => requestJson({ url: address(path, query), headers }),
     post: (path, body) => requestJson({ method: "POST", url: address(path), headers, body }),
     put: (path, body) => requestJson({ method: "PUT", url: address(path), headers, body }),
+    delete: (path, body) => requestJson({ method: "DELETE", url: address(path), headers, body }),
   };
 }

@@ -35,12 +35,29 @@ describe("Komodor tools name the cluster, namespace, health risk, session or use
     expect(resourceOf("user_permissions", { email: "Alice@Example.com" })).toEqual({
       user: "alice@example.com",
     });
+    // An RBAC change names both the user and the role, so a policy can guard either.
+    expect(resourceOf("assign_rbac_role", { email: "Bob@Example.com", role: "account-admin" })).toEqual({
+      user: "bob@example.com",
+      rbac_role: "account-admin",
+    });
+    expect(resourceOf("remove_rbac_role", { email: "bob@example.com", role: "viewer" })).toEqual({
+      user: "bob@example.com",
+      rbac_role: "viewer",
+    });
+    expect(
+      resourceOf("assign_rbac_role", { email: "bob@example.com", role: "viewer", until: "next week" }),
+    ).toBeUndefined();
   });
 
   it("refuses names Kubernetes would not take, and asks before every change", () => {
     expect(resourceOf("search_issues", { cluster: "Prod EU" })).toBeUndefined();
     expect(resourceOf("list_clusters", {})).toBeUndefined();
     const changes = tools.filter((one) => one.confirm).map((one) => one.tool.name);
-    expect(changes.sort()).toEqual(["set_health_risk_status", "start_root_cause"]);
+    expect(changes.sort()).toEqual([
+      "assign_rbac_role",
+      "remove_rbac_role",
+      "set_health_risk_status",
+      "start_root_cause",
+    ]);
   });
 });

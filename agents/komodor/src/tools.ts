@@ -49,6 +49,8 @@ export function komodorTools(komodor: KomodorClient): AgentTool[] {
     auditLog(komodor),
     setHealthRiskStatus(komodor),
     startRootCause(komodor),
+    assignRole(komodor),
+    removeRole(komodor),
   ];
 }
 
@@ -464,5 +466,71 @@ const startRootCause = (komodor: KomodorClient) =>
       if (!result.isComplete)
         return `Started Klaudia's analysis (session ${sessionId}); get_root_cause reads it when done.`;
       return `Klaudia's analysis (session ${sessionId}):\nProblem: ${result.problemShort ?? "none found"}\nRecommendation: ${result.recommendation ?? "none"}`;
+    },
+  });
+
+// RBAC changes: a user named by email, a role by name (or id), as people name them; the API takes ids.
+const userEmail = z
+  .email()
+  .transform((value) => value.toLowerCase())
+  .describe("The Komodor user's email");
+const roleName = z
+  .string()
+  .trim()
+  .min(1)
+  .describe("The RBAC role's name (or id), as list_rbac_roles shows it");
+
+/** The user's and the role's ids, or an error naming which is unknown (and the roles there are). */
+async function userAndRole(komodor: KomodorClient, email: string, role: string) {
+  const [user, roles] = await Promise.all([
+    komodor.call((api) => api.get<{ id: string; email: string }>(`/users/${encodeURIComponent(email)}`)),
+    komodor.call((api) => api.get<Array<{ id: string; name: string }>>("/rbac/roles")),
+  ]);
+  const found = roles.find((one) => one.name === role || one.id === role);
+  if (!found)
+    throw new Error(
+      `Komodor has no RBAC role "${role}"; its roles are ${roles.map((one) => one.name).join(", ")}.`,
+    );
+  return { userId: user.id, roleId: found.id, roleName: found.name };
+}
+
+const rbacResource = ({ email, role }: { email: string; role: string }) => ({ user: email, rbac_role: role });
+
+const assignRole = (komodor: KomodorClient) =>
+  defineTool({
+    name: "assign_rbac_role",
+    description:
+      "Give a Komodor user an RBAC role (what they may see and do in Komodor), optionally until a date",
+    schema: z.object({
+      email: userEmail,
+      role: roleName,
+      until: z.iso
+        .datetime({ offset: true })
+        .optional()
+        .describe("When the role lapses (RFC 3339, e.g. 2026-12-31T23:59:59Z); unset, it stays"),
+    }),
+    confirm: ({ email, role, until }) =>
+      `Give Komodor user ${email} the RBAC role ${role}${until ? ` until ${until}` : ""}.`,
+    resource: rbacResource,
+    run: async ({ email, role, until }) => {
+      const { userId, roleId, roleName } = await userAndRole(komodor, email, role);
+      await komodor.call((api) =>
+        api.post("/rbac/users/roles", { userId, roleId, ...(until ? { expiration: until } : {}) }),
+      );
+      return `${email} now has the Komodor role ${roleName}${until ? ` until ${until}` : ""}.`;
+    },
+  });
+
+const removeRole = (komodor: KomodorClient) =>
+  defineTool({
+    name: "remove_rbac_role",
+    description: "Take an RBAC role away from a Komodor user",
+    schema: z.object({ email: userEmail, role: roleName }),
+    confirm: ({ email, role }) => `Remove the RBAC role ${role} from Komodor user ${email}.`,
+    resource: rbacResource,
+    run: async ({ email, role }) => {
+      const { userId, roleId, roleName } = await userAndRole(komodor, email, role);
+      await komodor.call((api) => api.delete("/rbac/users/roles", { userId, roleId }));
+      return `${email} no longer has the Komodor role ${roleName}.`;
     },
   });

@@ -42,6 +42,15 @@ const agent = agentConformance({
       reply: (_r, { match }) => callTool("set_health_risk_status", { risk: match?.[1], status: "ignored" }),
     },
     {
+      lastUser: /^give (\S+) role ([\w-]+) until (\S+)$/i,
+      reply: (_r, { match }) =>
+        callTool("assign_rbac_role", { email: match?.[1], role: match?.[2], until: match?.[3] }),
+    },
+    {
+      lastUser: /^remove role ([\w-]+) from (\S+)$/i,
+      reply: (_r, { match }) => callTool("remove_rbac_role", { email: match?.[2], role: match?.[1] }),
+    },
+    {
       lastUser: /^why is (\w+) ([\w-]+)\/([\w-]+)\/([\w-]+) failing\??$/i,
       reply: (_r, { match }) =>
         callTool("start_root_cause", {
@@ -130,4 +139,37 @@ it("ignores a health risk after the user approves, and fails naming KOMODOR_TOKE
   expect(refused.text).toContain("Komodor refused the credentials (HTTP 401");
   expect(refused.text).toContain("check KOMODOR_TOKEN");
   expect(refused.text).not.toContain(wrong);
+});
+
+it("gives a user an RBAC role until a date and takes one away after the user approves each, naming unknown roles", async () => {
+  const komodor = agent.service;
+  const connection = await agent.connect();
+  const contextId = agent.contextId();
+  const asked = await connection.send({
+    text: "give bob@example.com role account-admin until 2026-12-31T23:59:59Z",
+    contextId,
+  });
+  expect(asked.question).toContain(
+    "Give Komodor user bob@example.com the RBAC role account-admin until 2026-12-31T23:59:59Z.",
+  );
+  const given = await connection.send({ text: "yes", contextId, taskId: asked.taskId });
+  expect(given.text).toContain("bob@example.com now has the Komodor role account-admin until 2026-12-31");
+  expect(komodor.changes.at(-1)).toEqual({
+    action: "role-assign",
+    userRole: { userId: "user-2", roleId: "role-1", expiration: "2026-12-31T23:59:59Z" },
+  });
+
+  const remove = await connection.send({ text: "remove role viewer from bob@example.com", contextId });
+  expect(remove.question).toContain("Remove the RBAC role viewer from Komodor user bob@example.com.");
+  const removed = await connection.send({ text: "yes", contextId, taskId: remove.taskId });
+  expect(removed.text).toContain("bob@example.com no longer has the Komodor role viewer.");
+  expect(komodor.state.userRoles.filter((one) => one.userId === "user-2")).toEqual([
+    { userId: "user-2", roleId: "role-1", expiration: "2026-12-31T23:59:59Z" },
+  ]);
+
+  const before = komodor.changes.length;
+  const unknown = await connection.send({ text: "remove role owner from bob@example.com", contextId });
+  const refused = await connection.send({ text: "yes", contextId, taskId: unknown.taskId });
+  expect(refused.text).toContain('Komodor has no RBAC role "owner"; its roles are account-admin, viewer.');
+  expect(komodor.changes).toHaveLength(before);
 });

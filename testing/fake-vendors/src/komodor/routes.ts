@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Handler, isRecord, VendorHttpError } from "../vendor-server.js";
-import type { HealthRisk, KomodorState } from "./state.js";
+import type { HealthRisk, KomodorState, UserRole } from "./state.js";
 
 const RISK_STATUSES = new Set(["open", "confirmed", "resolved", "ignored", "manually_resolved"]);
 const TWO_DAYS = 2 * 24 * 3_600_000;
@@ -23,7 +23,9 @@ const inNamespaces = (namespaces: string[], namespace: string) =>
   namespaces.length === 0 || namespaces.includes(namespace);
 
 /** The public API v2 routes the agent uses, as Komodor's API reference describes them. */
-export function komodorRoutes(state: KomodorState): Array<["GET" | "POST" | "PUT", string, Handler]> {
+export function komodorRoutes(
+  state: KomodorState,
+): Array<["GET" | "POST" | "PUT" | "DELETE", string, Handler]> {
   const known = (cluster: string) => {
     if (!state.clusters.some((one) => one.clusterName === cluster))
       throw new VendorHttpError(404, `Cluster ${cluster} not found`);
@@ -133,6 +135,45 @@ export function komodorRoutes(state: KomodorState): Array<["GET" | "POST" | "PUT
     return { status: 200, body: { sessionId: session.sessionId } };
   };
 
+  // A user by id or email, and a role by id or name, as the users and RBAC APIs take them.
+  const findUser = (idOrEmail: string) => {
+    const user = state.users.find((one) => one.id === idOrEmail || one.email === idOrEmail.toLowerCase());
+    if (!user) throw new VendorHttpError(404, `User ${idOrEmail} not found`);
+    return user;
+  };
+  const userRoleBody = (body: unknown): UserRole => {
+    const input = isRecord(body) ? body : {};
+    const userId = typeof input.userId === "string" ? input.userId : "";
+    const roleId = typeof input.roleId === "string" ? input.roleId : "";
+    if (!userId || !roleId) throw new VendorHttpError(400, "userId and roleId are required");
+    findUser(userId);
+    if (!state.roles.some((one) => one.id === roleId))
+      throw new VendorHttpError(404, `Role ${roleId} not found`);
+    const expiration = input.expiration;
+    if (expiration !== undefined && (typeof expiration !== "string" || Number.isNaN(Date.parse(expiration))))
+      throw new VendorHttpError(400, "expiration must be an RFC 3339 date-time");
+    return { userId, roleId, ...(expiration ? { expiration } : {}) };
+  };
+  const sameAssignment = (a: UserRole, b: UserRole) => a.userId === b.userId && a.roleId === b.roleId;
+
+  const assignRole: Handler = ({ body }) => {
+    const userRole = userRoleBody(body);
+    if (state.userRoles.some((one) => sameAssignment(one, userRole)))
+      throw new VendorHttpError(409, "The user already has this role");
+    state.userRoles.push(userRole);
+    state.changes.push({ action: "role-assign", userRole });
+    return { status: 200, body: userRole };
+  };
+
+  const removeRole: Handler = ({ body }) => {
+    const wanted = userRoleBody(body);
+    const index = state.userRoles.findIndex((one) => sameAssignment(one, wanted));
+    if (index < 0) throw new VendorHttpError(404, "The user does not have this role");
+    const [userRole] = state.userRoles.splice(index, 1);
+    state.changes.push({ action: "role-remove", userRole: userRole ?? wanted });
+    return { status: 200, body: { userId: wanted.userId, roleId: wanted.roleId } };
+  };
+
   const timeWindow = (query: URLSearchParams) => ({
     from: Number(query.get("fromEpoch") ?? 0),
     to: Number(query.get("toEpoch") ?? Number.MAX_SAFE_INTEGER),
@@ -199,6 +240,22 @@ export function komodorRoutes(state: KomodorState): Array<["GET" | "POST" | "PUT
       },
     ],
     ["GET", "/api/v2/rbac/roles", () => ({ status: 200, body: state.roles })],
+    ["POST", "/api/v2/rbac/users/roles", assignRole],
+    ["DELETE", "/api/v2/rbac/users/roles", removeRole],
+    [
+      "GET",
+      "/api/v2/users/{idOrEmail}",
+      ({ params }) => {
+        const user = findUser(decodeURIComponent(params.idOrEmail ?? ""));
+        const roles = state.userRoles
+          .filter((one) => one.userId === user.id)
+          .map((one) => ({
+            ...state.roles.find((role) => role.id === one.roleId),
+            expiration: one.expiration,
+          }));
+        return { status: 200, body: { ...user, roles } };
+      },
+    ],
     [
       "GET",
       "/api/v2/users/effective-permissions",

@@ -185,6 +185,14 @@ export function seedKomodor(now = Date.now()): KomodorState {
       { id: "role-1", name: "account-admin", isDefault: false },
       { id: "role-2", name: "viewer", isDefault: true },
     ],
+    users: [
+      { id: "user-1", email: "alice@example.com", displayName: "Alice Ops" },
+      { id: "user-2", email: "bob@example.com", displayName: "Bob Dev" },
+    ],
+    userRoles: [
+      { userId: "user-1", roleId: "role-1" },
+      { userId: "user-2", roleId: "role-2" },
+    ],
     permissions: [
       { email: "alice@example.com", action: "view:all", cluster: "*", namespaces: ["*"] },
       { email: "alice@example.com", action: "manage:health-risks", cluster: "prod-eu", namespaces: ["shop"] },

@@ -90,6 +90,20 @@ export interface Role {
   isDefault: boolean;
 }
 
+/** A Komodor user (the users API: id, email, display name). */
+export interface User {
+  id: string;
+  email: string;
+  displayName: string;
+}
+
+/** A role given to a user, until `expiration` when set (RFC 3339). */
+export interface UserRole {
+  userId: string;
+  roleId: string;
+  expiration?: string;
+}
+
 export interface UserPermission {
   email: string;
   action: string;
@@ -110,7 +124,9 @@ export interface AuditEntry {
 /** One change the fake applied through the API, for tests. */
 export type KomodorChange =
   | { action: "risk-status"; riskId: string; status: HealthRisk["status"] }
-  | { action: "rca"; session: RcaSession };
+  | { action: "rca"; session: RcaSession }
+  | { action: "role-assign"; userRole: UserRole }
+  | { action: "role-remove"; userRole: UserRole };
 
 export interface KomodorState {
   clusters: Cluster[];
@@ -122,6 +138,8 @@ export interface KomodorState {
   jobs: Job[];
   rcaSessions: RcaSession[];
   roles: Role[];
+  users: User[];
+  userRoles: UserRole[];
   permissions: UserPermission[];
   audit: AuditEntry[];
   changes: KomodorChange[];
