@@ -1,6 +1,8 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { readAgentLlmSettings } from "./agent-env.js";
+import { boundedCalls } from "./bounded-calls.js";
 import type { LlmProvider, ProviderSettings } from "./env.js";
+import { watchGeminiBlocks } from "./gemini-blocked.js";
 import { OfflineChatModel } from "./offline.js";
 
 export interface ChatModelChoice {
@@ -24,12 +26,21 @@ const CACHE_CONTROL = { type: "ephemeral" } as const;
 
 // Every endpoint, key and model is passed explicitly, so the provider SDKs never fill gaps from process.env
 // behind the caller's back (which would make `options.env` lie). Only the chosen provider's package is
-// loaded: together they hold about 25 MB of an agent's memory.
+// loaded: together they hold about 25 MB of an agent's memory. Retries and timeouts are Switchboard's own
+// (bounded-calls.ts, one policy for all): every client's own retries are off (maxRetries: 0, and
+// maxAttempts: 1 for the AWS SDK).
 async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
+  const bounds = {
+    provider: s.provider,
+    modelName: s.modelName,
+    timeoutMs: s.timeoutMs,
+    maxRetries: s.maxRetries,
+  };
   switch (s.provider) {
     case "openai": {
       const { ChatOpenAI } = await import("@langchain/openai");
-      return new ChatOpenAI({
+      return new (boundedCalls(ChatOpenAI, bounds))({
+        maxRetries: 0,
         model: s.modelName,
         apiKey: s.apiKey,
         temperature: s.temperature,
@@ -42,7 +53,8 @@ async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
     }
     case "azure-openai": {
       const { AzureChatOpenAI } = await import("@langchain/openai");
-      return new AzureChatOpenAI({
+      return new (boundedCalls(AzureChatOpenAI, bounds))({
+        maxRetries: 0,
         model: s.deployment,
         azureOpenAIApiKey: s.apiKey,
         azureOpenAIEndpoint: s.endpoint,
@@ -63,8 +75,9 @@ async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
           } as this["ParsedCallOptions"]);
         }
       }
-      const Chat = s.promptCache ? CachingChatAnthropic : ChatAnthropic;
+      const Chat = boundedCalls(s.promptCache ? CachingChatAnthropic : ChatAnthropic, bounds);
       return new Chat({
+        maxRetries: 0,
         model: s.modelName,
         apiKey: s.apiKey,
         anthropicApiUrl: s.baseUrl,
@@ -100,19 +113,22 @@ async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
           );
         }
       }
-      const Chat = s.promptCache ? CachingChatBedrockConverse : ChatBedrockConverse;
+      const Chat = boundedCalls(s.promptCache ? CachingChatBedrockConverse : ChatBedrockConverse, bounds);
       return new Chat({
         model: s.modelName,
         region: s.region,
         temperature: s.temperature,
         ...(s.credentials ? { credentials: s.credentials } : {}),
         ...(s.profile ? { profile: s.profile } : {}),
+        // One attempt per call: the retries are bounded-calls'.
+        clientOptions: { maxAttempts: 1 },
         // ChatBedrockConverse only takes an https host name; an emulator's http URL needs our own client.
         ...(s.endpointUrl
           ? {
               client: new BedrockRuntimeClient({
                 region: s.region,
                 endpoint: s.endpointUrl,
+                maxAttempts: 1,
                 ...(s.credentials ? { credentials: s.credentials } : {}),
                 ...(s.profile ? { profile: s.profile } : {}),
               }),
@@ -122,16 +138,24 @@ async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
     }
     case "google-gemini": {
       const { ChatGoogleGenerativeAI } = await import("@langchain/google-genai");
-      return new ChatGoogleGenerativeAI({
+      const gemini = new (boundedCalls(ChatGoogleGenerativeAI, bounds))({
+        maxRetries: 0,
         model: s.modelName,
         apiKey: s.apiKey,
         temperature: s.temperature,
         ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}),
       });
+      watchGeminiBlocks(gemini);
+      return gemini;
     }
     case "ollama": {
       const { ChatOllama } = await import("@langchain/ollama");
-      return new ChatOllama({ model: s.modelName, baseUrl: s.baseUrl, temperature: s.temperature });
+      return new (boundedCalls(ChatOllama, bounds))({
+        model: s.modelName,
+        baseUrl: s.baseUrl,
+        temperature: s.temperature,
+        maxRetries: 0,
+      });
     }
   }
 }

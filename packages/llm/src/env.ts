@@ -62,6 +62,9 @@ const LlmEnv = z.object({
   OLLAMA_MODEL: text,
   OLLAMA_MODEL_NAME: text, // alias in CAIPE's *_MODEL_NAME style; OLLAMA_MODEL wins
   OLLAMA_TEMPERATURE: text,
+  // every provider (Switchboard additions: CAIPE's factory has no provider-wide timeout or retry setting)
+  LLM_TIMEOUT_SECONDS: text,
+  LLM_MAX_RETRIES: text,
 });
 type LlmEnvVars = z.infer<typeof LlmEnv>;
 
@@ -69,8 +72,17 @@ type LlmEnvVars = z.infer<typeof LlmEnv>;
 export const LLM_VARIABLES = Object.keys(LlmEnv.shape) as readonly (keyof LlmEnvVars)[];
 type Variable = keyof LlmEnvVars;
 
+/** LLM_TIMEOUT_SECONDS when unset: the most one model call may take, retries and their waits included. */
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+/** LLM_MAX_RETRIES when unset: further attempts after a rate limit, an overload or a provider error. */
+export const DEFAULT_MAX_RETRIES = 3;
+
 interface Common {
   modelName: string;
+  /** LLM_TIMEOUT_SECONDS in ms: one model call's limit, its retries included. */
+  timeoutMs: number;
+  /** LLM_MAX_RETRIES. */
+  maxRetries: number;
   /** Undefined: the provider's own default (reasoning models reject a temperature). */
   temperature: number | undefined;
 }
@@ -179,7 +191,30 @@ function bedrockEndpoint(e: LlmEnvVars): string | undefined {
   return e.AWS_ENDPOINT_URL ? httpUrl(e.AWS_ENDPOINT_URL, "AWS_ENDPOINT_URL") : undefined;
 }
 
-function providerSettings(provider: LlmProvider, e: LlmEnvVars): ProviderSettings {
+type WithoutBounds<S> = S extends unknown ? Omit<S, "timeoutMs" | "maxRetries"> : never;
+
+function callBounds(e: LlmEnvVars): { timeoutMs: number; maxRetries: number } {
+  const timeout = z.coerce
+    .number()
+    .positive()
+    .max(3600)
+    .safeParse(e.LLM_TIMEOUT_SECONDS ?? DEFAULT_TIMEOUT_SECONDS);
+  if (!timeout.success)
+    throw configError(
+      `LLM_TIMEOUT_SECONDS must be a number of seconds from 1 to 3600, got "${e.LLM_TIMEOUT_SECONDS}".`,
+    );
+  const retries = z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .safeParse(e.LLM_MAX_RETRIES ?? DEFAULT_MAX_RETRIES);
+  if (!retries.success)
+    throw configError(`LLM_MAX_RETRIES must be a whole number from 0 to 10, got "${e.LLM_MAX_RETRIES}".`);
+  return { timeoutMs: timeout.data * 1000, maxRetries: retries.data };
+}
+
+function providerSettings(provider: LlmProvider, e: LlmEnvVars): WithoutBounds<ProviderSettings> {
   switch (provider) {
     case "openai": {
       const v = requireVars(e, provider, ["OPENAI_API_KEY", "OPENAI_MODEL_NAME"]);
@@ -295,5 +330,5 @@ export function readLlmSettings(env: NodeJS.ProcessEnv = process.env): LlmSettin
         "(or leave it unset, or set it to offline, to run without an LLM).",
     );
   }
-  return providerSettings(provider, e);
+  return { ...providerSettings(provider, e), ...callBounds(e) } as ProviderSettings;
 }

@@ -1,6 +1,7 @@
 import { type AIMessageChunk, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import {
+  contextTooLong,
   guardOutboundConnections,
   httpError,
   type OutboundGuard,
@@ -10,6 +11,7 @@ import {
   type ScriptedLlm,
   say,
   startScriptedLlm,
+  unknownModel,
 } from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -33,12 +35,14 @@ const DIALECT = {
   ollama: "ollama",
 } as const;
 
+const KEY = "sk-providers-test-key";
 let llm: ScriptedLlm;
 let guard: OutboundGuard;
 const flaky = new Set<string>();
 beforeAll(async () => {
   guard = guardOutboundConnections();
   llm = await startScriptedLlm({
+    apiKey: KEY,
     script: rules(
       [
         {
@@ -46,6 +50,18 @@ beforeAll(async () => {
           reply: (_r, { match }) => ({ toolCalls: [{ name: "get_issue", args: { key: match?.[1] } }] }),
         },
         { afterTool: "get_issue", reply: replyFromToolResult() },
+        {
+          lastUser: /^busy for 30s$/,
+          reply: () => Promise.reject(httpError(429, "Slow down.", { retryAfterSeconds: 30 })),
+        },
+        { lastUser: /^overloaded now$/, reply: () => Promise.reject(httpError(529, "Overloaded")) },
+        {
+          lastUser: /^slow answer$/,
+          reply: () => new Promise((resolve) => setTimeout(() => resolve(say("late")), 3000)),
+        },
+        { lastUser: /^too long for you$/, reply: () => Promise.reject(contextTooLong(201_000, 200_000)) },
+        { lastUser: /^filter this$/, reply: { content: "", filtered: true } },
+        { test: (r) => r.model === "no-such-model", reply: (r) => Promise.reject(unknownModel(r.model)) },
         {
           // The first request of each "flaky <n>" is refused as rate limited, with Retry-After: 1.
           lastUser: /^flaky \S+$/,
@@ -128,25 +144,106 @@ describe("prompt caching", () => {
 });
 
 describe("a rate-limited request", () => {
-  // The OpenAI and Anthropic SDKs wait the Retry-After they are given; the AWS SDK and LangChain's
-  // caller (Gemini) retry with their own backoff. ChatOllama does not retry at all (see below).
-  const waitsRetryAfter = new Set(["openai", "azure-openai", "anthropic-claude"]);
-
-  it.each(PROVIDER_NAMES.filter((p) => p !== "ollama"))(
-    "%s: retried, the turn completes",
+  it.each(PROVIDER_NAMES)(
+    "%s: retried after the wait the provider asks for, the call completes",
     async (provider) => {
       const { model } = await createChatModel({ env: llm.envFor(provider) });
       const started = performance.now();
       const reply = await model.invoke(`flaky ${provider}`);
       expect(reply.text).toBe(`recovered flaky ${provider}`);
       expect(llm.calls.filter((c) => JSON.stringify(c.body).includes(`flaky ${provider}`))).toHaveLength(2);
-      if (waitsRetryAfter.has(provider)) expect(performance.now() - started).toBeGreaterThan(900);
+      // Ollama's client drops the response headers: its retry waits our own backoff (from 0.375 s).
+      expect(performance.now() - started).toBeGreaterThan(provider === "ollama" ? 300 : 900);
     },
   );
 
-  it("ollama: not retried; the 429's own message reaches the caller", async () => {
-    const { model } = await createChatModel({ env: llm.envFor("ollama") });
-    await expect(model.invoke("flaky ollama")).rejects.toThrow("Rate limit reached; retry after 1s.");
-    expect(llm.calls.filter((c) => JSON.stringify(c.body).includes("flaky ollama"))).toHaveLength(1);
+  it.each(PROVIDER_NAMES)(
+    "%s: a Retry-After longer than LLM_TIMEOUT_SECONDS ends the call at once, saying when to try again",
+    async (provider) => {
+      const { model } = await createChatModel({ env: { ...llm.envFor(provider), LLM_TIMEOUT_SECONDS: "5" } });
+      const started = performance.now();
+      const error = await model.invoke("busy for 30s").catch((e: unknown) => e);
+      const elapsed = performance.now() - started;
+      const message = String((error as Error).message);
+      if (provider === "ollama") {
+        // No Retry-After reaches ChatOllama: retried with backoff until the budget, then told to wait.
+        expect(message).toMatch(/^Ollama \(LLM_PROVIDER=ollama\) is rate-limiting this agent \(HTTP 429\)/);
+      } else {
+        expect(elapsed).toBeLessThan(3000);
+        expect(message).toMatch(
+          /is rate-limiting this agent \(HTTP 429\) and asks to wait 30 s, longer than LLM_TIMEOUT_SECONDS allows: try again after \d\d:\d\d:\d\d UTC \(in 30 s\)\.$/,
+        );
+        expect(
+          llm.calls.filter((c) => JSON.stringify(c.body).includes("busy for 30s")).length,
+        ).toBeGreaterThan(0);
+      }
+      expect(message).toContain(`LLM_PROVIDER=${provider}`);
+    },
+  );
+
+  it("overload (Anthropic's 529) is retried LLM_MAX_RETRIES times, then ends the call naming the setting", async () => {
+    const { model } = await createChatModel({
+      env: { ...llm.envFor("anthropic-claude"), LLM_MAX_RETRIES: "1" },
+    });
+    const before = llm.calls.length;
+    await expect(model.invoke("overloaded now")).rejects.toThrow(
+      /^Anthropic \(LLM_PROVIDER=anthropic-claude\) is overloaded \(HTTP 529\) after 1 retry \(LLM_MAX_RETRIES\): try again/,
+    );
+    expect(llm.calls.length - before).toBe(2);
+  });
+
+  it("a model slower than LLM_TIMEOUT_SECONDS ends the call with the setting to raise", async () => {
+    const { model } = await createChatModel({
+      env: { ...llm.envFor("aws-bedrock"), LLM_TIMEOUT_SECONDS: "1" },
+    });
+    const started = performance.now();
+    await expect(model.invoke("slow answer")).rejects.toThrow(
+      "AWS Bedrock (LLM_PROVIDER=aws-bedrock) did not answer within LLM_TIMEOUT_SECONDS=1: try again, or raise LLM_TIMEOUT_SECONDS for slow models.",
+    );
+    expect(performance.now() - started).toBeLessThan(2500);
   });
 });
+
+describe.each(PROVIDER_NAMES)(
+  "LLM_PROVIDER=%s: a failure names the provider and the setting to change",
+  (provider) => {
+    const label = `(LLM_PROVIDER=${provider})`;
+    const keyFor: Record<string, string> = {
+      openai: "OPENAI_API_KEY",
+      "azure-openai": "AZURE_OPENAI_API_KEY",
+      "anthropic-claude": "ANTHROPIC_API_KEY",
+      "aws-bedrock": "AWS_ACCESS_KEY_ID",
+      "google-gemini": "GOOGLE_API_KEY",
+    };
+
+    it("an unknown model, a context that is too long, a filtered answer; a bad key", async () => {
+      const { model } = await createChatModel({ env: llm.envFor(provider, "no-such-model") });
+      await expect(model.invoke("hello")).rejects.toThrow(
+        new RegExp(
+          `${label.replace(/[()]/g, "\\$&")} has no model "no-such-model".*: set [A-Z_]+ to a model`,
+        ),
+      );
+      const fine = (await createChatModel({ env: llm.envFor(provider) })).model;
+      await expect(fine.invoke("too long for you")).rejects.toThrow(
+        /This conversation is too long for .* \(HTTP 400\): start a new conversation, or set MAX_CONTEXT_TOKENS/,
+      );
+      if (provider !== "ollama") {
+        // Ollama has no content filter to report.
+        await expect(fine.invoke("filter this")).rejects.toThrow(
+          /(withheld the answer|declined to answer).* \(\w+: \w+\)/,
+        );
+        const streamed = async () => {
+          for await (const _ of await fine.stream("filter this")) {
+            // drained
+          }
+        };
+        await expect(streamed()).rejects.toThrow(/(withheld the answer|declined to answer)/);
+        const key = keyFor[provider] as string;
+        const wrong = await createChatModel({ env: { ...llm.envFor(provider), [key]: "AKIAWRONGKEY0000" } });
+        const error = (await wrong.model.invoke("hello").catch((e: unknown) => e)) as Error;
+        expect(error.message).toMatch(new RegExp(`refused the credentials \\(HTTP 40[013]\\): check ${key}`));
+        expect(error.message).not.toContain("AKIAWRONGKEY0000");
+      }
+    });
+  },
+);

@@ -6,6 +6,8 @@ import type { ChatCompletionRequest, ScriptReply } from "./types.js";
 export interface ResolvedReply {
   content: string | null;
   toolCalls: { id: string; name: string; arguments: string }[];
+  /** The provider withheld the answer (see `ScriptReply.filtered`). */
+  filtered?: boolean;
 }
 
 export interface Usage {
@@ -40,6 +42,7 @@ export function resolveReply(reply: ScriptReply): ResolvedReply {
       );
     }
     return {
+      ...(reply.filtered ? { filtered: true } : {}),
       content: reply.content ?? null,
       toolCalls: reply.toolCalls.map((call) => ({
         id: call.id ?? randomId("call_", 24),
@@ -53,7 +56,7 @@ export function resolveReply(reply: ScriptReply): ResolvedReply {
       `a script returned ${JSON.stringify(reply)}; return { content: string } or { toolCalls: [{ name, args }] }`,
     );
   }
-  return { content: reply.content, toolCalls: [] };
+  return { content: reply.content, toolCalls: [], ...(reply.filtered ? { filtered: true } : {}) };
 }
 
 // A fixed ~4 characters per token: deterministic, and close enough for budget and metrics assertions.
@@ -88,7 +91,8 @@ export function usageFor(request: ChatCompletionRequest, reply: ResolvedReply): 
   };
 }
 
-function finishReason(reply: ResolvedReply): "stop" | "tool_calls" {
+function finishReason(reply: ResolvedReply): "stop" | "tool_calls" | "content_filter" {
+  if (reply.filtered) return "content_filter";
   return reply.toolCalls.length > 0 ? "tool_calls" : "stop";
 }
 

@@ -55,6 +55,35 @@ export function httpError(status: number, message: string, options?: LlmHttpErro
 }
 
 /**
+ * The model named does not exist, as OpenAI says it (404 `model_not_found`); every dialect sends it in
+ * its provider's own form (Anthropic's not_found_error, Bedrock's ValidationException, Gemini's NOT_FOUND,
+ * Ollama's "not found, try pulling it first").
+ */
+export function unknownModel(model: string): LlmHttpError {
+  return new LlmHttpError(404, `The model \`${model}\` does not exist or you do not have access to it.`, {
+    code: "model_not_found",
+  });
+}
+
+/**
+ * The request is longer than the model's context window, as OpenAI says it (400
+ * `context_length_exceeded`); every dialect sends it in its provider's own form.
+ */
+export function contextTooLong(tokens: number, limit: number): LlmHttpError {
+  return new LlmHttpError(
+    400,
+    `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+    { code: "context_length_exceeded", param: "messages", type: "invalid_request_error" },
+  );
+}
+
+/** The numbers in a `contextTooLong` message, for the dialects' own wording of it. */
+export function contextNumbers(error: LlmHttpError): { tokens: number; limit: number } {
+  const [limit = 0, tokens = 0] = (error.message.match(/\d+/g) ?? []).map(Number);
+  return { tokens, limit };
+}
+
+/**
  * Turns whatever a script threw into the response to send: `LlmHttpError` and plain `{ status, message }`
  * objects keep their status. Anything else is a bug in the script: it becomes a 400, not a 500, because
  * clients retry 5xx with backoff for a minute or more and the test would time out instead of failing

@@ -10,7 +10,7 @@ export {
 export type { DialectName, RecordedCall } from "./dialects/index.js";
 export { PROVIDER_NAMES, type ProviderName } from "./dialects/provider-env.js";
 export { type OfferedTool, toolProblems } from "./dialects/tool-rules.js";
-export { httpError, LlmHttpError } from "./errors.js";
+export { contextTooLong, httpError, LlmHttpError, unknownModel } from "./errors.js";
 export { guardOutboundConnections, type OutboundGuard } from "./outbound-guard.js";
 export {
   callTool,

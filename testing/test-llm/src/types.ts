@@ -67,7 +67,14 @@ export interface ScriptToolCall {
 }
 
 /** What the assistant says next: text, or tool calls (optionally with text beside them). */
-export type ScriptReply = { content: string } | { toolCalls: ScriptToolCall[]; content?: string };
+export type ScriptReply = ({ content: string } | { toolCalls: ScriptToolCall[]; content?: string }) & {
+  /**
+   * The provider withheld the answer: each dialect says so as its provider does (OpenAI's
+   * finish_reason content_filter, Anthropic's stop_reason refusal, Gemini's finishReason SAFETY with no
+   * content, Bedrock's stopReason guardrail_intervened); Ollama has no such thing and answers as usual.
+   */
+  filtered?: boolean;
+};
 
 /** Decides the reply to one request. Throw an `LlmHttpError` (or `{ status, message }`) to fail it. */
 export type Script = (request: ChatCompletionRequest) => ScriptReply | Promise<ScriptReply>;

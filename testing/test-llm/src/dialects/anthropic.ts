@@ -1,5 +1,5 @@
 import type { ResolvedReply } from "../completion.js";
-import { LlmHttpError } from "../errors.js";
+import { contextNumbers, LlmHttpError } from "../errors.js";
 import type { ChatMessage, ContentPart, ToolDefinition } from "../types.js";
 import {
   type AnyResponse,
@@ -9,6 +9,7 @@ import {
   type DialectUsage,
   invalid,
   isRecord,
+  modelNamed,
   parseJson,
   pieces,
   prefixLines,
@@ -159,6 +160,7 @@ function contentBlocks(reply: ResolvedReply): Block[] {
 }
 
 function stopReason(reply: ResolvedReply): string {
+  if (reply.filtered) return "refusal";
   return reply.toolCalls.length > 0 ? "tool_use" : "end_turn";
 }
 
@@ -251,8 +253,15 @@ export const anthropic: Dialect = {
   },
   sendError(res, error) {
     const type = ERROR_TYPES[error.status] ?? (error.status >= 500 ? "api_error" : "invalid_request_error");
+    const { tokens, limit } = contextNumbers(error);
+    const message =
+      error.code === "model_not_found"
+        ? `model: ${modelNamed(error)}`
+        : error.code === "context_length_exceeded"
+          ? `prompt is too long: ${tokens} tokens > ${limit} maximum`
+          : error.message;
     const headers: Record<string, string> = { "request-id": randomId("req_", 24, "base62") };
     if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
-    sendBody(res, error.status, { type: "error", error: { type, message: error.message } }, headers);
+    sendBody(res, error.status, { type: "error", error: { type, message } }, headers);
   },
 };

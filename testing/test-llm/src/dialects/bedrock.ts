@@ -167,7 +167,8 @@ function usageOf(usage: DialectUsage) {
   };
 }
 
-const stopReason = (reply: ResolvedReply) => (reply.toolCalls.length > 0 ? "tool_use" : "end_turn");
+const stopReason = (reply: ResolvedReply) =>
+  reply.filtered ? "guardrail_intervened" : reply.toolCalls.length > 0 ? "tool_use" : "end_turn";
 
 /** The ConverseStream events of a reply, in the Smithy model's ConverseStreamOutput union. */
 function events(reply: ResolvedReply, usage: DialectUsage): [string, Record<string, unknown>][] {
@@ -275,6 +276,22 @@ export const bedrock: Dialect = {
     );
   },
   sendError(res, error) {
+    // Bedrock's words for an unknown model id and an over-long input, both ValidationException (400).
+    if (error.code === "model_not_found" || error.code === "context_length_exceeded") {
+      const message =
+        error.code === "model_not_found"
+          ? "The provided model identifier is invalid."
+          : "Input is too long for requested model.";
+      return sendBody(
+        res,
+        400,
+        { message },
+        {
+          "x-amzn-errortype": "ValidationException",
+          "x-amzn-requestid": randomId("", 32),
+        },
+      );
+    }
     const known = Object.values(ERRORS).includes(error.type) || error.type.endsWith("Exception");
     const type = known ? error.type : (ERRORS[error.status] ?? "InternalServerException");
     const headers: Record<string, string> = {

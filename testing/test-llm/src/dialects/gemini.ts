@@ -1,6 +1,6 @@
 import type { ResolvedReply } from "../completion.js";
 import { splitIntoTokens } from "../completion.js";
-import { LlmHttpError } from "../errors.js";
+import { contextNumbers, LlmHttpError } from "../errors.js";
 import type { ChatMessage, ContentPart, ToolDefinition } from "../types.js";
 import {
   type AnyResponse,
@@ -9,6 +9,7 @@ import {
   type Dialect,
   type DialectUsage,
   isRecord,
+  modelNamed,
   parseJson,
   randomId,
   sendBody,
@@ -136,6 +137,25 @@ function response(model: string, id: string, parts: unknown[], finish: boolean, 
   };
 }
 
+/** A candidate the safety filters blocked: no content, finishReason SAFETY and the rating that blocked it. */
+function blocked(model: string, usage: DialectUsage) {
+  return {
+    candidates: [
+      {
+        finishReason: "SAFETY",
+        index: 0,
+        safetyRatings: [
+          { category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH", blocked: true },
+          { category: "HARM_CATEGORY_HARASSMENT", probability: "NEGLIGIBLE" },
+        ],
+      },
+    ],
+    usageMetadata: usageMetadata({ ...usage, output: 0 }),
+    modelVersion: model,
+    responseId: randomId("", 22, "base62"),
+  };
+}
+
 function callParts(reply: ResolvedReply): unknown[] {
   return reply.toolCalls.map((call) => ({ functionCall: { name: call.name, args: argsOf(call) } }));
 }
@@ -199,6 +219,12 @@ export const gemini: Dialect = {
       body,
     });
     const usage = engine.usage(request, reply);
+    if (reply.filtered) {
+      const answer = blocked(request.model, usage);
+      return stream
+        ? writeStream(res, url.searchParams.get("alt") === "sse", [answer])
+        : sendBody(res, 200, answer);
+    }
     if (stream)
       return writeStream(res, url.searchParams.get("alt") === "sse", chunks(request.model, reply, usage));
     const parts = [...(reply.content ? [{ text: reply.content }] : []), ...callParts(reply)];
@@ -206,6 +232,13 @@ export const gemini: Dialect = {
   },
   sendError(res, error) {
     const status = STATUS[error.status] ?? (error.status >= 500 ? "INTERNAL" : "INVALID_ARGUMENT");
+    const { tokens, limit } = contextNumbers(error);
+    const message =
+      error.code === "model_not_found"
+        ? `models/${modelNamed(error)} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`
+        : error.code === "context_length_exceeded"
+          ? `The input token count (${tokens}) exceeds the maximum number of tokens allowed (${limit}).`
+          : error.message;
     const details =
       error.code === "API_KEY_INVALID"
         ? [
@@ -224,7 +257,7 @@ export const gemini: Dialect = {
             ]
           : undefined;
     sendBody(res, error.status, {
-      error: { code: error.status, message: error.message, status, ...(details ? { details } : {}) },
+      error: { code: error.status, message, status, ...(details ? { details } : {}) },
     });
   },
 };

@@ -137,6 +137,10 @@ export const ollama: Dialect = {
   sendError(res, error) {
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
-    sendBody(res, error.status, { error: error.message }, headers);
+    const message =
+      error.code === "model_not_found"
+        ? `model "${/`([^`]+)`/.exec(error.message)?.[1] ?? "unknown"}" not found, try pulling it first`
+        : error.message;
+    sendBody(res, error.status, { error: message }, headers);
   },
 };

@@ -107,6 +107,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The model an `unknownModel` error names (between backticks, as OpenAI writes it). */
+export function modelNamed(error: LlmHttpError): string {
+  return /`([^`]+)`/.exec(error.message)?.[1] ?? "unknown";
+}
+
 /** `LlmHttpError` 400 with a dialect's own type; the dialect's sendError writes it in its shape. */
 export function invalid(message: string, type?: string): LlmHttpError {
   return new LlmHttpError(400, message, type === undefined ? {} : { type });
