@@ -1,6 +1,6 @@
 import { HttpStatusError, requestJson, VendorClient } from "@switchboard/agent-runtime";
 import { SwitchboardError } from "@switchboard/common";
-import { readVictorOpsSettings, type VictorOpsSettings } from "./env.js";
+import { readVictorOpsSettings, type VictorOpsOrg, type VictorOpsSettings } from "./env.js";
 import type { AckOrResolveResult, ActiveIncident, OnCallTeam, RoutingKeyInfo, TeamDetail } from "./format.js";
 
 /** The calls the tools make to Splunk On-Call's public REST API (v1). */
@@ -26,7 +26,13 @@ export interface VictorOpsApi {
   listRoutingKeys(): Promise<{ routingKeys?: RoutingKeyInfo[] }>;
 }
 
-export type VictorOpsClient = VendorClient<VictorOpsApi, VictorOpsSettings>;
+/** Each organisation's API, by its slug. */
+export interface VictorOpsOrgs {
+  slugs: string[];
+  api(slug: string): VictorOpsApi;
+}
+
+export type VictorOpsClient = VendorClient<VictorOpsOrgs, VictorOpsSettings>;
 
 /**
  * Splunk On-Call (VictorOps) over fetch: it ships no maintained JavaScript client, and its API is
@@ -38,14 +44,32 @@ export function victorOpsClient(env: NodeJS.ProcessEnv): VictorOpsClient {
       vendor: "Splunk On-Call",
       code: "victorops",
       settings: readVictorOpsSettings,
-      connect: victorOpsApi,
-      names: ({ url }) => ({
-        url,
-        credentials: "X_VO_API_ID and X_VO_API_KEY",
-        address: "VICTOROPS_API_URL",
-        permissionHint: "a read-only API key cannot change incidents",
-      }),
-      secrets: ({ apiKey }) => [apiKey],
+      connect: ({ orgs }) => {
+        const apis = new Map(orgs.map((org) => [org.slug, victorOpsApi(org)]));
+        return {
+          slugs: [...apis.keys()],
+          api: (slug) => {
+            const api = apis.get(slug);
+            if (!api) throw new Error(`no Splunk On-Call organisation "${slug}"`);
+            return api;
+          },
+        };
+      },
+      names: ({ orgs, source }) =>
+        source === "VICTOROPS_ORGS"
+          ? {
+              url: orgs.map((org) => org.url).join(", "),
+              credentials: "each organisation's api_id and api_key in VICTOROPS_ORGS",
+              address: "each organisation's api_url in VICTOROPS_ORGS",
+              permissionHint: "a read-only API key cannot change incidents",
+            }
+          : {
+              url: orgs[0]?.url ?? "",
+              credentials: "X_VO_API_ID and X_VO_API_KEY",
+              address: "VICTOROPS_API_URL",
+              permissionHint: "a read-only API key cannot change incidents",
+            },
+      secrets: ({ orgs }) => orgs.map((org) => org.apiKey),
       // Splunk On-Call answers a wrong id or key with 403 "Authentication failed", not 401.
       classify: (error) =>
         error instanceof HttpStatusError && error.status === 403 && /authentication/i.test(error.detail ?? "")
@@ -56,7 +80,7 @@ export function victorOpsClient(env: NodeJS.ProcessEnv): VictorOpsClient {
   );
 }
 
-function victorOpsApi({ url, apiId, apiKey }: VictorOpsSettings): VictorOpsApi {
+function victorOpsApi({ url, apiId, apiKey }: VictorOpsOrg): VictorOpsApi {
   const request = <T>(method: "GET" | "POST" | "PATCH", path: string, body?: object) =>
     requestJson<T>({
       method,
@@ -86,4 +110,25 @@ export function actingUser({ username }: VictorOpsSettings): string {
     );
   }
   return username;
+}
+
+/**
+ * Runs a call on one organisation: the one named, or the only one set up. Naming none of several, or
+ * one not set up, is the model's to put right (a tool error listing the organisations), not a failure.
+ */
+export async function callOrg<T>(
+  victorops: VictorOpsClient,
+  org: string | undefined,
+  run: (api: VictorOpsApi, settings: VictorOpsSettings) => Promise<T>,
+): Promise<T> {
+  const slugs = await victorops.call(async (orgs) => orgs.slugs);
+  const slug = org ?? (slugs.length === 1 ? slugs[0] : undefined);
+  if (!slug || !slugs.includes(slug)) {
+    throw new Error(
+      org
+        ? `Splunk On-Call has no organisation "${org}" set up here; the organisations are ${slugs.join(", ")}.`
+        : `Several Splunk On-Call organisations are set up (${slugs.join(", ")}): name the one to use (org).`,
+    );
+  }
+  return victorops.call((orgs, settings) => run(orgs.api(slug), settings));
 }

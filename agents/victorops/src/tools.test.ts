@@ -27,9 +27,21 @@ describe("VictorOps tools name the incident, team, policy or user a call acts on
     expect(resourceOf("list_incidents", {})).toEqual({});
   });
 
+  it("names the organisation when a call names one of several (VICTOROPS_ORGS)", () => {
+    expect(resourceOf("acknowledge_incident", { incident: "411", org: "acme" })).toEqual({
+      org: "acme",
+      incident: "411",
+    });
+    expect(resourceOf("list_incidents", { team: "team-platform", org: "globex" })).toEqual({
+      org: "globex",
+      team: "team-platform",
+    });
+    expect(resourceOf("list_teams", { org: "acme" })).toEqual({ org: "acme" });
+  });
+
   it("leaves teams and services to the tool as a whole, and asks before every change", () => {
-    expect(resourceOf("list_teams", {})).toBeUndefined();
-    expect(resourceOf("list_services", {})).toBeUndefined();
+    expect(resourceOf("list_teams", {})).toEqual({});
+    expect(resourceOf("list_services", {})).toEqual({});
     const changes = tools.filter((one) => one.confirm).map((one) => one.tool.name);
     expect(changes.sort()).toEqual([
       "acknowledge_incident",

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
 import { z } from "zod";
-import { actingUser, type VictorOpsClient } from "./client.js";
+import { actingUser, callOrg, type VictorOpsClient } from "./client.js";
 import { type ActiveIncident, formatIncident, formatIncidentLine, PHASE_NAMES } from "./format.js";
 
 // Splunk On-Call numbers incidents in sequence; the API takes the number as a string.
@@ -17,6 +17,17 @@ const slug = (what: string) =>
     .transform((value) => value.trim().toLowerCase())
     .describe(what);
 
+// VICTOROPS_ORGS sets up several organisations; a call names one of them (with just one, it is that one).
+const orgField = z
+  .string()
+  .trim()
+  .min(1)
+  .optional()
+  .describe("The Splunk On-Call organisation (its slug in VICTOROPS_ORGS); only when several are set up");
+/** The organisation a call acts in, for the policy: named when the call names it. */
+const inOrgScope = (org: string | undefined): Record<string, string> => (org ? { org } : {});
+const inOrg = (org: string | undefined) => (org ? ` in ${org}` : "");
+
 const PHASES = ["triggered", "acknowledged", "resolved"] as const;
 const PHASE_OF: Record<(typeof PHASES)[number], string> = {
   triggered: "UNACKED",
@@ -26,6 +37,7 @@ const PHASE_OF: Record<(typeof PHASES)[number], string> = {
 
 export function victorOpsTools(victorops: VictorOpsClient): AgentTool[] {
   return [
+    listOrganisations(victorops),
     listIncidents(victorops),
     getIncident(victorops),
     whoIsOnCall(victorops),
@@ -38,10 +50,18 @@ export function victorOpsTools(victorops: VictorOpsClient): AgentTool[] {
   ];
 }
 
-async function incidents(victorops: VictorOpsClient): Promise<ActiveIncident[]> {
-  const { incidents = [] } = await victorops.call((vo) => vo.listIncidents());
+async function incidents(victorops: VictorOpsClient, org: string | undefined): Promise<ActiveIncident[]> {
+  const { incidents = [] } = await callOrg(victorops, org, (vo) => vo.listIncidents());
   return incidents;
 }
+
+const listOrganisations = (victorops: VictorOpsClient) =>
+  defineTool({
+    name: "list_organisations",
+    description: "List the Splunk On-Call organisations set up here (VICTOROPS_ORGS), by slug",
+    schema: z.object({}),
+    run: async () => (await victorops.call(async (orgs) => orgs.slugs)).join("\n"),
+  });
 
 const onTeam = (incident: ActiveIncident, team: string) =>
   (incident.pagedTeams ?? []).includes(team) ||
@@ -57,11 +77,12 @@ const listIncidents = (victorops: VictorOpsClient) =>
     schema: z.object({
       phases: z.array(z.enum(PHASES)).min(1).default(["triggered", "acknowledged"]),
       team: slug("A team's slug or name, e.g. team-platform").optional(),
+      org: orgField,
     }),
-    resource: ({ team }): Record<string, string> => (team ? { team } : {}),
-    run: async ({ phases, team }) => {
+    resource: ({ team, org }): Record<string, string> => ({ ...inOrgScope(org), ...(team ? { team } : {}) }),
+    run: async ({ phases, team, org }) => {
       const wanted = new Set(phases.map((phase) => PHASE_OF[phase]));
-      const matching = (await incidents(victorops))
+      const matching = (await incidents(victorops, org))
         .filter((one) => wanted.has(one.currentPhase))
         .filter((one) => !team || onTeam(one, team))
         .sort((a, b) => Number(b.incidentNumber) - Number(a.incidentNumber));
@@ -74,10 +95,10 @@ const getIncident = (victorops: VictorOpsClient) =>
   defineTool({
     name: "get_incident",
     description: "Get one Splunk On-Call incident: phase, routing key, who was paged, its timeline",
-    schema: z.object({ incident: incidentNumber }),
-    resource: ({ incident }) => ({ incident }),
-    run: async ({ incident }) => {
-      const found = (await incidents(victorops)).find((one) => one.incidentNumber === incident);
+    schema: z.object({ incident: incidentNumber, org: orgField }),
+    resource: ({ incident, org }) => ({ ...inOrgScope(org), incident }),
+    run: async ({ incident, org }) => {
+      const found = (await incidents(victorops, org)).find((one) => one.incidentNumber === incident);
       // The incident list holds open and recently resolved incidents; older ones are in the reporting API.
       return found
         ? formatIncident(found)
@@ -90,10 +111,13 @@ const whoIsOnCall = (victorops: VictorOpsClient) =>
     name: "who_is_on_call",
     description:
       "Who is on call now in Splunk On-Call, per team and escalation policy; optionally one team's",
-    schema: z.object({ team: slug("A team's slug or name, e.g. team-platform or platform").optional() }),
-    resource: ({ team }): Record<string, string> => (team ? { team } : {}),
-    run: async ({ team }) => {
-      const { teamsOnCall = [] } = await victorops.call((vo) => vo.currentOnCall());
+    schema: z.object({
+      team: slug("A team's slug or name, e.g. team-platform or platform").optional(),
+      org: orgField,
+    }),
+    resource: ({ team, org }): Record<string, string> => ({ ...inOrgScope(org), ...(team ? { team } : {}) }),
+    run: async ({ team, org }) => {
+      const { teamsOnCall = [] } = await callOrg(victorops, org, (vo) => vo.currentOnCall());
       const lines = teamsOnCall
         .filter((one) => !team || one.team.slug === team || one.team.name.toLowerCase().includes(team))
         .flatMap((one) =>
@@ -111,9 +135,10 @@ const listTeams = (victorops: VictorOpsClient) =>
   defineTool({
     name: "list_teams",
     description: "List Splunk On-Call teams (name, slug, member count)",
-    schema: z.object({}),
-    run: async () => {
-      const teams = await victorops.call((vo) => vo.listTeams());
+    schema: z.object({ org: orgField }),
+    resource: ({ org }) => inOrgScope(org),
+    run: async ({ org }) => {
+      const teams = await callOrg(victorops, org, (vo) => vo.listTeams());
       if (teams.length === 0) return "No teams are visible.";
       return teams
         .map((team) => `${team.name} (${team.slug}), ${team.memberCount ?? "?"} members`)
@@ -126,9 +151,10 @@ const listServices = (victorops: VictorOpsClient) =>
     name: "list_services",
     description:
       "List Splunk On-Call services: the routing keys alerts arrive on and the escalation policies they page",
-    schema: z.object({}),
-    run: async () => {
-      const { routingKeys = [] } = await victorops.call((vo) => vo.listRoutingKeys());
+    schema: z.object({ org: orgField }),
+    resource: ({ org }) => inOrgScope(org),
+    run: async ({ org }) => {
+      const { routingKeys = [] } = await callOrg(victorops, org, (vo) => vo.listRoutingKeys());
       if (routingKeys.length === 0) return "No routing keys are set up.";
       return routingKeys
         .map((key) => {
@@ -149,13 +175,17 @@ const createIncident = (victorops: VictorOpsClient) =>
       details: z.string().default(""),
       policy: slug("The escalation policy's slug to page").optional(),
       user: slug("A username to page instead of a policy").optional(),
+      org: orgField,
     }),
-    confirm: ({ summary, policy, user }) =>
-      `Create a Splunk On-Call incident "${summary}", paging ${policy ? `escalation policy ${policy}` : `user ${user}`}.`,
-    resource: ({ policy, user }): Record<string, string> => (policy ? { policy } : user ? { user } : {}),
-    run: async ({ summary, details, policy, user }) => {
+    confirm: ({ summary, policy, user, org }) =>
+      `Create a Splunk On-Call incident${inOrg(org)} "${summary}", paging ${policy ? `escalation policy ${policy}` : `user ${user}`}.`,
+    resource: ({ policy, user, org }): Record<string, string> => ({
+      ...inOrgScope(org),
+      ...(policy ? { policy } : user ? { user } : {}),
+    }),
+    run: async ({ summary, details, policy, user, org }) => {
       if (!policy && !user) throw new Error("Name the escalation policy (its slug) or the user to page.");
-      const created = await victorops.call((vo, settings) =>
+      const created = await callOrg(victorops, org, (vo, settings) =>
         vo.createIncident({
           summary,
           details,
@@ -182,12 +212,13 @@ const transitionTool = (victorops: VictorOpsClient, action: "ack" | "resolve") =
     schema: z.object({
       incident: incidentNumber,
       message: z.string().optional().describe("Why, for the timeline"),
+      org: orgField,
     }),
-    confirm: ({ incident, message }) =>
-      `${verb} Splunk On-Call incident #${incident}${message ? ` ("${message}")` : ""}.`,
-    resource: ({ incident }) => ({ incident }),
-    run: async ({ incident, message }) => {
-      const { results = [] } = await victorops.call((vo, settings) =>
+    confirm: ({ incident, message, org }) =>
+      `${verb} Splunk On-Call incident #${incident}${inOrg(org)}${message ? ` ("${message}")` : ""}.`,
+    resource: ({ incident, org }) => ({ ...inOrgScope(org), incident }),
+    run: async ({ incident, message, org }) => {
+      const { results = [] } = await callOrg(victorops, org, (vo, settings) =>
         vo.transition(action, {
           userName: actingUser(settings),
           incidentNames: [incident],
@@ -212,11 +243,12 @@ const addNote = (victorops: VictorOpsClient) =>
   defineTool({
     name: "add_note",
     description: "Add a note to a Splunk On-Call incident's timeline",
-    schema: z.object({ incident: incidentNumber, text: z.string().min(1) }),
-    confirm: ({ incident, text }) => `Add a note to Splunk On-Call incident #${incident}: "${text}".`,
-    resource: ({ incident }) => ({ incident }),
-    run: async ({ incident, text }) => {
-      await victorops.call((vo, settings) =>
+    schema: z.object({ incident: incidentNumber, text: z.string().min(1), org: orgField }),
+    confirm: ({ incident, text, org }) =>
+      `Add a note to Splunk On-Call incident #${incident}${inOrg(org)}: "${text}".`,
+    resource: ({ incident, org }) => ({ ...inOrgScope(org), incident }),
+    run: async ({ incident, text, org }) => {
+      await callOrg(victorops, org, (vo, settings) =>
         vo.addNote(incident, {
           // A note's name is its key on the incident; the text goes in its value.
           name: `switchboard-${randomUUID()}`,

@@ -1,9 +1,9 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { agentConformance } from "@switchboard-testing/agent-conformance";
-import { startFakeVictorOps } from "@switchboard-testing/fake-vendors";
+import { type FakeVictorOps, startFakeVictorOps } from "@switchboard-testing/fake-vendors";
 import { callTool } from "@switchboard-testing/test-llm";
-import { expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 
 // The conformance suite against the fake Splunk On-Call public API; this agent's own cases follow it.
 const agent = agentConformance({
@@ -42,6 +42,14 @@ const agent = agentConformance({
     {
       lastUser: /^note on (\d+): (.+)$/i,
       reply: (_r, { match }) => callTool("add_note", { incident: match?.[1], text: match?.[2] }),
+    },
+    {
+      lastUser: /^which incidents are open in ([\w-]+)\??$/i,
+      reply: (_r, { match }) => callTool("list_incidents", { org: match?.[1] }),
+    },
+    {
+      lastUser: /^acknowledge incident (\d+) in ([\w-]+)$/i,
+      reply: (_r, { match }) => callTool("acknowledge_incident", { incident: match?.[1], org: match?.[2] }),
     },
     {
       lastUser: /^page ([\w-]+): (.+)$/i,
@@ -142,4 +150,37 @@ it("fails the turn naming X_VO_API_KEY when Splunk On-Call refuses the key, with
   expect(result.state).toBe("failed");
   expect(result.text).toContain("Splunk On-Call refused the credentials (HTTP 403");
   expect(result.text).not.toContain(wrong);
+});
+
+// CAIPE's VICTOROPS_ORGS: several organisations, each with its own API, id and key; a second fake is
+// the second organisation.
+let globex: FakeVictorOps | undefined;
+afterAll(() => globex?.close());
+
+it("works in the organisation a call names with VICTOROPS_ORGS, and asks for one when several are set up", async () => {
+  const acme = agent.service;
+  globex = await startFakeVictorOps({ apiId: "globex-id", apiKey: "globex-key-9d1c" });
+  const renamed = globex.state.incidents.find((one) => one.incidentNumber === "411");
+  if (renamed) renamed.entityDisplayName = "globex ledger lagging";
+  const org = (vo: FakeVictorOps) => ({ api_url: vo.url, api_id: vo.apiId, api_key: vo.apiKey });
+  const connection = await agent.connect({
+    VICTOROPS_ORGS: JSON.stringify({ acme: org(acme), globex: org(globex) }),
+    X_VO_API_ID: undefined,
+    X_VO_API_KEY: undefined,
+  });
+  const contextId = agent.contextId();
+  const listed = await connection.send({ text: "which incidents are open in globex?", contextId });
+  expect(listed.text).toContain("#411 [triggered] globex ledger lagging");
+
+  const unnamed = await connection.send({ text: "which incidents are open?", contextId });
+  expect(unnamed.state).toBe("completed");
+  expect(unnamed.text).toContain("Several Splunk On-Call organisations are set up (acme, globex)");
+
+  const acmeChanges = acme.changes.length;
+  const asked = await connection.send({ text: "acknowledge incident 411 in globex", contextId });
+  expect(asked.question).toContain("Acknowledge Splunk On-Call incident #411 in globex.");
+  const done = await connection.send({ text: "yes", contextId, taskId: asked.taskId });
+  expect(done.text).toContain("Incident #411 is acknowledged.");
+  expect(globex.changes).toEqual([{ action: "ack", incidentNumber: "411", userName: "alice" }]);
+  expect(acme.changes).toHaveLength(acmeChanges);
 });
