@@ -8,9 +8,10 @@
 // compacting GC and shrinks the young generation about a minute into a quiet spell), so "idle" is
 // what an agent holds between conversations, and "started" the peak of start-up. The issue's aim
 // is ≤ 120 MB at rest.
-// BENCH_NODE_OPTIONS_VARIANTS: the node options to compare, separated by ";", e.g.
-// "default;--max-semi-space-size=2" (default: node's own defaults against AGENT_NODE_ARGS, what
-// agents ship with, or against --max-semi-space-size=2 while none ship).
+// Every agent package (listAgentPackages: the sixteen subagents and the supervisor), each on
+// embedded defaults without its vendor's credentials, as `npm start` runs one that has none.
+// BENCH_NODE_OPTIONS_VARIANTS: node options to compare, separated by ";", e.g.
+// "default;--max-semi-space-size=2" (default: "shipped", AGENT_NODE_ARGS, what agents run with).
 // Every agent × variant process runs at once (the waits are shared), turns go one process at a
 // time in a rotating variant order, so a slow spell of the machine lands on all variants alike.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server).
@@ -34,7 +35,7 @@ const STARTED_MS = Number(process.env.BENCH_STARTED_SECONDS ?? 5) * 1000;
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 150) * 1000;
 const AIM_MB = 120;
 const repoRoot = join(import.meta.dirname, "..", "..", "..");
-const variants = nodeVariants();
+const variants = nodeVariants(process.env.BENCH_NODE_OPTIONS_VARIANTS?.trim() || "shipped");
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -2,7 +2,13 @@ import { execFileSync, spawn } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
-import { AGENT_NODE_ARGS } from "@switchboard/contract";
+import {
+  AGENT_NODE_ARGS,
+  enableVariableFor,
+  envPrefixFor,
+  listAgentPackages,
+  SUPERVISOR,
+} from "@switchboard/contract";
 import { onlyAgents, startFleet } from "@switchboard/fleet";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { freePort } from "@switchboard-testing/test-agents";
@@ -86,16 +92,34 @@ describe("the local fleet", () => {
     await Promise.all([llm.close(), jira.close()]);
   });
 
-  it("starts the enabled agents and the supervisor wired to them", async () => {
+  it("starts all sixteen subagents, those without their vendor's credentials too, and the supervisor wired to each", async () => {
+    // What `npm start` runs with every agent enabled: Jira has its (fake) vendor, every other subagent
+    // starts without credentials in its degraded mode (it serves its card and names its missing
+    // settings when a turn needs them). One fleet for all sixteen: its start is most of this test.
+    const subagents = listAgentPackages(root)
+      .map((agent) => agent.name)
+      .filter((name) => name !== SUPERVISOR);
+    expect(subagents).toHaveLength(16);
     const lines: string[] = [];
     const fleet = await startFleet({
       root,
-      env: await env(),
+      env: await env({
+        ...Object.fromEntries(subagents.map((name) => [enableVariableFor(name), "true"])),
+        ...Object.fromEntries(
+          await Promise.all(
+            subagents.map(async (name) => [`${envPrefixFor(name)}_AGENT_PORT`, String(await freePort())]),
+          ),
+        ),
+      }),
       onLine: (agent, line) => lines.push(`${agent} ${line}`),
     });
     try {
-      expect(fleet.agents.map((agent) => agent.name)).toEqual(["jira"]);
       expect(fleet.failed).toEqual([]);
+      expect(fleet.agents.map((agent) => agent.name).sort()).toEqual(subagents);
+      for (const agent of fleet.agents) {
+        const ready = await fetch(`${agent.url}/ready`);
+        expect({ agent: agent.name, status: ready.status }).toEqual({ agent: agent.name, status: 200 });
+      }
       // Every process runs with the node options the image's CMD has, as `ps` shows them.
       for (const member of [fleet.supervisor, ...fleet.agents]) {
         const commandLine = execFileSync("ps", ["-o", "args=", "-p", String(member.process.pid)], {
@@ -107,6 +131,16 @@ describe("the local fleet", () => {
           join(root, "agents", member.name, "dist", "index.js"),
         ]);
       }
+      // GET /subagents lists all sixteen by name, each reachable.
+      const listed = async () =>
+        (
+          (await (await fetch(`${fleet.supervisor.url}/subagents`)).json()) as {
+            subagents: Array<{ name: string; status: string }>;
+          }
+        ).subagents.map((one) => [one.name, one.status]);
+      await expect
+        .poll(listed, { timeout: 30_000, interval: 250 })
+        .toEqual(subagents.map((name) => [name, "available"]));
       const connection = await connectAgent(fleet.supervisor.url);
       const answer = await connection.send({ text: "jira: open issues in PLAT" });
       expect(answer.text).toContain("PLAT-1");

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import {
   type AgentPackage,
@@ -53,6 +54,9 @@ export function onlyAgents(root: string, keep: readonly string[]): Record<string
 /**
  * Starts every enabled agent package (ENABLE_<AGENT>=false leaves one out) on its contract port
  * (<AGENT>_AGENT_PORT overrides), then the supervisor (SUPERVISOR_PORT overrides) wired to them.
+ * Agents start as many at a time as the machine has cores: a start is CPU-bound (loading modules),
+ * so sixteen at once on two cores finish no sooner, and each would wait on the others past its
+ * start timeout.
  * An agent that fails to start is reported, not fatal; a supervisor that fails stops the fleet.
  */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
@@ -62,8 +66,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   if (!supervisor) throw new Error(`No supervisor package under ${options.root}/agents.`);
   const enabled = agents.filter((agent) => options.env[enableVariableFor(agent.name)]?.trim() !== "false");
 
-  const started = await Promise.allSettled(
-    enabled.map((agent) => start(agent, options, localPort(agent, options.env))),
+  const started = await settledFewAtATime(
+    enabled.map((agent) => () => start(agent, options, localPort(agent, options.env))),
+    availableParallelism(),
   );
   const members: FleetMember[] = [];
   const failed: Fleet["failed"] = [];
@@ -221,6 +226,26 @@ async function start(
     options.onStatus?.(agent.name, "failed", error instanceof Error ? error.message : String(error));
     throw error;
   }
+}
+
+/** Runs `tasks`, at most `limit` at once, and settles each as Promise.allSettled does (in order). */
+async function settledFewAtATime<T>(
+  tasks: Array<() => Promise<T>>,
+  limit: number,
+): Promise<PromiseSettledResult<T>[]> {
+  const results: PromiseSettledResult<T>[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await (tasks[index] as () => Promise<T>)().then(
+        (value): PromiseSettledResult<T> => ({ status: "fulfilled", value }),
+        (reason: unknown): PromiseSettledResult<T> => ({ status: "rejected", reason }),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, tasks.length)) }, worker));
+  return results;
 }
 
 async function waitUntilReady(url: string, timeoutMs = 30_000): Promise<void> {
