@@ -1,9 +1,16 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: MCP server lists refer to variables as ${VAR}, on purpose.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { agentConformance } from "@switchboard-testing/agent-conformance";
 import { startFakeSplunk } from "@switchboard-testing/fake-vendors";
 import { callTool } from "@switchboard-testing/test-llm";
-import { expect, it } from "vitest";
+import {
+  createSplunkSearchServer,
+  type McpHttpServer,
+  type SplunkSearchServerOptions,
+  startMcpHttpServer,
+} from "@switchboard-testing/test-mcp";
+import { afterAll, expect, it } from "vitest";
 
 // The conformance suite against the fake Splunk Observability Cloud REST API v2; this agent's own cases follow it.
 const agent = agentConformance({
@@ -19,6 +26,10 @@ const agent = agentConformance({
   llmRules: [
     { lastUser: /^which incidents are active\??$/i, reply: callTool("list_incidents", {}) },
     { lastUser: /^what is muted\??$/i, reply: callTool("list_muting_rules", {}) },
+    {
+      lastUser: /^search the logs: (.+)$/i,
+      reply: (_r, { match }) => callTool("run_splunk_query", { query: match?.[1], earliest_time: "-4h" }),
+    },
     {
       lastUser: /^which hosts report ([^\s?]+)\??$/i,
       reply: (_r, { match }) => callTool("search_time_series", { query: `sf_metric:${match?.[1]}` }),
@@ -129,4 +140,64 @@ it("fails the turn naming SPLUNK_TOKEN when Splunk refuses it, without showing i
   expect(result.text).toContain("Splunk Observability Cloud refused the credentials (HTTP 401");
   expect(result.text).toContain("check SPLUNK_TOKEN");
   expect(result.text).not.toContain(wrong);
+});
+
+// Log search, as CAIPE's Splunk agent did it: the Splunk Platform MCP server's run_splunk_query, connected
+// through SPLUNK_MCP_SERVERS with CAIPE's SPLUNK_MCP_URL and SPLUNK_MCP_TOKEN filled in; a local MCP
+// server over Streamable HTTP serves the tool.
+let platform: McpHttpServer | undefined;
+afterAll(() => platform?.close());
+
+it("searches logs with the Splunk Platform MCP server's run_splunk_query through SPLUNK_MCP_SERVERS", async () => {
+  const token = "splunk-mcp-token-31f0";
+  const search: SplunkSearchServerOptions = {
+    searches: [],
+    events: [
+      {
+        _time: "2026-06-01T11:58:00Z",
+        index: "shop",
+        sourcetype: "app",
+        host: "checkout-1",
+        _raw: "ERROR payment gateway timeout after 30s",
+      },
+      {
+        _time: "2026-06-01T11:57:00Z",
+        index: "shop",
+        sourcetype: "app",
+        host: "checkout-2",
+        _raw: "INFO order 1042 placed",
+      },
+      {
+        _time: "2026-06-01T11:56:00Z",
+        index: "infra",
+        sourcetype: "syslog",
+        host: "node-7",
+        _raw: "ERROR disk full on /var",
+      },
+    ],
+  };
+  platform = await startMcpHttpServer({ create: () => createSplunkSearchServer(search), token });
+  const connection = await agent.connect({
+    SPLUNK_MCP_SERVERS: JSON.stringify({
+      "splunk-platform": {
+        url: "${SPLUNK_MCP_URL}",
+        headers: { Authorization: "Bearer ${SPLUNK_MCP_TOKEN}" },
+      },
+    }),
+    SPLUNK_MCP_URL: platform.url,
+    SPLUNK_MCP_TOKEN: token,
+  });
+  const result = await connection.send({
+    text: "search the logs: index=shop error | head 10",
+    contextId: agent.contextId(),
+  });
+  // Read-only on the server (readOnlyHint), so it runs without asking; the token reached it.
+  expect(result.state).toBe("completed");
+  expect(result.text).toContain("ERROR payment gateway timeout after 30s");
+  expect(result.text).not.toContain("order 1042");
+  expect(result.text).not.toContain("disk full");
+  expect(search.searches).toEqual([
+    { query: "index=shop error | head 10", earliest_time: "-4h", row_limit: 100 },
+  ]);
+  expect(platform.requests).not.toContain("POST 401");
 });

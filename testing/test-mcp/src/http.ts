@@ -1,10 +1,32 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createDeskServer } from "./desk-server.js";
 import { DeskStore } from "./store.js";
+
+export interface McpHttpOptions {
+  /** The server for one new session, given the credential its client presented. */
+  create: (credential: string | undefined) => McpServer;
+  /** When set, every request needs `Authorization: Bearer <token>` (else 401). */
+  token?: string;
+  /** Default: a free port. */
+  port?: number;
+}
+
+export interface McpHttpServer {
+  /** The MCP endpoint, http://127.0.0.1:<port>/mcp */
+  url: string;
+  port: number;
+  /** Requests seen, as `METHOD status` or `METHOD rpc-method` (a test reads whether a call reached the server). */
+  requests: string[];
+  /** Stops listening; the sessions end with it, as when the server process dies. */
+  close(): Promise<void>;
+  /** Listens again on the same port with no sessions: a restarted server, as clients see it. */
+  restart(): Promise<void>;
+}
 
 export interface DeskHttpOptions {
   stateFile: string;
@@ -14,25 +36,29 @@ export interface DeskHttpOptions {
   port?: number;
 }
 
-export interface DeskHttpServer {
-  /** The MCP endpoint, http://127.0.0.1:<port>/mcp */
-  url: string;
-  port: number;
+export interface DeskHttpServer extends McpHttpServer {
   store: DeskStore;
-  /** Requests seen, as `METHOD status` (a test reads whether a call reached the server). */
-  requests: string[];
-  /** Stops listening; the sessions end with it, as when the server process dies. */
-  close(): Promise<void>;
-  /** Listens again on the same port with no sessions: a restarted server, as clients see it. */
-  restart(): Promise<void>;
+}
+
+/** The desk (createDeskServer) over Streamable HTTP, its state in `stateFile`. */
+export async function startDeskHttpServer(options: DeskHttpOptions): Promise<DeskHttpServer> {
+  const store = new DeskStore(options.stateFile);
+  const server = await startMcpHttpServer({
+    create: (credential) => createDeskServer({ store, credential }),
+    ...(options.token ? { token: options.token } : {}),
+    ...(options.port ? { port: options.port } : {}),
+  });
+  store.update((state) => {
+    state.pids.push(process.pid);
+  });
+  return { ...server, store };
 }
 
 /**
- * The desk over Streamable HTTP on 127.0.0.1, stateful like most deployed servers: a session id per
- * client, kept in memory, so a restart forgets every session and clients must initialize again.
+ * An MCP server over Streamable HTTP on 127.0.0.1, stateful like most deployed servers: a session id
+ * per client, kept in memory, so a restart forgets every session and clients must initialize again.
  */
-export async function startDeskHttpServer(options: DeskHttpOptions): Promise<DeskHttpServer> {
-  const store = new DeskStore(options.stateFile);
+export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHttpServer> {
   const requests: string[] = [];
   let sessions = new Map<string, StreamableHTTPServerTransport>();
   let server: Server | undefined;
@@ -66,7 +92,7 @@ export async function startDeskHttpServer(options: DeskHttpOptions): Promise<Des
       created.onclose = () => {
         if (created.sessionId) current.delete(created.sessionId);
       };
-      await createDeskServer({ store, credential }).connect(created);
+      await options.create(credential).connect(created);
       transport = created;
     }
     requests.push(`${req.method} ${body?.method ?? ""}`.trim());
@@ -97,13 +123,9 @@ export async function startDeskHttpServer(options: DeskHttpOptions): Promise<Des
   };
 
   const port = await listen(options.port ?? 0);
-  store.update((state) => {
-    state.pids.push(process.pid);
-  });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     port,
-    store,
     requests,
     close: stop,
     restart: async () => {

@@ -1,4 +1,16 @@
 export { createDeskServer, type DeskServerOptions, fingerprint, REPORT_CHARS } from "./desk-server.js";
-export { type DeskHttpOptions, type DeskHttpServer, startDeskHttpServer } from "./http.js";
+export {
+  type DeskHttpOptions,
+  type DeskHttpServer,
+  type McpHttpOptions,
+  type McpHttpServer,
+  startDeskHttpServer,
+  startMcpHttpServer,
+} from "./http.js";
+export {
+  createSplunkSearchServer,
+  type SplunkEvent,
+  type SplunkSearchServerOptions,
+} from "./splunk-search-server.js";
 export { deskStdioCommand } from "./stdio-command.js";
 export { type DeskState, DeskStore, type Ticket } from "./store.js";
