@@ -1,4 +1,10 @@
-import { collectTurn, type SendInput, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
+import {
+  APPROVER_HEADER,
+  collectTurn,
+  type SendInput,
+  type TurnEvent,
+  type TurnResult,
+} from "@switchboard/a2a-client";
 import { ANSWER_WITHOUT_TOKENS_EXTENSION, currentTurn, type TurnMemories } from "@switchboard/agent-runtime";
 import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { HopTelemetry } from "./hop-telemetry.js";
@@ -86,7 +92,12 @@ export async function askSubagent(
   // An answer the supervisor's model reads whole needs no token stream; a forwarded one streams on,
   // when the turn's caller reads the answer as it is written.
   const streams = forward && turn.streamAnswer !== undefined;
-  if (!streams) input.headers = { [EXTENSIONS_HEADER]: ANSWER_WITHOUT_TOKENS_EXTENSION };
+  const headers: Record<string, string> = {};
+  if (!streams) headers[EXTENSIONS_HEADER] = ANSWER_WITHOUT_TOKENS_EXTENSION;
+  // Someone else answering the caller's question goes with the answer: the subagent whose change
+  // waits decides whether they may (agent-runtime's turn/approval.ts).
+  if (taskId && turn.approver) headers[APPROVER_HEADER] = `Bearer ${turn.approver.token}`;
+  if (Object.keys(headers).length > 0) input.headers = headers;
   let result: TurnResult;
   let subtask = taskId;
   try {

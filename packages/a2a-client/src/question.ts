@@ -8,6 +8,13 @@ const RELAYED = /^The ([\w-]+) agent asks: /;
 /** An answer by someone the policy does not let decide another user's change (interrupts.ts' approvalRefused). */
 const REFUSED_APPROVAL = /^(Not allowed: [^\n]* may not approve or decline [^\n]*)\n/;
 
+/**
+ * The header naming someone other than the caller who answers the caller's question (Approve pressed
+ * by a team lead): `Switchboard-Approver: Bearer <their own JWT>`. The agent verifies it as it does
+ * the caller's token and decides, where the change runs, whether they may (the `approve` action).
+ */
+export const APPROVER_HEADER = "Switchboard-Approver";
+
 /** The words Approve and Decline answer with: what a person types in the terminal chat. */
 export const APPROVE = "yes";
 export const DECLINE = "no";

@@ -200,6 +200,39 @@ describe("who may do what, on tokens from a real OIDC provider", () => {
     expect(verifyChain(lines, { retention: false })).toEqual([]);
   });
 
+  it("lets nobody else answer a user's change without a policy: a forged approver token is refused, a real one asked again", async () => {
+    const contextId = randomUUID();
+    const asked = await ask("alice", "file PLAT: approved by someone else?", contextId);
+    expect(stateOf(asked)).toBe("TASK_STATE_INPUT_REQUIRED");
+    const client = await new ClientFactory().createFromUrl(agent.url);
+    const withApprover = (approver: string) =>
+      send(client, "yes", contextId, asked.id, {
+        serviceParameters: {
+          Authorization: `Bearer ${tokens.alice}`,
+          "Switchboard-Approver": `Bearer ${approver}`,
+        },
+      });
+    await expect(withApprover("not-a-jwt")).rejects.toThrow(
+      /Switchboard-Approver token: the token was refused/,
+    );
+    const again = await withApprover(tokens.bob ?? "");
+    expect(stateOf(again)).toBe("TASK_STATE_INPUT_REQUIRED");
+    expect(statusText(again)).toContain(
+      "Not allowed: bob@example.com may not approve or decline alice@example.com's change (no policy permits it).",
+    );
+    expect(statusText(again)).toContain('File "approved by someone else?" in PLAT?');
+    expect(tickets.some((ticket) => ticket.summary === "approved by someone else?")).toBe(false);
+    const denial = (await auditLines()).findLast((line) => line.kind === "denial");
+    expect(denial).toMatchObject({
+      principal: { subject: "bob" },
+      requester: { subject: "alice" },
+      tool: "file_ticket",
+      resource: { project: "PLAT" },
+    });
+    // Alice can still answer her own question.
+    expect(stateOf(await ask("alice", "no", contextId, asked.id))).toBe("TASK_STATE_COMPLETED");
+  });
+
   it("scopes changes to the project the policy names, whatever the spelling", async () => {
     for (const [text, allowed] of [
       ["file OPS: not mine", false],

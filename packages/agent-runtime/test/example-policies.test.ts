@@ -67,6 +67,24 @@ describe("the example policies do what their comments say", () => {
     ).toBe(true);
   });
 
+  it("team-lead-approves", () => {
+    const engine = engineFor("team-lead-approves.cedar");
+    const approve = (approver: Principal, requester: Principal, project: string) =>
+      engine.decide({
+        principal: approver,
+        action: "approve",
+        agent: "jira",
+        tool: "create_issue",
+        resource: { project },
+        requester,
+      }).allowed;
+    const lead = user("lee", "payments-leads");
+    expect(approve(lead, user("pat", "payments"), "PAY")).toBe(true);
+    expect(approve(lead, user("pat", "payments"), "OPS")).toBe(false);
+    expect(approve(lead, user("ops", "operations"), "PAY")).toBe(false);
+    expect(approve(user("ann", "payments"), user("pat", "payments"), "PAY")).toBe(false);
+  });
+
   it("own-token-for-changes", () => {
     const engine = engineFor("own-token-for-changes.cedar");
     const call = (action: "read" | "change", credential: "linked" | "service") =>

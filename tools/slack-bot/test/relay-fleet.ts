@@ -67,6 +67,8 @@ export async function startRelayFleet(options: {
   slackBotPort: number;
   tokenIntervalMs?: number;
   latencyMs?: number;
+  /** More settings for every service of the fleet (a policy file, say). */
+  env?: NodeJS.ProcessEnv;
 }): Promise<RelayFleet> {
   const [llm, jira] = await Promise.all([
     startScriptedLlm({
@@ -90,6 +92,7 @@ export async function startRelayFleet(options: {
     JIRA_AGENT_PORT: String(await freePort()),
     WEB_PORT: String(options.webPort),
     SLACK_BOT_URL: `http://127.0.0.1:${options.slackBotPort}`,
+    ...options.env,
     ...(idp
       ? {
           AUTH_MODE: "jwt",

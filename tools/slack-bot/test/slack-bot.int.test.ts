@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   eventCallback,
   type FakeSlack,
@@ -15,6 +18,18 @@ const ALICE = "U0ALICE";
 const BOB = "U0BOB";
 const CHANNEL = "C0PLATFORM";
 const SIGNING_SECRET = "slack-signing-secret-for-tests";
+/**
+ * Everyone may do everything but decide another user's change; Bob may approve Alice's changes in
+ * the OPS project (the `approve` action, decided by the Jira agent where the change runs).
+ */
+const POLICIES = `
+@id("everyone")
+permit(principal, action in [Switchboard::Action::"reach", Switchboard::Action::"read",
+  Switchboard::Action::"change", Switchboard::Action::"audit"], resource);
+@id("bob-approves-alice-in-ops")
+permit(principal == Switchboard::User::"bob", action == Switchboard::Action::"approve",
+  resource in Jira::Project::"OPS") when { resource.requester == Switchboard::User::"alice" };
+`;
 
 describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, and a linked identity", () => {
   const storage = testMongoEnv(uniqueDbName("slack-bot"));
@@ -39,7 +54,16 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
         { id: BOB, name: "bob" },
       ],
     });
-    fleet = await startRelayFleet({ storage, idp, webPort, slackBotPort: botPort, tokenIntervalMs: 15 });
+    const policyFile = join(mkdtempSync(join(tmpdir(), "slack-bot-policies-")), "policies.cedar");
+    writeFileSync(policyFile, POLICIES);
+    fleet = await startRelayFleet({
+      storage,
+      idp,
+      webPort,
+      slackBotPort: botPort,
+      tokenIntervalMs: 15,
+      env: { AUTHZ_POLICY_FILE: policyFile },
+    });
     socketEnv = slackBotEnv({
       slack,
       storage,
@@ -173,6 +197,67 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
       slack.workspace.ephemerals.find((e) => e.user === ALICE && e.text.includes("already answered")),
     );
     expect(fleet.jira.issues.length).toBe(issuesBefore + 1);
+  });
+
+  it("lets Bob approve Alice's change where the Jira agent's policy allows it, and refuses him elsewhere", async () => {
+    // Bob links his Slack account once (in a thread of his own).
+    const hello = await slack.say(BOB, CHANNEL, mention("hello"));
+    const whisper = await until("Bob's link", () =>
+      slack.workspace.ephemerals.find((e) => e.user === BOB && e.text.includes("/slack/link/")),
+    );
+    expect(whisper.threadTs).toBe(hello.ts);
+    const link = /(http:\/\/\S+\/slack\/link\/\S+)/.exec(whisper.text)?.[1] ?? "";
+    expect((await browse(link, "bob")).status).toBe(200);
+    const issuesBefore = fleet.jira.issues.length;
+
+    // PLAT: no policy lets Bob decide. The Jira agent refuses his press, nothing is created, and
+    // Alice is asked again (new buttons, saying why).
+    const plat = await slack.say(ALICE, CHANNEL, mention("jira: create a bug in PLAT: not for Bob"));
+    const [platQuestion] = await answered(plat.ts, 1);
+    if (!platQuestion) throw new Error("no question in the thread");
+    await slack.press(BOB, platQuestion, "switchboard_approve");
+    const [, askedAgain] = await answered(plat.ts, 2);
+    expect(askedAgain?.text).toMatch(
+      /Not allowed: Bob may not approve or decline .*alice@example\.com.*'s change/,
+    );
+    expect(JSON.stringify(askedAgain?.blocks)).toContain("switchboard_approve");
+    await until("Bob's refusal", () =>
+      slack.workspace.ephemerals.find((e) => e.user === BOB && e.text.includes("does not let you decide")),
+    );
+    expect(JSON.stringify(slack.workspace.find(CHANNEL, platQuestion.ts)?.blocks)).toContain(
+      `<@${BOB}> may not decide this change`,
+    );
+    expect(fleet.jira.issues.length).toBe(issuesBefore);
+
+    // OPS: the policy lets Bob approve Alice's change. It runs as Alice, and the audit names Bob.
+    const ops = await slack.say(ALICE, CHANNEL, mention("jira: create a bug in OPS: Bob approves"));
+    const [opsQuestion] = await answered(ops.ts, 1);
+    if (!opsQuestion) throw new Error("no question in the thread");
+    await slack.press(BOB, opsQuestion, "switchboard_approve");
+    const [, created] = await answered(ops.ts, 2);
+    expect(created?.text).toMatch(/OPS-\d+/);
+    expect(fleet.jira.issues.length).toBe(issuesBefore + 1);
+    await until("the decided buttons", () =>
+      JSON.stringify(slack.workspace.find(CHANNEL, opsQuestion.ts)?.blocks).includes(`Approved by <@${BOB}>`),
+    );
+    const token = await signIn(idp, "alice");
+    const audit = (await (
+      await fetch(`${fleet.supervisorUrl}/audit?agent=jira`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { lines: Array<Record<string, unknown>> };
+    const attempt = audit.lines.findLast((line) => line.kind === "attempt" && line.tool === "create_issue");
+    expect(attempt).toMatchObject({
+      principal: { subject: "alice" },
+      confirmedBy: "bob",
+      resource: { project: "OPS" },
+    });
+    const denial = audit.lines.findLast((line) => line.kind === "denial" && line.tool === "create_issue");
+    expect(denial).toMatchObject({
+      principal: { subject: "bob" },
+      requester: { subject: "alice" },
+      resource: { project: "PLAT" },
+    });
   });
 
   it("is ready once Socket Mode is connected, and says so", async () => {

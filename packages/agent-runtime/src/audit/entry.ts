@@ -17,8 +17,13 @@ export interface AuditEntry {
   decision: "allow" | "deny";
   /** The policies that decided (their ids), or why none did. */
   policy: string[];
-  /** Who answered the confirmation, for an attempt that was confirmed. */
+  /** Who answered the confirmation (a subject), for an attempt that was confirmed. */
   confirmedBy?: string;
+  /**
+   * For a decision on another user's change (the `approve` action): whose change it was. On a
+   * denial the principal is the one refused; on an attempt `confirmedBy` names the approver.
+   */
+  requester?: AuditPrincipal;
   /** For an outcome line. */
   outcome?: "done" | "failed" | "declined";
   /** For an outcome line: the attempt's sequence number. */

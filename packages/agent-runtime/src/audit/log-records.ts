@@ -62,6 +62,10 @@ export function auditSummary(entry: AuditEntry): string {
 }
 
 function deniedWhat(entry: AuditEntry, call: string): string {
+  if (entry.requester) {
+    const whose = entry.requester.email ?? entry.requester.name ?? entry.requester.subject;
+    return `approve or decline ${whose}'s ${entry.tool === "*" ? "change" : call}`;
+  }
   if (entry.tool === "*") return `use the ${entry.agent} agent`;
   if (entry.tool === "audit") return `read the ${entry.agent} agent's audit trail`;
   return `call ${call}`;

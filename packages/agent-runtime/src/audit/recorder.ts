@@ -14,6 +14,8 @@ export interface AuditedCall {
   /** The policies that decided (empty when no policy is configured). */
   policy: string[];
   contextId?: string;
+  /** Whose change an approver decided (or was refused deciding): the turn's caller. */
+  requester?: Principal;
 }
 
 /** Argument names whose values are credentials, whatever tool takes them. */
@@ -61,25 +63,30 @@ export class AuditRecorder {
     rest: Pick<AuditEntry, "decision"> & Partial<AuditEntry>,
   ): AuditEntry {
     const traceId = trace.getActiveSpan()?.spanContext().traceId;
-    const { principal } = call;
+    const { principal, requester } = call;
     return {
       kind,
       at: new Date().toISOString(),
       agent: this.agent,
-      principal: {
-        subject: principal.subject,
-        ...(principal.name ? { name: principal.name } : {}),
-        ...(principal.email ? { email: principal.email } : {}),
-      },
+      principal: auditPrincipal(principal),
       tool: call.tool,
       args: redactedArgs(call.args),
       ...(call.resource ? { resource: call.resource } : {}),
       policy: call.policy,
       ...(call.contextId ? { contextId: call.contextId } : {}),
+      ...(requester ? { requester: auditPrincipal(requester) } : {}),
       ...(traceId && traceId !== "00000000000000000000000000000000" ? { traceId } : {}),
       ...rest,
     };
   }
+}
+
+function auditPrincipal(principal: Principal): AuditEntry["principal"] {
+  return {
+    subject: principal.subject,
+    ...(principal.name ? { name: principal.name } : {}),
+    ...(principal.email ? { email: principal.email } : {}),
+  };
 }
 
 /** A copy of the arguments with credential-named fields masked and token-shaped strings redacted. */

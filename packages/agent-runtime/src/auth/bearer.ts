@@ -1,5 +1,6 @@
 import type { User } from "@a2a-js/sdk/server";
 import { UnauthenticatedUser } from "@a2a-js/sdk/server";
+import { APPROVER_HEADER } from "@switchboard/a2a-client";
 import { parseEnv, SwitchboardError } from "@switchboard/common";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose";
@@ -41,34 +42,62 @@ const CALLER = Symbol("switchboard.caller");
 type WithCaller = Request & { [CALLER]?: AuthenticatedCaller };
 
 /**
- * Verifies the bearer token of every A2A request before anything runs; a missing or bad token is
- * answered 401 (in the JSON-RPC error shape on the JSON-RPC binding). The token is kept in memory
- * for this request only, to forward to subagents.
+ * Verifies the bearer token of every A2A request before anything runs, and an approver's token when
+ * the request names one (APPROVER_HEADER: the request still runs as its caller, on the caller's
+ * task; the approver only counts where a change waits for a decision, see turn/approval.ts); a missing or bad token is answered 401 (in the JSON-RPC error shape on the
+ * JSON-RPC binding). The tokens are kept in memory for this request only, to forward to subagents.
  */
 export function bearerGuard(settings: AuthSettings, binding: "jsonrpc" | "rest"): RequestHandler {
   if (settings.mode === "none") return (_req, _res, next) => next();
   return async (req: Request, res: Response, next: NextFunction) => {
-    const header = req.header("authorization") ?? "";
-    const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
+    const token = bearerIn(req.header("authorization"));
     if (!token) return refuse(res, binding, "a bearer token is required (Authorization: Bearer <JWT>)");
-    try {
-      const options = {
-        algorithms: settings.key instanceof Uint8Array ? ["HS256"] : undefined,
-        ...(settings.issuer ? { issuer: settings.issuer } : {}),
-        ...(settings.audience ? { audience: settings.audience } : {}),
-      };
-      const { payload } =
-        settings.key instanceof Uint8Array
-          ? await jwtVerify(token, settings.key, options)
-          : await jwtVerify(token, settings.key, options);
-      if (!payload.sub) return refuse(res, binding, "the token has no subject (sub) claim");
-      (req as WithCaller)[CALLER] = new AuthenticatedCaller(payload.sub, token, payload);
-      next();
-    } catch (error) {
-      const reason = (error as { code?: string }).code ?? "ERR_JWT_INVALID";
-      return refuse(res, binding, `the token was refused (${reason})`);
+    const caller = await verified(settings, token);
+    if (typeof caller === "string") return refuse(res, binding, caller);
+    const approverHeader = req.header(APPROVER_HEADER);
+    let approver: AuthenticatedCaller | undefined;
+    if (approverHeader !== undefined) {
+      const approverToken = bearerIn(approverHeader);
+      if (!approverToken) {
+        return refuse(res, binding, `${APPROVER_HEADER} must be "Bearer <the approver's JWT>"`);
+      }
+      const checked = await verified(settings, approverToken);
+      if (typeof checked === "string") {
+        return refuse(res, binding, `the approver's ${APPROVER_HEADER} token: ${checked}`);
+      }
+      approver = checked;
     }
+    (req as WithCaller)[CALLER] = approver
+      ? new AuthenticatedCaller(caller.subject, caller.token, caller.claims, approver)
+      : caller;
+    next();
   };
+}
+
+function bearerIn(header: string | undefined): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim() || undefined;
+}
+
+/** The caller a token names, or why it was refused (words for the 401). */
+async function verified(
+  settings: Extract<AuthSettings, { mode: "jwt" }>,
+  token: string,
+): Promise<AuthenticatedCaller | string> {
+  try {
+    const options = {
+      algorithms: settings.key instanceof Uint8Array ? ["HS256"] : undefined,
+      ...(settings.issuer ? { issuer: settings.issuer } : {}),
+      ...(settings.audience ? { audience: settings.audience } : {}),
+    };
+    const { payload } =
+      settings.key instanceof Uint8Array
+        ? await jwtVerify(token, settings.key, options)
+        : await jwtVerify(token, settings.key, options);
+    if (!payload.sub) return "the token has no subject (sub) claim";
+    return new AuthenticatedCaller(payload.sub, token, payload);
+  } catch (error) {
+    return `the token was refused (${(error as { code?: string }).code ?? "ERR_JWT_INVALID"})`;
+  }
 }
 
 /** The A2A SDK's view of who is calling: the verified caller, or anonymous. */

@@ -10,6 +10,11 @@ export class AuthenticatedCaller implements User {
     readonly subject: string,
     readonly token: string,
     readonly claims: Readonly<Record<string, unknown>> = {},
+    /**
+     * Someone else answering this caller's question (`Switchboard-Approver`), their own token
+     * verified like the caller's: what decides whether they may approve the caller's change.
+     */
+    readonly approver?: AuthenticatedCaller,
   ) {}
 
   get isAuthenticated(): boolean {
@@ -33,6 +38,12 @@ export function subjectKey(subject: string): string {
  */
 export function threadIdFor(contextId: string, user: User | undefined): string {
   return user instanceof AuthenticatedCaller ? `${subjectKey(user.subject)}:${contextId}` : contextId;
+}
+
+/** The verified approver a request carries beside its caller, when it is someone else. */
+export function approverOf(user: User | undefined): AuthenticatedCaller | undefined {
+  if (!(user instanceof AuthenticatedCaller) || !user.approver) return undefined;
+  return user.approver.subject === user.subject ? undefined : user.approver;
 }
 
 export function tokenOf(user: User | undefined): string | undefined {

@@ -3,6 +3,7 @@ import { SwitchboardError } from "@switchboard/common";
 import type { AuditRecorder } from "../audit/recorder.js";
 import type { CallCredential } from "../credentials/call-credential.js";
 import type { LinkedTokens } from "../credentials/linked-tokens.js";
+import type { ChangeConfirmation } from "../turn/interrupts.js";
 import { turnIfAny } from "../turn/turn-context.js";
 import type { PolicyEngine } from "./engine.js";
 import { LOCAL_PRINCIPAL, type Principal, principalOf } from "./principal.js";
@@ -48,6 +49,46 @@ export class Access {
   }
 
   /**
+   * Whether `approver` may answer `requester`'s change: the `approve` action on the change's call,
+   * with `resource.requester` the user whose change it is. With no policies nobody may answer
+   * another user's change (only its requester). Undefined when allowed; otherwise one line saying
+   * who was refused and why (a2a-client's readQuestion knows its shape), and an audit line.
+   */
+  async checkApproval(
+    approver: Principal,
+    requester: Principal,
+    change: ChangeConfirmation,
+    contextId: string,
+  ): Promise<string | undefined> {
+    const question = {
+      principal: approver,
+      action: "approve",
+      agent: this.agent,
+      ...(change.tool ? { tool: change.tool } : {}),
+      ...(change.resource ? { resource: change.resource } : {}),
+      requester,
+    } as const;
+    const decision = this.policies?.decide(question);
+    if (decision?.allowed) return undefined;
+    const policies = decision?.policies ?? [];
+    await this.audit?.denial({
+      principal: approver,
+      tool: change.tool ?? "*",
+      args: {},
+      ...(change.resource ? { resource: change.resource } : {}),
+      policy: policies,
+      contextId,
+      requester,
+    });
+    const why = !this.policies
+      ? "no policy is set, so only the user who asked may decide"
+      : policies.length
+        ? `forbidden by policy ${policies.join(", ")}`
+        : "no policy permits it";
+    return `Not allowed: ${nameOf(approver)} may not approve or decline ${nameOf(requester)}'s change (${why}). Nothing was done; ${nameOf(requester)} can still answer.`;
+  }
+
+  /**
    * Refuses a caller who may not use this agent at all, before anything runs: a `user` error that
    * fails the task with what was refused, recorded in the audit trail.
    */
@@ -56,13 +97,16 @@ export class Access {
     const decision = this.policies.decide({ principal, action: "reach", agent: this.agent });
     if (decision.allowed) return;
     await this.audit?.denial({ principal, tool: "*", args: {}, policy: decision.policies, contextId });
-    const who = principal.authenticated
-      ? (principal.email ?? principal.name ?? principal.subject)
-      : "An anonymous caller";
+    const who = principal.authenticated ? nameOf(principal) : "An anonymous caller";
     throw new SwitchboardError(
       "authz.denied",
       "user",
       `Not allowed: ${who} may not use the ${this.agent} agent${decision.policies.length ? ` (forbidden by policy ${decision.policies.join(", ")})` : " (no policy permits it)"}. Ask an administrator for access.`,
     );
   }
+}
+
+/** How a person is named in a refusal: the token's email, else its name, else its subject. */
+function nameOf(principal: Principal): string {
+  return principal.email ?? principal.name ?? principal.subject;
 }

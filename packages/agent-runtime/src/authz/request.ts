@@ -6,9 +6,11 @@ import type { Principal } from "./principal.js";
  * - `reach`: use the agent at all (the resource is `Switchboard::Agent::"<agent>"`);
  * - `audit`: read the agent's audit trail (GET /audit; the resource is the agent, as for reach);
  * - `read` / `change`: call one of its tools that reads or changes (the resource is the call,
- *   `Switchboard::Call`, inside its tool, its agent, and each thing its arguments name).
+ *   `Switchboard::Call`, inside its tool, its agent, and each thing its arguments name);
+ * - `approve`: answer (approve or decline) a change another user's turn waits on; the resource is
+ *   that change's call, as for `change`, with `resource.requester` the user whose change it is.
  */
-export type AuthzAction = "reach" | "audit" | "read" | "change";
+export type AuthzAction = "reach" | "audit" | "read" | "change" | "approve";
 
 /**
  * What a call acts on, as its tool declares it from the arguments: kind → name, e.g.
@@ -32,6 +34,8 @@ export interface AuthzQuestion {
    * those who should act as themselves; policies that do not mention it decide as before.
    */
   credential?: "linked" | "service";
+  /** For approve: the user whose change it is (`resource.requester`, a `Switchboard::User`). */
+  requester?: Principal;
 }
 
 export interface CedarRequest {
@@ -46,20 +50,13 @@ const NS = "Switchboard";
 
 /** The entities and uids for one question: built per call, so nothing is shared between callers. */
 export function cedarRequest(question: AuthzQuestion): CedarRequest {
-  const { principal, agent } = question;
-  const user = { type: `${NS}::User`, id: principal.subject };
-  const groups = principal.groups.map((id) => ({ type: `${NS}::Group`, id }));
+  const { principal, agent, requester } = question;
+  const user = userUid(principal);
   const agentUid = { type: `${NS}::Agent`, id: agent };
+  const people = requester && requester.subject !== principal.subject ? [principal, requester] : [principal];
+  const groups = [...new Set(people.flatMap((person) => person.groups))].map((id) => groupUid(id));
   const entities: EntityJson[] = [
-    {
-      uid: user,
-      attrs: {
-        authenticated: principal.authenticated,
-        ...(principal.email ? { email: principal.email } : {}),
-        ...(principal.name ? { name: principal.name } : {}),
-      },
-      parents: groups,
-    },
+    ...people.map(userEntity),
     ...groups.map((uid) => ({ uid, attrs: {}, parents: [] })),
     { uid: agentUid, attrs: {}, parents: [] },
   ];
@@ -79,7 +76,12 @@ export function cedarRequest(question: AuthzQuestion): CedarRequest {
     ...targets.map((uid) => ({ uid, attrs: {}, parents: [agentUid] })),
     {
       uid: call,
-      attrs: { agent, tool: question.tool, ...resource },
+      attrs: {
+        agent,
+        tool: question.tool,
+        ...resource,
+        ...(requester ? { requester: { __entity: { type: `${NS}::User`, id: requester.subject } } } : {}),
+      },
       parents: [toolUid, agentUid, ...targets],
     },
   );
@@ -89,6 +91,26 @@ export function cedarRequest(question: AuthzQuestion): CedarRequest {
     resource: call,
     context: { credential: question.credential ?? "service" },
     entities,
+  };
+}
+
+function userUid(principal: Principal): EntityUidJson {
+  return { type: `${NS}::User`, id: principal.subject };
+}
+
+function groupUid(id: string): EntityUidJson {
+  return { type: `${NS}::Group`, id };
+}
+
+function userEntity(principal: Principal): EntityJson {
+  return {
+    uid: userUid(principal),
+    attrs: {
+      authenticated: principal.authenticated,
+      ...(principal.email ? { email: principal.email } : {}),
+      ...(principal.name ? { name: principal.name } : {}),
+    },
+    parents: principal.groups.map(groupUid),
   };
 }
 

@@ -75,13 +75,18 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
       // A read, or arguments the tool refuses anyway (it answers the model; nobody is asked).
       if (change === undefined) return run(request);
 
-      const asked: ChangeConfirmation = { change };
+      const asked: ChangeConfirmation = { change, tool: name, ...(resource ? { resource } : {}) };
       const decision: Decision = interrupt(asked);
       if (decision !== "approve") {
         await options.audit?.outcome(call, "declined");
         return answer(`The user declined: ${name} was not run and nothing was changed.`);
       }
-      const attempt = await options.audit?.attempt(call, principal.subject);
+      // Confirmed by whoever answered: the caller, or an approver the policy let decide (turn/approval.ts).
+      const approver = turn?.approver?.principal;
+      const attempt = await options.audit?.attempt(
+        approver ? { ...call, requester: principal } : call,
+        approver?.subject ?? principal.subject,
+      );
       try {
         const result = await run(request);
         const failed = ToolMessage.isInstance(result) && result.status === "error";

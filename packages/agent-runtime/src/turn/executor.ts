@@ -12,8 +12,9 @@ import { Command, INTERRUPT } from "@langchain/langgraph";
 import { context, type Span, trace } from "@opentelemetry/api";
 import { partsText } from "@switchboard/a2a-client";
 import type { Logger } from "@switchboard/common";
-import { threadIdFor, tokenOf } from "../auth/caller.js";
+import { approverOf, threadIdFor, tokenOf } from "../auth/caller.js";
 import type { Access } from "../authz/access.js";
+import type { Principal } from "../authz/principal.js";
 import type { TurnGraph } from "../definition.js";
 import type { ThreadLocks } from "../tasks/thread-lock.js";
 import { callerTraceContext } from "../telemetry/caller-trace.js";
@@ -21,6 +22,7 @@ import type { RuntimeMetrics } from "../telemetry/metrics.js";
 import { ModelCallObserver } from "../telemetry/model-calls.js";
 import { endTurnSpan, startTurnSpan } from "../telemetry/turn-span.js";
 import { type AnswerDelivery, answerDelivery } from "./answer-delivery.js";
+import { refusedApproval } from "./approval.js";
 import { describeFailure } from "./failure.js";
 import { isStepConfirmation, type PendingInterrupt, questionFor, resumeValuesFor } from "./interrupts.js";
 import { answersToLostToolCalls, UNCONFIRMED_RESULT } from "./lost-tool-calls.js";
@@ -104,6 +106,10 @@ export class AgentTurnExecutor implements AgentExecutor {
       const token = tokenOf(request.context.user);
       const principal = this.deps.access.principal(request.context.user);
       await this.deps.access.checkReach(principal, ids.contextId);
+      const approverCaller = approverOf(request.context.user);
+      const approver = approverCaller
+        ? { principal: this.deps.access.principal(approverCaller), token: approverCaller.token }
+        : undefined;
       const report = (progress: Progress) =>
         bus.publish(
           AgentEvent.statusUpdate(
@@ -120,12 +126,22 @@ export class AgentTurnExecutor implements AgentExecutor {
         // Only a caller that reads the answer as it is written is handed pieces of it.
         const streamAnswer = stream.tokens ? { streamAnswer: stream.write } : {};
         outcome = await runInTurn(
-          { ...ids, threadId, token, principal, report, ...streamAnswer, signal: abort.signal },
+          {
+            ...ids,
+            threadId,
+            token,
+            principal,
+            ...(approver ? { approver } : {}),
+            report,
+            ...streamAnswer,
+            signal: abort.signal,
+          },
           () =>
             this.runTurn(
               ids,
               threadId,
               partsText(request.userMessage?.parts, "\n"),
+              { caller: principal, ...(approver ? { approver: approver.principal } : {}) },
               abort.signal,
               bus,
               stream,
@@ -189,6 +205,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     ids: Ids,
     threadId: string,
     text: string,
+    who: { caller: Principal; approver?: Principal },
     signal: AbortSignal,
     bus: ExecutionEventBus,
     answer: AnswerStream,
@@ -207,6 +224,12 @@ export class AgentTurnExecutor implements AgentExecutor {
       const resume = resumeValuesFor(pending, text);
       if (resume === undefined) {
         return this.askUser(ids, `Please answer yes or no. ${questionFor(pending)}`, bus);
+      }
+      // Someone else answering: each change waiting is theirs to decide only if the policy says so.
+      if (who.approver) {
+        const { caller, approver } = who;
+        const refused = await refusedApproval(this.deps.access, { caller, approver }, pending, ids.contextId);
+        if (refused) return this.askUser(ids, refused, bus);
       }
       input = new Command({ resume });
     }

@@ -1,3 +1,5 @@
+import type { ToolResource } from "../authz/request.js";
+
 /**
  * A paused turn asks the user something. Two kinds of pauses exist:
  * - a change confirmation ({@link ChangeConfirmation}, see confirm-changes.ts), answered yes/no;
@@ -8,6 +10,9 @@
 export interface ChangeConfirmation {
   /** The change, in words, as the tool's `confirm` puts it. */
   change: string;
+  /** The tool that would make it and what it acts on: what a policy on approving it decides on. */
+  tool?: string;
+  resource?: ToolResource;
 }
 
 export type Decision = "approve" | "decline";
@@ -31,6 +36,11 @@ export function classifyAnswer(text: string): Answer {
   if (DECLINE.test(text)) return "decline";
   if (APPROVE.test(text)) return "approve";
   return "unclear";
+}
+
+/** The changes among the interrupts a turn is paused on. */
+export function pendingChanges(pending: PendingInterrupt[]): ChangeConfirmation[] {
+  return pending.map(({ value }) => value).filter(isChangeConfirmation);
 }
 
 function isChangeConfirmation(value: unknown): value is ChangeConfirmation {

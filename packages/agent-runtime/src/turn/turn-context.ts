@@ -19,6 +19,12 @@ export interface TurnContext {
   token?: string;
   /** Who is asking, from the verified token (the local principal when anonymous): what policies decide on. */
   principal?: Principal;
+  /**
+   * Someone other than the caller answering the caller's question, from their own verified token
+   * (auth/bearer.ts' APPROVER_HEADER): the token goes on with the hop that carries the answer, and
+   * a change they approved is audited as confirmed by them. Never persisted or logged.
+   */
+  approver?: { principal: Principal; token: string };
   report(progress: Progress): void;
   /**
    * Passes answer text on to the caller as it is written, appended to the turn's answer (a hop

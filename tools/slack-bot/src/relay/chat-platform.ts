@@ -38,8 +38,11 @@ export interface ConfirmationView {
   /** The change, in the platform's formatting. */
   question: string;
   agent?: string;
-  /** Set once someone decided: the buttons are gone and this is said instead. */
-  decided?: { approved: boolean; by: string };
+  /**
+   * Set once someone decided: the buttons are gone and this is said instead. `refused`: the agent
+   * did not let them decide another user's change (the question is asked again below).
+   */
+  decided?: { approved: boolean; by: string; refused?: boolean };
 }
 
 /** A user's message the relay acts on. */
@@ -51,7 +54,7 @@ export interface IncomingMessage {
   text: string;
 }
 
-/** A press of Approve or Decline. */
+/** A press of Approve or Decline (by the user who asked, or by someone else the agent's policy may allow). */
 export interface IncomingDecision {
   place: ChatPlace;
   user: string;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   type AgentConnection,
   APPROVE,
+  APPROVER_HEADER,
   collectTurn,
   DECLINE,
   isA2ACallError,
@@ -47,7 +48,13 @@ interface TurnRequest {
   taskId?: string;
   /** When the chat event arrived, for the latency metrics. */
   receivedAt: number;
+  /** Someone other than `user` answering their question: their own token goes with the answer. */
+  approver?: { user: string; token: string };
 }
+
+/** How a relayed turn ended: the task's state, or that an approver's answer did not count. */
+type TurnOutcome = string;
+const APPROVAL_REFUSED = "approval-refused";
 
 /**
  * The platform-neutral relay: a chat message becomes a turn with the supervisor, run as the user who
@@ -68,7 +75,11 @@ export class Relay {
     await this.sayingFailures(message.place, () => this.relayMessage(message, addressed));
   }
 
-  /** A press of Approve or Decline: only the asking user, only once, then the same task goes on. */
+  /**
+   * A press of Approve or Decline, counted once, then the same task goes on. The asking user's press
+   * is theirs to make; anyone else's goes to the agent with their own identity beside the asker's,
+   * and the agent's policy decides whether they may (only a linked user can be such an approver).
+   */
   async onDecision(decision: IncomingDecision): Promise<void> {
     await this.sayingFailures(decision.place, () => this.decide(decision));
   }
@@ -121,59 +132,78 @@ export class Relay {
   }
 
   private async decide(decision: IncomingDecision): Promise<void> {
-    const { platform, collections, metrics } = this.deps;
+    const { platform, collections, identities, metrics } = this.deps;
     const receivedAt = Date.now();
     const count = (outcome: string) =>
       metrics.events.inc({ platform: platform.name, kind: "decision", outcome });
+    const { place, user } = decision;
     const record = await collections.confirmations.findOne({ _id: decision.confirmationId });
-    if (!record || record.workspace !== decision.place.workspace) {
+    if (!record || record.workspace !== place.workspace) {
       count("refused");
-      return platform.whisper(decision.place, decision.user, replies.unknownConfirmation);
+      return platform.whisper(place, user, replies.unknownConfirmation);
     }
-    if (record.user !== decision.user) {
-      count("refused");
-      return platform.whisper(
-        decision.place,
-        decision.user,
-        replies.onlyAsker(platform.mention(record.user)),
-      );
+    const byAsker = record.user === user;
+    let approver: { user: string; token: string } | undefined;
+    if (!byAsker) {
+      // Someone else must act as themselves for the agent to decide on them: a linked identity.
+      const presser = await identities.identify(place.workspace, user);
+      if (presser?.kind !== "linked") {
+        count("refused");
+        return platform.whisper(place, user, replies.onlyAsker(platform.mention(record.user)));
+      }
+      approver = { user, token: presser.token };
     }
-    const decided = await collections.confirmations.findOneAndUpdate(
+    const verdict = decision.approved ? "approved" : "declined";
+    const claimed = await collections.confirmations.findOneAndUpdate(
       { _id: record._id, state: "pending" },
-      {
-        $set: {
-          state: decision.approved ? "approved" : "declined",
-          decidedBy: decision.user,
-          decidedAt: new Date(),
-        },
-      },
+      { $set: { state: byAsker ? verdict : "deciding", decidedBy: user, decidedAt: new Date() } },
       { returnDocument: "after" },
     );
-    if (!decided) {
+    if (!claimed) {
       count("duplicate");
-      return platform.whisper(decision.place, decision.user, replies.alreadyDecided);
+      return platform.whisper(place, user, replies.alreadyDecided);
     }
     count("handled");
-    await platform.update(decision.place, record.messageId, {
-      text: platform.format(record.question),
-      confirmation: {
-        id: record._id,
-        question: platform.format(record.question),
-        ...(record.agent ? { agent: record.agent } : {}),
-        decided: { approved: decision.approved, by: decision.user },
-      },
-    });
-    const identity = await this.identify(decision.place, decision.user);
-    if (!identity) return;
-    await this.turn({
-      place: decision.place,
-      user: decision.user,
+    const showDecided = (refused?: boolean) =>
+      platform.update(place, record.messageId, {
+        text: platform.format(record.question),
+        confirmation: {
+          id: record._id,
+          question: platform.format(record.question),
+          ...(record.agent ? { agent: record.agent } : {}),
+          decided: { approved: decision.approved, by: user, ...(refused ? { refused } : {}) },
+        },
+      });
+    if (byAsker) await showDecided();
+    // The task is the asker's: it goes on as them, whoever pressed.
+    const identity = byAsker
+      ? await this.identify(place, user)
+      : await identities.identify(place.workspace, record.user);
+    if (!identity) {
+      if (!byAsker) {
+        await collections.confirmations.updateOne({ _id: record._id }, { $set: { state: "pending" } });
+        await platform.whisper(place, user, replies.askerUnavailable(platform.mention(record.user)));
+      }
+      return;
+    }
+    const outcome = await this.turn({
+      place,
+      user: record.user,
       identity,
       contextId: record.contextId,
       text: decision.approved ? APPROVE : DECLINE,
       taskId: record.taskId,
       receivedAt,
+      ...(approver ? { approver } : {}),
     });
+    if (byAsker) return;
+    const refused = outcome === APPROVAL_REFUSED;
+    await collections.confirmations.updateOne(
+      { _id: record._id },
+      { $set: { state: refused ? "refused" : verdict } },
+    );
+    await showDecided(refused);
+    if (refused) await platform.whisper(place, user, replies.approvalRefused(platform.mention(record.user)));
   }
 
   /** The user's identity, or the one-time link sent to them (and a word in the thread) when they have none. */
@@ -187,7 +217,7 @@ export class Relay {
     return undefined;
   }
 
-  private async turn(request: TurnRequest): Promise<void> {
+  private async turn(request: TurnRequest): Promise<TurnOutcome> {
     const { platform, metrics, logger } = this.deps;
     const placeholder = await platform.post(request.place, { text: replies.working });
     metrics.firstUpdate.observe({ platform: platform.name }, (Date.now() - request.receivedAt) / 1000);
@@ -212,10 +242,11 @@ export class Relay {
     );
     metrics.turns.inc({ platform: platform.name, outcome });
     metrics.answer.observe({ platform: platform.name, outcome }, (Date.now() - request.receivedAt) / 1000);
+    return outcome;
   }
 
   /** Streams one turn into the live message and ends it; returns how it ended. */
-  private async relayTurn(request: TurnRequest, live: LiveMessage): Promise<string> {
+  private async relayTurn(request: TurnRequest, live: LiveMessage): Promise<TurnOutcome> {
     const { platform, supervisor } = this.deps;
     let agent: AgentConnection;
     try {
@@ -248,6 +279,9 @@ export class Relay {
             contextId: request.contextId,
             ...(request.taskId ? { taskId: request.taskId } : {}),
             ...(request.identity.kind === "linked" ? { token: request.identity.token } : {}),
+            ...(request.approver
+              ? { headers: { [APPROVER_HEADER]: `Bearer ${request.approver.token}` } }
+              : {}),
             metadata: { client: `${platform.name}-bot` },
             signal: stall.signal,
           }),
@@ -271,12 +305,27 @@ export class Relay {
     } finally {
       clearTimeout(timer);
     }
-    await live.finish([await this.ending(request, result, live.messageId)]);
-    return result.state;
+    const ending = await this.ending(request, result, live.messageId);
+    await live.finish([ending.message]);
+    return ending.refusedApproval ? APPROVAL_REFUSED : result.state;
   }
 
-  /** The message a finished turn leaves: the answer, a question, the buttons of a change, or why it failed. */
+  /**
+   * The message a finished turn leaves (the answer, a question, the buttons of a change, or why it
+   * failed), and whether the agent asked again because an approver's answer did not count.
+   */
   private async ending(
+    request: TurnRequest,
+    result: TurnResult,
+    messageId: string,
+  ): Promise<{ message: OutgoingMessage; refusedApproval?: boolean }> {
+    const message = await this.endingMessage(request, result, messageId);
+    const question =
+      result.state === "input-required" ? readQuestion(result.question ?? result.text) : undefined;
+    return { message, ...(question?.refusedApproval && request.approver ? { refusedApproval: true } : {}) };
+  }
+
+  private async endingMessage(
     request: TurnRequest,
     result: TurnResult,
     messageId: string,
@@ -310,7 +359,10 @@ export class Relay {
           state: "pending",
           createdAt: new Date(),
         });
-        const formatted = platform.format(question.text);
+        // Asked again after someone not allowed to decide answered: why leads the new buttons.
+        const formatted = platform.format(
+          question.refusedApproval ? `${question.refusedApproval}\n${question.text}` : question.text,
+        );
         return {
           text: formatted,
           confirmation: { id, question: formatted, ...(question.agent ? { agent: question.agent } : {}) },

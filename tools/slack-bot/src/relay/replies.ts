@@ -21,7 +21,12 @@ export const replies = {
     `${mention} before I can act for you, link your Slack account to your sign-in: I sent you a link only you can see.`,
   linkWhisper: (url: string) =>
     `To use Switchboard from Slack, sign in once with your organisation's account: ${url} (this link is yours alone and works once, for 15 minutes).`,
-  onlyAsker: (mention: string) => `Only ${mention} can answer this: the change runs as them.`,
+  onlyAsker: (mention: string) =>
+    `Only ${mention} can answer this (the change runs as them), or someone Switchboard's policy lets approve it, once they have linked their Slack account.`,
+  askerUnavailable: (mention: string) =>
+    `I can't act for ${mention} right now (their sign-in link no longer works), so nothing was decided. Ask them to answer, or to talk to me once so I can link them again.`,
+  approvalRefused: (mention: string) =>
+    `Switchboard's policy does not let you decide ${mention}'s change: nothing was done, and they can still answer it.`,
   alreadyDecided: "This was already answered.",
   unknownConfirmation: "I don't know this confirmation any more: please ask again.",
 } as const;

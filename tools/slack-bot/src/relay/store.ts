@@ -32,13 +32,14 @@ export interface ConfirmationRecord {
   thread: string;
   /** The message holding the buttons. */
   messageId: string;
-  /** The user who asked, the only one who may answer. */
+  /** The user who asked: the change runs as them; another may answer only if the agent's policy allows. */
   user: string;
   contextId: string;
   taskId: string;
   question: string;
   agent?: string;
-  state: "pending" | "approved" | "declined";
+  /** `deciding`: someone else pressed and the agent is deciding whether they may; `refused`: it said no. */
+  state: "pending" | "deciding" | "approved" | "declined" | "refused";
   decidedBy?: string;
   decidedAt?: Date;
   createdAt: Date;

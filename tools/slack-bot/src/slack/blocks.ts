@@ -17,12 +17,12 @@ export function confirmationBlocks(view: ConfirmationView, mention: (user: strin
     { type: "section", block_id: "question", text: { type: "mrkdwn", text: `${asker}:\n${question}` } },
   ];
   if (view.decided) {
-    const verdict = view.decided.approved ? ":white_check_mark: Approved" : ":x: Declined";
-    blocks.push({
-      type: "context",
-      block_id: "decision",
-      elements: [{ type: "mrkdwn", text: `${verdict} by ${mention(view.decided.by)}` }],
-    });
+    const { approved, by, refused } = view.decided;
+    const verdict = approved ? ":white_check_mark: Approved" : ":x: Declined";
+    const text = refused
+      ? `:no_entry: ${mention(by)} may not decide this change: the policy does not allow it`
+      : `${verdict} by ${mention(by)}`;
+    blocks.push({ type: "context", block_id: "decision", elements: [{ type: "mrkdwn", text }] });
   } else {
     blocks.push({
       type: "actions",
