@@ -9,7 +9,8 @@ import {
 } from "@a2a-js/sdk/server";
 import type { Logger } from "@switchboard/common";
 import pRetry, { AbortError } from "p-retry";
-import { Agent, fetch } from "undici";
+import type { Agent } from "undici";
+import { undici } from "../network/undici.js";
 import { badWebhookUrl, PRIVATE_WEBHOOK, publicOnlyLookup, webhookLabel } from "./webhook-guard.js";
 
 export interface PushDeliveryOptions {
@@ -45,10 +46,16 @@ export class PushDelivery implements PushNotificationSender {
     "0.3": new V03PushNotificationSerializer(),
   };
   private readonly chains = new Map<string, Promise<void>>();
-  private readonly dispatcher: Agent;
+  /** Made for the first delivery (most agents never deliver one, and undici loads with it). */
+  private dispatcher: Agent | undefined;
 
-  constructor(private readonly options: PushDeliveryOptions) {
-    this.dispatcher = new Agent(options.allowPrivate ? {} : { connect: { lookup: publicOnlyLookup() } });
+  constructor(private readonly options: PushDeliveryOptions) {}
+
+  private connections(): Agent {
+    this.dispatcher ??= new (undici().Agent)(
+      this.options.allowPrivate ? {} : { connect: { lookup: publicOnlyLookup() } },
+    );
+    return this.dispatcher;
   }
 
   async send(streamResponse: StreamResponse, context: ServerCallContext, task?: Task): Promise<void> {
@@ -70,7 +77,7 @@ export class PushDelivery implements PushNotificationSender {
 
   async close(): Promise<void> {
     await Promise.allSettled(this.chains.values());
-    await this.dispatcher.close();
+    await this.dispatcher?.close();
   }
 
   private async deliver(
@@ -89,16 +96,18 @@ export class PushDelivery implements PushNotificationSender {
         async () => {
           const problem = badWebhookUrl(config.url, this.options.allowPrivate);
           if (problem) throw new AbortError(problem);
-          const response = await fetch(config.url, {
-            method: "POST",
-            headers: { "content-type": contentType, ...authHeaders(config) },
-            body,
-            dispatcher: this.dispatcher,
-            signal: AbortSignal.timeout(timeoutMs),
-          }).catch((error: unknown) => {
-            if (causeCode(error) === PRIVATE_WEBHOOK) throw new AbortError(causeMessage(error));
-            throw error;
-          });
+          const response = await undici()
+            .fetch(config.url, {
+              method: "POST",
+              headers: { "content-type": contentType, ...authHeaders(config) },
+              body,
+              dispatcher: this.connections(),
+              signal: AbortSignal.timeout(timeoutMs),
+            })
+            .catch((error: unknown) => {
+              if (causeCode(error) === PRIVATE_WEBHOOK) throw new AbortError(causeMessage(error));
+              throw error;
+            });
           await response.body?.cancel();
           if (response.ok) return;
           const failure = `the webhook answered HTTP ${response.status}`;

@@ -3,7 +3,8 @@
  * a timeout, and a refusal thrown as an `HttpStatusError` the vendor client reads (status, the
  * body's message, Retry-After).
  */
-import { type Dispatcher, fetch as undiciFetch } from "undici";
+import type { Dispatcher } from "undici";
+import { undici } from "../network/undici.js";
 import { messageOf } from "./failure.js";
 
 export interface JsonRequest {
@@ -47,7 +48,10 @@ export async function requestJson<T>(request: JsonRequest): Promise<T> {
     signal: AbortSignal.timeout(request.timeoutMs ?? 30_000),
   };
   const response = request.dispatcher
-    ? ((await undiciFetch(request.url, { ...init, dispatcher: request.dispatcher })) as unknown as Response)
+    ? ((await undici().fetch(request.url, {
+        ...init,
+        dispatcher: request.dispatcher,
+      })) as unknown as Response)
     : await fetch(request.url, init);
   const text = await response.text();
   if (!response.ok) {

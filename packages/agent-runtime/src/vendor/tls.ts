@@ -5,7 +5,8 @@
  */
 import { Agent as HttpsAgent } from "node:https";
 import type { Logger } from "@switchboard/common";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { undici } from "../network/undici.js";
 
 /** Whether `variable` (default true) leaves certificate verification on; anything but false/0/no does. */
 export function verifiesTls(env: NodeJS.ProcessEnv, variable: string): boolean {
@@ -36,5 +37,5 @@ export function httpsAgentFor(verify: boolean): HttpsAgent | undefined {
 
 /** For clients on fetch (requestJson): a dispatcher that skips verification, or none. */
 export function dispatcherFor(verify: boolean): Dispatcher | undefined {
-  return verify ? undefined : new Agent({ connect: { rejectUnauthorized: false } });
+  return verify ? undefined : new (undici().Agent)({ connect: { rejectUnauthorized: false } });
 }
