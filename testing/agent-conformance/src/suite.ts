@@ -183,6 +183,22 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
   };
   const of = <T>(value: FromService<S, T>): T =>
     typeof value === "function" ? (value as (service: S) => T)(ready(service, "service")) : value;
+  const requests = () => (options.service.requests ? options.service.requests(agent.service) : 0);
+
+  // One agent process with the normal env serves every suite test that needs no other settings and
+  // no restart (each in its own conversation): starting an agent takes seconds of CPU, and the
+  // suite used to start one per test. Started by the card test, which comes first, so that test
+  // still sees what starting costs the service; stopped after the file.
+  let shared: Promise<AgentProcess> | undefined;
+  let requestsBeforeShared = 0;
+  const sharedAgent = (): Promise<AgentProcess> => {
+    if (!shared) {
+      requestsBeforeShared = requests();
+      shared = startAgentProcess(options.packageDir, { env: agent.env() });
+    }
+    return shared;
+  };
+  const connectShared = async (): Promise<AgentConnection> => connectAgent((await sharedAgent()).url);
 
   const agent: AgentUnderTest<S> = {
     get service() {
@@ -225,6 +241,12 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
     await Promise.all(agents.splice(0).map((process) => process.kill("SIGTERM")));
   });
   afterAll(async () => {
+    const sharedProcess = shared;
+    shared = undefined;
+    await sharedProcess?.then(
+      (process) => process.kill("SIGTERM"),
+      () => undefined,
+    );
     await mongo?.db(dbName).dropDatabase();
     await Promise.all([
       mongo?.close(),
@@ -235,9 +257,7 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
 
   describe(`${name} agent conformance`, () => {
     it("publishes a card with its skills and both protocol interfaces, without calling its service", async () => {
-      const requests = () => (options.service.requests ? options.service.requests(agent.service) : 0);
-      const before = requests();
-      const started = await agent.start();
+      const started = await sharedAgent();
       const { card } = await connectAgent(started.url);
       expect(card).toMatchObject({ name, streaming: true });
       expect(card.skills.map((skill) => skill.id)).toEqual(options.skills);
@@ -251,18 +271,19 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
         (i) => `${i.protocolBinding} ${i.protocolVersion}`,
       );
       expect(bindings).toEqual(expect.arrayContaining(["JSONRPC 1.0", "HTTP+JSON 1.0"]));
-      expect(requests()).toBe(before);
+      expect(requests()).toBe(requestsBeforeShared);
     });
 
     it("answers a read turn through its tool and the scripted LLM", async () => {
-      const result = await agent.ask(options.read.prompt);
+      const connection = await connectShared();
+      const result = await connection.send({ text: options.read.prompt, contextId: agent.contextId() });
       expect(result.state).toBe("completed");
       expectText(result.text, of(options.read.answer));
       await options.read.check?.(agent.service);
     });
 
     it(`remembers the conversation across turns of one contextId, in checkpoints_${name}`, async () => {
-      const connection = await agent.connect();
+      const connection = await connectShared();
       const contextId = agent.contextId();
       const first = await connection.send({ text: options.read.prompt, contextId });
       expect(first.state).toBe("completed");
@@ -306,7 +327,7 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
     it.skipIf(!options.change || !options.decline)("changes nothing when the user declines", async () => {
       const decline = ready(options.decline, "decline");
       const change = ready(options.change, "change");
-      const connection = await agent.connect();
+      const connection = await connectShared();
       const contextId = agent.contextId();
       const before = (await change.applied(agent.service)).length;
       const asked = await connection.send({ text: of(decline.prompt), contextId });
@@ -341,7 +362,7 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
 
     it("streams the tool call as a status update before the final answer", async () => {
       const { streaming } = options;
-      const connection = await agent.connect();
+      const connection = await connectShared();
       const kinds = await streamTranscript(connection, {
         text: streaming.prompt,
         contextId: agent.contextId(),
@@ -408,7 +429,7 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
 
       it("answers the Python client over message/send, keeping its contextId", async () => {
         const turn = options.pythonPeer ?? options.read;
-        const started = await agent.start();
+        const started = await sharedAgent();
         const contextId = `caipe-${randomUUID()}`;
         const result = await runPythonA2aClient({ url: started.url, text: turn.prompt, contextId });
         expect(result.contextId).toBe(contextId);
