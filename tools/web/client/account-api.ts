@@ -1,3 +1,4 @@
+import { useCallback, useEffect, useState } from "preact/hooks";
 import { SignInNeeded } from "./api.js";
 
 /** One agent's answer about linked tokens, as the supervisor gathers it (GET /linked-tokens). */
@@ -37,6 +38,21 @@ export interface AuditAnswer {
   onlySubject?: string;
 }
 
+/** One memory as the supervisor's GET /memories gathers them from the fleet. */
+export interface FleetMemory {
+  id: string;
+  agent: string;
+  text: string;
+  topic: string;
+  source: "user" | "extracted";
+  usedAt: string;
+}
+
+export interface FleetMemories {
+  memories: FleetMemory[];
+  unavailable: Array<{ agent: string; reason: string }>;
+}
+
 export interface AuditFilters {
   subject?: string;
   agent?: string;
@@ -44,7 +60,7 @@ export interface AuditFilters {
   until?: string;
 }
 
-/** The supervisor's account routes the side pages use (linked tokens, audit), through /api. */
+/** The supervisor's account routes the side pages use (linked tokens, memories, audit), through /api. */
 export class AccountApi {
   constructor(private readonly token: () => string | undefined) {}
 
@@ -59,6 +75,26 @@ export class AccountApi {
 
   async unlink(vendor: string): Promise<void> {
     await this.call("DELETE", `/api/linked-tokens/${encodeURIComponent(vendor)}`);
+  }
+
+  async memories(): Promise<FleetMemories> {
+    return (await this.call("GET", "/api/memories")) as FleetMemories;
+  }
+
+  async forgetMemory(memory: FleetMemory): Promise<void> {
+    await this.call(
+      "DELETE",
+      `/api/memories/${encodeURIComponent(memory.id)}?agent=${encodeURIComponent(memory.agent)}`,
+    );
+  }
+
+  async forgetAllMemories(): Promise<void> {
+    await this.call("DELETE", "/api/memories");
+  }
+
+  /** "Forget me": every conversation, task and memory of the user across the fleet. */
+  async forgetMe(): Promise<void> {
+    await this.call("DELETE", "/api/me");
   }
 
   /** The fleet's audit lines; a refusal (403) is thrown with the policy's words. */
@@ -85,4 +121,37 @@ export class AccountApi {
     if (!response.ok) throw new Error(answer.error ?? `The supervisor answered HTTP ${response.status}.`);
     return answer;
   }
+}
+
+/** A side page's list: loaded at once, what went wrong, and what the last action did. */
+export interface AccountList<T> {
+  /** Undefined while loading (or when loading failed). */
+  value: T | undefined;
+  problem: string | undefined;
+  notice: string | undefined;
+  /** Runs an action, then says `done` and loads the list again; a failure is shown instead. */
+  act(run: () => Promise<void>, done: string): Promise<void>;
+}
+
+/** Loads a side page's list with `load` (and again after each action); `fail` words an error. */
+export function useAccountList<T>(load: () => Promise<T>, fail: (error: unknown) => string): AccountList<T> {
+  const [value, setValue] = useState<T>();
+  const [problem, setProblem] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const reload = useCallback(() => {
+    load().then(setValue, (error: unknown) => setProblem(fail(error)));
+  }, [load, fail]);
+  useEffect(reload, [reload]);
+  const act = async (run: () => Promise<void>, done: string) => {
+    setProblem(undefined);
+    setNotice(undefined);
+    try {
+      await run();
+      setNotice(done);
+      reload();
+    } catch (error) {
+      setProblem(fail(error));
+    }
+  };
+  return { value, problem, notice, act };
 }

@@ -1,31 +1,13 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
-import type { AccountApi, AgentLinks, FleetLinks } from "./account-api.js";
+import { useCallback, useState } from "preact/hooks";
+import { type AccountApi, type AgentLinks, useAccountList } from "./account-api.js";
 
 /**
  * The user's own tokens for the agents' vendors: which are linked (and since when, never the
  * token), a field to link one, and unlink. The agents store them; this page only passes them on.
  */
 export function LinkedTokensPage({ api, fail }: { api: AccountApi; fail(error: unknown): string }) {
-  const [links, setLinks] = useState<FleetLinks>();
-  const [problem, setProblem] = useState<string>();
-  const [notice, setNotice] = useState<string>();
-
-  const load = useCallback(() => {
-    api.links().then(setLinks, (error: unknown) => setProblem(fail(error)));
-  }, [api, fail]);
-  useEffect(load, [load]);
-
-  const act = async (run: () => Promise<void>, done: string) => {
-    setProblem(undefined);
-    setNotice(undefined);
-    try {
-      await run();
-      setNotice(done);
-      load();
-    } catch (error) {
-      setProblem(fail(error));
-    }
-  };
+  const load = useCallback(() => api.links(), [api]);
+  const { value: links, problem, notice, act } = useAccountList(load, fail);
 
   const takers = links?.agents.filter((agent) => agent.vendor) ?? [];
   const others = links?.agents.filter((agent) => !agent.vendor) ?? [];

@@ -1,84 +1,14 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { SignInNeeded } from "./api.js";
-
-/** One memory as the supervisor's GET /memories gathers them from the fleet. */
-export interface FleetMemory {
-  id: string;
-  agent: string;
-  text: string;
-  topic: string;
-  source: "user" | "extracted";
-  usedAt: string;
-}
-
-interface FleetMemories {
-  memories: FleetMemory[];
-  unavailable: Array<{ agent: string; reason: string }>;
-}
-
-/** The supervisor's memory routes, through the web server's /api (the caller's own token). */
-export class MemoriesApi {
-  constructor(private readonly token: () => string | undefined) {}
-
-  async list(): Promise<FleetMemories> {
-    return (await this.call("GET", "/api/memories")) as FleetMemories;
-  }
-
-  async forget(memory: FleetMemory): Promise<void> {
-    await this.call(
-      "DELETE",
-      `/api/memories/${encodeURIComponent(memory.id)}?agent=${encodeURIComponent(memory.agent)}`,
-    );
-  }
-
-  async forgetAll(): Promise<void> {
-    await this.call("DELETE", "/api/memories");
-  }
-
-  /** "Forget me": every conversation, task and memory of the user across the fleet. */
-  async forgetMe(): Promise<void> {
-    await this.call("DELETE", "/api/me");
-  }
-
-  private async call(method: string, path: string): Promise<unknown> {
-    const token = this.token();
-    const response = await fetch(path, {
-      method,
-      headers: { accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    });
-    if (response.status === 401) throw new SignInNeeded("Your sign-in has expired; sign in again.");
-    const answer = (await response.json().catch(() => ({}))) as { error?: string };
-    if (!response.ok) throw new Error(answer.error ?? `The supervisor answered HTTP ${response.status}.`);
-    return answer;
-  }
-}
+import { useCallback } from "preact/hooks";
+import { type AccountApi, useAccountList } from "./account-api.js";
 
 /**
  * What the agents remember about the user (what they asked to be remembered, and facts extracted
  * when that is on): each with its agent and when it was last used, erased one by one or all at
  * once; and "forget me", which also erases every conversation (the audit trail stays).
  */
-export function MemoriesPage({ api, fail }: { api: MemoriesApi; fail(error: unknown): string }) {
-  const [answer, setAnswer] = useState<FleetMemories>();
-  const [problem, setProblem] = useState<string>();
-  const [notice, setNotice] = useState<string>();
-
-  const load = useCallback(() => {
-    api.list().then(setAnswer, (error: unknown) => setProblem(fail(error)));
-  }, [api, fail]);
-  useEffect(load, [load]);
-
-  const act = async (run: () => Promise<void>, done: string) => {
-    setProblem(undefined);
-    setNotice(undefined);
-    try {
-      await run();
-      setNotice(done);
-      load();
-    } catch (error) {
-      setProblem(fail(error));
-    }
-  };
+export function MemoriesPage({ api, fail }: { api: AccountApi; fail(error: unknown): string }) {
+  const load = useCallback(() => api.memories(), [api]);
+  const { value: answer, problem, notice, act } = useAccountList(load, fail);
 
   return (
     <section aria-labelledby="memories-heading" class="memories">
@@ -103,7 +33,7 @@ export function MemoriesPage({ api, fail }: { api: MemoriesApi; fail(error: unkn
               {memory.agent} · {memory.source === "user" ? "you asked" : "learned"} · last used{" "}
               {new Date(memory.usedAt).toLocaleString()}
             </span>{" "}
-            <button type="button" onClick={() => void act(() => api.forget(memory), "Forgotten.")}>
+            <button type="button" onClick={() => void act(() => api.forgetMemory(memory), "Forgotten.")}>
               Forget
             </button>
           </li>
@@ -116,7 +46,7 @@ export function MemoriesPage({ api, fail }: { api: MemoriesApi; fail(error: unkn
         <button
           type="button"
           disabled={!answer?.memories.length}
-          onClick={() => void act(() => api.forgetAll(), "Every memory is forgotten.")}
+          onClick={() => void act(() => api.forgetAllMemories(), "Every memory is forgotten.")}
         >
           Forget all memories
         </button>{" "}

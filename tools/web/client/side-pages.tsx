@@ -2,7 +2,7 @@ import { useMemo } from "preact/hooks";
 import { AccountApi } from "./account-api.js";
 import { AuditPage } from "./audit-page.js";
 import { LinkedTokensPage } from "./linked-tokens.js";
-import { MemoriesApi, MemoriesPage } from "./memories-page.js";
+import { MemoriesPage } from "./memories-page.js";
 import "./side-pages.css";
 
 /** Pages beside the chat, each at its own address. */
@@ -62,13 +62,12 @@ export function SidePage({
   fail(error: unknown): string;
 }) {
   const api = useMemo(() => new AccountApi(token), [token]);
-  const memories = useMemo(() => new MemoriesApi(token), [token]);
   return (
     <main class="side-page">
       {path === "/linked-tokens" ? (
         <LinkedTokensPage api={api} fail={fail} />
       ) : path === "/memories" ? (
-        <MemoriesPage api={memories} fail={fail} />
+        <MemoriesPage api={api} fail={fail} />
       ) : (
         <AuditPage api={api} fail={fail} />
       )}
