@@ -3,7 +3,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { PROVIDER_NAMES, toolProblems } from "@switchboard-testing/test-llm";
+import { toolProblems } from "@switchboard/llm";
+import { PROVIDER_NAMES } from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makePortable, PORTABLE_TOOL_NAME } from "../src/mcp/portable-tools.js";
 

@@ -3,3 +3,18 @@ export { type ErrorCategory, isSwitchboardError, SwitchboardError } from "./erro
 export { KEEP_ALIVE_TIMEOUT_MS, listenHttp } from "./http-server.js";
 export { createLogger, getLogger, type Logger, type LoggerConfig } from "./logger.js";
 export { maskSecrets, maskUserinfo, redactSecrets, SECRET_LOG_PATHS, SECRET_MASK } from "./redact.js";
+export {
+  GEMINI_SCHEMA_KEYWORDS,
+  type OfferedTool,
+  PORTABLE_FORMATS,
+  PORTABLE_SCHEMA_KEYWORDS,
+  PORTABLE_TOOL_NAME,
+  PROVIDER_TOOL_RULES,
+  type ProviderToolRules,
+  type SchemaPaths,
+  type SchemaProblem,
+  type ToolRulesProvider,
+  toolNameAllowed,
+  toolProblems,
+  toolSchemaProblems,
+} from "./tool-rules.js";

@@ -1,3 +1,16 @@
+// The providers' tool rules (one table, in @switchboard/common so test-llm can use it too).
+export {
+  type OfferedTool,
+  PORTABLE_FORMATS,
+  PORTABLE_SCHEMA_KEYWORDS,
+  PORTABLE_TOOL_NAME,
+  PROVIDER_TOOL_RULES,
+  type ProviderToolRules,
+  type ToolRulesProvider,
+  toolNameAllowed,
+  toolProblems,
+  toolSchemaProblems,
+} from "@switchboard/common";
 export {
   type AgentLlmEnv,
   agentLlmEnv,

@@ -9,7 +9,6 @@ export {
 } from "./conversation.js";
 export type { DialectName, RecordedCall } from "./dialects/index.js";
 export { PROVIDER_NAMES, type ProviderName } from "./dialects/provider-env.js";
-export { type OfferedTool, toolProblems } from "./dialects/tool-rules.js";
 export { contextTooLong, httpError, LlmHttpError, unknownModel } from "./errors.js";
 export { guardOutboundConnections, type OutboundGuard } from "./outbound-guard.js";
 export {

@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
 import type { StructuredToolInterface } from "@langchain/core/tools";
+import { PORTABLE_FORMATS, PORTABLE_SCHEMA_KEYWORDS, PORTABLE_TOOL_NAME } from "@switchboard/llm";
 
-/**
- * A tool name every LLM provider takes: OpenAI, Anthropic and Bedrock accept [a-zA-Z0-9_-]{1,64};
- * Gemini also wants a letter or an underscore first (and would take dots and colons, the others not).
- */
-export const PORTABLE_TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
+// The portable name and schema subset are the providers' tool rules table's (@switchboard/llm).
+export { PORTABLE_TOOL_NAME } from "@switchboard/llm";
 
 /**
  * `name` made portable (see PORTABLE_TOOL_NAME) and unlike every name in `taken`: other characters
@@ -24,36 +22,6 @@ export function portableToolName(name: string, taken: ReadonlySet<string>): stri
   }
   throw new Error(`No portable tool name left for ${name}`);
 }
-
-// The JSON Schema keywords inside Gemini's Schema object (ai.google.dev/api/caching#Schema): the subset
-// every provider accepts. Others are dropped (or rewritten: const, type lists, $ref, oneOf/allOf).
-const KEPT = new Set([
-  "type",
-  "format",
-  "title",
-  "description",
-  "nullable",
-  "enum",
-  "maxItems",
-  "minItems",
-  "properties",
-  "required",
-  "minProperties",
-  "maxProperties",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "anyOf",
-  "items",
-  "minimum",
-  "maximum",
-]);
-// Gemini takes these formats only; the rest would be refused.
-const FORMATS: Record<string, readonly string[]> = {
-  string: ["enum", "date-time"],
-  number: ["float", "double"],
-  integer: ["int32", "int64"],
-};
 
 type Schema = Record<string, unknown>;
 const isSchema = (value: unknown): value is Schema =>
@@ -79,7 +47,7 @@ function portable(schema: Schema, root: Schema, depth: number): Schema {
     else if (key === "oneOf") out.anyOf = value;
     else if (key === "allOf" && Array.isArray(value)) {
       for (const part of value.filter(isSchema)) Object.assign(out, portable(part, root, depth + 1));
-    } else if (KEPT.has(key)) out[key] = value;
+    } else if (PORTABLE_SCHEMA_KEYWORDS.has(key)) out[key] = value;
   }
   if (Array.isArray(out.type)) {
     const types = out.type.filter((t) => t !== "null");
@@ -90,7 +58,7 @@ function portable(schema: Schema, root: Schema, depth: number): Schema {
       out.anyOf = types.map((type) => ({ type }));
     }
   }
-  if (typeof out.format === "string" && !(FORMATS[String(out.type)] ?? []).includes(out.format))
+  if (typeof out.format === "string" && !(PORTABLE_FORMATS[String(out.type)] ?? []).includes(out.format))
     delete out.format;
   if (Array.isArray(out.enum)) {
     // Gemini takes enums of strings only: another type's values move into the description.

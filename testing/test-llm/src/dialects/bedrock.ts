@@ -2,21 +2,24 @@ import { EventStreamCodec } from "@smithy/core/event-streams";
 import type { ResolvedReply } from "../completion.js";
 import { splitIntoTokens } from "../completion.js";
 import { LlmHttpError } from "../errors.js";
-import type { ChatMessage, ContentPart, ToolDefinition } from "../types.js";
+import type { ChatMessage, ToolDefinition } from "../types.js";
 import {
   type AnyResponse,
   argsOf,
   canonical,
   type Dialect,
   type DialectUsage,
+  invalid,
   isRecord,
   parseJson,
   pieces,
   prefixLines,
   randomId,
   sendBody,
+  textOf,
   toolCall,
   toolDefinition,
+  userText,
 } from "./shared.js";
 import { bedrockToolProblems } from "./tool-rules.js";
 
@@ -37,15 +40,10 @@ const ERRORS: Record<number, string> = {
   503: "ServiceUnavailableException",
 };
 
-const invalid = (message: string) => new LlmHttpError(400, message);
 const codec = new EventStreamCodec(
   (bytes) => new TextDecoder().decode(bytes),
   (text) => new TextEncoder().encode(text),
 );
-
-function textOf(blocks: unknown[]): string {
-  return blocks.map((b) => (isRecord(b) && typeof b.text === "string" ? b.text : "")).join("");
-}
 
 function resultText(content: unknown): string {
   if (!Array.isArray(content)) return "";
@@ -116,9 +114,7 @@ function toCanonical(body: Record<string, unknown>) {
       out.push({ role: "tool", tool_call_id: id, content: resultText(result.content) });
     }
     if (open.size > 0) throw unanswered(index);
-    const text = content.filter((b) => typeof b.text === "string");
-    if (text.length > 0)
-      out.push({ role: "user", content: text.map((b) => ({ type: "text", text: b.text })) as ContentPart[] });
+    out.push(...userText(content));
   }
   const defs: ToolDefinition[] = [];
   if (toolConfig !== undefined) {

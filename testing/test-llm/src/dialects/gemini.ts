@@ -1,20 +1,23 @@
 import type { ResolvedReply } from "../completion.js";
 import { splitIntoTokens } from "../completion.js";
 import { contextNumbers, LlmHttpError } from "../errors.js";
-import type { ChatMessage, ContentPart, ToolDefinition } from "../types.js";
+import type { ChatMessage, ToolDefinition } from "../types.js";
 import {
   type AnyResponse,
   argsOf,
   canonical,
   type Dialect,
   type DialectUsage,
+  invalid,
   isRecord,
   modelNamed,
   parseJson,
   randomId,
   sendBody,
+  textOf,
   toolCall,
   toolDefinition,
+  userText,
 } from "./shared.js";
 import { geminiToolProblems } from "./tool-rules.js";
 
@@ -33,12 +36,6 @@ const STATUS: Record<number, string> = {
   503: "UNAVAILABLE",
   504: "DEADLINE_EXCEEDED",
 };
-
-const invalid = (message: string) => new LlmHttpError(400, message);
-
-function textOf(parts: unknown[]): string {
-  return parts.map((p) => (isRecord(p) && typeof p.text === "string" ? p.text : "")).join("");
-}
 
 function toCanonical(body: Record<string, unknown>) {
   const { contents, systemInstruction, tools } = body;
@@ -100,9 +97,7 @@ function toCanonical(body: Record<string, unknown>) {
       throw invalid(
         "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
       );
-    const text = parts.filter((p) => typeof p.text === "string");
-    if (text.length > 0)
-      out.push({ role: "user", content: text.map((p) => ({ type: "text", text: p.text })) as ContentPart[] });
+    out.push(...userText(parts));
   }
   const declared = Array.isArray(tools) ? tools : [];
   const problems = geminiToolProblems(declared);

@@ -112,6 +112,18 @@ export function modelNamed(error: LlmHttpError): string {
   return /`([^`]+)`/.exec(error.message)?.[1] ?? "unknown";
 }
 
+/** The text of a turn's `{text}` blocks (Bedrock) or parts (Gemini), joined. */
+export function textOf(blocks: unknown[]): string {
+  return blocks.map((b) => (isRecord(b) && typeof b.text === "string" ? b.text : "")).join("");
+}
+
+/** A user turn's `{text}` blocks or parts as the engine's user message (none when it has no text). */
+export function userText(blocks: Record<string, unknown>[]): ChatMessage[] {
+  const text = blocks.filter((b) => typeof b.text === "string");
+  if (text.length === 0) return [];
+  return [{ role: "user", content: text.map((b) => ({ type: "text", text: String(b.text) })) }];
+}
+
 /** `LlmHttpError` 400 with a dialect's own type; the dialect's sendError writes it in its shape. */
 export function invalid(message: string, type?: string): LlmHttpError {
   return new LlmHttpError(400, message, type === undefined ? {} : { type });
