@@ -3,7 +3,7 @@ import { UnauthenticatedUser } from "@a2a-js/sdk/server";
 import { APPROVER_HEADER } from "@switchboard/a2a-client";
 import { parseEnv, SwitchboardError } from "@switchboard/common";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose";
+import type { JWTVerifyGetKey } from "jose";
 import { z } from "zod";
 import { AuthenticatedCaller } from "./caller.js";
 
@@ -24,7 +24,7 @@ export function readAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
   const e = parseEnv(AuthEnv, env, { code: "auth.config", what: "authentication settings" });
   if (e.AUTH_MODE === "none") return { mode: "none" };
   const key = e.AUTH_JWKS_URL
-    ? createRemoteJWKSet(new URL(e.AUTH_JWKS_URL), { timeoutDuration: 5_000 })
+    ? remoteKeys(new URL(e.AUTH_JWKS_URL))
     : e.AUTH_JWT_SECRET
       ? new TextEncoder().encode(e.AUTH_JWT_SECRET)
       : undefined;
@@ -36,6 +36,20 @@ export function readAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
     );
   }
   return { mode: "jwt", key, issuer: e.AUTH_ISSUER, audience: e.AUTH_AUDIENCE };
+}
+
+/**
+ * The identity provider's keys (its JWKS), fetched and cached by jose from the first token on. jose
+ * itself loads with the first token too: an agent with AUTH_MODE=none never loads it.
+ */
+function remoteKeys(url: URL): JWTVerifyGetKey {
+  let keys: Promise<JWTVerifyGetKey> | undefined;
+  return async (header, token) => {
+    keys ??= import("jose").then(({ createRemoteJWKSet }) =>
+      createRemoteJWKSet(url, { timeoutDuration: 5_000 }),
+    );
+    return (await keys)(header, token);
+  };
 }
 
 const CALLER = Symbol("switchboard.caller");
@@ -89,6 +103,7 @@ async function verified(
       ...(settings.issuer ? { issuer: settings.issuer } : {}),
       ...(settings.audience ? { audience: settings.audience } : {}),
     };
+    const { jwtVerify } = await import("jose");
     const { payload } =
       settings.key instanceof Uint8Array
         ? await jwtVerify(token, settings.key, options)
