@@ -24,6 +24,35 @@ export interface Operation {
   body?: { required: boolean; schema: JsonSchema };
 }
 
+type Parameter = Operation["parameters"][number];
+
+/** One operation of the description: its method and path, what it does, its parameters and JSON body. */
+export function operation(
+  method: Operation["method"],
+  path: string,
+  about: string,
+  parameters: Parameter[] = [],
+  body?: Operation["body"],
+): Operation {
+  return { method, path, about, parameters, ...(body ? { body } : {}) };
+}
+
+/** A path, query or header parameter: path parameters are required, the others only when said. */
+export function parameter(
+  where: Parameter["in"],
+  name: string,
+  schema: JsonSchema,
+  description?: string,
+  required = where === "path",
+): Parameter {
+  return { name, in: where, required, ...(description ? { description } : {}), schema };
+}
+
+/** A JSON request body (the tool's `body` argument): optional unless said. */
+export function jsonBody(schema: JsonSchema, required = false): NonNullable<Operation["body"]> {
+  return { required, schema };
+}
+
 /** A parameter's schema as zod (zod's own JSON Schema reading); one zod cannot read takes any value. */
 function zodOf(schema: JsonSchema): z.ZodType {
   try {

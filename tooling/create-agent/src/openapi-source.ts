@@ -48,6 +48,8 @@ export interface OpenApiSource {
   skipped: string[];
   /** The description as given (its $refs kept), written into the package as openapi.json. */
   document: Record<string, unknown>;
+  /** The names of its component schemas, by the (dereferenced) schema objects the operations share. */
+  schemaNames: Map<JsonSchema, string>;
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
@@ -168,6 +170,12 @@ export async function loadOpenApiSource(path: string): Promise<OpenApiSource> {
     operations,
     skipped,
     document,
+    schemaNames: new Map(
+      Object.entries(
+        ((resolved.components as { schemas?: Record<string, JsonSchema> } | undefined)?.schemas ??
+          {}) as Record<string, JsonSchema>,
+      ).map(([name, schema]) => [schema, name]),
+    ),
   };
 }
 
