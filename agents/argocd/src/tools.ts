@@ -89,7 +89,7 @@ const rollbackApplication = (argocd: ArgoCdClient) =>
       "Roll an Argo CD application back to an earlier deployment (an id from get_application_history); refused while auto-sync is on",
     schema: z.object({
       name,
-      history_id: z.number().int().positive(),
+      history_id: z.number().int().min(1),
       prune: z.boolean().default(false),
     }),
     confirm: ({ name: app, history_id }) =>

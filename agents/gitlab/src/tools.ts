@@ -154,7 +154,7 @@ const retryPipeline = (gitlab: GitLabConnection) =>
   defineTool({
     name: "retry_pipeline",
     description: "Retry the failed and canceled jobs of a GitLab pipeline",
-    schema: z.object({ project, pipeline_id: z.number().int().positive() }),
+    schema: z.object({ project, pipeline_id: z.number().int().min(1) }),
     confirm: ({ project: projectId, pipeline_id }) => `Retry pipeline ${pipeline_id} in ${projectId}.`,
     resource: ({ project: projectId }) => projectResource(projectId),
     run: async ({ project: projectId, pipeline_id }) => {

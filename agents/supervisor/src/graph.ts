@@ -58,7 +58,7 @@ const CallAgentArgs = z.object({
 });
 
 /** Only the schema reaches the model; the supervisor graph runs the calls itself (see `delegate`). */
-const callAgentTool = tool(async () => "", {
+export const callAgentTool = tool(async () => "", {
   name: "call_agent",
   description: "Send a request to one subagent and get its answer",
   schema: CallAgentArgs,

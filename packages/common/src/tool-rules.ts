@@ -178,6 +178,8 @@ export function toolSchemaProblems(
   paths: SchemaPaths = POINTER_PATHS,
 ): SchemaProblem[] {
   const rules = PROVIDER_TOOL_RULES[provider];
+  // A tool without parameters may leave them out where the provider does not require an object.
+  if (schema === undefined && !rules.objectParameters) return [];
   const problems: SchemaProblem[] = [];
   if (rules.objectParameters && !(isRecord(schema) && schema.type === "object"))
     problems.push({ at, kind: "not-object", value: isRecord(schema) ? schema.type : schema });
