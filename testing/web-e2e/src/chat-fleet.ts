@@ -39,13 +39,20 @@ export const thinking = heldReply(say("Done at last."));
 
 /**
  * The scripted model behind every agent of the fleet: the supervisor routes "<agent>: <request>"
- * to that agent; the Jira agent searches and creates issues (a change it asks to confirm).
+ * to that agent; the Jira agent searches and creates issues (a change it asks to confirm); "remember
+ * that …" is kept by the supervisor's remember tool.
  */
 export function chatScript() {
   return rules(
     [
       ...routeByAgentPrefix(),
       { toolOffered: "call_agent", lastUser: /markup sample/, reply: say(MARKUP_SAMPLE) },
+      {
+        toolOffered: "call_agent",
+        lastUser: /^remember that (.+) \(topic: (.+)\)$/,
+        reply: (_r, { match }) => callTool("remember", { memory: match?.[1], topic: match?.[2] }),
+      },
+      { afterTool: "remember", reply: replyFromToolResult((results) => results[0]?.content ?? "") },
       {
         toolOffered: "call_agent",
         reply: say("Tell me which agent to ask, e.g. jira: open issues in PLAT."),

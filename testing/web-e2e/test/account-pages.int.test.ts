@@ -4,14 +4,14 @@ import { join } from "node:path";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import type { FakeJira } from "@switchboard-testing/fake-jira";
 import { freePort } from "@switchboard-testing/test-agents";
-import { type IdentityProvider, startIdentityProvider } from "@switchboard-testing/test-idp";
+import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import type { ScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatFleet, startChatFleet, startFakes } from "../src/chat-fleet.js";
 import { launchBrowser } from "../src/chromium.js";
-import { openPage, screenshot } from "../src/page.js";
+import { lastAgentItem, openPage, screenshot, sendMessage } from "../src/page.js";
 
 // Everyone signed in works; only auditors read the audit trails.
 const POLICY = `
@@ -23,7 +23,7 @@ when { principal.authenticated };
 permit(principal in Switchboard::Group::"auditors", action == Switchboard::Action::"audit", resource);
 `;
 
-describe("the web chat's Linked tokens and Audit pages (AUTH_MODE=jwt, policies)", () => {
+describe("the web chat's Linked tokens, Audit and Memories pages (AUTH_MODE=jwt, policies)", () => {
   const dbName = uniqueDbName("web-account");
   const policyFile = join(scratchDir("web-account"), "policies.cedar");
   const linkedToken = `ghp_${randomBytes(18).toString("hex")}`;
@@ -134,5 +134,46 @@ describe("the web chat's Linked tokens and Audit pages (AUTH_MODE=jwt, policies)
     await bob.getByRole("button", { name: "Show" }).click();
     await bob.locator(".audit .error", { hasText: 'Switchboard::Action::"audit"' }).waitFor();
     expect(await bob.locator(".audit tbody tr").count()).toBe(0);
+  });
+
+  it("shows a memory made in a turn on the Memories page; Forget and Forget all memories erase them, as GET /memories agrees", async () => {
+    await browser.clearCookies();
+    const bob = await signedIn("bob");
+    for (const [fact, topic] of [
+      ["my team's Jira project is PLAT", "jira project"],
+      ["I work in us-west-2", "aws region"],
+    ]) {
+      await sendMessage(bob, `remember that ${fact} (topic: ${topic})`);
+      await lastAgentItem(bob)
+        .locator(".answer", { hasText: /I will remember that\.|Updated what I remember/ })
+        .waitFor();
+    }
+    await bob.getByRole("link", { name: "Memories" }).click();
+    await bob.waitForURL((url) => url.pathname === "/memories");
+    const items = bob.locator(".memory-list li");
+    const plat = items.filter({ hasText: "my team's Jira project is PLAT" });
+    await plat.waitFor();
+    await items.filter({ hasText: "I work in us-west-2" }).waitFor();
+    await screenshot(bob, "memories");
+
+    const token = await signIn(idp, "bob");
+    const remembered = async () => {
+      const answer = await fetch(`${chat.webUrl}/api/memories`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { memories: Array<{ text: string }> }).memories.map((m) => m.text);
+    };
+    await plat.getByRole("button", { name: "Forget" }).click();
+    await bob.getByText("Forgotten.").waitFor();
+    await plat.waitFor({ state: "detached" });
+    expect(await items.allInnerTexts()).toEqual([expect.stringContaining("I work in us-west-2")]);
+    expect(await remembered()).toEqual(["I work in us-west-2"]);
+
+    await bob.getByRole("button", { name: "Forget all memories" }).click();
+    await bob.getByText("Every memory is forgotten.").waitFor();
+    await bob.getByText("Nothing is remembered about you.").waitFor();
+    expect(await items.count()).toBe(0);
+    expect(await remembered()).toEqual([]);
   });
 });
