@@ -7,11 +7,14 @@ import {
   signedRequest,
   startFakeSlack,
 } from "@switchboard-testing/fake-slack";
+import { type OtlpReceiver, startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
 import { freePort } from "@switchboard-testing/test-agents";
 import { browse, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SlackBot } from "../src/app.js";
+import { contextIdFor } from "../src/relay/conversation-id.js";
+import { startTracing } from "../src/telemetry/tracing.js";
 import { type RelayFleet, slackBotEnv, startBot, startRelayFleet, until } from "./relay-fleet.js";
 
 const ALICE = "U0ALICE";
@@ -39,6 +42,9 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
   let bot: SlackBot;
   let botPort: number;
   let socketEnv: NodeJS.ProcessEnv;
+  /** Every process of the fleet, and the relay in this one, exports its spans here. */
+  let receiver: OtlpReceiver;
+  let tracing: { shutdown(): Promise<void> } | undefined;
   const mention = (text: string) => `<@${slack.workspace.botUserId}> ${text}`;
 
   beforeAll(async () => {
@@ -54,6 +60,11 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
         { id: BOB, name: "bob" },
       ],
     });
+    receiver = await startOtlpReceiver();
+    const otel = { ...receiver.env, OTEL_BSP_SCHEDULE_DELAY: "100" };
+    // The relay runs in this process: its SDK reads the standard variables, as under `npm start`.
+    Object.assign(process.env, otel);
+    tracing = await startTracing("switchboard-slack-bot");
     const policyFile = join(mkdtempSync(join(tmpdir(), "slack-bot-policies-")), "policies.cedar");
     writeFileSync(policyFile, POLICIES);
     fleet = await startRelayFleet({
@@ -62,7 +73,7 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
       webPort,
       slackBotPort: botPort,
       tokenIntervalMs: 15,
-      env: { AUTHZ_POLICY_FILE: policyFile },
+      env: { AUTHZ_POLICY_FILE: policyFile, ...otel },
     });
     socketEnv = slackBotEnv({
       slack,
@@ -78,7 +89,8 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
   afterAll(async () => {
     await bot?.stop();
     await fleet?.stop();
-    await Promise.all([slack?.close(), idp?.close()]);
+    await tracing?.shutdown();
+    await Promise.all([slack?.close(), idp?.close(), receiver?.close()]);
   });
 
   /** The bot's last message in the thread once it no longer says it is working. */
@@ -118,6 +130,25 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
     expect(answer?.text).toContain("PLAT-1");
     const edits = answer?.versions.map((v) => v.text) ?? [];
     expect(edits[0]).toContain("Working on it");
+
+    // One trace: the relay's span for the mention, and the supervisor's and the Jira agent's turns under it.
+    const contextId = contextIdFor("slack", {
+      workspace: slack.workspace.teamId,
+      channel: CHANNEL,
+      thread: said.ts,
+    });
+    const spans = await receiver.waitFor((all) => {
+      const relay = all.find((s) => s.name === "chat.turn" && s.attributes["a2a.context_id"] === contextId);
+      return Boolean(
+        relay && all.some((s) => s.traceId === relay.traceId && s.service === "switchboard-jira"),
+      );
+    }, 20_000);
+    const relay = spans.find((s) => s.name === "chat.turn" && s.attributes["a2a.context_id"] === contextId);
+    expect(relay?.service).toBe("switchboard-slack-bot");
+    const joined = spans.filter((s) => s.traceId === relay?.traceId);
+    expect(joined.map((s) => s.name)).toEqual(
+      expect.arrayContaining(["invoke_agent supervisor", "invoke_agent jira"]),
+    );
     // Live progress: several edits of one message, naming the agent at work, before the answer.
     expect(edits.length).toBeGreaterThanOrEqual(3);
     expect(edits.some((text) => /jira/i.test(text) && text.includes("Working"))).toBe(true);
