@@ -8,13 +8,14 @@ export const EMBEDDING_DIMS = 64;
 /**
  * A deterministic embedding: each meaningful word hashed to a dimension, the vector normalized. Texts
  * that share words are close (cosine), texts that share none are orthogonal, so a test can tell a
- * relevant memory from an unrelated one through the real OpenAI embeddings client.
+ * relevant memory from an unrelated one through each provider's real embeddings client. `dims`: the
+ * length a client asked for (Bedrock's and Ollama's `dimensions`), else EMBEDDING_DIMS.
  */
-export function embed(text: string): number[] {
-  const vector = new Array<number>(EMBEDDING_DIMS).fill(0);
+export function embed(text: string, dims = EMBEDDING_DIMS): number[] {
+  const vector = new Array<number>(dims).fill(0);
   for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (word.length < 3) continue;
-    const slot = createHash("sha256").update(word).digest().readUInt32BE(0) % EMBEDDING_DIMS;
+    const slot = createHash("sha256").update(word).digest().readUInt32BE(0) % dims;
     vector[slot] = (vector[slot] ?? 0) + 1;
   }
   const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0)) || 1;

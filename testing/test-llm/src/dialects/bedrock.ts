@@ -212,7 +212,7 @@ function writeEventStream(res: AnyResponse, reply: ResolvedReply, usage: Dialect
 }
 
 /** The access key of a SigV4 Authorization header for the bedrock service, else undefined. */
-function signedBy(header: string | string[] | undefined): string | undefined {
+export function signedBy(header: string | string[] | undefined): string | undefined {
   const match =
     /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/[a-z0-9-]+\/bedrock\/aws4_request, ?SignedHeaders=[^,]+, ?Signature=[0-9a-f]{64}$/.exec(
       typeof header === "string" ? header : "",

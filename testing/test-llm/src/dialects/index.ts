@@ -1,14 +1,23 @@
 import { toLlmHttpError } from "../errors.js";
 import { anthropic } from "./anthropic.js";
 import { bedrock } from "./bedrock.js";
+import { bedrockEmbeddings } from "./embeddings-bedrock.js";
+import { ollamaEmbeddings } from "./embeddings-ollama.js";
 import { gemini } from "./gemini.js";
 import { ollama } from "./ollama.js";
 import type { AnyRequest, AnyResponse, Dialect, DialectEngine } from "./shared.js";
 
 export type { DialectName, DialectUsage, RecordedCall } from "./shared.js";
 
-/** The provider protocols served beside OpenAI's and Azure's, on the same port. */
-export const DIALECTS: readonly Dialect[] = [anthropic, bedrock, gemini, ollama];
+/** The provider protocols served beside OpenAI's and Azure's, on the same port (with their embeddings). */
+export const DIALECTS: readonly Dialect[] = [
+  anthropic,
+  bedrock,
+  gemini,
+  ollama,
+  bedrockEmbeddings,
+  ollamaEmbeddings,
+];
 
 async function readText(req: AnyRequest, maxBytes: number): Promise<string> {
   const parts: Buffer[] = [];
