@@ -49,7 +49,8 @@ export function buildAgentGraph({
 }: AgentGraphOptions): TurnGraph {
   const allTools = memories ? [...tools, ...memories.tools] : tools;
   const middleware: AnyAgentMiddleware[] = [guardCallsMiddleware(allTools, access), toolResultsMiddleware];
-  if (context) middleware.unshift(contextBudgetMiddleware(contextSummarizer(model, context, logger)));
+  if (context)
+    middleware.unshift(contextBudgetMiddleware(contextSummarizer(model, context, logger), context));
   // Innermost: it sees the messages the model is sent, after any summary.
   if (memories) middleware.push(memoryMiddleware(memories, maxContextTokens));
   const agent = createAgent({

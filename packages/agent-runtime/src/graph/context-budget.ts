@@ -1,8 +1,10 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
-import type { Logger } from "@switchboard/common";
+import { type Logger, SwitchboardError } from "@switchboard/common";
+import { LLM_ERROR } from "@switchboard/llm";
 import { countTokensApproximately, createMiddleware, summarizationMiddleware } from "langchain";
+import { switchboardErrorIn } from "../turn/failure.js";
 
 /** How much of a conversation the model is sent (MAX_CONTEXT_TOKENS, MIN_MESSAGES_TO_KEEP). */
 export interface ContextBudget {
@@ -21,8 +23,16 @@ export interface Summarized {
   kept: BaseMessage[];
 }
 
-/** Summarizes the older part of `messages` when they are over budget; undefined when they fit. */
-export type Summarize = (messages: BaseMessage[], signal?: AbortSignal) => Promise<Summarized | undefined>;
+/**
+ * Summarizes the older part of `messages` when they are over budget; undefined when they fit. `force`:
+ * whatever the budget (the provider said the conversation is too long for the model); undefined when
+ * there is nothing older than the messages kept.
+ */
+export type Summarize = (
+  messages: BaseMessage[],
+  signal?: AbortSignal,
+  force?: boolean,
+) => Promise<Summarized | undefined>;
 
 // What the middleware's beforeModel hook is called with and returns, as far as we use it.
 type SummaryHook = (
@@ -46,23 +56,28 @@ const FAILED_SUMMARY = /^(Error generating summary:|Previous conversation was to
  * instead of replacing the history with the error text, which the middleware alone would store.
  */
 export function contextSummarizer(model: BaseChatModel, budget: ContextBudget, logger: Logger): Summarize {
-  const middleware = summarizationMiddleware({
-    model,
-    trigger: { tokens: budget.maxTokens },
-    keep: { messages: budget.keepMessages },
-    tokenCounter: (messages) => countTokensApproximately(messages),
-    trimTokensToSummarize: budget.maxTokens,
-    summaryPrefix: SUMMARY_PREFIX,
-  });
-  const { beforeModel } = middleware;
-  const hook = (typeof beforeModel === "function" ? beforeModel : beforeModel?.hook) as unknown as
-    | SummaryHook
-    | undefined;
-  if (!hook) throw new Error("langchain's summarizationMiddleware has no beforeModel hook");
+  const hookFor = (trigger: { tokens: number } | { messages: number }) => {
+    const { beforeModel } = summarizationMiddleware({
+      model,
+      trigger,
+      keep: { messages: budget.keepMessages },
+      tokenCounter: (messages) => countTokensApproximately(messages),
+      trimTokensToSummarize: budget.maxTokens,
+      summaryPrefix: SUMMARY_PREFIX,
+    });
+    const hook = (typeof beforeModel === "function" ? beforeModel : beforeModel?.hook) as unknown as
+      | SummaryHook
+      | undefined;
+    if (!hook) throw new Error("langchain's summarizationMiddleware has no beforeModel hook");
+    return hook;
+  };
+  const overBudget = hookFor({ tokens: budget.maxTokens });
+  // Any conversation with messages older than the ones kept.
+  const always = hookFor({ messages: budget.keepMessages + 1 });
 
-  return async (messages, signal) => {
+  return async (messages, signal, force = false) => {
     // An empty context: the options above apply, not per-call overrides.
-    const update = await hook({ messages }, { context: {}, signal });
+    const update = await (force ? always : overBudget)({ messages }, { context: {}, signal });
     const [, summary, ...kept] = update?.messages ?? [];
     if (!summary || !HumanMessage.isInstance(summary)) return undefined;
     const text = typeof summary.content === "string" ? summary.content : "";
@@ -89,20 +104,69 @@ export function contextSummarizer(model: BaseChatModel, budget: ContextBudget, l
  * the rewritten history are one update): as a before-model hook it would add a step, and a
  * checkpoint written for nothing, to every model call, nearly all of which fit the budget.
  */
-export function contextBudgetMiddleware(summarize: Summarize) {
+export function contextBudgetMiddleware(summarize: Summarize, budget: ContextBudget) {
   return createMiddleware({
     name: "SwitchboardContextBudget",
     wrapModelCall: async (request, handler) => {
-      const result = await summarize(request.messages, request.runtime.signal);
-      if (!result) return handler(request);
-      const messages = [result.summary, ...result.kept];
-      const answer = await handler({ ...request, messages });
+      const signal = request.runtime.signal;
+      const result = await summarize(request.messages, signal);
+      let messages = result ? [result.summary, ...result.kept] : request.messages;
+      let answer: Awaited<ReturnType<typeof handler>>;
+      try {
+        answer = await handler({ ...request, messages: forModel(messages) });
+      } catch (error) {
+        // The provider says the conversation is longer than the model takes (MAX_CONTEXT_TOKENS is
+        // above its window): summarize now, whatever the budget, and try once more.
+        const tooLong = contextTooLong(error);
+        if (!tooLong) throw error;
+        const forced = await summarize(messages, signal, true);
+        if (!forced) throw stillTooLong(tooLong, budget);
+        messages = [forced.summary, ...forced.kept];
+        try {
+          answer = await handler({ ...request, messages: forModel(messages) });
+        } catch (again) {
+          const stillLong = contextTooLong(again);
+          throw stillLong ? stillTooLong(stillLong, budget) : again;
+        }
+      }
+      if (messages === request.messages) return answer;
       // The agent adds the answer itself, before this update: the answer goes last again here.
       return new Command({
         update: { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...messages, answer] },
       });
     },
   });
+}
+
+/**
+ * What the model is sent of a summarized conversation: a summary (a user message) followed by a user
+ * message is sent as one, as Bedrock's Converse refuses two user turns in a row. The stored history
+ * keeps them apart.
+ */
+function forModel(messages: BaseMessage[]): BaseMessage[] {
+  const [summary, next, ...rest] = messages;
+  if (!summary || !next || !HumanMessage.isInstance(summary) || !HumanMessage.isInstance(next))
+    return messages;
+  const blocks = (message: BaseMessage) =>
+    typeof message.content === "string"
+      ? [{ type: "text" as const, text: message.content }]
+      : message.content;
+  return [new HumanMessage({ content: [...blocks(summary), ...blocks(next)] }), ...rest];
+}
+
+function contextTooLong(error: unknown): SwitchboardError | undefined {
+  const known = switchboardErrorIn(error);
+  return known?.code === LLM_ERROR.context ? known : undefined;
+}
+
+/** The provider's too-long error, once summarizing did not make the conversation fit. */
+function stillTooLong(error: SwitchboardError, budget: ContextBudget): SwitchboardError {
+  const what = error.message.split(": ")[0]?.replace(" is too long for ", " is still too long for ");
+  return new SwitchboardError(
+    error.code,
+    "user",
+    `${what}, even with its older messages summarized: start a new conversation, or set MAX_CONTEXT_TOKENS (now ${budget.maxTokens}) below the model's context window and MIN_MESSAGES_TO_KEEP (now ${budget.keepMessages}) lower.`,
+  );
 }
 
 /** A summary kept beside a whole history: its text, and the id of the newest message it covers. */

@@ -1,4 +1,16 @@
-import { isSwitchboardError, redactSecrets } from "@switchboard/common";
+import { isSwitchboardError, redactSecrets, type SwitchboardError } from "@switchboard/common";
+
+/**
+ * The SwitchboardError an error is or was caused by: LangChain's agent wraps what a model call or a
+ * middleware threw in a MiddlewareError, the original as its cause.
+ */
+export function switchboardErrorIn(error: unknown): SwitchboardError | undefined {
+  for (let at = error, depth = 0; at && depth < 6; depth += 1) {
+    if (isSwitchboardError(at)) return at;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
 
 function statusOf(error: unknown): number | undefined {
   const status = (error as { status?: unknown; statusCode?: unknown } | undefined)?.status;
@@ -14,7 +26,8 @@ function isMongoFailure(error: unknown): boolean {
  * What a person reads when a turn fails: the problem and what to do, never a stack trace or a secret.
  */
 export function describeFailure(error: unknown, agent: string): string {
-  if (isSwitchboardError(error)) return redactSecrets(error.message);
+  const known = switchboardErrorIn(error);
+  if (known) return redactSecrets(known.message);
   const message = redactSecrets(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
   if (isMongoFailure(error)) {
     return `The ${agent} agent cannot reach MongoDB to load or save this conversation (${message}). Nothing was lost; try again once MongoDB is back.`;
