@@ -1,5 +1,5 @@
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
 import { isSwitchboardError } from "@switchboard/common";
@@ -108,6 +108,7 @@ interface ModelCalls {
     options: Options,
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk>;
+  withConfig(config: Record<string, unknown>): unknown;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a mixin's base constructor must take any arguments.
@@ -123,6 +124,23 @@ type ChatModelClass = new (...args: any[]) => ModelCalls;
  */
 export function boundedCalls<T extends ChatModelClass>(Base: T, bounds: CallBounds): T {
   class Bounded extends Base {
+    /**
+     * LangChain's content-block event stream, bridged from the bounded _streamResponseChunks (LangChain's
+     * own default), so callbacks that prefer events are not handed the provider's unbounded native one.
+     */
+    readonly _streamChatModelEvents = BaseChatModel.prototype._streamChatModelEvents;
+
+    /** ChatOpenAI's withConfig builds a plain ChatOpenAI from its fields: keep the bounds on the copy. */
+    override withConfig(config: Record<string, unknown>): unknown {
+      const made = super.withConfig(config);
+      const fields = (this as { fields?: unknown }).fields;
+      if (!(made instanceof BaseChatModel) || made instanceof Bounded || fields === undefined) return made;
+      const copy = new (this.constructor as new (fields: unknown) => BaseChatModel)(fields);
+      type WithDefaults = { defaultOptions: unknown };
+      (copy as unknown as WithDefaults).defaultOptions = (made as unknown as WithDefaults).defaultOptions;
+      return copy;
+    }
+
     override async _generate(
       messages: BaseMessage[],
       options: Options,

@@ -19,4 +19,13 @@ export {
   readAgentLlmSettings,
 } from "./agent-env.js";
 export { type ChatModelChoice, type CreateChatModelOptions, createChatModel } from "./chat-model.js";
-export { LLM_PROVIDERS, LLM_VARIABLES, type LlmProvider, type LlmSettings, readLlmSettings } from "./env.js";
+export {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_SECONDS,
+  LLM_PROVIDERS,
+  LLM_VARIABLES,
+  type LlmProvider,
+  type LlmSettings,
+  readLlmSettings,
+} from "./env.js";
+export { LLM_ERROR, providerLabel } from "./failures.js";
