@@ -28,7 +28,10 @@ export interface AuditLine {
   decision: "allow" | "deny";
   policy: string[];
   outcome?: string;
+  /** Who answered the confirmation (a subject): the user, or an approver the policy let decide. */
   confirmedBy?: string;
+  /** For a decision on another user's change: whose change it was. */
+  requester?: { subject: string; name?: string; email?: string };
   error?: string;
 }
 

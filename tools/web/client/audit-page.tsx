@@ -91,6 +91,13 @@ export function AuditPage({ api, fail }: { api: AccountApi; fail(error: unknown)
                   <td>
                     {line.decision === "deny" ? "denied" : (line.outcome ?? "allowed")}
                     {line.policy.length ? <span class="muted"> ({line.policy.join(", ")})</span> : null}
+                    {line.requester ? (
+                      <span class="muted">
+                        {line.kind === "denial"
+                          ? ` deciding ${line.requester.email ?? line.requester.name ?? line.requester.subject}'s change`
+                          : ` approved by ${line.confirmedBy}`}
+                      </span>
+                    ) : null}
                   </td>
                 </tr>
               ))}
