@@ -53,6 +53,15 @@ export function embeddingsResponse(body: string): unknown {
   };
 }
 
+/** A request body as recorded: its JSON, or the text when it is not JSON. */
+export function jsonOrText(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
+
 /** Answers one embeddings request (the server's route calls this with the body read). */
 export function serveEmbeddings(
   res: ServerResponse,

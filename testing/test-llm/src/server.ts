@@ -7,7 +7,7 @@ import { chatCompletion, completionChunks, completionId, resolveReply, usageFor 
 import { type RecordedCall, serveDialect } from "./dialects/index.js";
 import { dualProtocolListener } from "./dialects/listen.js";
 import { type ProviderName, providerEnv } from "./dialects/provider-env.js";
-import { serveEmbeddings } from "./embeddings.js";
+import { jsonOrText, serveEmbeddings } from "./embeddings.js";
 import { LlmHttpError, toLlmHttpError } from "./errors.js";
 import { tokenCount, writePaced } from "./pacing.js";
 import type { ChatCompletionRequest, Script } from "./types.js";
@@ -52,6 +52,8 @@ export interface ScriptedLlm {
   requests: ChatCompletionRequest[];
   /** The same requests as the clients sent them (provider protocol, path, HTTP version, headers, body). */
   calls: RecordedCall[];
+  /** Embeddings requests (OpenAI, Ollama, Bedrock Titan) as the clients sent them, oldest first. */
+  embeddingCalls: RecordedCall[];
   /**
    * The settings that point an agent's LLM factory here over one provider's own protocol (Anthropic
    * Messages, Bedrock Converse over HTTP/2, Gemini, Ollama, OpenAI, Azure OpenAI), with `model` as the
@@ -181,10 +183,12 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
   }
   const requests: ChatCompletionRequest[] = [];
   const calls: RecordedCall[] = [];
+  const embeddingCalls: RecordedCall[] = [];
   // Prompt prefixes a client marked for caching (Anthropic cache_control, Bedrock cachePoint), as seen.
   const cached = new Set<string>();
   const engine = {
     apiKey,
+    embedded: (call: RecordedCall) => embeddingCalls.push(call),
     async answer(request: ChatCompletionRequest, call: RecordedCall) {
       requests.push(request);
       calls.push(call);
@@ -279,7 +283,17 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
       return chatCompletions(req, res, decodeURIComponent(azure[1] ?? ""));
     }
     if (req.method === "POST" && path === "/v1/embeddings") {
-      return serveEmbeddings(res, await readBody(req, maxBodyBytes), sendJson);
+      const body = await readBody(req, maxBodyBytes);
+      const { httpVersion, headers } = req;
+      engine.embedded({
+        dialect: "openai",
+        path,
+        stream: false,
+        httpVersion,
+        headers,
+        body: jsonOrText(body),
+      });
+      return serveEmbeddings(res, body, sendJson);
     }
     if (req.method === "GET" && path === "/v1/models") return listModels(res);
     if (req.method === "GET" && path.startsWith("/v1/models/")) {
@@ -333,6 +347,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     },
     requests,
     calls,
+    embeddingCalls,
     envFor: (provider, model) => providerEnv(provider, { port, apiKey, model, openAiModel: models[0] }),
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -46,8 +46,11 @@ export const bedrockEmbeddings: Dialect = {
       throw new LlmHttpError(403, "The security token included in the request is invalid.", {
         type: "UnrecognizedClientException",
       });
+    const body = parseJson(text, invalid);
+    const { httpVersion, headers } = req;
+    engine.embedded({ dialect: "bedrock", path: url.pathname, stream: false, httpVersion, headers, body });
     if (!/^amazon\.titan-embed-(text|g1-text)-/.test(model)) throw unknownModel(model);
-    const request = titanRequest(model, parseJson(text, invalid));
+    const request = titanRequest(model, body);
     const tokens = splitIntoTokens(request.text).length;
     sendBody(
       res,

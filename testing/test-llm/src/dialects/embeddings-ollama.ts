@@ -12,8 +12,10 @@ import { type Dialect, parseJson, sendBody } from "./shared.js";
 export const ollamaEmbeddings: Dialect = {
   name: "ollama",
   matches: (method, path) => method === "POST" && path === "/api/embed",
-  async handle(_req, res, _url, text) {
+  async handle(req, res, url, text, engine) {
     const body = parseJson(text, (m) => new LlmHttpError(400, m));
+    const { httpVersion, headers } = req;
+    engine.embedded({ dialect: "ollama", path: url.pathname, stream: false, httpVersion, headers, body });
     const { model, input, dimensions } = body;
     if (typeof model !== "string" || model === "") throw new LlmHttpError(400, "model is required");
     const inputs = typeof input === "string" ? [input] : input;

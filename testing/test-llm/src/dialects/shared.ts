@@ -31,6 +31,8 @@ export interface DialectEngine {
   usage(request: ChatCompletionRequest, reply: ResolvedReply, cachePrefix?: string): DialectUsage;
   /** The key the server was started with; undefined accepts any. */
   apiKey: string | undefined;
+  /** Records an embeddings request as the client sent it (`embeddingCalls`). */
+  embedded(call: RecordedCall): void;
 }
 
 /** Token counts in the engine's terms; each dialect reports them under its provider's names. */
