@@ -72,6 +72,12 @@ export function createMetrics() {
       labelNames: ["agent", "model", "type"] as const,
       registers,
     }),
+    modelCacheTokens: new Counter({
+      name: "switchboard_model_cache_tokens_total",
+      help: "Input tokens the provider's prompt cache served (type=read) or stored (type=creation), by agent and model; part of the input tokens of switchboard_model_tokens_total.",
+      labelNames: ["agent", "model", "type"] as const,
+      registers,
+    }),
     toolCalls: new Counter({
       name: "switchboard_tool_calls_total",
       help: "Tool calls by agent, tool and outcome (ok, error).",

@@ -16,7 +16,10 @@ function tracer() {
 export interface ModelCallOptions {
   agent: string;
   /** The agent's registry the call counts and timings go to. */
-  metrics: Pick<RuntimeMetrics, "modelCalls" | "modelCallDuration" | "modelTokens" | "toolCalls">;
+  metrics: Pick<
+    RuntimeMetrics,
+    "modelCalls" | "modelCallDuration" | "modelTokens" | "modelCacheTokens" | "toolCalls"
+  >;
   /** The turn's span context: model and tool spans become its children. Absent when tracing is off. */
   parent?: Context;
   /** Prompt and completion text on model spans (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT). */
@@ -88,6 +91,12 @@ export class ModelCallObserver extends BaseCallbackHandler {
       this.options.metrics.modelTokens.inc({ ...labels, type: "input" }, usage.input_tokens);
     if (usage?.output_tokens !== undefined)
       this.options.metrics.modelTokens.inc({ ...labels, type: "output" }, usage.output_tokens);
+    // Prompt caching (Anthropic, Bedrock, OpenAI's automatic cache, Gemini): LangChain's input_token_details.
+    const cacheRead = usage?.input_token_details?.cache_read;
+    const cacheCreation = usage?.input_token_details?.cache_creation;
+    if (cacheRead) this.options.metrics.modelCacheTokens.inc({ ...labels, type: "read" }, cacheRead);
+    if (cacheCreation)
+      this.options.metrics.modelCacheTokens.inc({ ...labels, type: "creation" }, cacheCreation);
     const span = call.span;
     if (!span) return;
     const responseModel = generation?.message?.response_metadata?.model_name;
@@ -95,6 +104,10 @@ export class ModelCallObserver extends BaseCallbackHandler {
     if (usage?.input_tokens !== undefined) span.setAttribute("gen_ai.usage.input_tokens", usage.input_tokens);
     if (usage?.output_tokens !== undefined)
       span.setAttribute("gen_ai.usage.output_tokens", usage.output_tokens);
+    // The GenAI conventions' names for cached input (both are part of gen_ai.usage.input_tokens).
+    if (cacheRead !== undefined) span.setAttribute("gen_ai.usage.cache_read.input_tokens", cacheRead);
+    if (cacheCreation !== undefined)
+      span.setAttribute("gen_ai.usage.cache_creation.input_tokens", cacheCreation);
     if (this.options.captureContent && generation?.message) {
       span.setAttribute("gen_ai.output.messages", JSON.stringify([asMessage(generation.message)]));
     }
@@ -163,7 +176,11 @@ export class ModelCallObserver extends BaseCallbackHandler {
 }
 
 interface Usage {
-  usage_metadata?: { input_tokens?: number; output_tokens?: number };
+  usage_metadata?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    input_token_details?: { cache_read?: number; cache_creation?: number };
+  };
   response_metadata?: Record<string, unknown>;
 }
 
