@@ -84,7 +84,9 @@ describe("per-agent LLM settings", () => {
       ),
     );
     expect(missing.message).toContain("LLM_PROVIDER=aws-bedrock needs AWS_BEDROCK_MODEL_ID");
-    expect(missing.message).toContain("own SUPERVISOR_LLM_PROVIDER, SUPERVISOR_OPENAI_MODEL_NAME, SUPERVISOR_AWS_REGION:");
+    expect(missing.message).toContain(
+      "own SUPERVISOR_LLM_PROVIDER, SUPERVISOR_OPENAI_MODEL_NAME, SUPERVISOR_AWS_REGION:",
+    );
     expect(missing.message).toContain("SUPERVISOR_<NAME> sets any LLM variable for it alone");
     expect(missing.message).not.toContain("sk-");
   });
