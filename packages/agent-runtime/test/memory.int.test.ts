@@ -223,33 +223,76 @@ describe("long-term memory: remembered across conversations, per user, under the
     expect((await scan(subjectKey("bob"))).length).toBeGreaterThan(0);
   });
 
-  it("ranks by embeddings when EMBEDDINGS_PROVIDER is set (the OpenAI embeddings client against the test LLM)", async () => {
-    agent = await start({
-      EMBEDDINGS_PROVIDER: "openai",
-      EMBEDDINGS_MODEL: "text-embedding-3-small",
-      MEMORY_CONTEXT_TOKENS: "50",
-    });
-    await say_(
-      "dave",
-      "remember that payments deploys go through the argocd app pay-api (topic: payments deploys)",
-    );
-    await say_(
-      "dave",
-      "remember that the weekly report lands in the ops confluence space (topic: weekly report)",
-    );
-    const stored = await mongo
-      .db(dbName)
-      .collection<{ value: { text: string; embedding?: number[] } }>("store_notes")
-      .find({ namespaceStr: `memories/${subjectKey("dave")}` })
-      .toArray();
-    expect(stored.map((doc) => doc.value.embedding?.length)).toEqual([64, 64]);
-    const at = llm.requests.length;
-    await say_("dave", "where does the weekly report land?");
-    const system = systemOf(llm.requests[at] as ChatCompletionRequest);
-    // Room for one: the one the message is about.
-    expect(system).toContain("the weekly report lands in the ops confluence space");
-    expect(system).not.toContain("pay-api");
-  });
+  // Each provider's own LangChain client against the test LLM's copy of its protocol; the chat model
+  // stays OpenAI's. Bedrock: EMBEDDINGS_MODEL unset, so CAIPE's default Titan model.
+  it.each([
+    {
+      provider: "openai",
+      path: "/v1/embeddings",
+      env: (): Record<string, string> => ({ EMBEDDINGS_MODEL: "text-embedding-3-small" }),
+      body: { model: "text-embedding-3-small" },
+    },
+    {
+      provider: "aws-bedrock",
+      path: "/model/amazon.titan-embed-text-v2:0/invoke",
+      env: (): Record<string, string> => {
+        const aws = llm.envFor("aws-bedrock");
+        return {
+          AWS_REGION: "us-west-2",
+          AWS_ACCESS_KEY_ID: aws.AWS_ACCESS_KEY_ID as string,
+          AWS_SECRET_ACCESS_KEY: aws.AWS_SECRET_ACCESS_KEY as string,
+          AWS_ENDPOINT_URL_BEDROCK_RUNTIME: aws.AWS_ENDPOINT_URL_BEDROCK_RUNTIME as string,
+        };
+      },
+      body: { inputText: expect.any(String) },
+    },
+    {
+      provider: "ollama",
+      path: "/api/embed",
+      env: (): Record<string, string> => ({
+        EMBEDDINGS_MODEL: "nomic-embed-text",
+        OLLAMA_BASE_URL: llm.envFor("ollama").OLLAMA_BASE_URL as string,
+      }),
+      body: { model: "nomic-embed-text", input: expect.any(Array) },
+    },
+  ])(
+    "ranks by embeddings with EMBEDDINGS_PROVIDER=$provider (its LangChain embeddings client against the test LLM)",
+    async ({ provider, path, env, body }) => {
+      const user = `dave-${provider}`;
+      tokens[user] ??= await sign(user);
+      agent = await start({ EMBEDDINGS_PROVIDER: provider, MEMORY_CONTEXT_TOKENS: "50", ...env() });
+      const calls = llm.embeddingCalls.length;
+      await say_(
+        user,
+        "remember that payments deploys go through the argocd app pay-api (topic: payments deploys)",
+      );
+      await say_(
+        user,
+        "remember that the weekly report lands in the ops confluence space (topic: weekly report)",
+      );
+      const stored = await mongo
+        .db(dbName)
+        .collection<{ value: { text: string; embedding?: number[] } }>("store_notes")
+        .find({ namespaceStr: `memories/${subjectKey(user)}` })
+        .toArray();
+      expect(stored.map((doc) => doc.value.embedding?.length)).toEqual([64, 64]);
+      const at = llm.requests.length;
+      await say_(user, "where does the weekly report land?");
+      const system = systemOf(llm.requests[at] as ChatCompletionRequest);
+      // Room for one: the one the message is about.
+      expect(system).toContain("the weekly report lands in the ops confluence space");
+      expect(system).not.toContain("pay-api");
+      // Two memories and the message, each over this provider's own protocol.
+      const made = llm.embeddingCalls.slice(calls);
+      expect(made.length).toBeGreaterThanOrEqual(3);
+      for (const call of made) {
+        expect(decodeURIComponent(call.path)).toBe(path);
+        expect(call.body).toMatchObject(body);
+      }
+      if (provider === "aws-bedrock")
+        expect(made[0]?.headers.authorization).toMatch(/\/us-west-2\/bedrock\/aws4_request/);
+    },
+  );
 
   it("keeps the recalled memories within MAX_CONTEXT_TOKENS for a user with thousands of them", async () => {
     // Written as MongoDBStore writes items (3,000 upserts one by one would take minutes on the test server).

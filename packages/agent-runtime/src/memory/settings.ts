@@ -1,11 +1,33 @@
-import { parseEnv } from "@switchboard/common";
+import { parseEnv, SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
+
+/** The embeddings providers memory ranking takes, spelled as CAIPE's RAG stack spells them. */
+export const EMBEDDINGS_PROVIDERS = ["openai", "azure-openai", "aws-bedrock", "ollama"] as const;
+export type EmbeddingsProvider = (typeof EMBEDDINGS_PROVIDERS)[number];
+
+/** EMBEDDINGS_MODEL when unset, as CAIPE's defaults (Ollama has none: the model must be one pulled). */
+const DEFAULT_EMBEDDINGS_MODEL: Record<Exclude<EmbeddingsProvider, "ollama">, string> = {
+  openai: "text-embedding-3-small",
+  "azure-openai": "text-embedding-3-small",
+  "aws-bedrock": "amazon.titan-embed-text-v2:0",
+};
 
 const MemoryEnv = z.object({
   // CAIPE's names.
   ENABLE_FACT_EXTRACTION: z.stringbool().default(false),
   FACT_EXTRACTION_MODEL: z.string().trim().min(1).optional(),
-  EMBEDDINGS_PROVIDER: z.enum(["openai", "azure-openai"]).optional(),
+  EMBEDDINGS_PROVIDER: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(
+      z.enum(EMBEDDINGS_PROVIDERS, {
+        error:
+          "use openai, azure-openai, aws-bedrock or ollama, or leave it unset to rank memories by shared words " +
+          "(CAIPE's litellm proxy: openai with OPENAI_BASE_URL; cohere and huggingface are not offered)",
+      }),
+    )
+    .optional(),
   EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
   // Switchboard's own: how many memories one user keeps per agent (the oldest unused go first), and
   // how much of MAX_CONTEXT_TOKENS they may take in a model call.
@@ -15,7 +37,7 @@ const MemoryEnv = z.object({
 
 export interface MemorySettings {
   extraction: { enabled: boolean; model?: string };
-  embeddings?: { provider: "openai" | "azure-openai"; model: string };
+  embeddings?: { provider: EmbeddingsProvider; model: string };
   maxPerUser: number;
   /** Tokens (estimated) the recalled memories may take; undefined: an eighth of the context budget, at most 2,000. */
   contextTokens?: number;
@@ -29,16 +51,21 @@ export function readMemorySettings(env: NodeJS.ProcessEnv): MemorySettings {
       ...(e.FACT_EXTRACTION_MODEL ? { model: e.FACT_EXTRACTION_MODEL } : {}),
     },
     ...(e.EMBEDDINGS_PROVIDER
-      ? {
-          embeddings: {
-            provider: e.EMBEDDINGS_PROVIDER,
-            model: e.EMBEDDINGS_MODEL ?? "text-embedding-3-small",
-          },
-        }
+      ? { embeddings: { provider: e.EMBEDDINGS_PROVIDER, model: embeddingsModel(e.EMBEDDINGS_PROVIDER, e) } }
       : {}),
     maxPerUser: e.MEMORY_MAX_PER_USER,
     ...(e.MEMORY_CONTEXT_TOKENS ? { contextTokens: e.MEMORY_CONTEXT_TOKENS } : {}),
   };
+}
+
+function embeddingsModel(provider: EmbeddingsProvider, e: { EMBEDDINGS_MODEL?: string | undefined }): string {
+  if (e.EMBEDDINGS_MODEL) return e.EMBEDDINGS_MODEL;
+  if (provider !== "ollama") return DEFAULT_EMBEDDINGS_MODEL[provider];
+  throw new SwitchboardError(
+    "memory.config",
+    "user",
+    "EMBEDDINGS_PROVIDER=ollama needs EMBEDDINGS_MODEL: an embedding model pulled into Ollama (e.g. nomic-embed-text).",
+  );
 }
 
 /** The recalled memories' share of a model call: MEMORY_CONTEXT_TOKENS, else maxTokens/8 up to 2,000. */

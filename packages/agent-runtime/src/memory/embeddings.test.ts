@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { createEmbeddings } from "./embeddings.js";
+import { readMemorySettings } from "./settings.js";
+
+const embeddingsFor = async (env: Record<string, string>) => {
+  const settings = readMemorySettings(env).embeddings;
+  if (!settings) throw new Error("no embeddings settings");
+  return createEmbeddings(settings, env);
+};
+
+describe("EMBEDDINGS_PROVIDER settings", () => {
+  it("takes CAIPE's provider names and defaults, and names what is missing or wrong at start-up", async () => {
+    expect(readMemorySettings({ EMBEDDINGS_PROVIDER: "AWS-Bedrock" }).embeddings).toEqual({
+      provider: "aws-bedrock",
+      model: "amazon.titan-embed-text-v2:0",
+    });
+    expect(() => readMemorySettings({ EMBEDDINGS_PROVIDER: "cohere" })).toThrow(
+      /EMBEDDINGS_PROVIDER: use openai, azure-openai, aws-bedrock or ollama.*cohere and huggingface are not offered/,
+    );
+    expect(() => readMemorySettings({ EMBEDDINGS_PROVIDER: "ollama" })).toThrow(
+      "EMBEDDINGS_PROVIDER=ollama needs EMBEDDINGS_MODEL: an embedding model pulled into Ollama (e.g. nomic-embed-text).",
+    );
+    await expect(
+      embeddingsFor({
+        EMBEDDINGS_PROVIDER: "ollama",
+        EMBEDDINGS_MODEL: "nomic-embed-text",
+        OLLAMA_BASE_URL: "localhost:11434",
+      }),
+    ).rejects.toThrow("OLLAMA_BASE_URL must be an http(s) URL such as http://localhost:11434.");
+    const halfKey = embeddingsFor({
+      EMBEDDINGS_PROVIDER: "aws-bedrock",
+      AWS_ACCESS_KEY_ID: "AKIAEXAMPLEHALFKEY01",
+    });
+    await expect(halfKey).rejects.toThrow(
+      "EMBEDDINGS_PROVIDER=aws-bedrock: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY together",
+    );
+    await expect(halfKey).rejects.not.toThrow("AKIAEXAMPLEHALFKEY01");
+    await expect(
+      embeddingsFor({
+        EMBEDDINGS_PROVIDER: "aws-bedrock",
+        AWS_ENDPOINT_URL_BEDROCK_RUNTIME: "bedrock.internal:8443",
+      }),
+    ).rejects.toThrow("AWS_ENDPOINT_URL_BEDROCK_RUNTIME must be an http(s) URL");
+  });
+});
