@@ -1,5 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { readAgentLlmSettings } from "./agent-env.js";
+import { withAlternatingTurns } from "./bedrock-turns.js";
 import { boundedCalls } from "./bounded-calls.js";
 import type { LlmProvider, ProviderSettings } from "./env.js";
 import { watchGeminiBlocks } from "./gemini-blocked.js";
@@ -113,7 +114,10 @@ async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
           );
         }
       }
-      const Chat = boundedCalls(s.promptCache ? CachingChatBedrockConverse : ChatBedrockConverse, bounds);
+      const Chat = boundedCalls(
+        withAlternatingTurns(s.promptCache ? CachingChatBedrockConverse : ChatBedrockConverse),
+        bounds,
+      );
       return new Chat({
         model: s.modelName,
         region: s.region,

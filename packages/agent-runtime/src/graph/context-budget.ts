@@ -113,7 +113,7 @@ export function contextBudgetMiddleware(summarize: Summarize, budget: ContextBud
       let messages = result ? [result.summary, ...result.kept] : request.messages;
       let answer: Awaited<ReturnType<typeof handler>>;
       try {
-        answer = await handler({ ...request, messages: forModel(messages) });
+        answer = await handler({ ...request, messages });
       } catch (error) {
         // The provider says the conversation is longer than the model takes (MAX_CONTEXT_TOKENS is
         // above its window): summarize now, whatever the budget, and try once more.
@@ -123,7 +123,7 @@ export function contextBudgetMiddleware(summarize: Summarize, budget: ContextBud
         if (!forced) throw stillTooLong(tooLong, budget);
         messages = [forced.summary, ...forced.kept];
         try {
-          answer = await handler({ ...request, messages: forModel(messages) });
+          answer = await handler({ ...request, messages });
         } catch (again) {
           const stillLong = contextTooLong(again);
           throw stillLong ? stillTooLong(stillLong, budget) : again;
@@ -136,22 +136,6 @@ export function contextBudgetMiddleware(summarize: Summarize, budget: ContextBud
       });
     },
   });
-}
-
-/**
- * What the model is sent of a summarized conversation: a summary (a user message) followed by a user
- * message is sent as one, as Bedrock's Converse refuses two user turns in a row. The stored history
- * keeps them apart.
- */
-function forModel(messages: BaseMessage[]): BaseMessage[] {
-  const [summary, next, ...rest] = messages;
-  if (!summary || !next || !HumanMessage.isInstance(summary) || !HumanMessage.isInstance(next))
-    return messages;
-  const blocks = (message: BaseMessage) =>
-    typeof message.content === "string"
-      ? [{ type: "text" as const, text: message.content }]
-      : message.content;
-  return [new HumanMessage({ content: [...blocks(summary), ...blocks(next)] }), ...rest];
 }
 
 function contextTooLong(error: unknown): SwitchboardError | undefined {
