@@ -14,6 +14,15 @@ describe("EMBEDDINGS_PROVIDER settings", () => {
       provider: "aws-bedrock",
       model: "amazon.titan-embed-text-v2:0",
     });
+    // CAIPE's store-only overrides win over the RAG stack's shared EMBEDDINGS_*.
+    expect(
+      readMemorySettings({
+        EMBEDDINGS_PROVIDER: "azure-openai",
+        EMBEDDINGS_MODEL: "text-embedding-3-large",
+        LANGGRAPH_STORE_EMBEDDINGS_PROVIDER: "ollama",
+        LANGGRAPH_STORE_EMBEDDINGS_MODEL: "nomic-embed-text",
+      }).embeddings,
+    ).toEqual({ provider: "ollama", model: "nomic-embed-text" });
     expect(() => readMemorySettings({ EMBEDDINGS_PROVIDER: "cohere" })).toThrow(
       /EMBEDDINGS_PROVIDER: use openai, azure-openai, aws-bedrock or ollama.*cohere and huggingface are not offered/,
     );

@@ -12,23 +12,28 @@ const DEFAULT_EMBEDDINGS_MODEL: Record<Exclude<EmbeddingsProvider, "ollama">, st
   "aws-bedrock": "amazon.titan-embed-text-v2:0",
 };
 
+const embeddingsProvider = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(
+    z.enum(EMBEDDINGS_PROVIDERS, {
+      error:
+        "use openai, azure-openai, aws-bedrock or ollama, or leave it unset to rank memories by shared words " +
+        "(CAIPE's litellm proxy: openai with OPENAI_BASE_URL; cohere and huggingface are not offered)",
+    }),
+  )
+  .optional();
+
 const MemoryEnv = z.object({
   // CAIPE's names.
   ENABLE_FACT_EXTRACTION: z.stringbool().default(false),
   FACT_EXTRACTION_MODEL: z.string().trim().min(1).optional(),
-  EMBEDDINGS_PROVIDER: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(
-      z.enum(EMBEDDINGS_PROVIDERS, {
-        error:
-          "use openai, azure-openai, aws-bedrock or ollama, or leave it unset to rank memories by shared words " +
-          "(CAIPE's litellm proxy: openai with OPENAI_BASE_URL; cohere and huggingface are not offered)",
-      }),
-    )
-    .optional(),
+  EMBEDDINGS_PROVIDER: embeddingsProvider,
   EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
+  // CAIPE's store-only overrides of the two above (its RAG stack shares EMBEDDINGS_*).
+  LANGGRAPH_STORE_EMBEDDINGS_PROVIDER: embeddingsProvider,
+  LANGGRAPH_STORE_EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
   // Switchboard's own: how many memories one user keeps per agent (the oldest unused go first), and
   // how much of MAX_CONTEXT_TOKENS they may take in a model call.
   MEMORY_MAX_PER_USER: z.coerce.number().int().positive().default(1_000),
@@ -45,21 +50,27 @@ export interface MemorySettings {
 
 export function readMemorySettings(env: NodeJS.ProcessEnv): MemorySettings {
   const e = parseEnv(MemoryEnv, env, { code: "memory.config", what: "long-term memory settings" });
+  const provider = e.LANGGRAPH_STORE_EMBEDDINGS_PROVIDER ?? e.EMBEDDINGS_PROVIDER;
   return {
     extraction: {
       enabled: e.ENABLE_FACT_EXTRACTION,
       ...(e.FACT_EXTRACTION_MODEL ? { model: e.FACT_EXTRACTION_MODEL } : {}),
     },
-    ...(e.EMBEDDINGS_PROVIDER
-      ? { embeddings: { provider: e.EMBEDDINGS_PROVIDER, model: embeddingsModel(e.EMBEDDINGS_PROVIDER, e) } }
+    ...(provider
+      ? {
+          embeddings: {
+            provider,
+            model: embeddingsModel(provider, e.LANGGRAPH_STORE_EMBEDDINGS_MODEL ?? e.EMBEDDINGS_MODEL),
+          },
+        }
       : {}),
     maxPerUser: e.MEMORY_MAX_PER_USER,
     ...(e.MEMORY_CONTEXT_TOKENS ? { contextTokens: e.MEMORY_CONTEXT_TOKENS } : {}),
   };
 }
 
-function embeddingsModel(provider: EmbeddingsProvider, e: { EMBEDDINGS_MODEL?: string | undefined }): string {
-  if (e.EMBEDDINGS_MODEL) return e.EMBEDDINGS_MODEL;
+function embeddingsModel(provider: EmbeddingsProvider, model: string | undefined): string {
+  if (model) return model;
   if (provider !== "ollama") return DEFAULT_EMBEDDINGS_MODEL[provider];
   throw new SwitchboardError(
     "memory.config",
