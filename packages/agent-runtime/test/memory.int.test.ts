@@ -14,6 +14,7 @@ import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createEmbeddings } from "../src/memory/embeddings.js";
 import { EXTRACTION_PROMPT } from "../src/memory/fact-extraction.js";
 import type { RunningAgent } from "../src/serve.js";
 import { send, statusText } from "./a2a.js";
@@ -293,6 +294,19 @@ describe("long-term memory: remembered across conversations, per user, under the
         expect(made[0]?.headers.authorization).toMatch(/\/us-west-2\/bedrock\/aws4_request/);
     },
   );
+
+  it("fails at once with Bedrock's own words when the embeddings model id is wrong (a refusal is not retried)", async () => {
+    const aws = llm.envFor("aws-bedrock");
+    const embeddings = await createEmbeddings(
+      { provider: "aws-bedrock", model: "amazon.titan-embedtext-v2:0" },
+      aws as NodeJS.ProcessEnv,
+    );
+    const calls = llm.embeddingCalls.length;
+    await expect(embeddings.embedQuery("where does the weekly report land?")).rejects.toThrow(
+      "The provided model identifier is invalid.",
+    );
+    expect(llm.embeddingCalls.length - calls).toBe(1);
+  });
 
   it("keeps the recalled memories within MAX_CONTEXT_TOKENS for a user with thousands of them", async () => {
     // Written as MongoDBStore writes items (3,000 upserts one by one would take minutes on the test server).

@@ -85,6 +85,9 @@ async function bedrockEmbeddings(model: string, env: NodeJS.ProcessEnv): Promise
   const { BedrockEmbeddings } = await import("@langchain/aws");
   return new BedrockEmbeddings({
     model,
+    // The AWS SDK retries throttling and server errors itself; LangChain's caller would retry every
+    // failure (it wraps the SDK's error, losing its status), a refused model id for a minute or more.
+    maxRetries: 0,
     region: env.AWS_REGION || "us-east-1",
     ...(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
       ? {
@@ -96,8 +99,6 @@ async function bedrockEmbeddings(model: string, env: NodeJS.ProcessEnv): Promise
         }
       : {}),
     clientOptions: {
-      // One attempt per call: BedrockEmbeddings' caller retries.
-      maxAttempts: 1,
       ...(env.AWS_PROFILE && !env.AWS_ACCESS_KEY_ID ? { profile: env.AWS_PROFILE } : {}),
       ...(endpoint ? { endpoint: httpUrl(endpoint, endpointVariable, "aws-bedrock") } : {}),
     },
@@ -108,5 +109,15 @@ async function bedrockEmbeddings(model: string, env: NodeJS.ProcessEnv): Promise
 async function ollamaEmbeddings(model: string, env: NodeJS.ProcessEnv): Promise<EmbeddingsInterface> {
   const baseUrl = httpUrl(env.OLLAMA_BASE_URL || "http://localhost:11434", "OLLAMA_BASE_URL", "ollama");
   const { OllamaEmbeddings } = await import("@langchain/ollama");
-  return new OllamaEmbeddings({ model, baseUrl });
+  return new OllamaEmbeddings({
+    model,
+    baseUrl,
+    // The ollama client's errors carry `status_code`, which LangChain's caller does not read: a 4xx (a
+    // model not pulled) fails at once rather than after six retries, and an unreachable server soon.
+    maxRetries: 2,
+    onFailedAttempt: (error: { status_code?: unknown }) => {
+      const status = typeof error.status_code === "number" ? error.status_code : 0;
+      if (status >= 400 && status < 500 && status !== 429) throw error;
+    },
+  });
 }
