@@ -147,58 +147,6 @@ describe("supervisor routing over A2A", () => {
     expect(jiraAgent?.skills).toContainEqual(expect.objectContaining({ id: expect.any(String) }));
   });
 
-  it("forwards its contextId to Jira on every hop; each agent keeps the thread in its own collections", async () => {
-    await startJira();
-    await startSupervisor();
-    const contextId = `conv-${randomUUID()}`;
-    const first = await ask("jira: open issues in PLAT", contextId);
-    expect(first.state).toBe("completed");
-    expect(first.text).toMatch(/PLAT-1 \[In Progress\] Upgrade EKS cluster to 1\.30/);
-
-    const second = await ask("jira: what did I ask before?", contextId);
-    expect(second.text).toContain("open issues in PLAT");
-
-    const db = mongo.db(dbName);
-    expect(
-      await db.collection("checkpoints_supervisor").countDocuments({ thread_id: contextId }),
-    ).toBeGreaterThan(0);
-    expect(await db.collection("checkpoints_jira").countDocuments({ thread_id: contextId })).toBeGreaterThan(
-      0,
-    );
-    const jiraTasks = await db.collection("tasks_jira").find({ contextId }).toArray();
-    expect(jiraTasks).toHaveLength(2);
-
-    const supervisorState = await latestChannels("supervisor", contextId);
-    const jiraState = await latestChannels("jira", contextId);
-    expect(Object.keys(supervisorState)).toContain("pendingRelays");
-    expect(Object.keys(jiraState)).not.toContain("pendingRelays");
-    const toolNames = (state: Record<string, unknown>) =>
-      ((state.messages as Array<{ name?: string }>) ?? []).map((message) => message.name).filter(Boolean);
-    expect(toolNames(jiraState)).toContain("search_issues");
-    expect(toolNames(supervisorState)).not.toContain("search_issues");
-    expect(toolNames(supervisorState)).toContain("call_agent");
-  });
-
-  it("streams which agent is working and which tool it calls, then the answer", async () => {
-    await startJira();
-    await startSupervisor();
-    const connection = await connectAgent(`http://127.0.0.1:${supervisorPort}`);
-    const seen: string[] = [];
-    for await (const event of connection.stream({
-      text: "jira: open issues in OPS",
-      contextId: `conv-${randomUUID()}`,
-    })) {
-      if (event.kind === "status" && event.text) seen.push(`${event.state}:${event.text}`);
-      if (event.kind === "artifact" && event.lastChunk) seen.push("answer");
-    }
-    const asking = seen.indexOf("working:Asking the jira agent");
-    const tool = seen.indexOf("working:jira: Calling search_issues");
-    expect(asking).toBeGreaterThan(-1);
-    expect(tool).toBeGreaterThan(asking);
-    expect(seen.indexOf("answer")).toBeGreaterThan(tool);
-    expect(seen.at(-1)).toMatch(/^completed:.*OPS-1/s);
-  });
-
   it("keeps one conversation across GitHub and Jira, each in its own collections", async () => {
     await startJira();
     const githubAgent = await startAgent("github", await freePort(), {
@@ -228,41 +176,6 @@ describe("supervisor routing over A2A", () => {
     expect(await toolNames("github")).not.toContain("search_issues");
     expect(await toolNames("jira")).toContain("search_issues");
     expect(await toolNames("jira")).not.toContain("list_pull_requests");
-  });
-
-  it("deletes one conversation from its own and every subagent's collections", async () => {
-    await startJira();
-    await startSupervisor();
-    const contextId = `forget-${randomUUID()}`;
-    const other = `keep-${randomUUID()}`;
-    await ask("jira: open issues in PLAT", contextId);
-    await ask("jira: open issues in OPS", other);
-
-    const response = await fetch(`http://127.0.0.1:${supervisorPort}/conversations/${contextId}`, {
-      method: "DELETE",
-    });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({
-      agent: "supervisor",
-      contextId,
-      tasks: 1,
-      subagents: [{ agent: "jira", contextId, tasks: 1 }],
-    });
-    const db = mongo.db(dbName);
-    for (const collection of ["checkpoints", "checkpoint_writes"]) {
-      for (const agent of ["supervisor", "jira"]) {
-        expect(await db.collection(`${collection}_${agent}`).countDocuments({ thread_id: contextId })).toBe(
-          0,
-        );
-        if (collection === "checkpoints") {
-          expect(
-            await db.collection(`${collection}_${agent}`).countDocuments({ thread_id: other }),
-          ).toBeGreaterThan(0);
-        }
-      }
-    }
-    expect(await db.collection("tasks_jira").countDocuments({ contextId })).toBe(0);
-    expect(await db.collection("tasks_supervisor").countDocuments({ contextId })).toBe(0);
   });
 
   it("forwards the caller's token: each agent verifies it and keys the thread by the same user", async () => {
@@ -299,64 +212,6 @@ describe("supervisor routing over A2A", () => {
     expect(await db.collection("checkpoints_jira").countDocuments({ thread_id: thread })).toBeGreaterThan(0);
     expect(await db.collection("checkpoints_jira").countDocuments({ thread_id: contextId })).toBe(0);
     expect(await storedText(db)).not.toContain(bearer);
-  });
-
-  it("relays Jira's confirmation to the user and sends the answer to the same Jira task", async () => {
-    await startJira();
-    await startSupervisor();
-    const contextId = `conv-${randomUUID()}`;
-    const before = jira.issues.length;
-    const asked = await ask("jira: create a bug in OPS: pager storm at night", contextId);
-    expect(asked.state).toBe("input-required");
-    expect(asked.question).toContain('The jira agent asks: Create a Jira Bug in OPS: "pager storm at night"');
-    expect(jira.issues).toHaveLength(before);
-
-    const done = await ask("yes", contextId, asked.taskId);
-    expect(done.state).toBe("completed");
-    const created = jira.issues.filter((issue) => issue.summary === "pager storm at night");
-    expect(created).toHaveLength(1);
-    expect(done.text).toContain(`Created ${created[0]?.key}`);
-    const jiraTasks = await mongo.db(dbName).collection("tasks_jira").find({ contextId }).toArray();
-    expect(jiraTasks).toHaveLength(1);
-  });
-
-  it("passes a lone answer marked final to the user as Jira wrote it, without a second model step", async () => {
-    await startJira();
-    await startSupervisor();
-    const supervisorModelCalls = () =>
-      llm.requests.filter((request) => offeredToolNames(request).includes("call_agent")).length;
-    const jiraDirect = await connectAgent(`http://127.0.0.1:${jiraPort}`);
-    const direct = await jiraDirect.send({ text: "open issues in OPS", contextId: `conv-${randomUUID()}` });
-
-    let calls = supervisorModelCalls();
-    const forwarded = await ask("forward to jira: open issues in OPS", `conv-${randomUUID()}`);
-    expect(forwarded.state).toBe("completed");
-    expect(forwarded.text).toBe(direct.text);
-    expect(supervisorModelCalls() - calls).toBe(1);
-
-    // Without `final` the supervisor's model answers from the tool result: a second call.
-    calls = supervisorModelCalls();
-    const composed = await ask("jira: open issues in OPS", `conv-${randomUUID()}`);
-    expect(composed.text).toBe(`The jira agent answered: ${direct.text}`);
-    expect(supervisorModelCalls() - calls).toBe(2);
-
-    // A confirmation on the way: the outcome the user's answer led to is forwarded the same way.
-    const contextId = `conv-${randomUUID()}`;
-    calls = supervisorModelCalls();
-    const asked = await ask("forward to jira: create a bug in OPS: disk full on db-2", contextId);
-    expect(asked.state).toBe("input-required");
-    const done = await ask("yes", contextId, asked.taskId);
-    const created = jira.issues.filter((issue) => issue.summary === "disk full on db-2");
-    expect(created).toHaveLength(1);
-    expect(done.text).toContain(`Created ${created[0]?.key}`);
-    expect(done.text).not.toContain("The jira agent answered");
-    expect(supervisorModelCalls() - calls).toBe(1);
-
-    // The next turn's model call sees the forwarded answer as the supervisor's own.
-    const next = await ask("jira: open issues in OPS", contextId);
-    expect(next.state).toBe("completed");
-    const sent = llm.requests.findLast((request) => offeredToolNames(request).includes("call_agent"));
-    expect(sent?.messages).toContainEqual(expect.objectContaining({ role: "assistant", content: done.text }));
   });
 
   it("continues a conversation after the Jira agent and then the supervisor are killed and restarted", async () => {
@@ -579,5 +434,158 @@ describe("supervisor routing over A2A", () => {
     } finally {
       await python.stop();
     }
+  });
+
+  // These tests need nothing but a Jira agent and a supervisor with the default settings: they share
+  // one of each (each test in conversations of its own), where each used to start both.
+  describe("with one Jira agent and supervisor running", () => {
+    const fleet: AgentProcess[] = [];
+    beforeAll(async () => {
+      await startJira();
+      await startSupervisor();
+      fleet.push(...processes.splice(0));
+    });
+    afterAll(async () => {
+      await Promise.all(fleet.splice(0).map((agent) => agent.kill("SIGTERM")));
+    });
+
+    it("forwards its contextId to Jira on every hop; each agent keeps the thread in its own collections", async () => {
+      const contextId = `conv-${randomUUID()}`;
+      const first = await ask("jira: open issues in PLAT", contextId);
+      expect(first.state).toBe("completed");
+      expect(first.text).toMatch(/PLAT-1 \[In Progress\] Upgrade EKS cluster to 1\.30/);
+
+      const second = await ask("jira: what did I ask before?", contextId);
+      expect(second.text).toContain("open issues in PLAT");
+
+      const db = mongo.db(dbName);
+      expect(
+        await db.collection("checkpoints_supervisor").countDocuments({ thread_id: contextId }),
+      ).toBeGreaterThan(0);
+      expect(
+        await db.collection("checkpoints_jira").countDocuments({ thread_id: contextId }),
+      ).toBeGreaterThan(0);
+      const jiraTasks = await db.collection("tasks_jira").find({ contextId }).toArray();
+      expect(jiraTasks).toHaveLength(2);
+
+      const supervisorState = await latestChannels("supervisor", contextId);
+      const jiraState = await latestChannels("jira", contextId);
+      expect(Object.keys(supervisorState)).toContain("pendingRelays");
+      expect(Object.keys(jiraState)).not.toContain("pendingRelays");
+      const toolNames = (state: Record<string, unknown>) =>
+        ((state.messages as Array<{ name?: string }>) ?? []).map((message) => message.name).filter(Boolean);
+      expect(toolNames(jiraState)).toContain("search_issues");
+      expect(toolNames(supervisorState)).not.toContain("search_issues");
+      expect(toolNames(supervisorState)).toContain("call_agent");
+    });
+
+    it("streams which agent is working and which tool it calls, then the answer", async () => {
+      const connection = await connectAgent(`http://127.0.0.1:${supervisorPort}`);
+      const seen: string[] = [];
+      for await (const event of connection.stream({
+        text: "jira: open issues in OPS",
+        contextId: `conv-${randomUUID()}`,
+      })) {
+        if (event.kind === "status" && event.text) seen.push(`${event.state}:${event.text}`);
+        if (event.kind === "artifact" && event.lastChunk) seen.push("answer");
+      }
+      const asking = seen.indexOf("working:Asking the jira agent");
+      const tool = seen.indexOf("working:jira: Calling search_issues");
+      expect(asking).toBeGreaterThan(-1);
+      expect(tool).toBeGreaterThan(asking);
+      expect(seen.indexOf("answer")).toBeGreaterThan(tool);
+      expect(seen.at(-1)).toMatch(/^completed:.*OPS-1/s);
+    });
+
+    it("deletes one conversation from its own and every subagent's collections", async () => {
+      const contextId = `forget-${randomUUID()}`;
+      const other = `keep-${randomUUID()}`;
+      await ask("jira: open issues in PLAT", contextId);
+      await ask("jira: open issues in OPS", other);
+
+      const response = await fetch(`http://127.0.0.1:${supervisorPort}/conversations/${contextId}`, {
+        method: "DELETE",
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({
+        agent: "supervisor",
+        contextId,
+        tasks: 1,
+        subagents: [{ agent: "jira", contextId, tasks: 1 }],
+      });
+      const db = mongo.db(dbName);
+      for (const collection of ["checkpoints", "checkpoint_writes"]) {
+        for (const agent of ["supervisor", "jira"]) {
+          expect(await db.collection(`${collection}_${agent}`).countDocuments({ thread_id: contextId })).toBe(
+            0,
+          );
+          if (collection === "checkpoints") {
+            expect(
+              await db.collection(`${collection}_${agent}`).countDocuments({ thread_id: other }),
+            ).toBeGreaterThan(0);
+          }
+        }
+      }
+      expect(await db.collection("tasks_jira").countDocuments({ contextId })).toBe(0);
+      expect(await db.collection("tasks_supervisor").countDocuments({ contextId })).toBe(0);
+    });
+
+    it("relays Jira's confirmation to the user and sends the answer to the same Jira task", async () => {
+      const contextId = `conv-${randomUUID()}`;
+      const before = jira.issues.length;
+      const asked = await ask("jira: create a bug in OPS: pager storm at night", contextId);
+      expect(asked.state).toBe("input-required");
+      expect(asked.question).toContain(
+        'The jira agent asks: Create a Jira Bug in OPS: "pager storm at night"',
+      );
+      expect(jira.issues).toHaveLength(before);
+
+      const done = await ask("yes", contextId, asked.taskId);
+      expect(done.state).toBe("completed");
+      const created = jira.issues.filter((issue) => issue.summary === "pager storm at night");
+      expect(created).toHaveLength(1);
+      expect(done.text).toContain(`Created ${created[0]?.key}`);
+      const jiraTasks = await mongo.db(dbName).collection("tasks_jira").find({ contextId }).toArray();
+      expect(jiraTasks).toHaveLength(1);
+    });
+
+    it("passes a lone answer marked final to the user as Jira wrote it, without a second model step", async () => {
+      const supervisorModelCalls = () =>
+        llm.requests.filter((request) => offeredToolNames(request).includes("call_agent")).length;
+      const jiraDirect = await connectAgent(`http://127.0.0.1:${jiraPort}`);
+      const direct = await jiraDirect.send({ text: "open issues in OPS", contextId: `conv-${randomUUID()}` });
+
+      let calls = supervisorModelCalls();
+      const forwarded = await ask("forward to jira: open issues in OPS", `conv-${randomUUID()}`);
+      expect(forwarded.state).toBe("completed");
+      expect(forwarded.text).toBe(direct.text);
+      expect(supervisorModelCalls() - calls).toBe(1);
+
+      // Without `final` the supervisor's model answers from the tool result: a second call.
+      calls = supervisorModelCalls();
+      const composed = await ask("jira: open issues in OPS", `conv-${randomUUID()}`);
+      expect(composed.text).toBe(`The jira agent answered: ${direct.text}`);
+      expect(supervisorModelCalls() - calls).toBe(2);
+
+      // A confirmation on the way: the outcome the user's answer led to is forwarded the same way.
+      const contextId = `conv-${randomUUID()}`;
+      calls = supervisorModelCalls();
+      const asked = await ask("forward to jira: create a bug in OPS: disk full on db-2", contextId);
+      expect(asked.state).toBe("input-required");
+      const done = await ask("yes", contextId, asked.taskId);
+      const created = jira.issues.filter((issue) => issue.summary === "disk full on db-2");
+      expect(created).toHaveLength(1);
+      expect(done.text).toContain(`Created ${created[0]?.key}`);
+      expect(done.text).not.toContain("The jira agent answered");
+      expect(supervisorModelCalls() - calls).toBe(1);
+
+      // The next turn's model call sees the forwarded answer as the supervisor's own.
+      const next = await ask("jira: open issues in OPS", contextId);
+      expect(next.state).toBe("completed");
+      const sent = llm.requests.findLast((request) => offeredToolNames(request).includes("call_agent"));
+      expect(sent?.messages).toContainEqual(
+        expect.objectContaining({ role: "assistant", content: done.text }),
+      );
+    });
   });
 });
