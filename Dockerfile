@@ -15,7 +15,7 @@ ARG AGENT=supervisor
 ARG APP=
 # Keep in step with "packageManager" in package.json (a fleet-config test checks it).
 ARG PNPM_VERSION=10.34.9
-ENV CI=true TURBO_TELEMETRY_DISABLED=1 PNPM_STORE_DIR=/pnpm-store
+ENV CI=true TURBO_TELEMETRY_DISABLED=1 PNPM_STORE_DIR=/pnpm-store TURBO_CACHE_DIR=/turbo-cache
 RUN npm install --global --no-audit --no-fund "pnpm@${PNPM_VERSION}"
 WORKDIR /repo
 # Dependencies first, from the lockfile only, so this layer is reused until the lockfile changes.
@@ -29,8 +29,11 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm-store pnpm install --frozen-lo
 # A legacy deploy resolves the package's dependencies again, which needs package metadata that
 # neither pnpm fetch nor a frozen-lockfile install stores, and this container starts with none:
 # --offline would fail (ERR_PNPM_NO_OFFLINE_META). --prefer-offline fetches just the metadata (a few
-# seconds); the packages themselves still come from the store that pnpm fetch filled.
+# seconds); the packages themselves still come from the store that pnpm fetch filled. turbo's cache
+# is a cache mount too: a workspace package whose inputs did not change since the last image (of any
+# agent) is restored, not compiled again.
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm-store \
+  --mount=type=cache,id=turbo-cache,target=/turbo-cache \
   dir="agents/${AGENT}"; if [ -n "${APP}" ]; then dir="tools/${APP}"; fi; \
   test -f "${dir}/package.json" || { echo "AGENT=${AGENT} APP=${APP}: no ${dir}/package.json" >&2; exit 1; }; \
   pkg="$(node -p "require('./${dir}/package.json').name")" && \

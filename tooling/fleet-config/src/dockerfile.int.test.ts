@@ -81,6 +81,10 @@ function runBuildStage(context: string): void {
     // fills only the store. An empty one here keeps a warm machine from hiding a RUN line that needs
     // metadata offline (as `deploy --legacy --offline` did: ERR_PNPM_NO_OFFLINE_META on a fresh machine).
     npm_config_cache_dir: join(work, "pnpm-cache"),
+    // turbo's cache is a cache mount as well: this checkout's, where the suite's own build put the
+    // agent's packages (tooling/fleet-config/turbo.json has this test wait for that build), so the
+    // RUN line restores them, as a rebuilt image does, instead of compiling them all again.
+    TURBO_CACHE_DIR: join(repoRoot, ".turbo", "cache"),
   };
   for (const run of build.runs) {
     // Installing pnpm itself is the image's business; here the pinned pnpm is already on PATH.
