@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
 import { checkFleet } from "@switchboard/fleet-config";
 import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
@@ -23,14 +24,30 @@ import { copyRepo, linkPythonEnv, type RunResult, run } from "../test/repo.js";
 
 const NAME = "status-page";
 const PACKAGE = `@switchboard/agent-${NAME}`;
+/** An agent whose tools come from a published MCP server (--mcp-command), made beside the first. */
+const MCP_NAME = "team-memory";
+const MCP_PACKAGE = `@switchboard/agent-${MCP_NAME}`;
 // Each step (install, build, the generated tests, …) runs well under this on a quiet 2-core machine
 // (the generated tests: 26 s quiet, 73 s in a full npm test); the slowest seen was 373 s, when the
 // copy still built its own Python venv and a benchmark loaded both cores beside the suite.
 const STEP_TIMEOUT = 600_000;
 
+/** The published memory server (npm @modelcontextprotocol/server-memory) as this Node runs it. */
+function memoryServerCommand(): string {
+  const require = createRequire(import.meta.url);
+  const script = join(
+    dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")),
+    "dist",
+    "index.js",
+  );
+  return `"${process.execPath}" "${script}"`;
+}
+
 /**
- * The whole path a developer takes, in a copy of the repository: pnpm new-agent, install, build,
- * lint, typecheck, the generated tests, the agent behind the supervisor, then pnpm remove-agent.
+ * The whole path a developer takes, in a copy of the repository: pnpm new-agent (an API agent, and
+ * one whose tools come from a published MCP server), install, build, lint, typecheck, the generated
+ * tests, the API agent behind the supervisor, then pnpm remove-agent. Both agents share the copy and
+ * each step, as two agents made in one clone do: each step's set-up is paid once.
  */
 describe("pnpm new-agent, end to end in a copy of the repository", () => {
   let repo: string;
@@ -102,6 +119,27 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
       });
       expect(chart.secrets.values).toHaveProperty("STATUS_PAGE_API_TOKEN", "");
 
+      // An MCP-backed agent, on the next free port: its tools come from the server the command starts.
+      // The command itself (pnpm new-agent is a build of it, then this): with status-page not yet
+      // installed, turbo would hash every package anew and rebuild what the step above just built.
+      const createdMcp = await run(
+        process.execPath,
+        ["tooling/create-agent/bin/create-agent.js", "new", MCP_NAME, "--mcp-command", memoryServerCommand()],
+        { cwd: repo, timeoutMs: STEP_TIMEOUT },
+      );
+      expect(createdMcp.code, createdMcp.output).toBe(0);
+      expect(createdMcp.output).toContain(`its tools from the MCP server "${MCP_NAME}"`);
+      expect(checkFleet(repo)).toEqual([]);
+      expect(read(`agents/${MCP_NAME}/src/agent.ts`)).toContain(
+        `"${MCP_NAME}": {\n      command: "${process.execPath}",`,
+      );
+      expect(read(".env.example")).toContain("TEAM_MEMORY_MCP_SERVERS=\n");
+      expect(parse(read("charts/switchboard/values.yaml")).agents[MCP_NAME]).toEqual({
+        enabled: true,
+        port: 8018,
+      });
+      expect(existsSync(join(repo, "agents", MCP_NAME, "src", "client.ts"))).toBe(false);
+
       // Not --offline: resolving the new package needs package metadata (see pnpmCache), which
       // --prefer-offline downloads when the cache lacks it; the packages come from the store.
       await step("install (new package)", ["install", "--prefer-offline", "--no-frozen-lockfile"]);
@@ -111,13 +149,18 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
         "run",
         "build",
         `--filter=${PACKAGE}...`,
+        `--filter=${MCP_PACKAGE}...`,
         "--filter=@switchboard/supervisor...",
       ]);
-      await step("lint", ["exec", "biome", "check", `agents/${NAME}`]);
-      await step("typecheck", ["--filter", PACKAGE, "typecheck"]);
-      await step("generated tests", ["--filter", PACKAGE, "test"], { MONGODB_URI: testMongoUri() });
-      const report = JSON.parse(read(`agents/${NAME}/.reports/vitest.json`)) as Record<string, number>;
-      expect(report).toMatchObject({ numPassedTests: 9, numFailedTests: 0, numPendingTests: 0 });
+      await step("lint", ["exec", "biome", "check", `agents/${NAME}`, `agents/${MCP_NAME}`]);
+      await step("typecheck", ["--filter", PACKAGE, "--filter", MCP_PACKAGE, "typecheck"]);
+      await step("generated tests", ["--filter", PACKAGE, "--filter", MCP_PACKAGE, "test"], {
+        MONGODB_URI: testMongoUri(),
+      });
+      const report = (name: string) =>
+        JSON.parse(read(`agents/${name}/.reports/vitest.json`)) as Record<string, number>;
+      expect(report(NAME)).toMatchObject({ numPassedTests: 9, numFailedTests: 0, numPendingTests: 0 });
+      expect(report(MCP_NAME)).toMatchObject({ numPassedTests: 3, numFailedTests: 0, numPendingTests: 0 });
     },
     STEP_TIMEOUT * 3,
   );
@@ -200,6 +243,9 @@ describe("pnpm new-agent, end to end in a copy of the repository", () => {
       const removed = await step("remove-agent", ["remove-agent", NAME]);
       expect(removed.output).toContain(`Removed agents/${NAME}`);
       expect(existsSync(join(repo, "agents", NAME))).toBe(false);
+      const removedMcp = await step("remove-agent (MCP)", ["remove-agent", MCP_NAME]);
+      expect(removedMcp.output).toContain(`Removed agents/${MCP_NAME}`);
+      expect(existsSync(join(repo, "agents", MCP_NAME))).toBe(false);
       expect(read("docker-compose.dev.yaml")).toBe(original.compose);
       expect(read(".env.example")).toBe(original.envExample);
       expect(read("charts/switchboard/values.yaml")).toBe(original.chart);
