@@ -59,13 +59,11 @@ export const supervisorAgent: AgentDefinition = {
     serveFleetLinkedTokens(routes, roster);
     serveFleetMemories({ routes, userData }, roster);
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
-    const summarize = context ? contextSummarizer(model, context, logger) : undefined;
     return buildSupervisorGraph(
       model,
       { roster, telemetry: new HopTelemetry(metrics), mayReach, memories },
       checkpointer,
-      summarize,
-      context?.maxTokens,
+      context ? { summarize: contextSummarizer(model, context, logger), budget: context } : undefined,
     );
   },
 };

@@ -14,13 +14,16 @@ import {
 import {
   type AgentTool,
   boundedHistory,
+  type ContextBudget,
   type ContextSummary,
   lastUserText,
   type RelayedQuestion,
+  retryWhenTooLong,
   roomLeft,
   type Summarize,
   type TurnGraph,
 } from "@switchboard/agent-runtime";
+import type { SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
 import { askSubagent, type HopResult, type Hops } from "./delegate.js";
 import { supervisorPrompt } from "./prompt.js";
@@ -70,15 +73,15 @@ export const callAgentTool = tool(async () => "", {
  * user something sends the graph to `relay`, which pauses with the question (persisted in the
  * checkpoint) and sends the user's answer to that same subagent task. Each node makes its outside
  * calls only after its pause, so resuming never repeats a hop. With `summarize`, the model is sent
- * a summary of the older messages and the newest ones, while the checkpoint keeps every message.
+ * a summary of the older messages and the newest ones, while the checkpoint keeps every message; a
+ * provider that says the conversation is too long for its model gets it summarized and sent again.
  */
 export function buildSupervisorGraph(
   model: BaseChatModel,
   hops: Hops,
   checkpointer: BaseCheckpointSaver,
-  summarize?: Summarize,
-  /** MAX_CONTEXT_TOKENS, which the user's recalled memories share with the conversation. */
-  maxContextTokens?: number,
+  /** MAX_CONTEXT_TOKENS and MIN_MESSAGES_TO_KEEP, and how older messages are summarized to meet them. */
+  context?: { summarize: Summarize; budget: ContextBudget },
 ): TurnGraph {
   if (!model.bindTools) throw new Error("The supervisor's model must support tool calling.");
   const { memories } = hops;
@@ -89,19 +92,31 @@ export function buildSupervisorGraph(
   const routed = model.bindTools([callAgentTool, ...[...ownTools.values()].map((entry) => entry.tool)]);
 
   const callModel = async (state: State, config: LangGraphRunnableConfig) => {
-    const sent = summarize
-      ? await boundedHistory(state.messages, state.contextSummary, summarize, config.signal)
-      : { messages: state.messages };
     const prompt = supervisorPrompt(hops.roster, hops.mayReach);
     const message = lastUserText(state.messages);
-    const recalled = await memories?.contextFor(
-      message,
-      roomLeft(maxContextTokens, [new SystemMessage(prompt), ...sent.messages]),
-    );
-    const response = await routed.invoke([
-      new SystemMessage(recalled ? `${prompt}\n\n${recalled}` : prompt),
-      ...sent.messages,
-    ]);
+    // `refused`: the provider said the conversation is too long for the model; summarized now.
+    const send = async (refused?: SwitchboardError) => {
+      const sent = context
+        ? await boundedHistory(
+            state.messages,
+            state.contextSummary,
+            context.summarize,
+            config.signal,
+            refused !== undefined,
+          )
+        : { messages: state.messages };
+      if (refused && !sent.summary) throw refused;
+      const recalled = await memories?.contextFor(
+        message,
+        roomLeft(context?.budget.maxTokens, [new SystemMessage(prompt), ...sent.messages]),
+      );
+      const response = await routed.invoke([
+        new SystemMessage(recalled ? `${prompt}\n\n${recalled}` : prompt),
+        ...sent.messages,
+      ]);
+      return { sent, response };
+    };
+    const { sent, response } = context ? await retryWhenTooLong(context.budget, send) : await send();
     if ((response.tool_calls?.length ?? 0) === 0) memories?.afterAnswer(message, contentText(response));
     return sent.summary ? { messages: [response], contextSummary: sent.summary } : { messages: [response] };
   };

@@ -14,6 +14,7 @@ import {
   type ChatCompletionRequest,
   callTool,
   contextProblems,
+  contextTooLong,
   isSummaryRequest,
   messageText,
   offeredToolNames,
@@ -37,8 +38,18 @@ const isHop = (i: number) => i % 3 === 0;
 const turnText = (i: number) =>
   isHop(i) ? `jira: open issues in PLAT for topic-${i} ${FILLER}` : `remember topic-${i} ${FILLER}`;
 
+/** Past this many characters of a conversation with bulky notes, the scripted model's window is full. */
+const WINDOW_CHARS = 7_000;
+const BULKY = (n: number) => `remember bulky note ${n}: ${"lorem ipsum ".repeat(340)}`;
+const hasBulky = (request: ChatCompletionRequest) => JSON.stringify(request.messages).includes("bulky note");
+
 const script = rules(
   [
+    { test: (r) => isSummaryRequest(r) && hasBulky(r), reply: say("The user shared bulky notes earlier.") },
+    {
+      test: (r) => hasBulky(r) && JSON.stringify(r.messages).length > WINDOW_CHARS,
+      reply: () => Promise.reject(contextTooLong(250_000, 200_000)),
+    },
     { test: isSummaryRequest, reply: summarizeMatches(/topic-\d+/) },
     ...routeByAgentPrefix(),
     { toolOffered: "call_agent", reply: (_r, { userText }) => say(`Noted ${userText.split(" ")[1]}.`) },
@@ -146,5 +157,53 @@ describe("bounded model context in the supervisor", () => {
     const kept = channels.contextSummary as ContextSummary;
     expect(kept.text).toBe(summary);
     expect(stored.map((message) => message.id)).toContain(kept.through);
+  });
+
+  it("summarizes and sends again when the provider says the conversation is too long; past that, says so", async () => {
+    // MAX_CONTEXT_TOKENS above the model's window: only the provider's refusal summarizes.
+    const roomy = await serveAgent(supervisorAgent, {
+      env: {
+        ...llm.env,
+        AGENT_NAME: "supervisor",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        ENABLE_JIRA: "true",
+        JIRA_AGENT_URL: jiraAgent.url,
+        MAX_CONTEXT_TOKENS: "64000",
+        MIN_MESSAGES_TO_KEEP: "1",
+      },
+      logger: createLogger({ level: "silent" }),
+    });
+    try {
+      const connection = await connectAgent(roomy.url);
+      const contextId = `conv-${randomUUID()}`;
+      expect((await streamTurn(connection, BULKY(1), contextId)).state).toBe("completed");
+      const before = llm.requests.length;
+      const second = await streamTurn(connection, BULKY(2), contextId);
+      expect(second, second.text).toMatchObject({ state: "completed", text: "Noted bulky." });
+      const kinds = llm.requests
+        .slice(before)
+        .map((request) =>
+          isSummaryRequest(request)
+            ? "summary"
+            : JSON.stringify(request.messages).length > WINDOW_CHARS
+              ? "refused"
+              : "ok",
+        );
+      expect(kinds).toEqual(["refused", "summary", "ok"]);
+      // The summary is kept beside the whole history, for the next turns.
+      const tuple = await (await getCheckpointer()).getTuple({ configurable: { thread_id: contextId } });
+      expect((tuple?.checkpoint.channel_values.contextSummary as ContextSummary).text).toContain(
+        "bulky notes",
+      );
+
+      const alone = await streamTurn(connection, `${BULKY(3)} ${BULKY(4)}`, `conv-${randomUUID()}`);
+      expect(alone.state).toBe("failed");
+      expect(alone.text).toMatch(
+        /still too long for .+ even with its older messages summarized: start a new conversation, or set MAX_CONTEXT_TOKENS \(now 64000\)/,
+      );
+    } finally {
+      await roomy.close();
+    }
   });
 });

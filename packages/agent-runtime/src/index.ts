@@ -14,8 +14,10 @@ export type { AgentDefinition, GraphDeps, SkillSpec, TurnGraph } from "./definit
 export type { AgentHost, AgentRoutes, DeletionHook, RouteHandler } from "./extension.js";
 export {
   boundedHistory,
+  type ContextBudget,
   type ContextSummary,
   contextSummarizer,
+  retryWhenTooLong,
   SUMMARY_PREFIX,
   type Summarize,
 } from "./graph/context-budget.js";

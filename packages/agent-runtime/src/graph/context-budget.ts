@@ -109,26 +109,13 @@ export function contextBudgetMiddleware(summarize: Summarize, budget: ContextBud
     name: "SwitchboardContextBudget",
     wrapModelCall: async (request, handler) => {
       const signal = request.runtime.signal;
-      const result = await summarize(request.messages, signal);
-      let messages = result ? [result.summary, ...result.kept] : request.messages;
-      let answer: Awaited<ReturnType<typeof handler>>;
-      try {
-        answer = await handler({ ...request, messages });
-      } catch (error) {
-        // The provider says the conversation is longer than the model takes (MAX_CONTEXT_TOKENS is
-        // above its window): summarize now, whatever the budget, and try once more.
-        const tooLong = contextTooLong(error);
-        if (!tooLong) throw error;
-        const forced = await summarize(messages, signal, true);
-        if (!forced) throw stillTooLong(tooLong, budget);
-        messages = [forced.summary, ...forced.kept];
-        try {
-          answer = await handler({ ...request, messages });
-        } catch (again) {
-          const stillLong = contextTooLong(again);
-          throw stillLong ? stillTooLong(stillLong, budget) : again;
-        }
-      }
+      let messages = request.messages;
+      const answer = await retryWhenTooLong(budget, async (refused) => {
+        const result = await summarize(messages, signal, refused !== undefined);
+        if (result) messages = [result.summary, ...result.kept];
+        else if (refused) throw refused;
+        return handler({ ...request, messages });
+      });
       if (messages === request.messages) return answer;
       // The agent adds the answer itself, before this update: the answer goes last again here.
       return new Command({
@@ -136,6 +123,30 @@ export function contextBudgetMiddleware(summarize: Summarize, budget: ContextBud
       });
     },
   });
+}
+
+/**
+ * A model call the provider may refuse as longer than the model takes (MAX_CONTEXT_TOKENS above its
+ * window): `attempt` is called again with that refusal, to summarize now, whatever the budget, and
+ * send once more (it throws the refusal back when there is nothing to summarize). A second refusal
+ * ends the turn saying what to change.
+ */
+export async function retryWhenTooLong<T>(
+  budget: ContextBudget,
+  attempt: (refused?: SwitchboardError) => Promise<T>,
+): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    const tooLong = contextTooLong(error);
+    if (!tooLong) throw error;
+    try {
+      return await attempt(tooLong);
+    } catch (again) {
+      const stillLong = contextTooLong(again);
+      throw stillLong ? stillTooLong(stillLong, budget) : again;
+    }
+  }
 }
 
 function contextTooLong(error: unknown): SwitchboardError | undefined {
@@ -164,19 +175,20 @@ const SUMMARY_ID = "context-summary";
 /**
  * What to send the model from a whole history that stays stored as it is (the supervisor's): the
  * stored summary (if any) and the messages after it, summarized again once those are over budget.
- * `summary` is set when it changed, for the caller to store.
+ * `summary` is set when it changed, for the caller to store. `force`: summarized whatever the budget.
  */
 export async function boundedHistory(
   messages: BaseMessage[],
   stored: ContextSummary | undefined,
   summarize: Summarize,
   signal?: AbortSignal,
+  force = false,
 ): Promise<{ messages: BaseMessage[]; summary?: ContextSummary }> {
   const covered = stored ? messages.findIndex((message) => message.id === stored.through) : -1;
   // A summary whose last message is gone (never expected) is dropped: the whole history is used.
   const view =
     stored && covered >= 0 ? [summaryMessage(stored.text), ...messages.slice(covered + 1)] : messages.slice();
-  const result = await summarize(view, signal);
+  const result = await summarize(view, signal, force);
   if (!result) return { messages: view };
 
   const firstKept = result.kept[0];
