@@ -211,8 +211,24 @@ function writeEventStream(res: AnyResponse, reply: ResolvedReply, usage: Dialect
   res.end();
 }
 
+/**
+ * Refuses a request not signed (SigV4, for the bedrock service) with the expected access key, as
+ * Bedrock does: 403 MissingAuthenticationTokenException or UnrecognizedClientException.
+ */
+export function checkSigned(header: string | string[] | undefined, accessKeyId: string | undefined): void {
+  const accessKey = signedBy(header);
+  if (accessKey === undefined)
+    throw new LlmHttpError(403, "Missing Authentication Token", {
+      type: "MissingAuthenticationTokenException",
+    });
+  if (accessKeyId !== undefined && accessKey !== accessKeyId)
+    throw new LlmHttpError(403, "The security token included in the request is invalid.", {
+      type: "UnrecognizedClientException",
+    });
+}
+
 /** The access key of a SigV4 Authorization header for the bedrock service, else undefined. */
-export function signedBy(header: string | string[] | undefined): string | undefined {
+function signedBy(header: string | string[] | undefined): string | undefined {
   const match =
     /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/[a-z0-9-]+\/bedrock\/aws4_request, ?SignedHeaders=[^,]+, ?Signature=[0-9a-f]{64}$/.exec(
       typeof header === "string" ? header : "",
@@ -227,15 +243,7 @@ export const bedrock: Dialect = {
   matches: (method, path) => method === "POST" && ROUTE.test(path),
   async handle(req, res, url, text, engine) {
     const [, model = "", operation] = ROUTE.exec(url.pathname) ?? [];
-    const accessKey = signedBy(req.headers.authorization);
-    if (accessKey === undefined)
-      throw new LlmHttpError(403, "Missing Authentication Token", {
-        type: "MissingAuthenticationTokenException",
-      });
-    if (engine.apiKey !== undefined && accessKey !== engine.apiKey)
-      throw new LlmHttpError(403, "The security token included in the request is invalid.", {
-        type: "UnrecognizedClientException",
-      });
+    checkSigned(req.headers.authorization, engine.apiKey);
     const body = parseJson(text, invalid);
     const stream = operation === "converse-stream";
     const parsed = toCanonical(body);

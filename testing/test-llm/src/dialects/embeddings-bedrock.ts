@@ -1,7 +1,7 @@
 import { splitIntoTokens } from "../completion.js";
 import { embed } from "../embeddings.js";
-import { LlmHttpError, unknownModel } from "../errors.js";
-import { bedrock, signedBy } from "./bedrock.js";
+import { type LlmHttpError, unknownModel } from "../errors.js";
+import { bedrock, checkSigned } from "./bedrock.js";
 import { type Dialect, invalid, parseJson, randomId, sendBody } from "./shared.js";
 
 // Bedrock Runtime's InvokeModel (POST /model/{modelId}/invoke, SigV4-signed) for Amazon Titan text
@@ -37,15 +37,7 @@ export const bedrockEmbeddings: Dialect = {
   matches: (method, path) => method === "POST" && ROUTE.test(path),
   async handle(req, res, url, text, engine) {
     const model = decodeURIComponent(ROUTE.exec(url.pathname)?.[1] ?? "");
-    const accessKey = signedBy(req.headers.authorization);
-    if (accessKey === undefined)
-      throw new LlmHttpError(403, "Missing Authentication Token", {
-        type: "MissingAuthenticationTokenException",
-      });
-    if (engine.apiKey !== undefined && accessKey !== engine.apiKey)
-      throw new LlmHttpError(403, "The security token included in the request is invalid.", {
-        type: "UnrecognizedClientException",
-      });
+    checkSigned(req.headers.authorization, engine.apiKey);
     const body = parseJson(text, invalid);
     const { httpVersion, headers } = req;
     engine.embedded({ dialect: "bedrock", path: url.pathname, stream: false, httpVersion, headers, body });
