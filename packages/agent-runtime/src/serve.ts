@@ -15,7 +15,6 @@ import {
 import type { Db } from "mongodb";
 import type { AuditLog } from "./audit/audit-log.js";
 import { AuditTrail } from "./audit/audit-trail.js";
-import { LogRecordingAuditLog } from "./audit/log-records.js";
 import { MemoryAuditLog } from "./audit/memory-audit-log.js";
 import { MongoAuditLog } from "./audit/mongo-audit-log.js";
 import { AuditRecorder } from "./audit/recorder.js";
@@ -119,7 +118,15 @@ export async function serveAgent(
   const context = llm.offline ? undefined : settings.context;
   const turnCheckpoints = new TurnCheckpoints(checkpointer);
   const linking = await linkingFor(name, env, db, definition.linkedTokens, logger);
-  const access = await accessFor(name, env, auth.mode, db, logger, linking.tokens);
+  const access = await accessFor({
+    agent: name,
+    env,
+    authMode: auth.mode,
+    db,
+    logger,
+    linked: linking.tokens,
+    tracing: tracingSettings.enabled,
+  });
   // Long-term memory (store_<agent>): what users asked to be remembered, across conversations.
   let conversations: ConversationStore | undefined;
   const memory = await agentMemory({
@@ -360,14 +367,24 @@ function isLoopback(host: string): boolean {
  * other collections. With AUTH_MODE=jwt and no policy, every signed-in user may use every tool: said
  * once at start-up.
  */
-async function accessFor(
-  agent: string,
-  env: NodeJS.ProcessEnv,
-  authMode: "none" | "jwt",
-  db: Db | undefined,
-  logger: Logger,
-  linked: LinkedTokens | undefined,
-): Promise<{ access: Access; log: AuditLog; close(): void }> {
+async function accessFor({
+  agent,
+  env,
+  authMode,
+  db,
+  logger,
+  linked,
+  tracing,
+}: {
+  agent: string;
+  env: NodeJS.ProcessEnv;
+  authMode: "none" | "jwt";
+  db: Db | undefined;
+  logger: Logger;
+  linked: LinkedTokens | undefined;
+  /** Whether the agent exports traces and logs: its audit lines are then log records too. */
+  tracing: boolean;
+}): Promise<{ access: Access; log: AuditLog; close(): void }> {
   const read = readAuthzSettings(env);
   // CAIPE's role settings are about signed-in users' groups. Under AUTH_MODE=none nobody signs in: as
   // CAIPE with SSO off, the one local user may do everything (a CAIPE .env sets RBAC_* for its RAG).
@@ -386,12 +403,12 @@ async function accessFor(
       "AUTH_MODE=jwt with no policy: every signed-in user may use every tool of this agent. Set AUTHZ_POLICY_FILE (Cedar) or RBAC_ADMIN_GROUPS / RBAC_READONLY_GROUPS.",
     );
   }
-  // Each line is also an OpenTelemetry log record when tracing is on (log-records.ts).
-  const log = new LogRecordingAuditLog(
-    db
-      ? await MongoAuditLog.create(db, collectionsFor(agent).audit, settings.auditRetentionDays)
-      : new MemoryAuditLog(),
-  );
+  const stored = db
+    ? await MongoAuditLog.create(db, collectionsFor(agent).audit, settings.auditRetentionDays)
+    : new MemoryAuditLog();
+  // With tracing on, each line is also an OpenTelemetry log record (log-records.ts). Loaded only then:
+  // the logs API is CommonJS only and brings a second, CommonJS copy of @opentelemetry/api.
+  const log = tracing ? new (await import("./audit/log-records.js")).LogRecordingAuditLog(stored) : stored;
   const access = new Access(
     agent,
     policies?.engine,
