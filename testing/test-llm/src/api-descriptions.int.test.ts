@@ -10,10 +10,9 @@ import { ChatOllama } from "@langchain/ollama";
 import { ChatOpenAI } from "@langchain/openai";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { replyFromToolResult } from "./replies.js";
 import { rules } from "./rules.js";
 import { type ScriptedLlm, startScriptedLlm } from "./server.js";
+import { parallelWeatherRules, weatherTool } from "./weather-turn.js";
 
 // What the real LangChain clients send, held to the providers' own published API descriptions
 // (vendored in specs/ with their licences, trimmed to the operation used): OpenAI's OpenAPI document
@@ -23,11 +22,7 @@ import { type ScriptedLlm, startScriptedLlm } from "./server.js";
 // in them). A field the provider does not describe, or one of the wrong type, fails here rather than at
 // the provider.
 
-const weather = {
-  name: "get_weather",
-  description: "The weather in a city",
-  schema: z.object({ city: z.string().describe("City name"), unit: z.enum(["C", "F"]).optional() }),
-};
+const weather = weatherTool;
 
 /**
  * OpenAI's document still writes OpenAPI 3.0's `nullable: true` in places, some beside no `type`, which
@@ -124,21 +119,9 @@ function shapeProblems(shape: Shape, value: unknown, at: string): string[] {
 let llm: ScriptedLlm;
 beforeAll(async () => {
   llm = await startScriptedLlm({
-    script: rules(
-      [
-        {
-          lastUser: /weather in (\w+) and (\w+)/,
-          reply: (_request, { match }) => ({
-            toolCalls: [
-              { name: "get_weather", args: { city: match?.[1] } },
-              { name: "get_weather", args: { city: match?.[2] } },
-            ],
-          }),
-        },
-        { afterTool: "get_weather", reply: replyFromToolResult() },
-      ],
-      (_request, { userText }) => ({ content: `You said: ${userText}` }),
-    ),
+    script: rules([...parallelWeatherRules], (_request, { userText }) => ({
+      content: `You said: ${userText}`,
+    })),
   });
 });
 afterAll(() => llm.close());

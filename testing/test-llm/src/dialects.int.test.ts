@@ -12,21 +12,16 @@ import {
 import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
 import { ChatOllama } from "@langchain/ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { httpError } from "./errors.js";
-import { replyFromToolResult } from "./replies.js";
 import { rules } from "./rules.js";
 import { type ScriptedLlm, startScriptedLlm } from "./server.js";
+import { parallelWeatherRules, weatherTool } from "./weather-turn.js";
 
 // Each provider's own LangChain class (and the provider SDK under it) against the one scripted engine,
 // over the provider's protocol: Anthropic Messages (SSE), Bedrock Converse / ConverseStream (event-stream
 // frames over cleartext HTTP/2), Gemini generateContent / streamGenerateContent, Ollama /api/chat (NDJSON).
 
-const weather = {
-  name: "get_weather",
-  description: "The weather in a city",
-  schema: z.object({ city: z.string().describe("City name"), unit: z.enum(["C", "F"]).optional() }),
-};
+const weather = weatherTool;
 
 let llm: ScriptedLlm;
 
@@ -34,16 +29,7 @@ beforeAll(async () => {
   llm = await startScriptedLlm({
     script: rules(
       [
-        {
-          lastUser: /weather in (\w+) and (\w+)/,
-          reply: (_request, { match }) => ({
-            toolCalls: [
-              { name: "get_weather", args: { city: match?.[1] } },
-              { name: "get_weather", args: { city: match?.[2] } },
-            ],
-          }),
-        },
-        { afterTool: "get_weather", reply: replyFromToolResult() },
+        ...parallelWeatherRules,
         {
           lastUser: /fail with (\d+)/,
           reply: (_request, { match }) => {
