@@ -165,13 +165,13 @@ describe("the web chat's Linked tokens, Audit and Memories pages (AUTH_MODE=jwt,
       return ((await answer.json()) as { memories: Array<{ text: string }> }).memories.map((m) => m.text);
     };
     await plat.getByRole("button", { name: "Forget" }).click();
-    await bob.getByText("Forgotten.").waitFor();
+    await bob.getByText("Forgotten.", { exact: true }).waitFor();
     await plat.waitFor({ state: "detached" });
     expect(await items.allInnerTexts()).toEqual([expect.stringContaining("I work in us-west-2")]);
     expect(await remembered()).toEqual(["I work in us-west-2"]);
 
     await bob.getByRole("button", { name: "Forget all memories" }).click();
-    await bob.getByText("Every memory is forgotten.").waitFor();
+    await bob.getByText("Every memory is forgotten.", { exact: true }).waitFor();
     await bob.getByText("Nothing is remembered about you.").waitFor();
     expect(await items.count()).toBe(0);
     expect(await remembered()).toEqual([]);
