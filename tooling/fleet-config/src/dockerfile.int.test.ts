@@ -12,6 +12,8 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { READY_CHANNEL_ENV, readyMessage } from "@switchboard/contract";
+import { type OtlpReceiver, startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
+import { startTestMongo, type TestMongo } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../test/fixture.js";
 import { readComposeFile } from "./compose.js";
@@ -26,6 +28,8 @@ const RUN_TIMEOUT_MS = 600_000;
 let work: string;
 let out: string;
 let agent: ChildProcess | undefined;
+let mongo: TestMongo | undefined;
+let receiver: OtlpReceiver | undefined;
 const runSeconds: Record<string, number> = {};
 
 function copyContext(target: string): void {
@@ -119,13 +123,54 @@ beforeAll(() => {
   runBuildStage(context);
 }, RUN_TIMEOUT_MS * 3);
 
-afterAll(async () => {
-  console.log("build stage RUN durations (s):", runSeconds);
+async function stopAgent(): Promise<void> {
   if (agent && agent.exitCode === null) {
     const exited = new Promise((resolve) => agent?.once("exit", resolve));
     agent.kill("SIGTERM");
     await exited;
   }
+}
+
+/** Starts what pnpm deploy produced, as the image's CMD does; resolves once it says it is ready. */
+async function startDeployed(env: Record<string, string>): Promise<{ port: number; log: () => string }> {
+  const child = spawn(process.execPath, ["dist/index.js"], {
+    cwd: out,
+    env: {
+      PATH: process.env.PATH,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      [READY_CHANNEL_ENV]: "ipc",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
+  agent = child;
+  let log = "";
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.on("data", (chunk: Buffer) => {
+      log += chunk.toString();
+    });
+  }
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`agent did not start in 30 s:\n${log}`)), 30_000);
+    // The deployed package says it is ready as the runtime does: its dependencies came along.
+    child.on("message", (message) => {
+      const ready = readyMessage(message);
+      if (!ready) return;
+      clearTimeout(timer);
+      resolve(ready.port);
+    });
+    child.once("exit", (code) => reject(new Error(`agent exited with ${code}:\n${log}`)));
+  });
+  return { port, log: () => log };
+}
+
+afterAll(async () => {
+  console.log("build stage RUN durations (s):", runSeconds);
+  await stopAgent();
+  await mongo?.stop();
+  await receiver?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -144,38 +189,11 @@ describe(`the Dockerfile for AGENT=${AGENT}`, () => {
   });
 
   it("starts with node dist/index.js and answers /health, offline and in memory", async () => {
-    agent = spawn(process.execPath, ["dist/index.js"], {
-      cwd: out,
-      env: {
-        PATH: process.env.PATH,
-        PORT: "0",
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "info",
-        [READY_CHANNEL_ENV]: "ipc",
-      },
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
-    });
-    let log = "";
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`agent did not start in 30 s:\n${log}`)), 30_000);
-      for (const stream of [agent?.stdout, agent?.stderr]) {
-        stream?.on("data", (chunk: Buffer) => {
-          log += chunk.toString();
-        });
-      }
-      // The deployed package says it is ready as the runtime does: its dependencies came along.
-      agent?.on("message", (message) => {
-        const ready = readyMessage(message);
-        if (!ready) return;
-        clearTimeout(timer);
-        resolve(ready.port);
-      });
-      agent?.once("exit", (code) => reject(new Error(`agent exited with ${code}:\n${log}`)));
-    });
+    const { port, log } = await startDeployed({});
     // Its log says how it runs (the ready message can overtake the log line on the pipe).
-    await expect.poll(() => log).toContain("agent ready");
-    expect(log).toContain("offline mode");
-    expect(log).toContain('"checkpoints":"memory"');
+    await expect.poll(log).toContain("agent ready");
+    expect(log()).toContain("offline mode");
+    expect(log()).toContain('"checkpoints":"memory"');
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", agent: AGENT });
@@ -192,5 +210,27 @@ describe(`the Dockerfile for AGENT=${AGENT}`, () => {
       name: string;
     };
     expect(card.name.toLowerCase()).toContain(AGENT);
+  });
+
+  it("loads what its bundle leaves out from the deployed node_modules: MongoDB, Cedar, OpenTelemetry", async () => {
+    await stopAgent();
+    mongo = await startTestMongo();
+    receiver = await startOtlpReceiver();
+    const { port, log } = await startDeployed({
+      LANGGRAPH_CHECKPOINT_MONGODB_URI: mongo.uri,
+      // CAIPE's roles compile to Cedar policies at start.
+      AUTH_MODE: "jwt",
+      AUTH_JWKS_URL: "http://127.0.0.1:9/jwks",
+      AUTH_ISSUER: "https://idp.example",
+      AUTH_AUDIENCE: "switchboard",
+      RBAC_ADMIN_GROUPS: "platform-admins",
+      ...receiver.env,
+    });
+    await expect.poll(log).toContain("agent ready");
+    expect(log()).toContain(`"checkpoints":"switchboard.checkpoints_${AGENT}"`);
+    expect(log()).not.toMatch(/"level":(50|60)|"level":"(error|fatal)"/);
+    // The SDK's HTTP instrumentation traces a request, and exports it.
+    expect((await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).status).toBe(200);
+    await receiver.waitFor((spans) => spans.some((span) => span.scope.includes("instrumentation-http")));
   });
 });

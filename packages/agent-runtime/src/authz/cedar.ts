@@ -1,9 +1,7 @@
-import { createRequire } from "node:module";
+import { requireInstalled } from "../installed.js";
 
 /** Cedar's WebAssembly build (its Node.js flavour). */
 export type Cedar = typeof import("@cedar-policy/cedar-wasm/nodejs");
-
-const requireHere = createRequire(import.meta.url);
 
 /**
  * Cedar, loaded on first use: importing it compiles a 4 MB WebAssembly module (CPU at start-up and
@@ -11,5 +9,5 @@ const requireHere = createRequire(import.meta.url);
  * module, so every later call returns the same instance (and the policy sets it holds).
  */
 export function cedar(): Cedar {
-  return requireHere("@cedar-policy/cedar-wasm/nodejs") as Cedar;
+  return requireInstalled("@cedar-policy/cedar-wasm/nodejs") as Cedar;
 }

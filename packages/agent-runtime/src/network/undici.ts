@@ -1,9 +1,7 @@
-import { createRequire } from "node:module";
+import { requireInstalled } from "../installed.js";
 
 /** The undici package (its Agent and fetch), for connections fetch's defaults cannot make. */
 export type Undici = typeof import("undici");
-
-const requireHere = createRequire(import.meta.url);
 
 /**
  * undici, loaded on first use: it is about a hundred modules (a tenth of a second of CPU at every
@@ -11,5 +9,5 @@ const requireHere = createRequire(import.meta.url);
  * keeps the loaded module, so every call returns the same one.
  */
 export function undici(): Undici {
-  return requireHere("undici") as Undici;
+  return requireInstalled("undici") as Undici;
 }

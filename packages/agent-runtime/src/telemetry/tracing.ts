@@ -1,9 +1,9 @@
-import { createRequire } from "node:module";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { MongoDBInstrumentation } from "@opentelemetry/instrumentation-mongodb";
 import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
 import { NodeSDK } from "@opentelemetry/sdk-node";
+import { requireInstalled } from "../installed.js";
 import type { LangfuseExport } from "./tracing-settings.js";
 
 /** Paths that are polled, not used: no trace for each probe and scrape. */
@@ -64,10 +64,9 @@ export function startTracing(serviceName: string, langfuse?: LangfuseExport): Tr
  * is ESM, and it would wrap every module loaded later (the LLM provider packages) for no span.
  */
 function patchLoadedModules(): void {
-  const require = createRequire(import.meta.url);
-  require("node:http");
-  const mongodb = require.resolve("mongodb");
+  requireInstalled("node:http");
+  const mongodb = requireInstalled.resolve("mongodb");
   for (const file of ["lib/cmap/connection.js", "lib/cmap/connect.js", "lib/sessions.js"]) {
-    require(mongodb.replace(/lib[/\\]index\.js$/, file));
+    requireInstalled(mongodb.replace(/lib[/\\]index\.js$/, file));
   }
 }
