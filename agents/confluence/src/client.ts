@@ -34,13 +34,14 @@ export function confluenceConnection(env: NodeJS.ProcessEnv): ConfluenceConnecti
 
 /**
  * confluence.js rejects with Confluence's error body, `{ statusCode, message }`. When nothing
- * answered, it reads the body of a response that does not exist and throws that TypeError instead.
+ * answered, it reads the body of a response that does not exist and throws that TypeError instead,
+ * from its client's sendRequest (known by that name: the agent runs bundled, so file paths say nothing).
  */
 function confluenceFailure(error: unknown): Partial<VendorFailure> | undefined {
   if (
     error instanceof TypeError &&
     /reading 'data'/.test(error.message) &&
-    /confluence\.js/.test(error.stack ?? "")
+    /\bConfluenceClient\.sendRequest\b/.test(error.stack ?? "")
   ) {
     return { kind: "unreachable", reason: "no answer" };
   }

@@ -27,7 +27,8 @@ export function pagerDutyConnection(env: NodeJS.ProcessEnv): PagerDutyConnection
       code: "pagerduty",
       settings: readPagerDutySettings,
       connect: async (settings) => {
-        const { api } = await import("@pagerduty/pdjs");
+        // A CommonJS package: its exports are the lazy import's default, bundled or not.
+        const { api } = (await import("@pagerduty/pdjs")).default;
         return { request: (path, options) => pagerDutyRequest(api, settings, path, options) };
       },
       names: ({ url }) => ({

@@ -13,7 +13,8 @@ export function slackConnection(env: NodeJS.ProcessEnv): SlackConnection {
       code: "slack",
       settings: readSlackSettings,
       connect: async ({ token, apiUrl }) => {
-        const { WebClient } = await import("@slack/web-api");
+        // A CommonJS package: its exports are the lazy import's default, bundled or not.
+        const { WebClient } = (await import("@slack/web-api")).default;
         // Two retries: the SDK's default of ten, with backoff, would hold a chat turn for minutes.
         return new WebClient(token, { slackApiUrl: apiUrl, retryConfig: { retries: 2 }, timeout: 30_000 });
       },

@@ -206,6 +206,7 @@ export async function serveAgent(
     tasks: taskStore instanceof MongoTaskStore ? taskStore : undefined,
     tracing: tracingSettings.enabled ? { captureContent: tracingSettings.captureContent } : undefined,
     access: access.access,
+    memories: memory.memories,
   });
   const requestHandler = new AgentRequestHandler({
     card,

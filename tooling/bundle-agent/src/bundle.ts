@@ -58,6 +58,9 @@ export async function bundleAgent(packageDir: string, options: BundleOptions = {
     splitting: true,
     format: "esm",
     platform: "node",
+    // A package without an exports map is taken as its ES module build where it has one: a lazy
+    // import() of a CommonJS build would hand back only its default export (module.exports).
+    mainFields: ["module", "main"],
     target: "node20",
     chunkNames: "chunks/[name]-[hash]",
     // CommonJS packages in an ES module bundle call require (Node's built-ins, mostly): give them

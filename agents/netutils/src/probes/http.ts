@@ -1,4 +1,4 @@
-import { Agent, request } from "undici";
+import { undici } from "@switchboard/agent-runtime";
 import type { Targets } from "../targets.js";
 
 const SHOWN_HEADERS = [
@@ -32,6 +32,8 @@ export async function httpRequest(
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new Error(`Only http and https URLs can be requested, not ${url.protocol.slice(0, -1)}.`);
   await targets.resolve(url.hostname);
+  // undici (about a hundred modules) loads with the first request, not with every start.
+  const { Agent, request } = undici();
   const dispatcher = new Agent({
     connect: { lookup: targets.lookup(), timeout: timeoutMs },
     headersTimeout: timeoutMs,

@@ -2,7 +2,7 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langc
 import type { Logger } from "@switchboard/common";
 import { countTokensApproximately, createMiddleware } from "langchain";
 import type { AgentTool } from "../tools/define-tool.js";
-import { turnIfAny } from "../turn/turn-context.js";
+import { type TurnContext, turnIfAny } from "../turn/turn-context.js";
 import type { FactExtractor } from "./fact-extraction.js";
 import { MemoryBook, type Recalled } from "./memory-book.js";
 import { ownerOfPrincipal } from "./owner.js";
@@ -21,6 +21,12 @@ export interface TurnMemories {
    * to `roomTokens`: what the conversation leaves of MAX_CONTEXT_TOKENS in this model call.
    */
   contextFor(message: string, roomTokens?: number): Promise<string | undefined>;
+  /**
+   * Starts the running turn's recall for a new message now, without waiting: the executor calls it
+   * as the turn begins, so the reads overlap the graph's first checkpoint writes; contextFor then
+   * awaits the same recall.
+   */
+  prefetch(message: string): void;
   /** The block already recalled in the running turn, for a hop to pass on; undefined if none. */
   recalledInTurn(): string | undefined;
   /** After the turn's answer: facts extracted in the background when ENABLE_FACT_EXTRACTION is on. */
@@ -37,23 +43,31 @@ export function turnMemories(
   // Keyed by the turn's own context object: gone with the turn.
   const recalls = new WeakMap<object, Promise<Recalled>>();
   const recalled = new WeakMap<object, string | undefined>();
+  /** The turn's one recall, for the message it was first asked for. */
+  const recallIn = (turn: TurnContext, message: string): Promise<Recalled> => {
+    let recall = recalls.get(turn);
+    if (!recall) {
+      recall = book
+        .recall(ownerOfPrincipal(turn.principal), message, budgetTokens)
+        .catch((error: unknown) => {
+          // A turn goes on without its memories rather than failing.
+          logger.warn({ err: error }, "could not recall memories for this turn");
+          return { texts: [], tokens: 0 };
+        });
+      recalls.set(turn, recall);
+    }
+    return recall;
+  };
   return {
     tools,
+    prefetch(message) {
+      const turn = turnIfAny();
+      if (turn) void recallIn(turn, message);
+    },
     async contextFor(message, roomTokens = budgetTokens) {
       const turn = turnIfAny();
       if (!turn) return undefined;
-      let recall = recalls.get(turn);
-      if (!recall) {
-        recall = book
-          .recall(ownerOfPrincipal(turn.principal), message, budgetTokens)
-          .catch((error: unknown) => {
-            // A turn goes on without its memories rather than failing.
-            logger.warn({ err: error }, "could not recall memories for this turn");
-            return { texts: [], tokens: 0 };
-          });
-        recalls.set(turn, recall);
-      }
-      const text = MemoryBook.render(await recall, Math.min(roomTokens, budgetTokens));
+      const text = MemoryBook.render(await recallIn(turn, message), Math.min(roomTokens, budgetTokens));
       recalled.set(turn, text);
       return text;
     },

@@ -16,6 +16,7 @@ import { approverOf, threadIdFor, tokenOf } from "../auth/caller.js";
 import type { Access } from "../authz/access.js";
 import type { Principal } from "../authz/principal.js";
 import type { TurnGraph } from "../definition.js";
+import type { TurnMemories } from "../memory/turn-memories.js";
 import type { ThreadLocks } from "../tasks/thread-lock.js";
 import { callerTraceContext } from "../telemetry/caller-trace.js";
 import type { RuntimeMetrics } from "../telemetry/metrics.js";
@@ -56,6 +57,8 @@ export interface TurnExecutorDeps {
   tracing?: { captureContent: boolean };
   /** Who may use this agent: checked before the turn takes the conversation's lease. */
   access: Access;
+  /** Long-term memory, when on: a new message's recall starts as its turn does. */
+  memories?: Pick<TurnMemories, "prefetch">;
 }
 
 /**
@@ -215,6 +218,8 @@ export class AgentTurnExecutor implements AgentExecutor {
     const pending = pendingInterrupts(latest);
     let input: Command | { messages: BaseMessage[] };
     if (pending.length === 0) {
+      // The memories for this message are read while the graph saves its first steps.
+      this.deps.memories?.prefetch(text);
       // Tool calls a dead turn left unanswered get their answers first: the model must see them.
       input = { messages: [...answersToLostToolCalls(latest), new HumanMessage(text)] };
     } else if (pending.some(({ value }) => isStepConfirmation(value))) {
