@@ -53,9 +53,7 @@ import { z } from "zod";
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const CONCURRENCY = [1, 10, 100];
 const agentsDir = join(import.meta.dirname, "..", "..");
-const TARGET_SUPERVISOR_RATIO = 1.5;
 const TARGET_BARE_RATIO = 1.5;
-const TARGET_TURNS_PER_SECOND = 50;
 /** Our hop's cost over a direct turn may be at most this many times the bare framework's. */
 const TARGET_HOP_VS_BARE = 1.25;
 /** Routed turns/s at TARGET_CONCURRENCY against the bare framework's that still meets the target. */
@@ -415,22 +413,12 @@ async function main() {
       );
     const ratio = p50("supervisor → Jira (one hop)") / p50("direct to Jira agent");
     console.log(
-      `\nsupervisor overhead at p50: ×${ratio.toFixed(2)} of a direct call (target ≤ ${TARGET_SUPERVISOR_RATIO})\n`,
+      `\nsupervisor overhead at p50: ×${ratio.toFixed(2)} of a direct call (judged against the bare framework's hop, below)\n`,
     );
 
     const ratios = [
-      [
-        "supervisor ÷ direct",
-        "supervisor → Jira (one hop)",
-        "direct to Jira agent",
-        `≤ ${TARGET_SUPERVISOR_RATIO}`,
-      ],
-      [
-        "supervisor (forwarded) ÷ direct",
-        "supervisor → Jira, forwarded",
-        "direct to Jira agent",
-        `≤ ${TARGET_SUPERVISOR_RATIO}`,
-      ],
+      ["supervisor ÷ direct", "supervisor → Jira (one hop)", "direct to Jira agent", "below"],
+      ["supervisor (forwarded) ÷ direct", "supervisor → Jira, forwarded", "direct to Jira agent", "below"],
       ["direct ÷ bare", "direct to Jira agent", "bare createAgent().invoke", `≤ ${TARGET_BARE_RATIO}`],
       ['direct ÷ bare (durability "sync")', "direct to Jira agent", 'bare, durability "sync"', "—"],
       ["bare supervisor ÷ bare", "bare supervisor → bare Jira", "bare createAgent().invoke", "—"],
@@ -517,7 +505,6 @@ async function main() {
       `\ntarget: routed turns/s at ${TARGET_CONCURRENCY} concurrent conversations ≥ ${TARGET_RATE_VS_BARE} × the bare framework's:` +
         `\n  one hop:   ${verdict(atTarget.rate, atTarget.bareRate)}` +
         `\n  forwarded: ${verdict(atTarget.forwardedRate, atTarget.bareForwardedRate)}` +
-        `\nand ≥ ${TARGET_TURNS_PER_SECOND} supervisor turns/s there.` +
         "\nbare: both createAgent graphs in the bench process, so on one core (the agents have a process each; the machine's cores are shared by all).",
     );
 
