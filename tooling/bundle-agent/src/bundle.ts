@@ -13,12 +13,7 @@ export const RUNTIME_PACKAGE = "@switchboard/agent-runtime";
  * - @opentelemetry/: the SDK's require hook patches modules as they load, and its gRPC exporter
  *   reads .proto files; one copy of the API serves the agent and the SDK.
  */
-export const KEPT_OUT = ["mongodb", "@cedar-policy/cedar-wasm", "@opentelemetry/"];
-
-export interface BundleOptions {
-  /** Where dist/index.js and dist/chunks/ go; default the package's dist. */
-  outdir?: string;
-}
+const KEPT_OUT = ["mongodb", "@cedar-policy/cedar-wasm", "@opentelemetry/"];
 
 export interface BundleReport {
   entry: string;
@@ -36,7 +31,7 @@ export interface BundleReport {
  * Node built-ins stay Node's, and the KEPT_OUT packages load at run time from RUNTIME_PACKAGE's own
  * dependencies, which resolve the same in the workspace and in a deployed image (pnpm deploy).
  */
-export async function bundleAgent(packageDir: string, options: BundleOptions = {}): Promise<BundleReport> {
+export async function bundleAgent(packageDir: string): Promise<BundleReport> {
   const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
     name?: string;
     dependencies?: Record<string, string>;
@@ -47,7 +42,7 @@ export async function bundleAgent(packageDir: string, options: BundleOptions = {
         `${KEPT_OUT.join(", ")} from: add it to "dependencies" in its package.json.`,
     );
   }
-  const outdir = options.outdir ?? join(packageDir, "dist");
+  const outdir = join(packageDir, "dist");
   rmSync(join(outdir, "chunks"), { recursive: true, force: true });
   const started = performance.now();
   const result = await build({

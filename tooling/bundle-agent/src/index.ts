@@ -1,1 +1,1 @@
-export { type BundleOptions, type BundleReport, bundleAgent, KEPT_OUT, RUNTIME_PACKAGE } from "./bundle.js";
+export { type BundleReport, bundleAgent, RUNTIME_PACKAGE } from "./bundle.js";
