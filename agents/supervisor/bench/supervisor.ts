@@ -451,7 +451,7 @@ async function main() {
       );
     }
     console.log(
-      '\nbare: createAgent() from langchain in the bench process, no A2A, no middleware; the agents run turns with durability "sync".\n' +
+      "\nbare: createAgent() from langchain in the bench process, no A2A, no middleware; the agents store each step while the next runs (durability \"async\"), holding a model's answer and a tool's start until it is stored.\n" +
         "bare supervisor ÷ bare: what the framework alone spends on a routed turn against a direct one, the floor under supervisor ÷ direct.\n",
     );
 

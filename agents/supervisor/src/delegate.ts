@@ -98,6 +98,9 @@ export async function askSubagent(
   // waits decides whether they may (agent-runtime's turn/approval.ts).
   if (taskId && turn.approver) headers[APPROVER_HEADER] = `Bearer ${turn.approver.token}`;
   if (Object.keys(headers).length > 0) input.headers = headers;
+  // The call that asked for this hop is stored before the hop goes out (the graph stores each step
+  // while the next runs): a crash cannot leave a hop made that the conversation does not show.
+  await turn.stored();
   let result: TurnResult;
   let subtask = taskId;
   try {

@@ -121,7 +121,7 @@ export function buildSupervisorGraph(
     return sent.summary ? { messages: [response], contextSummary: sent.summary } : { messages: [response] };
   };
 
-  const delegate = async (state: State) => {
+  const delegate = async (state: State, config: LangGraphRunnableConfig) => {
     const last = state.messages.at(-1);
     const calls = last && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : [];
     const pendingRelays: PendingRelay[] = [];
@@ -132,7 +132,8 @@ export function buildSupervisorGraph(
         const parsed = CallAgentArgs.safeParse(call.args);
         const final = calls.length === 1 && parsed.data?.final === true;
         const own = ownTools.get(call.name);
-        if (own) return hopMessage(toolCallId, String(await own.tool.invoke(call.args)), call.name);
+        // With the step's config: the tool waits for the step's writes, as every tool does.
+        if (own) return hopMessage(toolCallId, String(await own.tool.invoke(call.args, config)), call.name);
         const hop: HopResult =
           call.name !== "call_agent"
             ? { kind: "answer", text: `Unknown tool ${call.name}: use call_agent.` }

@@ -203,7 +203,13 @@ export async function serveAgent(
     locks,
     logger,
     metrics,
-    tasks: taskStore instanceof MongoTaskStore ? taskStore : undefined,
+    // A task the SDK has just given an id: neither its store nor its push configs need be read.
+    tasks: {
+      willCreate: (taskId, context) => {
+        if (taskStore instanceof MongoTaskStore) taskStore.willCreate(taskId, context);
+        if (pushConfigs instanceof MongoPushConfigStore) pushConfigs.willCreate(taskId, context);
+      },
+    },
     tracing: tracingSettings.enabled ? { captureContent: tracingSettings.captureContent } : undefined,
     access: access.access,
     memories: memory.memories,

@@ -201,6 +201,7 @@ describe("MCP servers receive the user's own token (FORWARD_JWT_TO_MCP, forwardU
           principal: { subject: user, groups: [], authenticated: true },
           report: () => undefined,
           signal: new AbortController().signal,
+          stored: async () => {},
         },
         () => connection.callTool({ name: "whoami", arguments: {} }),
       );
@@ -245,6 +246,7 @@ describe("MCP servers receive the user's own token (FORWARD_JWT_TO_MCP, forwardU
         principal: LOCAL_PRINCIPAL,
         report: () => undefined,
         signal: new AbortController().signal,
+        stored: async () => {},
       },
       () => connection.callTool({ name: "whoami", arguments: {} }),
     );

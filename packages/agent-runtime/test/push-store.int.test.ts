@@ -70,4 +70,20 @@ describe("push-notification configs in MongoDB", () => {
     expect(burst.every((configs) => configs.length === 1)).toBe(true);
     expect(finds.length).toBeLessThanOrEqual(1);
   });
+
+  it("knows a new task's configs without a read: none, or what its own request saved", async () => {
+    const plain = randomUUID();
+    const hooked = randomUUID();
+    // The SDK saves a config sent with the message before the turn starts.
+    await replica.save(hooked, context, config("https://hooks.example.com/own"));
+    const finds: string[] = [];
+    mongo.on("commandStarted", (event) => {
+      if (event.commandName === "find" && event.command.find === "push_configs_notes") finds.push("find");
+    });
+    replica.willCreate(plain, context);
+    replica.willCreate(hooked, context);
+    expect(await replica.loadWithMetadata(plain, context)).toEqual([]);
+    expect(urls(await replica.loadWithMetadata(hooked, context))).toEqual(["https://hooks.example.com/own"]);
+    expect(finds).toEqual([]);
+  });
 });

@@ -1,7 +1,8 @@
 // The conversation the checkpointer bench stores: an agent-shaped LangGraph graph whose every turn
 // is a user question, two tool calls with ~1 kB results each and an answer (7 checkpoints a turn),
-// run with durability "sync" as the agent runtime runs it; and a saver wrapper that times the calls
-// LangGraph makes, so put and putWrites are measured on the calls a real turn makes.
+// run with durability "sync" so that no call overlaps another (the agent runtime makes the same
+// calls, each step's while the next runs); and a saver wrapper that times the calls LangGraph
+// makes, so put and putWrites are measured on the calls a real turn makes.
 import { performance } from "node:perf_hooks";
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
@@ -130,7 +131,7 @@ export function agentGraph(saver: BaseCheckpointSaver) {
 
 export type AgentGraph = ReturnType<typeof agentGraph>;
 
-/** One turn of the conversation on `thread`, as the agent runtime runs it. */
+/** One turn of the conversation on `thread`, each write awaited before the next step. */
 export async function runTurn(graph: AgentGraph, thread: string, turn: number): Promise<void> {
   await graph.invoke(
     { messages: [new HumanMessage(`Question ${turn}: which issues mention ${words(turn, 8)}?`)] },

@@ -36,8 +36,8 @@ export interface StoreHandle {
   readonly info: StoreInfo;
   /**
    * A cheap token that changes whenever the items directly in `namespace` change (added, rewritten,
-   * deleted): two indexed reads, so an agent may keep a user's items in memory and read them again
-   * only when it changed. Undefined for the in-memory store (reading it is as cheap).
+   * deleted): one aggregation over an index, so an agent may keep a user's items in memory and read
+   * them again only when it changed. Undefined for the in-memory store (reading it is as cheap).
    */
   revision?(namespace: string[]): Promise<string>;
   close(): Promise<void>;
@@ -109,17 +109,16 @@ export async function openStore(options: StoreOptions = {}): Promise<StoreHandle
       ttlMinutes: settings.ttlMinutes,
     };
     logger.info(info, "Long-term memory persists to MongoDB");
+    // One command: the count and the newest write together (each turn asks, before its model call).
     const revision = async (namespace: string[]) => {
-      const namespaceStr = namespace.join("/");
-      const [count, newest] = await Promise.all([
-        items.countDocuments({ namespaceStr }),
-        items
-          .find({ namespaceStr }, { projection: { updatedAt: 1 } })
-          .sort({ updatedAt: -1 })
-          .limit(1)
-          .next(),
-      ]);
-      return `${count}:${newest?.updatedAt instanceof Date ? newest.updatedAt.getTime() : 0}`;
+      const [summary] = await items
+        .aggregate<{ count: number; newest: unknown }>([
+          { $match: { namespaceStr: namespace.join("/") } },
+          { $group: { _id: null, count: { $sum: 1 }, newest: { $max: "$updatedAt" } } },
+        ])
+        .toArray();
+      const newest = summary?.newest instanceof Date ? summary.newest.getTime() : 0;
+      return `${summary?.count ?? 0}:${newest}`;
     };
     return { store, info, revision, close: () => client.close() };
   } catch (error) {

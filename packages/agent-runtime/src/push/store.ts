@@ -64,7 +64,19 @@ export class MongoPushConfigStore implements PushNotificationStore {
       config: TaskPushNotificationConfig.toJSON({ ...config, taskId }),
     };
     await this.collection.replaceOne({ _id: document._id }, document, { upsert: true });
-    this.recent.delete(cacheKey({ owner, taskId }));
+    // Read again at once (saves are rare): a new task's config, saved before its turn, stays known.
+    const scope = { owner, taskId };
+    this.recent.set(cacheKey(scope), await this.read(scope));
+  }
+
+  /**
+   * A task the SDK has just given an id (see the executor): nobody can have registered a webhook
+   * for it but the request that created it, whose config {@link save} holds already. So its first
+   * updates need no read.
+   */
+  willCreate(taskId: string, context: ServerCallContext): void {
+    const key = cacheKey({ owner: resolveUserScope(context), taskId });
+    if (!this.recent.has(key)) this.recent.set(key, []);
   }
 
   /** What a caller lists or reads: as stored now. */

@@ -31,6 +31,7 @@ import { statusUpdate, textArtifact } from "./messages.js";
 import { reportToolActivity } from "./tool-activity.js";
 import { pendingInterrupts, type TurnCheckpoints } from "./turn-checkpoints.js";
 import { type Progress, runInTurn } from "./turn-context.js";
+import { WriteBarrier } from "./write-barrier.js";
 
 type Outcome = "completed" | "input-required" | "failed" | "canceled";
 
@@ -51,7 +52,7 @@ export interface TurnExecutorDeps {
   logger: Logger;
   /** The agent's registry: turn durations, model and tool calls. */
   metrics: RuntimeMetrics;
-  /** Told of a task before it is first published, so its store need not look for it. */
+  /** Told of a new task before it is first published, so its stores need not look for it. */
   tasks?: { willCreate(taskId: string, context: ServerCallContext): void };
   /** Set when tracing is on: each turn is a span, its model and tool calls spans beneath it. */
   tracing?: { captureContent: boolean };
@@ -137,6 +138,7 @@ export class AgentTurnExecutor implements AgentExecutor {
             ...(approver ? { approver } : {}),
             report,
             ...streamAnswer,
+            stored: () => this.deps.checkpoints.stored(threadId),
             signal: abort.signal,
           },
           () =>
@@ -239,14 +241,15 @@ export class AgentTurnExecutor implements AgentExecutor {
       input = new Command({ resume });
     }
 
-    // Each step is saved before the next runs: a state that cannot be stored stops the turn before
-    // the model is called again, and a crash loses nothing that was acknowledged.
+    // Each step is stored while the next runs; a model's answer and a tool's start wait until
+    // it is (write-barrier.ts): a crash loses nothing acknowledged, and no tool runs unrecorded.
     const stream = await this.deps.graph.stream(input, {
       configurable: { thread_id: threadId },
       signal,
       streamMode: answer.tokens ? ["updates", "values", "messages"] : ["updates", "values"],
-      durability: "sync",
+      durability: "async",
       callbacks: [
+        new WriteBarrier(() => this.deps.checkpoints.stored(threadId)),
         new ModelCallObserver({
           agent: this.deps.agent,
           metrics: this.deps.metrics,

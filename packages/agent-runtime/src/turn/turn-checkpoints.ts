@@ -7,20 +7,31 @@ import type { PendingInterrupt } from "./interrupts.js";
  * latest checkpoint once: the executor reads it to tell a new message from the answer to a pending
  * question, and the graph's own first read of that thread in the same turn is handed the same
  * tuple instead of asking MongoDB again. The turn holds the thread's lease (one turn at a time per
- * thread, across replicas), so nothing can change the thread between the two reads. Every other
- * call goes to the saver untouched.
+ * thread, across replicas), so nothing can change the thread between the two reads.
+ *
+ * It also knows which of a thread's writes are still under way, so a turn can wait for them
+ * ({@link stored}) where it must: the graph runs on while its steps are stored, and only a
+ * model's answer and a tool's start wait (see write-barrier.ts). Every other call goes to the
+ * saver untouched.
  */
 export class TurnCheckpoints {
   /** What the graph is compiled with. */
   readonly saver: BaseCheckpointSaver;
   private readonly primed = new Map<string, CheckpointTuple | undefined>();
+  /** Each thread's put and putWrites calls not yet done, and the first that failed (until release). */
+  private readonly writes = new Map<string, { pending: Set<Promise<unknown>>; failed?: unknown }>();
 
   constructor(private readonly inner: BaseCheckpointSaver) {
     const bound = new Map<PropertyKey, unknown>();
-    const getTuple = (config: RunnableConfig) => this.getTuple(config);
+    const own: Record<PropertyKey, unknown> = {
+      getTuple: (config: RunnableConfig) => this.getTuple(config),
+      put: (...args: Parameters<BaseCheckpointSaver["put"]>) => this.track(args[0], inner.put(...args)),
+      putWrites: (...args: Parameters<BaseCheckpointSaver["putWrites"]>) =>
+        this.track(args[0], inner.putWrites(...args)),
+    };
     this.saver = new Proxy(inner, {
       get(target, property) {
-        if (property === "getTuple") return getTuple;
+        if (Object.hasOwn(own, property)) return own[property];
         const value = Reflect.get(target, property, target);
         if (typeof value !== "function") return value;
         // Methods run on the saver itself (its fields, its private state), not on the proxy.
@@ -46,6 +57,38 @@ export class TurnCheckpoints {
 
   release(threadId: string): void {
     this.primed.delete(threadId);
+    this.writes.delete(threadId);
+  }
+
+  /**
+   * Resolves once every write the graph has asked for on the thread so far is stored; rejects with
+   * the first that failed in this turn (it stays failed until {@link release}).
+   */
+  async stored(threadId: string): Promise<void> {
+    const writes = this.writes.get(threadId);
+    if (!writes) return;
+    if (writes.pending.size > 0) await Promise.allSettled([...writes.pending]);
+    if ("failed" in writes) throw writes.failed;
+  }
+
+  private track<T>(config: RunnableConfig, write: Promise<T>): Promise<T> {
+    const threadId = config.configurable?.thread_id;
+    if (typeof threadId !== "string") return write;
+    let writes = this.writes.get(threadId);
+    if (!writes) {
+      writes = { pending: new Set() };
+      this.writes.set(threadId, writes);
+    }
+    const { pending } = writes;
+    pending.add(write);
+    write.then(
+      () => pending.delete(write),
+      (error: unknown) => {
+        pending.delete(write);
+        if (writes && !("failed" in writes)) writes.failed = error;
+      },
+    );
+    return write;
   }
 
   private getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {

@@ -33,6 +33,13 @@ export interface TurnContext {
    * and outside an agent's executor.
    */
   streamAnswer?(text: string): void;
+  /**
+   * Resolves once every write the turn's graph has asked for so far is stored, and rejects with one
+   * that failed: the graph stores each step while the next runs (write-barrier.ts). A LangChain
+   * tool and a model's answer wait for it by themselves; a graph node that acts by other means (a
+   * subagent hop) awaits it first, so what led to the action is on record before it happens.
+   */
+  stored(): Promise<void>;
   signal: AbortSignal;
 }
 
