@@ -17,14 +17,15 @@ export interface TurnMemories {
   /** `remember`, for the agent's model. */
   readonly tools: AgentTool[];
   /**
-   * The memory block for the running turn's message (recalled on the first call of the turn), cut
-   * to `roomTokens`: what the conversation leaves of MAX_CONTEXT_TOKENS in this model call.
+   * The memory block for the running turn's message (recalled once per turn, or taken from its
+   * prefetch), cut to `roomTokens`: what the conversation leaves of MAX_CONTEXT_TOKENS in this model
+   * call.
    */
   contextFor(message: string, roomTokens?: number): Promise<string | undefined>;
   /**
-   * Starts the running turn's recall for a new message now, without waiting: the executor calls it
-   * as the turn begins, so the reads overlap the graph's first checkpoint writes; contextFor then
-   * awaits the same recall.
+   * Starts the running turn's recall for its message now, without waiting: the executor calls it
+   * as the turn begins, so the read overlaps the conversation's; contextFor for the same message
+   * then awaits the same recall.
    */
   prefetch(message: string): void;
   /** The block already recalled in the running turn, for a hop to pass on; undefined if none. */
@@ -41,21 +42,20 @@ export function turnMemories(
   logger: Logger,
 ): TurnMemories {
   // Keyed by the turn's own context object: gone with the turn.
-  const recalls = new WeakMap<object, Promise<Recalled>>();
+  const recalls = new WeakMap<object, { message: string; recall: Promise<Recalled> }>();
   const recalled = new WeakMap<object, string | undefined>();
-  /** The turn's one recall, for the message it was first asked for. */
+  /** The turn's recall for `message`: read once, or again if the turn asks for another message. */
   const recallIn = (turn: TurnContext, message: string): Promise<Recalled> => {
-    let recall = recalls.get(turn);
-    if (!recall) {
-      recall = book
-        .recall(ownerOfPrincipal(turn.principal), message, budgetTokens)
-        .catch((error: unknown) => {
-          // A turn goes on without its memories rather than failing.
-          logger.warn({ err: error }, "could not recall memories for this turn");
-          return { texts: [], tokens: 0 };
-        });
-      recalls.set(turn, recall);
-    }
+    const known = recalls.get(turn);
+    if (known?.message === message) return known.recall;
+    const recall = book
+      .recall(ownerOfPrincipal(turn.principal), message, budgetTokens)
+      .catch((error: unknown) => {
+        // A turn goes on without its memories rather than failing.
+        logger.warn({ err: error }, "could not recall memories for this turn");
+        return { texts: [], tokens: 0 };
+      });
+    recalls.set(turn, { message, recall });
     return recall;
   };
   return {

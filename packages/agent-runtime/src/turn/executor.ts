@@ -215,13 +215,14 @@ export class AgentTurnExecutor implements AgentExecutor {
     bus: ExecutionEventBus,
     answer: AnswerStream,
   ): Promise<Outcome> {
+    // The memories for this message are read while its conversation is (an answer to a pause
+    // recalls for the message it answers instead: this read is then the one wasted).
+    this.deps.memories?.prefetch(text);
     // The graph's own first read of the thread is handed this same checkpoint (see TurnCheckpoints).
     const latest = await this.deps.checkpoints.latest(threadId);
     const pending = pendingInterrupts(latest);
     let input: Command | { messages: BaseMessage[] };
     if (pending.length === 0) {
-      // The memories for this message are read while the graph saves its first steps.
-      this.deps.memories?.prefetch(text);
       // Tool calls a dead turn left unanswered get their answers first: the model must see them.
       input = { messages: [...answersToLostToolCalls(latest), new HumanMessage(text)] };
     } else if (pending.some(({ value }) => isStepConfirmation(value))) {
