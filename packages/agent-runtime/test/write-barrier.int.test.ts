@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { tool } from "@langchain/core/tools";
 import { connectAgent } from "@switchboard/a2a-client";
 import { createLogger } from "@switchboard/common";
@@ -40,6 +41,8 @@ describe("a turn's writes and what waits for them", () => {
   const ran: string[][] = [];
   /** What the conversation had stored when each model call arrived. */
   const asked: string[][] = [];
+  /** Called by the model's first request: writes held until then go on. */
+  let modelAsked: (() => void) | undefined;
   let llm: ScriptedLlm;
   let agent: RunningAgent;
 
@@ -47,6 +50,7 @@ describe("a turn's writes and what waits for them", () => {
     llm = await startScriptedLlm({
       script: (request) => {
         asked.push([...saver.stored]);
+        modelAsked?.();
         return request.messages.some((message) => message.role === "tool")
           ? say("shelved")
           : callTool("shelve", {});
@@ -70,8 +74,17 @@ describe("a turn's writes and what waits for them", () => {
   });
 
   it("asks the model while the message is stored, and runs a tool only once its call is", async () => {
+    // The turn's writes wait for the model to be asked (or 10 s: a model call that waited for them
+    // would then see them stored, and fail the first check).
+    saver.holdUntil = Promise.race([
+      new Promise<void>((resolve) => {
+        modelAsked = resolve;
+      }),
+      sleep(10_000),
+    ]);
     const connection = await connectAgent(agent.url);
     const result = await connection.send({ text: "shelve it", contextId: randomUUID() });
+    saver.holdUntil = undefined;
     expect(result.state).toBe("completed");
     expect(result.text).toContain("shelved");
 

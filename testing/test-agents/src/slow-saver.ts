@@ -12,13 +12,15 @@ export class SlowSaver extends MemorySaver {
   readonly stored: string[] = [];
   /** Set: a step's writes that hold a tool call fail with it (the store went away). */
   failToolCallWrites: Error | undefined;
+  /** Set: every write waits for it too (a test holds the writes until something else happened). */
+  holdUntil: Promise<unknown> | undefined;
 
   constructor(private readonly writeMs = 150) {
     super();
   }
 
   override async put(...args: Parameters<MemorySaver["put"]>): Promise<RunnableConfig> {
-    await sleep(this.writeMs);
+    await Promise.all([sleep(this.writeMs), this.holdUntil]);
     const saved = await super.put(...args);
     this.stored.push("checkpoint");
     return saved;
@@ -26,7 +28,7 @@ export class SlowSaver extends MemorySaver {
 
   override async putWrites(...args: Parameters<MemorySaver["putWrites"]>): Promise<void> {
     const [, writes] = args;
-    await sleep(this.writeMs);
+    await Promise.all([sleep(this.writeMs), this.holdUntil]);
     const calls = writes
       .flatMap(([, value]) => (Array.isArray(value) ? value : [value]))
       .flatMap((value) => (AIMessage.isInstance(value) ? (value.tool_calls ?? []) : []))
