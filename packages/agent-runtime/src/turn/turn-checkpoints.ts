@@ -18,7 +18,7 @@ export class TurnCheckpoints {
   /** What the graph is compiled with. */
   readonly saver: BaseCheckpointSaver;
   private readonly primed = new Map<string, CheckpointTuple | undefined>();
-  /** Each thread's put and putWrites calls not yet done, and the first that failed (until release). */
+  /** Each thread's put and putWrites calls not yet done, and the first that failed (kept until release). */
   private readonly writes = new Map<string, { pending: Set<Promise<unknown>>; failed?: unknown }>();
 
   constructor(private readonly inner: BaseCheckpointSaver) {
@@ -74,18 +74,19 @@ export class TurnCheckpoints {
   private track<T>(config: RunnableConfig, write: Promise<T>): Promise<T> {
     const threadId = config.configurable?.thread_id;
     if (typeof threadId !== "string") return write;
-    let writes = this.writes.get(threadId);
-    if (!writes) {
-      writes = { pending: new Set() };
-      this.writes.set(threadId, writes);
-    }
-    const { pending } = writes;
-    pending.add(write);
+    const writes = this.writes.get(threadId) ?? { pending: new Set<Promise<unknown>>() };
+    this.writes.set(threadId, writes);
+    writes.pending.add(write);
     write.then(
-      () => pending.delete(write),
+      () => {
+        writes.pending.delete(write);
+        // Nothing under way and nothing failed: the thread needs no entry (nor a release to drop it).
+        if (writes.pending.size === 0 && !("failed" in writes) && this.writes.get(threadId) === writes)
+          this.writes.delete(threadId);
+      },
       (error: unknown) => {
-        pending.delete(write);
-        if (writes && !("failed" in writes)) writes.failed = error;
+        writes.pending.delete(write);
+        if (!("failed" in writes)) writes.failed = error;
       },
     );
     return write;
