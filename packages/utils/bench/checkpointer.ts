@@ -9,7 +9,8 @@
 //     process (it read the conversation before) and by a cold reader (a fresh saver, cache empty,
 //     reading a conversation another instance wrote, as replicas do);
 //   a turn, and the put / putWrites calls LangGraph makes in it (durability "sync": the calls the
-//     agent runtime makes, one at a time), warm (the process ran the previous turn) and cold (a fresh saver runs it).
+//     agent runtime makes, one at a time), warm (the process ran the previous turn) and cold (a
+//     fresh saver runs it).
 // Then one long conversation is written turn by turn by each saver and read back cold and warm:
 // its latest state, its latest N, and list() of every checkpoint.
 // Printed: p50 / p95 ms, calls per second of one caller, database commands per call, ours ÷
