@@ -42,18 +42,21 @@ describe("A2A tasks in MongoDB", () => {
     await mongo.close();
   });
 
-  it("stores a new task and every change of state at once, and a turn's progress soon after", async () => {
+  it("stores a new task and its outcome at once, and a turn's start and progress soon after", async () => {
     const id = randomUUID();
     await replica.save(task(id, "TASK_STATE_SUBMITTED", ["hi"]), context);
     expect((await other.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
-    await replica.save(task(id, "TASK_STATE_WORKING", ["hi"]), context);
-    expect((await other.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
 
-    // Progress within a state: the replica running the turn sees it at once, others a moment later.
+    // The turn starting, and its progress: the replica running it sees them at once, others a
+    // moment later, in one write.
+    await replica.save(task(id, "TASK_STATE_WORKING", ["hi"]), context);
     await replica.save(task(id, "TASK_STATE_WORKING", ["hi", "Calling list_notes"]), context);
     expect(texts(await replica.load(id, context))).toEqual(["hi", "Calling list_notes"]);
+    expect((await other.load(id, context))?.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
     await new Promise((resolve) => setTimeout(resolve, PROGRESS_WRITE_MS * 3));
-    expect(texts(await other.load(id, context))).toEqual(["hi", "Calling list_notes"]);
+    const started = await other.load(id, context);
+    expect(started?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(texts(started)).toEqual(["hi", "Calling list_notes"]);
 
     await replica.save(
       task(id, "TASK_STATE_WORKING", ["hi", "Calling list_notes", "list_notes done"]),

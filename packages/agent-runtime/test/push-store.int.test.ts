@@ -11,8 +11,8 @@ const config = (url: string) => TaskPushNotificationConfig.fromJSON({ url });
 const urls = (configs: Array<{ config: TaskPushNotificationConfig }>) =>
   configs.map(({ config }) => config.url);
 
-// Two stores on one collection are two replicas of an agent: deliveries read a task's configs once
-// per second however many updates it has, and still see a config another replica saved.
+// Two stores on one collection are two replicas of an agent: deliveries read a task's configs at most
+// once per second however many updates it has, and still see a config another replica saved.
 describe("push-notification configs in MongoDB", () => {
   const dbName = uniqueDbName("push_store");
   let mongo: MongoClient;
@@ -85,5 +85,26 @@ describe("push-notification configs in MongoDB", () => {
     expect(await replica.loadWithMetadata(plain, context)).toEqual([]);
     expect(urls(await replica.loadWithMetadata(hooked, context))).toEqual(["https://hooks.example.com/own"]);
     expect(finds).toEqual([]);
+  });
+
+  it("reads a long turn's configs again for its end, not for each piece of progress", async () => {
+    const taskId = randomUUID();
+    replica.willCreate(taskId, context);
+    await other.save(taskId, context, config("https://hooks.example.com/later"));
+    // The turn has run for longer than the configs stay fresh for a change of state.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const finds: string[] = [];
+    mongo.on("commandStarted", (event) => {
+      if (event.commandName === "find" && event.command.find === "push_configs_notes") finds.push("find");
+    });
+    expect(await replica.loadWithMetadata(taskId, context, { progress: true })).toEqual([]);
+    expect(finds).toEqual([]);
+    expect(urls(await replica.loadWithMetadata(taskId, context, { progress: false }))).toEqual([
+      "https://hooks.example.com/later",
+    ]);
+    expect(urls(await replica.loadWithMetadata(taskId, context, { progress: true }))).toEqual([
+      "https://hooks.example.com/later",
+    ]);
+    expect(finds).toEqual(["find"]);
   });
 });

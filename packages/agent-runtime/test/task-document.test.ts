@@ -44,6 +44,10 @@ describe("a task's stored document", () => {
   it("holds back progress within a stored state, but writes a change of state or a finished task at once", () => {
     expect(holdsBack({ rev: 1, state: WORKING }, WORKING)).toBe(true);
     expect(holdsBack({ rev: 1, state: WORKING }, COMPLETED)).toBe(false);
+    // A turn that started is progress too; waiting for the user is not.
+    expect(holdsBack({ rev: 1, state: TaskState.TASK_STATE_SUBMITTED }, WORKING)).toBe(true);
+    expect(holdsBack({ rev: 1, state: WORKING }, TaskState.TASK_STATE_INPUT_REQUIRED)).toBe(false);
+    expect(holdsBack({ rev: 1, state: TaskState.TASK_STATE_INPUT_REQUIRED }, WORKING)).toBe(false);
     expect(holdsBack({ rev: 1, state: COMPLETED }, COMPLETED)).toBe(false);
     expect(holdsBack(null, WORKING)).toBe(false);
     expect(holdsBack(undefined, WORKING)).toBe(false);

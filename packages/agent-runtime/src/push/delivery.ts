@@ -1,4 +1,4 @@
-import type { StreamResponse, Task, TaskPushNotificationConfig } from "@a2a-js/sdk";
+import { type StreamResponse, type Task, type TaskPushNotificationConfig, TaskState } from "@a2a-js/sdk";
 import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
 import {
   type PushNotificationSender,
@@ -11,12 +11,17 @@ import type { Logger } from "@switchboard/common";
 import pRetry, { AbortError } from "p-retry";
 import type { Agent } from "undici";
 import { undici } from "../network/undici.js";
+import type { DeliveredUpdate } from "./store.js";
 import { badWebhookUrl, PRIVATE_WEBHOOK, publicOnlyLookup, webhookLabel } from "./webhook-guard.js";
 
 export interface PushDeliveryOptions {
   /** Where the configs are: the SDK's store API, with the version each was registered over. */
   store: {
-    loadWithMetadata(taskId: string, context: ServerCallContext): Promise<StoredPushNotificationConfig[]>;
+    loadWithMetadata(
+      taskId: string,
+      context: ServerCallContext,
+      update?: DeliveredUpdate,
+    ): Promise<StoredPushNotificationConfig[]>;
   };
   /** PUSH_NOTIFICATIONS_ALLOW_PRIVATE_NETWORKS */
   allowPrivate: boolean;
@@ -61,7 +66,9 @@ export class PushDelivery implements PushNotificationSender {
   async send(streamResponse: StreamResponse, context: ServerCallContext, task?: Task): Promise<void> {
     const taskId = taskIdOf(streamResponse);
     if (!taskId) return;
-    const configs = await this.options.store.loadWithMetadata(taskId, context);
+    const configs = await this.options.store.loadWithMetadata(taskId, context, {
+      progress: isProgress(streamResponse),
+    });
     if (configs.length === 0) return;
     const previous = this.chains.get(taskId) ?? Promise.resolve();
     const next = previous.then(async () => {
@@ -142,6 +149,13 @@ function taskIdOf(update: StreamResponse): string | undefined {
   const payload = update.payload;
   if (!payload) return undefined;
   return payload.$case === "task" ? payload.value.id : payload.value.taskId || undefined;
+}
+
+/** Progress within the task's state: answer text, or a working status (the turn runs, a tool is called). */
+function isProgress(update: StreamResponse): boolean {
+  const payload = update.payload;
+  if (payload?.$case === "artifactUpdate") return true;
+  return payload?.$case === "statusUpdate" && payload.value.status?.state === TaskState.TASK_STATE_WORKING;
 }
 
 function authHeaders(config: TaskPushNotificationConfig): Record<string, string> {

@@ -25,11 +25,15 @@ interface PushConfigDocument {
 const LEGACY_VERSION = "0.3";
 
 /**
- * How long a task's configs, once read for a delivery, serve its next updates: they are looked up
- * for every update (six to nine per turn). A config saved on another replica reaches this one's
- * deliveries within this time, one saved or deleted here at once; lists and reads are always fresh.
+ * How long a task's configs, once read for a delivery, serve its next updates without a read:
+ * they are looked up for every update (six to nine per turn). A config saved or deleted on another
+ * replica reaches this one's deliveries of a change of state (the turn's end, a question) once the
+ * configs known are older than this, and its progress (status messages, answer text) once they are
+ * older than {@link PROGRESS_FRESH_MS}: a turn longer than a second reads them once, not once a
+ * second. One saved or deleted here counts at once; lists and reads are always fresh.
  */
 const FRESH_MS = 1_000;
+const PROGRESS_FRESH_MS = 10_000;
 
 /**
  * Push-notification configs in `push_configs_<agent>`, beside the tasks they belong to and scoped to
@@ -41,6 +45,8 @@ export class MongoPushConfigStore implements PushNotificationStore {
   private readonly recent = new LRUCache<string, StoredPushNotificationConfig[], Scope>({
     max: 10_000,
     ttl: FRESH_MS,
+    // Progress is delivered to configs up to PROGRESS_FRESH_MS old (see loadWithMetadata).
+    noDeleteOnStaleGet: true,
     fetchMethod: (_key, _stale, { context }) => this.read(context),
   });
 
@@ -85,13 +91,21 @@ export class MongoPushConfigStore implements PushNotificationStore {
     return configs.map((stored) => stored.config);
   }
 
-  /** What deliveries read (PushDelivery, once per update): fresh within {@link FRESH_MS}. */
+  /**
+   * What deliveries read (PushDelivery, once per update): read again when older than
+   * {@link FRESH_MS}, or for progress within a state, {@link PROGRESS_FRESH_MS}.
+   */
   async loadWithMetadata(
     taskId: string,
     context: ServerCallContext,
+    update?: DeliveredUpdate,
   ): Promise<StoredPushNotificationConfig[]> {
     const scope = { owner: resolveUserScope(context), taskId };
-    return (await this.recent.fetch(cacheKey(scope), { context: scope })) ?? [];
+    const key = cacheKey(scope);
+    const age = FRESH_MS - this.recent.getRemainingTTL(key);
+    const known =
+      update?.progress && age <= PROGRESS_FRESH_MS ? this.recent.get(key, { allowStale: true }) : undefined;
+    return known ?? (await this.recent.fetch(key, { context: scope })) ?? [];
   }
 
   private async read(scope: Scope): Promise<StoredPushNotificationConfig[]> {
@@ -108,6 +122,12 @@ export class MongoPushConfigStore implements PushNotificationStore {
     await this.collection.deleteOne({ _id: `${owner}/${taskId}/${configId ?? taskId}` });
     this.recent.delete(cacheKey({ owner, taskId }));
   }
+}
+
+/** What a delivery tells the store of its update. */
+export interface DeliveredUpdate {
+  /** Progress within the task's state (a working status, answer text), not a change of it. */
+  progress: boolean;
 }
 
 interface Scope {

@@ -13,7 +13,7 @@ import {
 } from "./task-document.js";
 import { mergeWritten, type TaskVersion } from "./task-merge.js";
 
-/** Progress within a state (status messages, streamed answer text) reaches MongoDB this late at most. */
+/** A turn's progress (its start, status messages, streamed answer text) reaches MongoDB this late at most. */
 export const PROGRESS_WRITE_MS = 250;
 /** A write that failed because MongoDB could not be reached is tried again this much later… */
 const RETRY_WRITE_MS = 1_000;
@@ -23,8 +23,8 @@ const CONFLICT_RETRIES = 5;
 
 /**
  * A task a turn in this process is running on: its newest version kept in memory (what `load`
- * hands out) and written behind to MongoDB — a change of state at once, progress within a state at
- * most {@link PROGRESS_WRITE_MS} later. Every write is conditional on the revision last seen; a
+ * hands out) and written behind to MongoDB — a change of state at once, a turn's progress at most
+ * {@link PROGRESS_WRITE_MS} later. Every write is conditional on the revision last seen; a
  * write by someone else meanwhile is merged in ({@link mergeWritten}). Once MongoDB holds all of it
  * and its turn is over (or it was finished or deleted elsewhere), it is done: `onDone` is told
  * what MongoDB holds, and it writes nothing more.
@@ -56,7 +56,7 @@ export class ActiveTask {
     return this.version.json;
   }
 
-  /** Takes a new version; written at once, or held back a little when it is progress within a state. */
+  /** Takes a new version; written at once, or held back a little when it is a turn's progress. */
   async save(json: JsonTask, state: number): Promise<void> {
     this.version = { json, state };
     this.dirty = true;

@@ -72,10 +72,12 @@ export function finished(state: number): boolean {
 
 /**
  * Whether a save can be held back (written a little later, with whatever follows it): progress
- * within a state MongoDB already holds. A change of state, and a finished task, are written at once.
+ * within a state MongoDB already holds, or of a turn it holds as running (submitted becoming
+ * working). Any other change of state, and a finished task, are written at once.
  */
 export function holdsBack(stored: Stored | undefined, state: number): boolean {
-  return stored?.state === state && !finished(state);
+  if (!stored || finished(state)) return false;
+  return stored.state === state || (turnRunning(stored.state) && turnRunning(state));
 }
 
 /** The revision a document was read at: documents written before revisions were added count as 0. */
