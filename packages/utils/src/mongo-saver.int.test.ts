@@ -213,6 +213,43 @@ describe("MongoCheckpointSaver on an agent's conversation", () => {
     expect(Object.keys(tuple?.checkpoint.channel_values ?? {}).sort()).toEqual(["jumpTo", "step"]);
   });
 
+  it("stores a step's writes beside the next checkpoint: one that never lands leaves that checkpoint whole", async () => {
+    const saver = saverOn("beside");
+    // The model step's writes document cannot be stored (its task's document is there already).
+    const writes = db.collection(agentCollections("beside").writes);
+    await writes.createIndex({ task_id: 1 }, { unique: true, name: "one_per_task" });
+    await writes.insertOne({ task_id: "model-task" });
+    const thread = { configurable: { thread_id: "beside", checkpoint_ns: "" } };
+    const question = new HumanMessage({ id: "question", content: "Is PLAT-1 open?" });
+    const answer = new AIMessage({ id: "answer", content: "PLAT-1 is open." });
+    const first = await saver.put(
+      thread,
+      { ...emptyCheckpoint(), channel_values: { messages: [question] }, channel_versions: { messages: 1 } },
+      { source: "input", step: -1, parents: {} },
+      { messages: 1 },
+    );
+    // As LangGraph's loop issues them: the step's writes, then at once the checkpoint after it.
+    const stepWrites = saver.putWrites(first, [["messages", [answer]]], "model-task");
+    const next = saver.put(
+      first,
+      {
+        ...emptyCheckpoint(),
+        channel_values: { messages: [question, answer] },
+        channel_versions: { messages: 2 },
+      },
+      { source: "loop", step: 0, parents: {} },
+      { messages: 2 },
+    );
+    await expect(stepWrites).rejects.toThrow(/duplicate key/i);
+    const stored = await next;
+    // A cold reader (a restarted replica) takes up the conversation from that checkpoint, whole.
+    const tuple = await saverOn("beside").getTuple(thread);
+    expect(tuple?.config.configurable?.checkpoint_id).toBe(stored.configurable?.checkpoint_id);
+    const messages = tuple?.checkpoint.channel_values.messages as BaseMessage[];
+    expect(messages.map((message) => message.content)).toEqual(["Is PLAT-1 open?", "PLAT-1 is open."]);
+    expect(tuple?.pendingWrites).toEqual([]);
+  });
+
   it("stores a streamed model reply once: the chunk LangGraph wrote and the message its reducer kept", async () => {
     // A model node that streams returns an AIMessageChunk; the messages channel keeps its plain
     // AIMessage copy. Both are read back as written, from one stored body.

@@ -36,6 +36,7 @@ export class CheckpointWriter {
    * One conversation's writes run one after another in this process, as LangGraph issues them
    * (a step's writes and the next checkpoint may otherwise overlap): each then finds the messages
    * the previous stored, so a message is inserted once and a chunk's plain copy is recognized.
+   * Only a writes document's own insert runs beside what follows it (see putWrites).
    */
   private readonly queue = new SerialQueue();
 
@@ -63,7 +64,13 @@ export class CheckpointWriter {
     taskPath?: string,
   ): Promise<void> {
     const threadId = requiredString(config, "thread_id");
-    return this.queue.run(threadId, () => this.putTaskWrites(threadId, config, writes, taskId, taskPath));
+    // The queue holds a step's writes until their messages are stored (after the checkpoint they
+    // belong to); their document then goes out beside the next checkpoint, which needs only those
+    // messages: it holds the step's result itself, so neither document waits for the other.
+    const insert = await this.queue.run(threadId, () =>
+      this.taskWrites(threadId, config, writes, taskId, taskPath),
+    );
+    await insert?.();
   }
 
   private async putCheckpoint(
@@ -156,13 +163,14 @@ export class CheckpointWriter {
     this.store.threads.touch(thread);
   }
 
-  private async putTaskWrites(
+  /** Stores a task's new messages, and hands back the insert of its writes document (none: no writes). */
+  private async taskWrites(
     threadId: string,
     config: RunnableConfig,
     writes: PendingWrite[],
     taskId: string,
     taskPath?: string,
-  ): Promise<void> {
+  ): Promise<(() => Promise<unknown>) | undefined> {
     const ns = configString(config, "checkpoint_ns") ?? "";
     const checkpointId = requiredString(config, "checkpoint_id");
     const thread = this.store.threads.get(threadId);
@@ -175,14 +183,14 @@ export class CheckpointWriter {
         return { i: writeIndex(channel, idx), c: channel, ...typeField(type), d: data };
       }),
     );
-    if (stored.length === 0) return;
+    if (stored.length === 0) return undefined;
     await this.insertMessages(thread, encoder);
     const doc = writesDocument(
       { threadId, ns, checkpointId, taskId, taskPath },
       stored,
       expiryAt(Date.now(), this.store.ttlMs),
     );
-    await this.store.writes.insertOne(doc);
+    return () => this.store.writes.insertOne(doc);
   }
 
   private encoder(thread: ThreadState, ns: string): ValueEncoder {
