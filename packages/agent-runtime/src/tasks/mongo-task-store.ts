@@ -31,11 +31,11 @@ const KNOWN_REVISIONS = 1000;
  * turn ends (it waits for the user, or is finished), so those reads cost nothing; a change of state
  * is written at once, and the turn's progress (its start from submitted to working, tool calls,
  * streamed answer text) at most {@link PROGRESS_WRITE_MS} later or with the next change of state,
- * whichever comes first. So a
- * turn's answer, question or failure is in MongoDB before anyone is told of it. Every write is
- * conditional on the revision last seen: a write by someone else meanwhile (another replica
- * canceling the task, or adding a message to it) is read and merged, and a task that was finished
- * or deleted meanwhile stays as it is, as the SDK's read-before-write would leave it.
+ * whichever comes first. So a turn's answer, question or failure is in MongoDB before anyone is
+ * told of it. Every write is conditional on the revision last seen: a write by someone else
+ * meanwhile (another replica canceling the task, or adding a message to it) is read and merged, and
+ * a task that was finished or deleted meanwhile stays as it is, as the SDK's read-before-write
+ * would leave it.
  */
 export class MongoTaskStore implements TaskStore {
   private readonly collection: Collection<TaskDocument>;
