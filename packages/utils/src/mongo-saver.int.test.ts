@@ -213,7 +213,7 @@ describe("MongoCheckpointSaver on an agent's conversation", () => {
     expect(Object.keys(tuple?.checkpoint.channel_values ?? {}).sort()).toEqual(["jumpTo", "step"]);
   });
 
-  it("stores a step's writes beside the next checkpoint: one that never lands leaves that checkpoint whole", async () => {
+  it("reads a checkpoint back whole when its step's writes document never landed", async () => {
     const saver = saverOn("beside");
     // The model step's writes document cannot be stored (its task's document is there already).
     const writes = db.collection(agentCollections("beside").writes);

@@ -41,7 +41,7 @@ const PROGRESS_FRESH_MS = 10_000;
  * deliver the task's updates.
  */
 export class MongoPushConfigStore implements PushNotificationStore {
-  /** A task's configs, read once per {@link FRESH_MS} however many updates ask. */
+  /** A task's configs, read at most once per {@link FRESH_MS} however many updates ask. */
   private readonly recent = new LRUCache<string, StoredPushNotificationConfig[], Scope>({
     max: 10_000,
     ttl: FRESH_MS,
