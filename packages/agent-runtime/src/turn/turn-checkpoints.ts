@@ -1,3 +1,4 @@
+import { setImmediate as afterPendingWork } from "node:timers/promises";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { type BaseCheckpointSaver, type CheckpointTuple, INTERRUPT } from "@langchain/langgraph";
 import type { PendingInterrupt } from "./interrupts.js";
@@ -11,8 +12,10 @@ import type { PendingInterrupt } from "./interrupts.js";
  *
  * It also knows which of a thread's writes are still under way, so a turn can wait for them
  * ({@link stored}) where it must: the graph runs on while its steps are stored, and only a
- * model's answer and a tool's start wait (see write-barrier.ts). Every other call goes to the
- * saver untouched.
+ * model's answer and a tool's start wait (see write-barrier.ts). A write goes to the saver after
+ * the work already pending in the event loop, in the order the graph asked for it: the graph's
+ * next step (a model request) goes out first, and the write is encoded and sent while the model
+ * thinks. Every other call goes to the saver untouched.
  */
 export class TurnCheckpoints {
   /** What the graph is compiled with. */
@@ -25,9 +28,9 @@ export class TurnCheckpoints {
     const bound = new Map<PropertyKey, unknown>();
     const own: Record<PropertyKey, unknown> = {
       getTuple: (config: RunnableConfig) => this.getTuple(config),
-      put: (...args: Parameters<BaseCheckpointSaver["put"]>) => this.track(args[0], inner.put(...args)),
+      put: (...args: Parameters<BaseCheckpointSaver["put"]>) => this.track(args[0], () => inner.put(...args)),
       putWrites: (...args: Parameters<BaseCheckpointSaver["putWrites"]>) =>
-        this.track(args[0], inner.putWrites(...args)),
+        this.track(args[0], () => inner.putWrites(...args)),
     };
     this.saver = new Proxy(inner, {
       get(target, property) {
@@ -71,7 +74,8 @@ export class TurnCheckpoints {
     if ("failed" in writes) throw writes.failed;
   }
 
-  private track<T>(config: RunnableConfig, write: Promise<T>): Promise<T> {
+  private track<T>(config: RunnableConfig, start: () => Promise<T>): Promise<T> {
+    const write = afterPendingWork().then(start);
     const threadId = config.configurable?.thread_id;
     if (typeof threadId !== "string") return write;
     const writes = this.writes.get(threadId) ?? { pending: new Set<Promise<unknown>>() };
