@@ -1,5 +1,5 @@
 import { APPROVE, DECLINE, readQuestion } from "@switchboard/a2a-client";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import { type AgentItem, type Item, trailSummary } from "./conversation.js";
 import { renderMarkdown } from "./markdown.js";
 
@@ -64,10 +64,7 @@ function AgentView({ item, busy, onAnswer }: { item: AgentItem } & Omit<Messages
           </ol>
         </details>
       ) : null}
-      {item.answer ? (
-        // Sanitized by renderMarkdown (DOMPurify): no script or handler in an answer can run.
-        <div class="answer markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(item.answer) }} />
-      ) : null}
+      {item.answer ? <Answer text={item.answer} /> : null}
       {item.question ? <QuestionCard item={item} busy={busy} onAnswer={onAnswer} /> : null}
       {item.state === "canceled" ? <p class="muted">Stopped.</p> : null}
       {item.error ? (
@@ -77,6 +74,16 @@ function AgentView({ item, busy, onAnswer }: { item: AgentItem } & Omit<Messages
       ) : null}
     </>
   );
+}
+
+/**
+ * An answer's markdown, rendered again only when its text changes: as one answer streams, the
+ * conversation's earlier answers are not parsed and sanitized again for every piece.
+ */
+function Answer({ text }: { text: string }) {
+  // Sanitized by renderMarkdown (DOMPurify): no script or handler in an answer can run.
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return <div class="answer markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 /** A question on a waiting task: Approve / Decline for a change, else answered in the message box. */

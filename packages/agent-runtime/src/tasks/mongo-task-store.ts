@@ -139,8 +139,10 @@ export class MongoTaskStore implements TaskStore {
     const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
     const filter = listFilter(params, resolveUserScope(context));
     const totalSize = await this.collection.countDocuments(filter);
+    // A list without artifacts (a conversation list) leaves them, often the bulk of a task, in MongoDB.
+    const projection = params.includeArtifacts ? undefined : { "task.artifacts": 0 };
     const documents = await this.collection
-      .find(pageFilter(filter, params.pageToken))
+      .find(pageFilter(filter, params.pageToken), projection ? { projection } : {})
       .sort({ timestamp: -1, taskId: -1 })
       .limit(pageSize + 1)
       .toArray();
