@@ -382,12 +382,16 @@ async function main(): Promise<void> {
       "web chat": {
         paths: webPaths,
         turn: async (path) => {
+          // The page refreshes its conversation list as a turn ends: a user's next message comes
+          // after that, not on top of it.
+          const listed = page.waitForResponse((response) => response.url().endsWith("/api/conversations"));
           // Times in the page, from the send.
           const pieces = (await page.evaluate(
             `(${WATCH_ANSWER})(${JSON.stringify([path.text, WORDS])})`,
           )) as Seen["pieces"];
           // The next turn waits for this one to end.
           await page.waitForFunction(() => !document.querySelector(".activity"));
+          await listed;
           return { start: 0, pieces };
         },
       },
