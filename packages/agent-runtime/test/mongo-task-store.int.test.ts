@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { Task, TaskState } from "@a2a-js/sdk";
-import { ServerCallContext } from "@a2a-js/sdk/server";
+import { ServerCallContext, type TaskStore, type User } from "@a2a-js/sdk/server";
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listConversations } from "../src/conversations/history.js";
 import { MongoTaskStore, PROGRESS_WRITE_MS } from "../src/tasks/mongo-task-store.js";
 
 const context = new ServerCallContext();
@@ -71,6 +72,55 @@ describe("A2A tasks in MongoDB", () => {
     expect(finished?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(texts(finished)).toEqual(["hi", "Calling list_notes", "list_notes done"]);
     expect(finished?.artifacts.map((artifact) => artifact.artifactId)).toEqual(["answer"]);
+  });
+
+  it("lists a caller's conversations grouped in MongoDB exactly as reading their tasks one by one does", async () => {
+    const user: User = { isAuthenticated: true, userName: `lister-${randomUUID()}` };
+    const lister = new ServerCallContext({ user });
+    const states = ["TASK_STATE_COMPLETED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_FAILED"] as const;
+    const start = Date.now();
+    // 40 tasks in 7 conversations, two at a time with the same status time, in three end states.
+    for (let i = 0; i < 40; i++) {
+      const contextId = `conversation-${i % 7}`;
+      await replica.save(
+        Task.fromJSON({
+          id: `task-${i}`,
+          contextId,
+          status: {
+            state: states[i % 3],
+            timestamp: new Date(start + Math.floor(i / 2) * 1000).toISOString(),
+          },
+          history: [
+            { messageId: `m-${i}`, role: "ROLE_USER", parts: [{ text: `message ${i} of ${contextId}` }] },
+          ],
+          artifacts: [{ artifactId: "answer", parts: [{ text: `answer ${i}` }] }],
+        }),
+        lister,
+      );
+    }
+    // The same store seen only as a TaskStore: the list read task by task, page by page.
+    const taskByTask: TaskStore = {
+      save: (task, context) => replica.save(task, context),
+      load: (taskId, context) => replica.load(taskId, context),
+      list: (params, context) => replica.list(params, context),
+    };
+
+    const grouped = await listConversations(replica, user);
+    expect(grouped).toEqual(await listConversations(taskByTask, user));
+    // Newest first (task 39 is conversation 4's), each titled by its first message.
+    expect(grouped.map(({ contextId, tasks, title, state }) => [contextId, tasks, title, state])).toEqual([
+      ["conversation-4", 6, "message 4 of conversation-4", "completed"],
+      ["conversation-3", 6, "message 3 of conversation-3", "failed"],
+      ["conversation-2", 6, "message 2 of conversation-2", "input-required"],
+      ["conversation-1", 6, "message 1 of conversation-1", "completed"],
+      ["conversation-0", 6, "message 0 of conversation-0", "failed"],
+      ["conversation-6", 5, "message 6 of conversation-6", "input-required"],
+      ["conversation-5", 5, "message 5 of conversation-5", "completed"],
+    ]);
+    // Only the newest tasks count: ten of them, the older ones of a conversation left out.
+    const newest = await replica.conversationsOf(lister, 10);
+    expect(newest.reduce((sum, { count }) => sum + count, 0)).toBe(10);
+    expect(newest.map(({ contextId, count }) => [contextId, count])[0]).toEqual(["conversation-4", 2]);
   });
 
   it("lists what a running turn has done so far", async () => {

@@ -40,26 +40,63 @@ const MAX_TASKS_PER_CONVERSATION = 1_000;
 const PAGE_SIZE = 100;
 const TITLE_CHARS = 120;
 
+/** One conversation's tasks, as a list of conversations shows them. */
+export interface ConversationTasks {
+  contextId: string;
+  /** Its newest task's status time and state. */
+  updatedAt: string;
+  state: TaskState;
+  count: number;
+  /** Its oldest task (at least its history): the title is its first message. */
+  oldest: Task;
+}
+
+/** A task store that groups a caller's tasks by conversation itself (MongoTaskStore: in MongoDB). */
+export interface GroupsConversations {
+  /** The caller's conversations among their newest `limit` tasks, newest first. */
+  conversationsOf(context: ServerCallContext, limit: number): Promise<ConversationTasks[]>;
+}
+
 /**
  * The caller's conversations, newest activity first. Read from the A2A task store, which keeps each
  * caller's tasks apart exactly as their threads are (the owner is the same key as the thread prefix),
- * so nobody lists another user's conversations.
+ * so nobody lists another user's conversations. A store that groups them itself does; any other is
+ * read task by task.
  */
 export async function listConversations(tasks: TaskStore, user: User): Promise<ConversationSummary[]> {
-  const found = new Map<string, { newest: Task; oldest: Task; count: number }>();
-  for await (const task of callerTasks(tasks, user, "", MAX_TASKS_LISTED)) {
-    const entry = found.get(task.contextId);
-    // Newest first: the first task seen is the newest, the last the oldest.
-    if (!entry) found.set(task.contextId, { newest: task, oldest: task, count: 1 });
-    else Object.assign(entry, { oldest: task, count: entry.count + 1 });
-  }
-  return [...found.entries()].map(([contextId, { newest, oldest, count }]) => ({
+  const grouped = groupsConversations(tasks)
+    ? await tasks.conversationsOf(new ServerCallContext({ user }), MAX_TASKS_LISTED)
+    : await groupByConversation(callerTasks(tasks, user, "", MAX_TASKS_LISTED));
+  return grouped.map(({ contextId, oldest, updatedAt, count, state }) => ({
     contextId,
     title: titleOf(oldest),
-    updatedAt: newest.status?.timestamp ?? "",
+    updatedAt,
     tasks: count,
-    state: turnState(newest.status?.state),
+    state: turnState(state),
   }));
+}
+
+function groupsConversations(tasks: TaskStore): tasks is TaskStore & GroupsConversations {
+  return typeof (tasks as Partial<GroupsConversations>).conversationsOf === "function";
+}
+
+/** Tasks newest first, grouped by conversation in the order each was first seen. */
+async function groupByConversation(tasks: AsyncIterable<Task>): Promise<ConversationTasks[]> {
+  const found = new Map<string, ConversationTasks>();
+  for await (const task of tasks) {
+    const entry = found.get(task.contextId);
+    // Newest first: the first task seen is the newest, the last the oldest.
+    if (entry) Object.assign(entry, { oldest: task, count: entry.count + 1 });
+    else
+      found.set(task.contextId, {
+        contextId: task.contextId,
+        updatedAt: task.status?.timestamp ?? "",
+        state: task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
+        count: 1,
+        oldest: task,
+      });
+  }
+  return [...found.values()];
 }
 
 /** One conversation of the caller, oldest task first; undefined when the caller has none by that id. */

@@ -2,6 +2,7 @@ import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from "
 import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { collectionsFor } from "@switchboard/contract";
 import type { Collection, Db } from "mongodb";
+import type { ConversationTasks, GroupsConversations } from "../conversations/history.js";
 import { ActiveTask } from "./active-task.js";
 import { failedTask } from "./failed-task.js";
 import { KnownRevisions } from "./known-revisions.js";
@@ -37,7 +38,16 @@ const KNOWN_REVISIONS = 1000;
  * a task that was finished or deleted meanwhile stays as it is, as the SDK's read-before-write
  * would leave it.
  */
-export class MongoTaskStore implements TaskStore {
+/** What aggregating a caller's tasks by conversation gives, per conversation. */
+interface ConversationRow {
+  _id: string;
+  updatedAt: string;
+  state: number;
+  count: number;
+  history?: unknown[];
+}
+
+export class MongoTaskStore implements TaskStore, GroupsConversations {
   private readonly collection: Collection<TaskDocument>;
   private readonly active = new Map<string, ActiveTask>();
   /** Tasks not in `active`: only "new" ever answers a `load`. */
@@ -124,9 +134,49 @@ export class MongoTaskStore implements TaskStore {
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    // What this process holds back is written first, so the list shows it.
-    await Promise.allSettled([...this.active.values()].map((entry) => entry.flush()));
+    await this.flushHeldBack();
     return unavailableAsError(() => this.query(params, context));
+  }
+
+  /**
+   * The caller's conversations among their newest `limit` tasks, grouped in MongoDB (one
+   * aggregation, however many tasks): the newest first, each with its newest task's time and state,
+   * its number of tasks and its oldest task's history (what its title is taken from).
+   */
+  async conversationsOf(context: ServerCallContext, limit: number): Promise<ConversationTasks[]> {
+    await this.flushHeldBack();
+    const rows = await unavailableAsError(() =>
+      this.collection
+        .aggregate<ConversationRow>([
+          { $match: { owner: resolveUserScope(context) } },
+          { $sort: { timestamp: -1, taskId: -1 } },
+          { $limit: limit },
+          {
+            $group: {
+              _id: "$contextId",
+              updatedAt: { $first: "$timestamp" },
+              newestTask: { $first: "$taskId" },
+              state: { $first: "$state" },
+              count: { $sum: 1 },
+              history: { $last: "$task.history" },
+            },
+          },
+          { $sort: { updatedAt: -1, newestTask: -1 } },
+        ])
+        .toArray(),
+    );
+    return rows.map((row) => ({
+      contextId: row._id,
+      updatedAt: row.updatedAt,
+      state: row.state,
+      count: row.count,
+      oldest: Task.fromJSON({ id: "", contextId: row._id, history: row.history ?? [] }),
+    }));
+  }
+
+  /** What this process holds back is written first, so a list shows it. */
+  private async flushHeldBack(): Promise<void> {
+    await Promise.allSettled([...this.active.values()].map((entry) => entry.flush()));
   }
 
   /** A task whose turn is over leaves `active`; what MongoDB holds of it is remembered for its next write. */
