@@ -1,6 +1,7 @@
 import { Role, type Task, TaskState } from "@a2a-js/sdk";
 import { ServerCallContext, type TaskStore, type User } from "@a2a-js/sdk/server";
 import { artifactText, partsText, turnState } from "@switchboard/a2a-client";
+import type { ConversationTasks, GroupsConversations } from "../tasks/conversation-tasks.js";
 
 /** One of the caller's conversations, as a list of them shows it. */
 export interface ConversationSummary {
@@ -39,23 +40,6 @@ const MAX_TASKS_LISTED = 2_000;
 const MAX_TASKS_PER_CONVERSATION = 1_000;
 const PAGE_SIZE = 100;
 const TITLE_CHARS = 120;
-
-/** One conversation's tasks, as a list of conversations shows them. */
-export interface ConversationTasks {
-  contextId: string;
-  /** Its newest task's status time and state. */
-  updatedAt: string;
-  state: TaskState;
-  count: number;
-  /** Its oldest task (at least its history): the title is its first message. */
-  oldest: Task;
-}
-
-/** A task store that groups a caller's tasks by conversation itself (MongoTaskStore: in MongoDB). */
-export interface GroupsConversations {
-  /** The caller's conversations among their newest `limit` tasks, newest first. */
-  conversationsOf(context: ServerCallContext, limit: number): Promise<ConversationTasks[]>;
-}
 
 /**
  * The caller's conversations, newest activity first. Read from the A2A task store, which keeps each

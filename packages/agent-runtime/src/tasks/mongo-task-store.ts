@@ -2,8 +2,8 @@ import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from "
 import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { collectionsFor } from "@switchboard/contract";
 import type { Collection, Db } from "mongodb";
-import type { ConversationTasks, GroupsConversations } from "../conversations/history.js";
 import { ActiveTask } from "./active-task.js";
+import type { ConversationTasks, GroupsConversations } from "./conversation-tasks.js";
 import { failedTask } from "./failed-task.js";
 import { KnownRevisions } from "./known-revisions.js";
 import { unavailableAsError } from "./mongo-errors.js";
@@ -22,6 +22,15 @@ export { PROGRESS_WRITE_MS } from "./active-task.js";
 /** How many tasks' last-read revisions are remembered for their next write. */
 const KNOWN_REVISIONS = 1000;
 
+/** What aggregating a caller's tasks by conversation gives, per conversation. */
+interface ConversationRow {
+  _id: string;
+  updatedAt: string;
+  state: number;
+  count: number;
+  history?: unknown[];
+}
+
 /**
  * A2A tasks in MongoDB (`tasks_<agent>`, beside the checkpoints), so tasks/get, an approval by
  * taskId, a restart and a second replica all see the same tasks. Each caller sees only their own
@@ -38,15 +47,6 @@ const KNOWN_REVISIONS = 1000;
  * a task that was finished or deleted meanwhile stays as it is, as the SDK's read-before-write
  * would leave it.
  */
-/** What aggregating a caller's tasks by conversation gives, per conversation. */
-interface ConversationRow {
-  _id: string;
-  updatedAt: string;
-  state: number;
-  count: number;
-  history?: unknown[];
-}
-
 export class MongoTaskStore implements TaskStore, GroupsConversations {
   private readonly collection: Collection<TaskDocument>;
   private readonly active = new Map<string, ActiveTask>();
