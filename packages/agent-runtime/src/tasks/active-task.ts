@@ -42,7 +42,7 @@ export class ActiveTask {
 
   constructor(
     readonly id: string,
-    private readonly owner: string,
+    readonly owner: string,
     /** What MongoDB holds; undefined when this process has not read or written it. */
     private stored: Stored | undefined,
     private readonly collection: Collection<TaskDocument>,

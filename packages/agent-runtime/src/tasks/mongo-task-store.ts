@@ -134,7 +134,7 @@ export class MongoTaskStore implements TaskStore, GroupsConversations {
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    await this.flushHeldBack();
+    await this.flushHeldBack(resolveUserScope(context));
     return unavailableAsError(() => this.query(params, context));
   }
 
@@ -144,11 +144,12 @@ export class MongoTaskStore implements TaskStore, GroupsConversations {
    * its number of tasks and its oldest task's history (what its title is taken from).
    */
   async conversationsOf(context: ServerCallContext, limit: number): Promise<ConversationTasks[]> {
-    await this.flushHeldBack();
+    const owner = resolveUserScope(context);
+    await this.flushHeldBack(owner);
     const rows = await unavailableAsError(() =>
       this.collection
         .aggregate<ConversationRow>([
-          { $match: { owner: resolveUserScope(context) } },
+          { $match: { owner } },
           { $sort: { timestamp: -1, taskId: -1 } },
           { $limit: limit },
           {
@@ -174,9 +175,10 @@ export class MongoTaskStore implements TaskStore, GroupsConversations {
     }));
   }
 
-  /** What this process holds back is written first, so a list shows it. */
-  private async flushHeldBack(): Promise<void> {
-    await Promise.allSettled([...this.active.values()].map((entry) => entry.flush()));
+  /** What this process holds back of the caller's tasks is written first, so their list shows it. */
+  private async flushHeldBack(owner: string): Promise<void> {
+    const theirs = [...this.active.values()].filter((entry) => entry.owner === owner);
+    await Promise.allSettled(theirs.map((entry) => entry.flush()));
   }
 
   /** A task whose turn is over leaves `active`; what MongoDB holds of it is remembered for its next write. */
