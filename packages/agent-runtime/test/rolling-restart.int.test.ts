@@ -55,14 +55,16 @@ class ReadyProxy {
   }
 
   private async probe(): Promise<void> {
-    for (const replica of this.replicas) {
-      const ok = await fetch(`${replica.url}/ready`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (ok) this.ready.add(replica);
-      else this.ready.delete(replica);
-    }
+    await Promise.all(
+      this.replicas.map(async (replica) => {
+        const ok = await fetch(`${replica.url}/ready`).then(
+          (response) => response.ok,
+          () => false,
+        );
+        if (ok) this.ready.add(replica);
+        else this.ready.delete(replica);
+      }),
+    );
   }
 
   private async forward(
@@ -75,11 +77,10 @@ class ReadyProxy {
     for (let tried = 0; tried < candidates.length; tried++) {
       const replica = candidates[this.next++ % candidates.length] as AgentProcess;
       // Only a request no replica took goes elsewhere: one cut off mid-turn is the client's loss (502).
-      const answer = await send(replica.url, method, path, headers, body).catch(
-        (error: NodeJS.ErrnoException) =>
-          error.code === "ECONNREFUSED"
-            ? undefined
-            : { status: 502, body: JSON.stringify({ error: error.message }) },
+      const answer = await send(replica.url, method, path, headers, body).catch((error: SendError) =>
+        error.code === "ECONNREFUSED" || error.unread
+          ? undefined
+          : { status: 502, body: JSON.stringify({ error: error.message }) },
       );
       if (answer && answer.status !== 503) return answer;
     }
@@ -93,6 +94,14 @@ class ReadyProxy {
   }
 }
 
+/**
+ * A failed send. `unread` marks the one race HTTP/1.1 keep-alive leaves open: a request written on
+ * a pooled connection just as the replica closed it while idle (the end of its drain, if this
+ * proxy's poll has not yet seen it unready). The replica read none of it, so, as Node's own docs
+ * advise for a reset on a reused socket, it may go to another replica.
+ */
+type SendError = NodeJS.ErrnoException & { unread?: boolean };
+
 function send(
   base: string,
   method: string,
@@ -100,17 +109,22 @@ function send(
   headers: Record<string, unknown>,
   body: Buffer,
 ): Promise<{ status: number; body: string }> {
+  let answered = false;
   return new Promise((resolve, reject) => {
     const outgoing = request(
       new URL(path, base),
       { method, headers: { "content-type": String(headers["content-type"] ?? "application/json") } },
       async (response) => {
+        answered = true;
         let text = "";
         for await (const chunk of response) text += chunk;
         resolve({ status: response.statusCode ?? 0, body: text });
       },
     );
-    outgoing.on("error", reject);
+    outgoing.on("error", (error: SendError) => {
+      error.unread = error.code === "ECONNRESET" && outgoing.reusedSocket && !answered;
+      reject(error);
+    });
     outgoing.end(body);
   });
 }
