@@ -144,6 +144,24 @@ describe("A2A tasks in MongoDB", () => {
     ]);
   });
 
+  it("writes only the caller's own running turns before their list: another user's keep their schedule", async () => {
+    const as = (userName: string) => new ServerCallContext({ user: { isAuthenticated: true, userName } });
+    const [alice, bob] = [as(`alice-${randomUUID()}`), as(`bob-${randomUUID()}`)];
+    const [hers, his] = [randomUUID(), randomUUID()];
+    await replica.save(task(hers, "TASK_STATE_SUBMITTED", ["hers"]), alice);
+    await replica.save(task(his, "TASK_STATE_SUBMITTED", ["his"]), bob);
+    await replica.save(task(hers, "TASK_STATE_WORKING", ["hers", "Calling list_notes"]), alice);
+    await replica.save(task(his, "TASK_STATE_WORKING", ["his", "Calling list_notes"]), bob);
+
+    const [listed] = await replica.conversationsOf(alice, 10);
+    expect(listed?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect((await other.load(hers, alice))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    // Bob's progress was not written for Alice's list: it goes out on its own, a moment later.
+    expect((await other.load(his, bob))?.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+    await new Promise((resolve) => setTimeout(resolve, PROGRESS_WRITE_MS * 3));
+    expect(texts(await other.load(his, bob))).toEqual(["his", "Calling list_notes"]);
+  });
+
   it("keeps a task another replica canceled mid-turn canceled", async () => {
     const id = randomUUID();
     await replica.save(task(id, "TASK_STATE_WORKING", ["slow please"]), context);
