@@ -4,7 +4,8 @@
 // the same model, tools, prompt and saver kind, and a bare createAgent supervisor routing to it in
 // process: the framework's own hop, and with a return-direct call_agent for the forwarded path, so
 // both sides make the same model calls), judged as supervisor ÷ direct ≤ 1.25 × bare supervisor ÷
-// bare direct and routed turns/s at 100 conversations ≥ 0.8 × bare; the MongoDB commands and CPU time each agent
+// bare direct and routed turns/s at 100 conversations ≥ 0.8 × bare (the median of BENCH_ROUNDS
+// rounds' ratios, each round ours and bare in turn); the MongoDB commands and CPU time each agent
 // process spends per turn; then supervisor turns per second with 1, 10 and 100 concurrent
 // conversations.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server).
@@ -486,25 +487,36 @@ async function main() {
     console.log(
       "| ------------------------ | ----- | ------------------ | ----------------------- | ----------------- | -------------------------- |",
     );
-    const atTarget: Record<string, number> = {};
+    // At the target's concurrency, ROUNDS rounds of the four, in turn: the verdict is the median of
+    // each round's ratio, so a moment of load on this shared machine does not decide it.
+    const atTarget: Array<{ oneHop: number; forwarded: number }> = [];
     for (const workers of CONCURRENCY) {
       const turns = Math.max(SAMPLES, workers * 2);
-      const rate = await throughput(viaSupervisor, workers, turns);
-      const bareRate = await throughput(bareRouted, workers, turns);
-      const forwardedRate = await throughput(forwarded, workers, turns);
-      const bareForwardedRate = await throughput(bareForwarded, workers, turns);
-      if (workers === TARGET_CONCURRENCY)
-        Object.assign(atTarget, { rate, bareRate, forwardedRate, bareForwardedRate });
-      console.log(
-        `| ${String(workers).padStart(24)} | ${String(turns).padStart(5)} | ${rate.toFixed(1).padStart(18)} | ${bareRate.toFixed(1).padStart(23)} | ${forwardedRate.toFixed(1).padStart(17)} | ${bareForwardedRate.toFixed(1).padStart(26)} |`,
-      );
+      const rounds = workers === TARGET_CONCURRENCY ? ROUNDS : 1;
+      for (let round = 1; round <= rounds; round++) {
+        const rate = await throughput(viaSupervisor, workers, turns);
+        const bareRate = await throughput(bareRouted, workers, turns);
+        const forwardedRate = await throughput(forwarded, workers, turns);
+        const bareForwardedRate = await throughput(bareForwarded, workers, turns);
+        if (workers === TARGET_CONCURRENCY)
+          atTarget.push({ oneHop: rate / bareRate, forwarded: forwardedRate / bareForwardedRate });
+        const label = rounds > 1 ? `${workers}, round ${round}` : String(workers);
+        console.log(
+          `| ${label.padStart(24)} | ${String(turns).padStart(5)} | ${rate.toFixed(1).padStart(18)} | ${bareRate.toFixed(1).padStart(23)} | ${forwardedRate.toFixed(1).padStart(17)} | ${bareForwardedRate.toFixed(1).padStart(26)} |`,
+        );
+      }
     }
-    const verdict = (ours = 0, bareRate = 0) =>
-      `${ours.toFixed(1)} vs ${(TARGET_RATE_VS_BARE * bareRate).toFixed(1)} (${ours >= TARGET_RATE_VS_BARE * bareRate ? "met" : "not met"})`;
+    const verdict = (ratios: number[]) => {
+      const median = quantile(
+        [...ratios].sort((a, b) => a - b),
+        0.5,
+      );
+      return `${ratios.map((ratio) => ratio.toFixed(2)).join(", ")}; median ${median.toFixed(2)} (${median >= TARGET_RATE_VS_BARE ? "met" : "not met"})`;
+    };
     console.log(
-      `\ntarget: routed turns/s at ${TARGET_CONCURRENCY} concurrent conversations ≥ ${TARGET_RATE_VS_BARE} × the bare framework's:` +
-        `\n  one hop:   ${verdict(atTarget.rate, atTarget.bareRate)}` +
-        `\n  forwarded: ${verdict(atTarget.forwardedRate, atTarget.bareForwardedRate)}` +
+      `\ntarget: routed turns/s at ${TARGET_CONCURRENCY} concurrent conversations ≥ ${TARGET_RATE_VS_BARE} × the bare framework's, ours ÷ bare in each of ${atTarget.length} rounds:` +
+        `\n  one hop:   ${verdict(atTarget.map((round) => round.oneHop))}` +
+        `\n  forwarded: ${verdict(atTarget.map((round) => round.forwarded))}` +
         "\nbare: both createAgent graphs in the bench process, so on one core (the agents have a process each; the machine's cores are shared by all).",
     );
 
