@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentProcess } from "@switchboard-testing/test-agents";
 import {
@@ -24,10 +25,16 @@ import { startNotesProcess } from "./notes-agent.js";
 // biome-ignore lint/suspicious/noExplicitAny: wire JSON
 type Json = any;
 
-/** Round-robin over the replicas that are ready; a refused connection or a 503 (nothing taken) tries the next. */
+/**
+ * Round-robin over the replicas that are ready; a refused connection or a 503 (nothing taken) tries
+ * the next. Like a load balancer with passive health checks, a replica that answers 503 gets nothing
+ * more until a probe begun after that finds it ready again.
+ */
 class ReadyProxy {
   private replicas: AgentProcess[] = [];
   private readonly ready = new Set<AgentProcess>();
+  /** When each replica's readiness last changed: a probe begun before then is stale. */
+  private readonly changedAt = new Map<AgentProcess, number>();
   private next = 0;
   private readonly poller: NodeJS.Timeout;
   private constructor(
@@ -57,14 +64,22 @@ class ReadyProxy {
   private async probe(): Promise<void> {
     await Promise.all(
       this.replicas.map(async (replica) => {
+        const begun = performance.now();
         const ok = await fetch(`${replica.url}/ready`).then(
           (response) => response.ok,
           () => false,
         );
-        if (ok) this.ready.add(replica);
-        else this.ready.delete(replica);
+        // Probes overlap on a loaded machine: one that began before the last change says nothing new.
+        if (begun >= (this.changedAt.get(replica) ?? 0)) this.mark(replica, ok);
       }),
     );
+  }
+
+  private mark(replica: AgentProcess, ready: boolean): void {
+    if (this.ready.has(replica) === ready) return;
+    if (ready) this.ready.add(replica);
+    else this.ready.delete(replica);
+    this.changedAt.set(replica, performance.now());
   }
 
   private async forward(
@@ -83,6 +98,7 @@ class ReadyProxy {
           : { status: 502, body: JSON.stringify({ error: error.message }) },
       );
       if (answer && answer.status !== 503) return answer;
+      this.mark(replica, false);
     }
     return { status: 503, body: JSON.stringify({ error: "no replica is ready" }) };
   }
