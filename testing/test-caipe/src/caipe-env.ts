@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runLogged } from "@switchboard/vitest-config/run";
+import { ensureUv, uvEnv } from "@switchboard-testing/test-python";
 import { lock } from "proper-lockfile";
 import type { CaipeAvailability } from "./locate.js";
 import { writeTiktokenCache } from "./tiktoken-cache.js";
@@ -49,8 +50,8 @@ const pending = new Map<string, Promise<CaipeEnv>>();
 
 /**
  * Builds, once and cached, everything CAIPE's processes need: its source (exported from the git dir
- * into `<repo root>/.cache/caipe/src-<commit>`, unless CAIPE_SOURCE_DIR names a tree), uv (on PATH,
- * else installed from PyPI into `.cache/caipe/uv-tool`), one venv per project keyed by the source
+ * into `<repo root>/.cache/caipe/src-<commit>`, unless CAIPE_SOURCE_DIR names a tree), uv (the tests'
+ * own, `ensureUv`), one venv per project keyed by the source
  * and the hash of its uv.lock, and tiktoken's cache. Parallel processes take turns on a lock.
  */
 export function ensureCaipeEnv(
@@ -88,7 +89,6 @@ async function prepare(
       source.kind === "tree" ? source.dir : exportTree(source.gitDir, source.commit, cacheDir, log);
     const sourceKey =
       source.kind === "tree" ? `tree-${hash(source.dir).slice(0, 8)}` : source.commit.slice(0, 12);
-    let uv: string | undefined;
     const python = {} as Record<CaipeProject, string>;
     for (const [name, project] of Object.entries(caipeProjects) as [CaipeProject, string][]) {
       const projectDir = join(sourceDir, project);
@@ -97,17 +97,11 @@ async function prepare(
       python[name] = join(venvDir, "bin", "python");
       if (!projects.includes(name)) continue;
       if (existsSync(join(venvDir, STAMP)) && existsSync(python[name])) continue;
-      uv ??= await ensureUv(found.python, cacheDir, log);
+      const uv = await ensureUv(found.repoRoot, found.python, log);
       log(`uv sync --frozen --no-dev in ${projectDir} into ${venvDir}`);
       await runLogged(uv, ["sync", "--frozen", "--no-dev"], {
         cwd: projectDir,
-        env: {
-          ...process.env,
-          UV_PROJECT_ENVIRONMENT: venvDir,
-          UV_PYTHON: found.python,
-          UV_PYTHON_DOWNLOADS: "never",
-          UV_HTTP_TIMEOUT: "900",
-        },
+        env: uvEnv({ UV_PROJECT_ENVIRONMENT: venvDir, UV_PYTHON: found.python, UV_HTTP_TIMEOUT: "900" }),
         log,
       });
       writeFileSync(join(venvDir, STAMP), `${new Date().toISOString()}\n`);
@@ -134,30 +128,6 @@ function exportTree(gitDir: string, commit: string, cacheDir: string, log: (line
   writeFileSync(join(part, STAMP), `${commit}\n`);
   renameSync(part, dir);
   return dir;
-}
-
-/** uv from PATH, else from PyPI into a tool venv made with the 3.13 interpreter. */
-async function ensureUv(python: string, cacheDir: string, log: (line: string) => void): Promise<string> {
-  try {
-    execFileSync("uv", ["--version"], { stdio: "ignore" });
-    return "uv";
-  } catch {
-    // not on PATH
-  }
-  const toolDir = join(cacheDir, "uv-tool");
-  const uv = join(toolDir, "bin", "uv");
-  if (existsSync(uv)) return uv;
-  log(`installing uv into ${toolDir}`);
-  rmSync(toolDir, { recursive: true, force: true });
-  await runLogged(python, ["-m", "venv", toolDir], { log });
-  await runLogged(
-    join(toolDir, "bin", "python"),
-    ["-m", "pip", "install", "--no-input", "--progress-bar", "off", "uv"],
-    {
-      log,
-    },
-  );
-  return uv;
 }
 
 function hash(data: string | Buffer): string {

@@ -2,3 +2,4 @@ export { type PythonA2aAgent, type PythonA2aSdk, startPythonA2aAgent } from "./a
 export { type PythonA2aClientResult, runPythonA2aClient } from "./a2a-client.js";
 export { startMoto, type TestMoto } from "./moto.js";
 export { ensurePythonEnv, type PythonEnv, type PythonEnvName } from "./python-env.js";
+export { ensureUv, UV_VERSION, uvEnv } from "./uv.js";

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runLogged } from "@switchboard/vitest-config/run";
 import { lock } from "proper-lockfile";
+import { ensureUv, uvEnv } from "./uv.js";
 
 /** Waiting for another process's install: up to 15 minutes (a cold install takes one or two). */
 const LOCK_RETRIES = { retries: 3600, minTimeout: 250, maxTimeout: 250 };
@@ -44,7 +45,7 @@ export interface EnsurePythonEnvOptions {
   basePython?: string;
   /** Where the venv goes. Default: `<repo root>/` + the named venv's folder (`.venv`, `.venv-a2a1`). */
   venvDir?: string;
-  /** Called with progress lines (venv creation, pip output) during a (re)install. */
+  /** Called with progress lines (venv creation, uv output) during a (re)install. */
   onLog?: (line: string) => void;
 }
 
@@ -67,8 +68,8 @@ export function findRepoRoot(from: string = packageRoot): string {
 const pending = new Map<string, Promise<PythonEnv>>();
 
 /**
- * Creates the named venv (default: `<repo root>/.venv`) and installs its requirements file into it,
- * once per change of that file. A warm call only compares a hash. Parallel test processes serialize
+ * Creates the named venv (default: `<repo root>/.venv`) and installs its requirements file into it
+ * with uv (see uv.ts), once per change of that file. A warm call only compares a hash. Parallel test processes serialize
  * on a lock folder beside the venv (`<venv>.lock`).
  */
 export function ensurePythonEnv(options: EnsurePythonEnvOptions = {}): Promise<PythonEnv> {
@@ -107,38 +108,27 @@ async function prepare(env: PythonEnv, options: EnsurePythonEnvOptions): Promise
     // Another process may have finished the install while this one waited for the lock.
     if (isCurrent(env, wanted)) return env;
     const log = options.onLog ?? (() => {});
+    const base = options.basePython ?? process.env.SWITCHBOARD_PYTHON ?? "python3";
+    await checkBasePython(base);
+    const uv = await ensureUv(findRepoRoot(), base, log);
     if (!existsSync(env.python)) {
-      const base = options.basePython ?? process.env.SWITCHBOARD_PYTHON ?? "python3";
-      await checkBasePython(base);
       rmSync(venvDir, { recursive: true, force: true });
       log(`creating ${venvDir} with ${base}`);
-      await runLogged(base, ["-m", "venv", venvDir], {
+      await runLogged(uv, ["venv", "--quiet", "--python", base, venvDir], {
+        env: uvEnv(),
         log,
-        missingHint: venvHint(base),
-        failedHint: venvHint(base),
+        purpose: "create the Python test virtualenv",
       });
     }
     rmSync(join(venvDir, stampName), { force: true });
     log(`installing ${requirementsFile}`);
-    await runLogged(
-      env.python,
-      [
-        "-m",
-        "pip",
-        "install",
-        "--disable-pip-version-check",
-        "--no-input",
-        "--progress-bar",
-        "off",
-        "-r",
-        requirementsFile,
-      ],
-      {
-        log,
-        missingHint: "Check that PyPI is reachable (pip's index settings: `pip config list`).",
-        failedHint: "Check that PyPI is reachable (pip's index settings: `pip config list`).",
-      },
-    );
+    await runLogged(uv, ["pip", "install", "--python", env.python, "--requirement", requirementsFile], {
+      env: uvEnv(),
+      log,
+      purpose: "install the Python test peers",
+      failedHint:
+        "Check that PyPI is reachable (uv's index: UV_DEFAULT_INDEX, else pip's PIP_INDEX_URL, else PyPI).",
+    });
     writeFileSync(join(venvDir, stampName), `${wanted}\n`);
   } finally {
     await release();
@@ -178,10 +168,6 @@ async function checkBasePython(base: string): Promise<void> {
         "Point SWITCHBOARD_PYTHON at a newer interpreter.",
     );
   }
-}
-
-function venvHint(base: string): string {
-  return `Creating the virtualenv with \`${base} -m venv\` failed. On Debian/Ubuntu install python3-venv.`;
 }
 
 function capture(command: string, args: string[]): Promise<string> {
