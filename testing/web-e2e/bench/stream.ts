@@ -38,6 +38,7 @@ interface Path {
   /** Which agent the message goes to, and what it says. */
   target: "jira" | "supervisor";
   text: string;
+  /** The A2A hops the message crosses: the client's to the first agent, and the supervisor's to a subagent. */
   hops: number;
   /** The model calls before the first answer word: the user text each answers, whether call_agent is offered, whether it must finish. */
   modelCalls: Array<{ text: string; routing: boolean; whole: boolean }>;
@@ -49,14 +50,14 @@ const paths: Path[] = [
     name: "direct to Jira",
     target: "jira",
     text: "tell a story",
-    hops: 0,
+    hops: 1,
     modelCalls: [{ text: "tell a story", routing: false, whole: false }],
   },
   {
     name: "routed, final hop",
     target: "supervisor",
     text: "forward to jira: tell a story",
-    hops: 1,
+    hops: 2,
     modelCalls: [
       ROUTING("forward to jira: tell a story"),
       { text: "tell a story", routing: false, whole: false },
@@ -66,7 +67,7 @@ const paths: Path[] = [
     name: "routed, supervisor answers",
     target: "supervisor",
     text: "jira: tell a story",
-    hops: 1,
+    hops: 2,
     modelCalls: [
       ROUTING("jira: tell a story"),
       { text: "tell a story", routing: false, whole: true },
@@ -80,7 +81,7 @@ const webPaths: Path[] = [
     name: "supervisor answers itself",
     target: "supervisor",
     text: "tell a story",
-    hops: 0,
+    hops: 1,
     modelCalls: [ROUTING("tell a story")].map((call) => ({ ...call, whole: false })),
   },
   ...paths.slice(1),
@@ -268,7 +269,9 @@ async function modelOwnTime(llmUrl: string, path: Path): Promise<number> {
       const { done, value } = await reader.read();
       if (done) break;
       text += decoder.decode(value, { stream: true });
-      if (!call.whole && /"content":"\S/.test(text)) {
+      // To the first answer word as the surfaces count them (a story word): after the hop the model
+      // first writes "The jira agent answered: ", which shows before it.
+      if (!call.whole && /"content":"[^"]*\bword\d/.test(text)) {
         await reader.cancel();
         break;
       }
@@ -320,10 +323,8 @@ function printTable(rows: Row[]): void {
     );
     const p50 = quantile(first, 0.5);
     const overhead = p50 - own;
-    const met =
-      overhead <= PER_HOP_MS * Math.max(1, path.hops)
-        ? "met"
-        : `missed by ${(overhead - PER_HOP_MS * Math.max(1, path.hops)).toFixed(0)} ms`;
+    const allowed = PER_HOP_MS * path.hops;
+    const met = `+${allowed}: ${overhead <= allowed ? "met" : `missed by ${(overhead - allowed).toFixed(0)} ms`}`;
     console.log(
       `| ${surface} | ${path.name} | ${own.toFixed(0)} | ${p50.toFixed(0)} | ${quantile(first, 0.95).toFixed(0)} | ${overhead.toFixed(0)} | ${met} | ${quantile(
         turns.map((turn) => turn.pieces.length),
@@ -335,7 +336,7 @@ function printTable(rows: Row[]): void {
     );
   }
   console.log(
-    "\nmodel's own: its calls on that path made straight to the scripted model (the routing call to its end, a subagent's answer to its first word, or to its end when the supervisor answers after it). A direct turn counts as one hop of allowance: the client's own.",
+    "\nmodel's own: its calls on that path made straight to the scripted model (the routing call to its end, a subagent's answer to its first story word, or to its end when the supervisor answers after it, then the supervisor's answer to its first story word). Hops are the A2A hops the message crosses: one for a direct turn (the client's), two for a routed one (the client's and the supervisor's); the web chat's own server is not counted as one.",
   );
 }
 
