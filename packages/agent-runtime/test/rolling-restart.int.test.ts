@@ -111,10 +111,16 @@ class ReadyProxy {
 }
 
 /**
- * A failed send. `unread` marks the one race HTTP/1.1 keep-alive leaves open: a request written on
- * a pooled connection just as the replica closed it while idle (the end of its drain, if this
- * proxy's poll has not yet seen it unready). The replica read none of it, so, as Node's own docs
- * advise for a reset on a reused socket, it may go to another replica.
+ * A failed send. `unread` marks a request the replica never read, which may go to another replica:
+ * - on a pooled connection, the race HTTP/1.1 keep-alive leaves open: a request written just as
+ *   the replica closed the connection while idle (the end of its drain, if this proxy's poll has
+ *   not yet seen it unready). Node's own docs advise sending it again.
+ * - on a new connection, a reset (the peer's RST, reported by a read or write) before any answer:
+ *   the kernel resets a socket closed with bytes its process never read, so the replica closed
+ *   the connection (or its listener, with the connection still in the accept queue) before it
+ *   read this request. A replica that read a request answers it, 503 when draining, so a taken
+ *   request cut off shows as a hang-up (FIN), not as a reset. Load balancers retry the same cases
+ *   (HAProxy's retry-on conn-failure and empty-response).
  */
 type SendError = NodeJS.ErrnoException & { unread?: boolean };
 
@@ -138,7 +144,8 @@ function send(
       },
     );
     outgoing.on("error", (error: SendError) => {
-      error.unread = error.code === "ECONNRESET" && outgoing.reusedSocket && !answered;
+      const reset = error.code === "ECONNRESET" && (outgoing.reusedSocket || error.syscall !== undefined);
+      error.unread = reset && !answered;
       reject(error);
     });
     outgoing.end(body);

@@ -14,6 +14,7 @@ describe("uvEnv", () => {
     expect(env.UV_DEFAULT_INDEX).toBe("https://pypi.example.internal/simple");
     expect(env.SSL_CERT_FILE).toBe("/etc/ssl/certs/internal.pem");
     expect(env.UV_PYTHON_DOWNLOADS).toBe("never");
+    expect(env.UV_SYSTEM_CERTS).toBe("1");
   });
 
   it("leaves uv's own settings as they are", () => {

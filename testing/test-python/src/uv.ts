@@ -79,11 +79,18 @@ async function install(dir: string, basePython: string, log: (line: string) => v
 }
 
 /**
- * The environment uv runs in: never a Python of its own download, and pip's index and CA settings
- * carried over where uv's own are unset (uv reads no pip configuration).
+ * The environment uv runs in: never a Python of its own download; the machine's certificate store
+ * trusted (where a company's or a mirror's CA is installed: uv's own bundle knows only public
+ * ones); and pip's index and CA file carried over where uv's own are unset (uv reads no pip
+ * configuration).
  */
 export function uvEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, UV_PYTHON_DOWNLOADS: "never", ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    UV_PYTHON_DOWNLOADS: "never",
+    UV_SYSTEM_CERTS: process.env.UV_SYSTEM_CERTS ?? "1",
+    ...extra,
+  };
   if (!env.UV_DEFAULT_INDEX && !env.UV_INDEX_URL && env.PIP_INDEX_URL)
     env.UV_DEFAULT_INDEX = env.PIP_INDEX_URL;
   if (!env.SSL_CERT_FILE && env.PIP_CERT) env.SSL_CERT_FILE = env.PIP_CERT;
