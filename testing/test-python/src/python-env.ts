@@ -7,7 +7,7 @@ import { runLogged } from "@switchboard/vitest-config/run";
 import { lock } from "proper-lockfile";
 import { ensureUv, uvEnv } from "./uv.js";
 
-/** Waiting for another process's install: up to 15 minutes (a cold install takes one or two). */
+/** Waiting for another process's install: up to 15 minutes (a cold one takes seconds, more on a slow index). */
 const LOCK_RETRIES = { retries: 3600, minTimeout: 250, maxTimeout: 250 };
 const LOCK_STALE_MS = 30_000;
 
@@ -69,8 +69,8 @@ const pending = new Map<string, Promise<PythonEnv>>();
 
 /**
  * Creates the named venv (default: `<repo root>/.venv`) and installs its requirements file into it
- * with uv (see uv.ts), once per change of that file. A warm call only compares a hash. Parallel test processes serialize
- * on a lock folder beside the venv (`<venv>.lock`).
+ * with uv (see uv.ts), once per change of that file. A warm call only compares a hash. Parallel
+ * test processes serialize on a lock folder beside the venv (`<venv>.lock`).
  */
 export function ensurePythonEnv(options: EnsurePythonEnvOptions = {}): Promise<PythonEnv> {
   const name = options.name ?? "default";
