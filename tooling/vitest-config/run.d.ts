@@ -16,3 +16,10 @@ export interface RunLoggedOptions {
  * the end of its output and the hint.
  */
 export function runLogged(command: string, args: string[], options: RunLoggedOptions): Promise<void>;
+
+/**
+ * Runs a set-up step (a build into `dir`) holding a lock folder beside it (`<dir>.lock`), so that
+ * parallel test processes take turns; waits up to `waitMinutes` for another process's turn. A lock
+ * left by a killed process is taken over after 30 s.
+ */
+export function withSetupLock<T>(dir: string, waitMinutes: number, work: () => Promise<T>): Promise<T>;

@@ -1,7 +1,10 @@
-// A command a test set-up runs (building a venv, helm, CAIPE's environment): its output goes to
-// `log` line by line, and a failure says what ran, its exit code, the last of its output and what
-// to check, so a set-up that breaks on CI explains itself.
+// What a test set-up runs (building a venv, helm, CAIPE's environment): a command whose output goes
+// to `log` line by line, and whose failure says what ran, its exit code, the last of its output and
+// what to check, so a set-up that breaks on CI explains itself; and the lock parallel set-ups share.
 import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { lock } from "proper-lockfile";
 
 /** How much of a failed command's output its error keeps. */
 const TAIL_CHARS = 6000;
@@ -35,4 +38,31 @@ export function runLogged(command, args, { cwd, env, log, purpose, missingHint, 
           ),
     );
   });
+}
+
+const LOCK_POLL_MS = 250;
+/** A lock left by a killed process is taken over after this. */
+const LOCK_STALE_MS = 30_000;
+
+/**
+ * Runs a set-up step (a build into `dir`) holding a lock folder beside it (`<dir>.lock`), so that
+ * parallel test processes take turns; waits up to `waitMinutes` for another process's turn.
+ */
+export async function withSetupLock(dir, waitMinutes, work) {
+  mkdirSync(dirname(dir), { recursive: true });
+  const release = await lock(dir, {
+    lockfilePath: `${dir}.lock`,
+    realpath: false,
+    stale: LOCK_STALE_MS,
+    retries: {
+      retries: (waitMinutes * 60_000) / LOCK_POLL_MS,
+      minTimeout: LOCK_POLL_MS,
+      maxTimeout: LOCK_POLL_MS,
+    },
+  });
+  try {
+    return await work();
+  } finally {
+    await release();
+  }
 }

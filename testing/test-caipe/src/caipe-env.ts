@@ -2,15 +2,11 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runLogged } from "@switchboard/vitest-config/run";
+import { runLogged, withSetupLock } from "@switchboard/vitest-config/run";
 import { ensureUv, uvEnv } from "@switchboard-testing/test-python";
-import { lock } from "proper-lockfile";
 import type { CaipeAvailability } from "./locate.js";
 import { writeTiktokenCache } from "./tiktoken-cache.js";
 
-/** Waiting for another process's build: up to 20 minutes (a cold sync downloads a few hundred MB). */
-const LOCK_RETRIES = { retries: 4800, minTimeout: 250, maxTimeout: 250 };
-const LOCK_STALE_MS = 30_000;
 const STAMP = ".switchboard-caipe.ok";
 
 /**
@@ -77,13 +73,7 @@ async function prepare(
 ): Promise<CaipeEnv> {
   const cacheDir = join(found.repoRoot, ".cache", "caipe");
   mkdirSync(cacheDir, { recursive: true });
-  const release = await lock(cacheDir, {
-    lockfilePath: `${cacheDir}.lock`,
-    realpath: false,
-    stale: LOCK_STALE_MS,
-    retries: LOCK_RETRIES,
-  });
-  try {
+  return withSetupLock(cacheDir, 20, async () => {
     const { source } = found;
     const sourceDir =
       source.kind === "tree" ? source.dir : exportTree(source.gitDir, source.commit, cacheDir, log);
@@ -108,9 +98,7 @@ async function prepare(
     }
     const tiktokenCacheDir = writeTiktokenCache(join(cacheDir, "tiktoken"));
     return { sourceDir, python, tiktokenCacheDir };
-  } finally {
-    await release();
-  }
+  });
 }
 
 /** `git archive` of the pinned commit into the cache (never into the work tree's tracked files). */

@@ -1,12 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runLogged } from "@switchboard/vitest-config/run";
-import { lock } from "proper-lockfile";
-
-/** Waiting for another process's install: up to 15 minutes (a cold install takes one or two). */
-const LOCK_RETRIES = { retries: 3600, minTimeout: 250, maxTimeout: 250 };
-const LOCK_STALE_MS = 30_000;
+import { runLogged, withSetupLock } from "@switchboard/vitest-config/run";
 
 /** The helm release the tests run, built from its Go module (helm.sh/helm/v3). */
 export const HELM_VERSION = "v3.22.0";
@@ -103,15 +98,7 @@ async function prepare(dir: string, options: EnsureHelmOptions): Promise<Helm> {
   const wanted = `${helmInstallArgs().join("\n")}\n`;
   if (isCurrent(helm, wanted)) return helm;
 
-  mkdirSync(dirname(dir), { recursive: true });
-  // Parallel test processes serialize here; a lock left by a killed process goes stale after LOCK_STALE_MS.
-  const release = await lock(dir, {
-    lockfilePath: `${dir}.lock`,
-    realpath: false,
-    stale: LOCK_STALE_MS,
-    retries: LOCK_RETRIES,
-  });
-  try {
+  return withSetupLock(dir, 15, async () => {
     // Another process may have built it while this one waited for the lock.
     if (isCurrent(helm, wanted)) return helm;
     const go = options.go ?? process.env.SWITCHBOARD_GO ?? findGo();
@@ -130,10 +117,8 @@ async function prepare(dir: string, options: EnsureHelmOptions): Promise<Helm> {
     });
     if (!existsSync(helm.path)) throw new Error(`\`${go} install\` succeeded but left no ${helm.path}.`);
     writeFileSync(join(dir, stampName), wanted);
-  } finally {
-    await release();
-  }
-  return helm;
+    return helm;
+  });
 }
 
 function isCurrent(helm: Helm, wanted: string): boolean {

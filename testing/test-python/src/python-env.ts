@@ -3,13 +3,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runLogged } from "@switchboard/vitest-config/run";
-import { lock } from "proper-lockfile";
+import { runLogged, withSetupLock } from "@switchboard/vitest-config/run";
 import { ensureUv, uvEnv } from "./uv.js";
-
-/** Waiting for another process's install: up to 15 minutes (a cold one takes seconds, more on a slow index). */
-const LOCK_RETRIES = { retries: 3600, minTimeout: 250, maxTimeout: 250 };
-const LOCK_STALE_MS = 30_000;
 
 /**
  * The virtualenvs this package manages, by name. Each installs one requirements file from `python/`
@@ -97,14 +92,7 @@ async function prepare(env: PythonEnv, options: EnsurePythonEnvOptions): Promise
   const wanted = requirementsHash(requirementsFile);
   if (isCurrent(env, wanted)) return env;
 
-  // Parallel test processes serialize here; a lock left by a killed process goes stale after LOCK_STALE_MS.
-  const release = await lock(venvDir, {
-    lockfilePath: `${venvDir}.lock`,
-    realpath: false,
-    stale: LOCK_STALE_MS,
-    retries: LOCK_RETRIES,
-  });
-  try {
+  return withSetupLock(venvDir, 15, async () => {
     // Another process may have finished the install while this one waited for the lock.
     if (isCurrent(env, wanted)) return env;
     const log = options.onLog ?? (() => {});
@@ -130,10 +118,8 @@ async function prepare(env: PythonEnv, options: EnsurePythonEnvOptions): Promise
         "Check that PyPI is reachable (uv's index: UV_DEFAULT_INDEX, else pip's PIP_INDEX_URL, else PyPI).",
     });
     writeFileSync(join(venvDir, stampName), `${wanted}\n`);
-  } finally {
-    await release();
-  }
-  return env;
+    return env;
+  });
 }
 
 function requirementsHash(requirementsFile: string): string {

@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { runLogged } from "@switchboard/vitest-config/run";
-import { lock } from "proper-lockfile";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runLogged, withSetupLock } from "@switchboard/vitest-config/run";
 
 /**
  * The uv release that builds every Python venv of the tests and benches. uv installs a venv's
@@ -10,9 +9,6 @@ import { lock } from "proper-lockfile";
  */
 export const UV_VERSION = "0.13.9";
 
-/** Waiting for another process's install of uv (a wheel of some 20 MB): up to 5 minutes. */
-const LOCK_RETRIES = { retries: 1200, minTimeout: 250, maxTimeout: 250 };
-const LOCK_STALE_MS = 30_000;
 const stampName = ".switchboard-uv";
 
 const pending = new Map<string, Promise<string>>();
@@ -37,14 +33,7 @@ async function install(dir: string, basePython: string, log: (line: string) => v
   const uv = join(dir, "bin", "uv");
   const ready = () => existsSync(uv) && existsSync(join(dir, stampName));
   if (ready()) return uv;
-  mkdirSync(dirname(dir), { recursive: true });
-  const release = await lock(dir, {
-    lockfilePath: `${dir}.lock`,
-    realpath: false,
-    stale: LOCK_STALE_MS,
-    retries: LOCK_RETRIES,
-  });
-  try {
+  return withSetupLock(dir, 5, async () => {
     if (ready()) return uv;
     log(`installing uv ${UV_VERSION} into ${dir}`);
     rmSync(dir, { recursive: true, force: true });
@@ -72,10 +61,8 @@ async function install(dir: string, basePython: string, log: (line: string) => v
       },
     );
     writeFileSync(join(dir, stampName), `${UV_VERSION}\n`);
-  } finally {
-    await release();
-  }
-  return uv;
+    return uv;
+  });
 }
 
 /**
