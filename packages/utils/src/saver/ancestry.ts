@@ -37,7 +37,7 @@ export function storedChain(
   const steps: StoredStep[] = [];
   for (let node = nodes.get(checkpointId); node; node = node.parent ? nodes.get(node.parent) : undefined) {
     const key = memoKey(ns, node.id, channel);
-    const memo = thread.decoded.get(key) ?? thread.anchors.get(key);
+    const memo = thread.decoded.get(key) ?? thread.anchorAt(key);
     if (memo) return { steps, base: memo };
     if (node.legacy) return { steps, legacy: node };
     const value = node.values.get(channel);

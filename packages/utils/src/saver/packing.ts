@@ -55,6 +55,17 @@ export function bytesOf(data: Binary): Uint8Array {
   return data.buffer.subarray(0, data.length());
 }
 
+/**
+ * The same bytes in a buffer of their own, for a value kept for long. zlib's output is a view into
+ * its 16 KB working chunk and a document read from MongoDB into the whole reply: a small value
+ * kept as it came would hold on to all of that.
+ */
+export function ownBytes(data: Binary): Binary {
+  const bytes = bytesOf(data);
+  if (bytes.byteLength === bytes.buffer.byteLength) return data;
+  return new Binary(new Uint8Array(bytes), data.sub_type);
+}
+
 /** A stored value's `t`, left out for plain "json" (most values). */
 export function typeField(type: string): { t?: string } {
   return type === "json" ? {} : { t: type };

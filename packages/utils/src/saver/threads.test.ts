@@ -1,6 +1,7 @@
 import { Binary } from "mongodb";
 import { describe, expect, it } from "vitest";
 import type { CheckpointDoc } from "./documents.js";
+import { pack } from "./packing.js";
 import { learn, memoKey, nodeOf, ThreadCache, ThreadState } from "./threads.js";
 
 const doc = (id: string, parent?: string, format?: 3): CheckpointDoc => ({
@@ -37,6 +38,38 @@ describe("learn", () => {
   });
 });
 
+describe("ThreadState.addNode", () => {
+  const ownsItsBuffer = (data: Binary | undefined) => data?.buffer.buffer.byteLength === data?.length();
+
+  it("keeps each value's bytes in a buffer of their own, and counts them", () => {
+    // zlib's output: a few bytes in its 16 KB chunk.
+    const written = pack("json", new TextEncoder().encode(JSON.stringify(Array(50).fill("hello"))));
+    expect(written.data.buffer.buffer.byteLength).toBeGreaterThan(16_000);
+    // A document read from MongoDB: its value a view into the whole reply.
+    const reply = new Uint8Array(64 * 1024).fill(7);
+    const read = {
+      ...doc("c2", "c1", 3),
+      values: [{ c: "todo", v: 2, d: new Binary(reply.subarray(100, 140)) }],
+    };
+
+    const thread = new ThreadState("t");
+    thread.addNode("", {
+      id: "c1",
+      legacy: false,
+      values: new Map([["messages", { c: "messages", v: 1, d: written.data }]]),
+    });
+    learn(thread, read);
+
+    const c1 = thread.namespace("").get("c1")?.values.get("messages")?.d;
+    const c2 = thread.namespace("").get("c2")?.values.get("todo")?.d;
+    expect(ownsItsBuffer(c1)).toBe(true);
+    expect(ownsItsBuffer(c2)).toBe(true);
+    expect(c1?.toString("hex")).toBe(written.data.toString("hex"));
+    expect([...(c2?.buffer ?? [])]).toEqual(Array(40).fill(7));
+    expect(thread.bytes - new ThreadState("empty").bytes).toBe(2 * 200 + written.data.length() + 40);
+  });
+});
+
 describe("ThreadCache", () => {
   it("keeps one state per conversation until dropped", () => {
     const cache = new ThreadCache(1024 * 1024);
@@ -47,7 +80,9 @@ describe("ThreadCache", () => {
   });
 
   it("drops the least recently used conversation past its byte budget", () => {
-    const cache = new ThreadCache(500);
+    // Room for two empty conversations and one checkpoint: not for the two with three checkpoints.
+    const empty = new ThreadState("empty").bytes;
+    const cache = new ThreadCache(2 * empty + 300);
     const old = cache.get("old");
     old.addNode("", nodeOf(doc("c1", undefined, 3)));
     cache.touch(old);

@@ -3,6 +3,18 @@ import { type BaseMessage, BaseMessageChunk } from "@langchain/core/messages";
 import { LRUCache } from "lru-cache";
 import type { CheckpointDoc, StoredValue } from "./documents.js";
 import type { ListHome } from "./identity.js";
+import { ownBytes } from "./packing.js";
+
+/** What a conversation's state costs the cache before it holds anything (its maps, the decoded-values cache). */
+const THREAD_BYTES = 3_000;
+/**
+ * What a decoded message costs the cache per byte of its serialized form: LangChain's message
+ * objects keep their constructor's fields beside their own (lc_kwargs), and the decoded lists that
+ * hold them come on top (about three, measured on a tool-calling turn's messages).
+ */
+const DECODED_PER_SERIALIZED_BYTE = 3;
+/** What a checkpoint node costs the cache besides its values' bytes (its ids, maps and entries). */
+const NODE_BYTES = 200;
 
 /** What the saver knows of one checkpoint without reading its document again. */
 export interface CheckpointNode {
@@ -40,11 +52,12 @@ export class ThreadState {
   readonly decoded = new LRUCache<string, Resolved>({ max: 16 });
   /**
    * Lists resolved at every ANCHOR_EVERY-th stored step of a long walk, so that reading older
-   * checkpoints (list() goes newest first) walks a few steps instead of back to the start.
+   * checkpoints (list() goes newest first) walks a few steps instead of back to the start. Made
+   * on the first long walk: most conversations never take one, and an empty cache costs kilobytes.
    */
-  readonly anchors = new LRUCache<string, Resolved>({ max: 64 });
+  private anchors: LRUCache<string, Resolved> | undefined;
   /** Approximate bytes held, for the cache's size bound. */
-  bytes = 0;
+  bytes = THREAD_BYTES;
   /** No document of this conversation expires before this time (ms), as far as this process knows. */
   expiresNoSoonerThan?: number;
 
@@ -59,13 +72,33 @@ export class ThreadState {
     return nodes;
   }
 
-  addNode(ns: string, node: CheckpointNode): void {
-    if (!this.namespace(ns).has(node.id)) this.bytes += 200;
-    this.namespace(ns).set(node.id, node);
+  anchorAt(key: string): Resolved | undefined {
+    return this.anchors?.get(key);
   }
 
+  setAnchor(key: string, resolved: Resolved): void {
+    this.anchors ??= new LRUCache<string, Resolved>({ max: 64 });
+    this.anchors.set(key, resolved);
+  }
+
+  /** Keeps a checkpoint node, its values' bytes in buffers of their own (counted in the budget). */
+  addNode(ns: string, node: CheckpointNode): void {
+    const nodes = this.namespace(ns);
+    if (!nodes.has(node.id)) {
+      this.bytes += NODE_BYTES;
+      for (const value of node.values.values()) {
+        if (!value.d) continue;
+        const d = ownBytes(value.d);
+        node.values.set(value.c, { ...value, d });
+        this.bytes += d.length();
+      }
+    }
+    nodes.set(node.id, node);
+  }
+
+  /** Keeps a decoded message; `bytes` is its serialized size (0 for another key of one already kept). */
   addMessage(key: string, message: BaseMessage, bytes: number): void {
-    if (!this.messages.has(key)) this.bytes += bytes;
+    if (!this.messages.has(key)) this.bytes += bytes * DECODED_PER_SERIALIZED_BYTE;
     this.messages.set(key, message);
     if (BaseMessageChunk.isInstance(message)) this.chunkKeys.set(String(message.id), key);
   }

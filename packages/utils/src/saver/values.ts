@@ -63,7 +63,7 @@ export class ChannelValues {
       const decoded = step.value.x ? undefined : await this.piece(thread, ns, step, channel);
       fold = applyStoredStep(fold, step.value, decoded, owner);
       if (fold.list && fold.current && anchorDue(i)) {
-        thread.anchors.set(memoKey(ns, step.node.id, channel), { ...fold.current, value: fold.list.slice() });
+        thread.setAnchor(memoKey(ns, step.node.id, channel), { ...fold.current, value: fold.list.slice() });
       }
     }
     const head = steps[0] as StoredStep;
@@ -179,7 +179,7 @@ export class ChannelValues {
         const { type, bytes } = unpack(doc.type, doc.body);
         const message = (await serde.loadsTyped(type, bytes)) as BaseMessage;
         identities.rememberMessage(message, thread.id, doc.key);
-        thread.addMessage(doc.key, message, doc.body.length());
+        thread.addMessage(doc.key, message, bytes.byteLength);
       }),
     );
     for (const key of wanted) {
