@@ -49,7 +49,7 @@ COPY --from=build --chown=node:node /out ./
 # The node user (uid 1000) ships with the official Node images.
 USER node
 EXPOSE ${AGENT_PORT}
-# Node's options for every agent: AGENT_NODE_ARGS in packages/contract, none today (a fleet-config
-# test keeps this CMD in step with it; the fleet runner starts agents with the same). A NODE_OPTIONS
-# you set applies on top.
-CMD ["node", "dist/index.js"]
+# Node's options for every agent: AGENT_NODE_ARGS in packages/contract (a fleet-config test keeps
+# this CMD in step with it; the fleet runner starts agents with the same). A NODE_OPTIONS you set
+# applies on top.
+CMD ["node", "--max-semi-space-size=32", "dist/index.js"]
