@@ -67,6 +67,18 @@ describe("ThreadState.addNode", () => {
     expect(c1?.toString("hex")).toBe(written.data.toString("hex"));
     expect([...(c2?.buffer ?? [])]).toEqual(Array(40).fill(7));
     expect(thread.bytes - new ThreadState("empty").bytes).toBe(2 * 200 + written.data.length() + 40);
+
+    // The same checkpoint stored again (a retried step): its new node owns its bytes too, counted once.
+    const before = thread.bytes;
+    thread.addNode("", {
+      id: "c1",
+      legacy: false,
+      values: new Map([
+        ["messages", { c: "messages", v: 1, d: pack("json", new Uint8Array(30).fill(32)).data }],
+      ]),
+    });
+    expect(ownsItsBuffer(thread.namespace("").get("c1")?.values.get("messages")?.d)).toBe(true);
+    expect(thread.bytes).toBe(before);
   });
 });
 

@@ -84,14 +84,14 @@ export class ThreadState {
   /** Keeps a checkpoint node, its values' bytes in buffers of their own (counted in the budget). */
   addNode(ns: string, node: CheckpointNode): void {
     const nodes = this.namespace(ns);
-    if (!nodes.has(node.id)) {
-      this.bytes += NODE_BYTES;
-      for (const value of node.values.values()) {
-        if (!value.d) continue;
-        const d = ownBytes(value.d);
-        node.values.set(value.c, { ...value, d });
-        this.bytes += d.length();
-      }
+    // A checkpoint stored again (a retried step) replaces its node, counted once.
+    const counted = nodes.has(node.id);
+    if (!counted) this.bytes += NODE_BYTES;
+    for (const value of node.values.values()) {
+      if (!value.d) continue;
+      const d = ownBytes(value.d);
+      node.values.set(value.c, { ...value, d });
+      if (!counted) this.bytes += d.length();
     }
     nodes.set(node.id, node);
   }
