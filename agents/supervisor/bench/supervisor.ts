@@ -4,10 +4,11 @@
 // the same model, tools, prompt and saver kind, and a bare createAgent supervisor routing to it in
 // process: the framework's own hop, and with a return-direct call_agent for the forwarded path, so
 // both sides make the same model calls), judged as supervisor ÷ direct ≤ 1.25 × bare supervisor ÷
-// bare direct and routed turns/s at 100 conversations ≥ 0.8 × bare (the median of BENCH_ROUNDS
-// rounds' ratios, each round ours and bare in turn); the MongoDB commands and CPU time each agent
-// process spends per turn; then supervisor turns per second with 1, 10 and 100 concurrent
-// conversations.
+// bare direct and routed turns/s at 100 conversations ≥ 0.8 × bare (rounds of four turns a
+// conversation; the median of BENCH_ROUNDS rounds' ratios, each round ours and bare in turn, bare
+// first in every other one, with the CPU time every process of the bench spent per turn and the
+// machine's idle share); the MongoDB commands and CPU time each agent process spends per turn;
+// then supervisor turns per second with 1, 10 and 100 concurrent conversations.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server).
 // BENCH_SAMPLES: turns per path (default 100). BENCH_CPU_PROF=DIR: each agent process writes a
 // V8 CPU profile there when it exits (open it in Chrome DevTools or speedscope). BENCH_TRACING=1:
@@ -16,10 +17,10 @@
 // supervisor per variant of BENCH_NODE_OPTIONS_VARIANTS (";"-separated, e.g.
 // "default;--max-semi-space-size=2;--max-semi-space-size=4"; default: node's own defaults against
 // the shipped options, or against --max-semi-space-size=2 while none ship) take interleaved turns: p50/p95, turns/s at each concurrency
-// (the median of BENCH_ROUNDS rounds, default 3, variants in rotating order) and each pair's RSS.
+// (the median of BENCH_ROUNDS rounds, default 5, variants in rotating order) and each pair's RSS.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -34,8 +35,10 @@ import { startFakeJira } from "@switchboard-testing/fake-jira";
 import { startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
 import {
   type AgentProcess,
+  cpuMs,
+  machineCpu,
   nodeVariants,
-  residentMb,
+  rssMb,
   startAgentProcess,
 } from "@switchboard-testing/test-agents";
 import {
@@ -60,7 +63,7 @@ const TARGET_HOP_VS_BARE = 1.25;
 /** Routed turns/s at TARGET_CONCURRENCY against the bare framework's that still meets the target. */
 const TARGET_RATE_VS_BARE = 0.8;
 const TARGET_CONCURRENCY = 100;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Throughput against the first variant's that still counts as no loss. */
 const VARIANT_TOLERANCE = 0.05;
 /** Turns per path over which MongoDB commands and CPU time are counted. */
@@ -100,15 +103,32 @@ async function timeTurns(
   return samples;
 }
 
-async function throughput(send: () => Promise<unknown>, workers: number, turns: number): Promise<number> {
+interface Throughput {
+  rate: number;
+  /** CPU ms every process of the bench (this one and its children) spent per turn. */
+  cpuMsPerTurn: number;
+  /** The machine's idle share of its cores meanwhile, %. */
+  idlePercent: number;
+}
+
+/** Turns per second with `workers` conversations at once, and what they cost the machine. */
+async function throughput(send: () => Promise<unknown>, workers: number, turns: number): Promise<Throughput> {
   let remaining = turns;
+  const [cpuBefore, machineBefore] = [cpuMs([process.pid]), machineCpu()];
   const start = performance.now();
   await Promise.all(
     Array.from({ length: workers }, async () => {
       while (remaining-- > 0) await send();
     }),
   );
-  return turns / ((performance.now() - start) / 1000);
+  const seconds = (performance.now() - start) / 1000;
+  const machine = machineCpu();
+  return {
+    rate: turns / seconds,
+    cpuMsPerTurn: (cpuMs([process.pid]) - cpuBefore) / turns,
+    idlePercent:
+      (100 * (machine.idleMs - machineBefore.idleMs)) / (machine.totalMs - machineBefore.totalMs || 1),
+  };
 }
 
 function expectAnswer(path: string, text: string): void {
@@ -223,7 +243,7 @@ async function compareNodeVariants(
           const pair = pairs[(round + i) % pairs.length];
           if (!pair) continue;
           const key = `${pair.label}@${workers}`;
-          rates.set(key, [...(rates.get(key) ?? []), await throughput(pair.send, workers, turns)]);
+          rates.set(key, [...(rates.get(key) ?? []), (await throughput(pair.send, workers, turns)).rate]);
         }
       }
     }
@@ -258,7 +278,7 @@ async function compareNodeVariants(
           .toFixed(1)
           .padStart(
             6,
-          )} | ${CONCURRENCY.map((w) => rate(pair.label, w).toFixed(1).padStart(14)).join(" | ")} | ${residentMb(pair.jira.pid).toFixed(0).padStart(12)} | ${residentMb(pair.supervisor.pid).toFixed(0).padStart(18)} |`,
+          )} | ${CONCURRENCY.map((w) => rate(pair.label, w).toFixed(1).padStart(14)).join(" | ")} | ${rssMb([pair.jira.pid]).toFixed(0).padStart(12)} | ${rssMb([pair.supervisor.pid]).toFixed(0).padStart(18)} |`,
       );
     }
     console.log(`\nAgainst ${base} (latency: higher is worse; turns/s: lower is worse):\n`);
@@ -282,7 +302,8 @@ async function compareNodeVariants(
 
 async function main() {
   const mongo = process.env.MONGODB_URI ? undefined : await startTestMongo();
-  const llm = await startScriptedLlm({ script });
+  // Not recording requests: thousands of turns would grow this process's heap, where the bare graphs run.
+  const llm = await startScriptedLlm({ script, record: false });
   const jira = await startFakeJira();
   const receiver = process.env.BENCH_TRACING === "1" ? await startOtlpReceiver() : undefined;
   const common = {
@@ -487,26 +508,54 @@ async function main() {
     console.log(
       "| ------------------------ | ----- | ------------------ | ----------------------- | ----------------- | -------------------------- |",
     );
-    // At the target's concurrency, ROUNDS rounds of the four, in turn: the verdict is the median of
-    // each round's ratio, so a moment of load on this shared machine does not decide it.
-    const atTarget: Array<{ oneHop: number; forwarded: number }> = [];
+    // At the target's concurrency, ROUNDS rounds of the four: the verdict is the median of each
+    // round's ratio, so a moment of load on this shared machine does not decide it. Every other
+    // round runs bare first, so neither side always follows the other.
+    type Sides = { ours: Throughput; bare: Throughput };
+    const atTarget: Array<{ oneHop: Sides; forwarded: Sides }> = [];
     for (const workers of CONCURRENCY) {
-      const turns = Math.max(SAMPLES, workers * 2);
+      // At the target, four turns a conversation, so a round is not mostly its first and last wave.
+      const turns = Math.max(SAMPLES, workers * (workers === TARGET_CONCURRENCY ? 4 : 2));
       const rounds = workers === TARGET_CONCURRENCY ? ROUNDS : 1;
       for (let round = 1; round <= rounds; round++) {
-        const rate = await throughput(viaSupervisor, workers, turns);
-        const bareRate = await throughput(bareRouted, workers, turns);
-        const forwardedRate = await throughput(forwarded, workers, turns);
-        const bareForwardedRate = await throughput(bareForwarded, workers, turns);
-        if (workers === TARGET_CONCURRENCY)
-          atTarget.push({ oneHop: rate / bareRate, forwarded: forwardedRate / bareForwardedRate });
+        const measure = async (
+          ours: () => Promise<unknown>,
+          bareSend: () => Promise<unknown>,
+        ): Promise<Sides> => {
+          const first = await throughput(round % 2 ? ours : bareSend, workers, turns);
+          const second = await throughput(round % 2 ? bareSend : ours, workers, turns);
+          return round % 2 ? { ours: first, bare: second } : { ours: second, bare: first };
+        };
+        const oneHop = await measure(viaSupervisor, bareRouted);
+        const forwardedPair = await measure(forwarded, bareForwarded);
+        if (workers === TARGET_CONCURRENCY) atTarget.push({ oneHop, forwarded: forwardedPair });
         const label = rounds > 1 ? `${workers}, round ${round}` : String(workers);
         console.log(
-          `| ${label.padStart(24)} | ${String(turns).padStart(5)} | ${rate.toFixed(1).padStart(18)} | ${bareRate.toFixed(1).padStart(23)} | ${forwardedRate.toFixed(1).padStart(17)} | ${bareForwardedRate.toFixed(1).padStart(26)} |`,
+          `| ${label.padStart(24)} | ${String(turns).padStart(5)} | ${oneHop.ours.rate.toFixed(1).padStart(18)} | ${oneHop.bare.rate.toFixed(1).padStart(23)} | ${forwardedPair.ours.rate.toFixed(1).padStart(17)} | ${forwardedPair.bare.rate.toFixed(1).padStart(26)} |`,
         );
       }
     }
-    const verdict = (ratios: number[]) => {
+    console.log(
+      `\nAt ${TARGET_CONCURRENCY} concurrent conversations, each round: turns/s, the CPU time every process of the bench spent per turn (this one with the bare graphs, the scripted LLM and the fake Jira; the two agents; the test MongoDB when the bench started it) and the machine's idle share of its ${availableParallelism()} cores meanwhile\n`,
+    );
+    console.log(
+      "| round | path      | ours turns/s | bare turns/s | ours ÷ bare | CPU ms/turn, ours / bare | idle, ours / bare |",
+    );
+    console.log(
+      "| ----- | --------- | ------------ | ------------ | ----------- | ------------------------ | ----------------- |",
+    );
+    const pair = (a: number, b: number, digits: number, unit = "") =>
+      `${a.toFixed(digits)}${unit} / ${b.toFixed(digits)}${unit}`;
+    atTarget.forEach((round, index) => {
+      for (const path of ["oneHop", "forwarded"] as const) {
+        const { ours, bare: bareSide } = round[path];
+        console.log(
+          `| ${String(index + 1).padStart(5)} | ${(path === "oneHop" ? "one hop" : "forwarded").padEnd(9)} | ${ours.rate.toFixed(1).padStart(12)} | ${bareSide.rate.toFixed(1).padStart(12)} | ${(ours.rate / bareSide.rate).toFixed(2).padStart(11)} | ${pair(ours.cpuMsPerTurn, bareSide.cpuMsPerTurn, 1).padStart(24)} | ${pair(ours.idlePercent, bareSide.idlePercent, 0, " %").padStart(17)} |`,
+        );
+      }
+    });
+    const verdict = (path: "oneHop" | "forwarded") => {
+      const ratios = atTarget.map((round) => round[path].ours.rate / round[path].bare.rate);
       const median = quantile(
         [...ratios].sort((a, b) => a - b),
         0.5,
@@ -515,8 +564,8 @@ async function main() {
     };
     console.log(
       `\ntarget: routed turns/s at ${TARGET_CONCURRENCY} concurrent conversations ≥ ${TARGET_RATE_VS_BARE} × the bare framework's, ours ÷ bare in each of ${atTarget.length} rounds:` +
-        `\n  one hop:   ${verdict(atTarget.map((round) => round.oneHop))}` +
-        `\n  forwarded: ${verdict(atTarget.map((round) => round.forwarded))}` +
+        `\n  one hop:   ${verdict("oneHop")}` +
+        `\n  forwarded: ${verdict("forwarded")}` +
         "\nbare: both createAgent graphs in the bench process, so on one core (the agents have a process each; the machine's cores are shared by all).",
     );
 

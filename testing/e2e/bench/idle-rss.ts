@@ -21,12 +21,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connectAgent } from "@switchboard/a2a-client";
 import { listAgentPackages } from "@switchboard/contract";
-import {
-  type AgentProcess,
-  nodeVariants,
-  residentMb,
-  startAgentProcess,
-} from "@switchboard-testing/test-agents";
+import { type AgentProcess, nodeVariants, rssMb, startAgentProcess } from "@switchboard-testing/test-agents";
 import { say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 
@@ -74,7 +69,7 @@ try {
           LOG_LEVEL: "warn",
         },
       });
-      const started = sleep(STARTED_MS).then(() => residentMb(agentProcess.pid));
+      const started = sleep(STARTED_MS).then(() => rssMb([agentProcess.pid]));
       measured.push({
         agent: agent.name,
         variant,
@@ -90,7 +85,7 @@ try {
   await Promise.all(measured.map((m) => m.started));
   console.log(`All started; ${IDLE_MS / 1000} s of quiet…`);
   await until(performance.now(), IDLE_MS);
-  for (const m of measured) m.idle = residentMb(m.process.pid);
+  for (const m of measured) m.idle = rssMb([m.process.pid]);
 
   console.log(`${TURNS} turns on each…`);
   for (const m of measured) {
@@ -101,12 +96,12 @@ try {
       await client.send({ text: "hello", contextId: randomUUID() });
       times.push(performance.now() - start);
     }
-    m.used = residentMb(m.process.pid);
+    m.used = rssMb([m.process.pid]);
     m.turnP50 = median(times);
   }
   console.log(`${IDLE_MS / 1000} s of quiet…`);
   await until(performance.now(), IDLE_MS);
-  for (const m of measured) m.usedIdle = residentMb(m.process.pid);
+  for (const m of measured) m.usedIdle = rssMb([m.process.pid]);
 } finally {
   await Promise.all(measured.map((m) => m.process.kill("SIGTERM")));
   await llm.close();

@@ -7,13 +7,12 @@
 // BENCH_CPU_PROF=DIR: each start writes a V8 CPU profile there (node --cpu-prof), to see what is slow.
 // MongoDB: MONGODB_URI if set, else the test MongoDB (mongo-java-server).
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connectAgent } from "@switchboard/a2a-client";
 import { listAgentPackages } from "@switchboard/contract";
-import { startAgentProcess } from "@switchboard-testing/test-agents";
+import { cpuMs, startAgentProcess } from "@switchboard-testing/test-agents";
 import { say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 
@@ -27,15 +26,6 @@ const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 };
-
-/**
- * The CPU time a process has spent (user + system, from /proc; clock ticks of 10 ms): on a machine
- * whose cores are shared, what its start costs however long it waited for a core.
- */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** Polls GET /ready until it answers 200; the time it did, as performance.now(). */
 async function readyAt(url: string): Promise<number> {
@@ -82,7 +72,7 @@ try {
         try {
           const ready = await readyAt(agentProcess.url);
           row.ready.push(ready - started);
-          row.readyCpu.push(cpuMs(agentProcess.pid));
+          row.readyCpu.push(cpuMs([agentProcess.pid]));
           const connection = await connectAgent(agentProcess.url);
           const result = await connection.send({ text: "hello", contextId: randomUUID() });
           if (result.state !== "completed") throw new Error(`first turn ${result.state}: ${result.text}`);

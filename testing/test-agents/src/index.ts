@@ -1,6 +1,6 @@
 export { freePort } from "@switchboard/vitest-config/ports";
 export { type NodeVariant, nodeVariants } from "./node-variants.js";
 export { type AgentProcess, type StartOptions, startAgentProcess } from "./process.js";
-export { residentMb } from "./resident-memory.js";
+export { cpuMs, machineCpu, processTree, rssMb } from "./process-stats.js";
 export { SlowSaver } from "./slow-saver.js";
 export { streamTranscript } from "./transcript.js";

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startFakeJira } from "@switchboard-testing/fake-jira";
+import { cpuMs, rssMb } from "@switchboard-testing/test-agents";
 import { startScriptedLlm } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
@@ -20,7 +21,6 @@ import { CAIPE_COMMIT, ensureCaipeEnv, locateCaipe } from "../src/index.js";
 import { rpcEndpoint, sendTurn } from "./a2a-send.js";
 import { type Fleet, startCaipeFleet, startSwitchboardFleet } from "./fleets.js";
 import { storedBytes } from "./mongo-bytes.js";
-import { cpuMs, rssMb } from "./proc-stats.js";
 import { isAnswer, peerScript, QUESTION, ROUTED_QUESTION, sideOf } from "./script.js";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 20);

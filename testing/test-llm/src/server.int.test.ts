@@ -227,6 +227,18 @@ describe("scripted LLM wire format", () => {
 });
 
 describe("scripted LLM options", () => {
+  it("answers without keeping requests when record is false (a benchmark's thousands of turns)", async () => {
+    const llm = await startScriptedLlm({ script: rules([], say("kept nowhere")), record: false });
+    try {
+      const response = await post(llm, { model: "m", messages: [{ role: "user", content: "x" }] });
+      expect((await json<Completion>(response)).choices[0]?.message.content).toBe("kept nowhere");
+      expect(llm.requests).toEqual([]);
+      expect(llm.calls).toEqual([]);
+    } finally {
+      await llm.close();
+    }
+  });
+
   it("accepts only the configured key when apiKey is set", async () => {
     const llm = await startScriptedLlm({ script: echo(), apiKey: "sk-right" });
     try {

@@ -32,6 +32,11 @@ export interface ScriptedLlmOptions {
   models?: string[];
   /** Larger request bodies get 413. Default 20 MB; raise it for conversations sent whole past that. */
   maxBodyBytes?: number;
+  /**
+   * Keep every request in `requests`, `calls` and `embeddingCalls`. Default true; a benchmark
+   * serving thousands of turns passes false, so the log does not grow its process's heap.
+   */
+  record?: boolean;
 }
 
 export interface ScriptedLlm {
@@ -175,6 +180,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     apiKey,
     models = ["gpt-4o-mini"],
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
+    record = true,
   } = options;
   if (typeof script !== "function") {
     throw new TypeError(
@@ -184,14 +190,20 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
   const requests: ChatCompletionRequest[] = [];
   const calls: RecordedCall[] = [];
   const embeddingCalls: RecordedCall[] = [];
+  const recorded = (request: ChatCompletionRequest, call: RecordedCall) => {
+    if (!record) return;
+    requests.push(request);
+    calls.push(call);
+  };
   // Prompt prefixes a client marked for caching (Anthropic cache_control, Bedrock cachePoint), as seen.
   const cached = new Set<string>();
   const engine = {
     apiKey,
-    embedded: (call: RecordedCall) => embeddingCalls.push(call),
+    embedded: (call: RecordedCall) => {
+      if (record) embeddingCalls.push(call);
+    },
     async answer(request: ChatCompletionRequest, call: RecordedCall) {
-      requests.push(request);
-      calls.push(call);
+      recorded(request, call);
       const reply = resolveReply(await script(request));
       if (latencyMs > 0) await sleep(latencyMs);
       return reply;
@@ -226,8 +238,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     deployment?: string,
   ): Promise<void> {
     const request = parseChatRequest(await readBody(req, maxBodyBytes), deployment);
-    requests.push(request);
-    calls.push({
+    recorded(request, {
       dialect: "openai",
       path: req.url ?? "",
       stream: request.stream === true,

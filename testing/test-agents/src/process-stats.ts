@@ -59,3 +59,15 @@ export function cpuMs(roots: number[]): number {
 export function rssMb(roots: number[]): number {
   return processTree(roots).reduce((sum, pid) => sum + (readStat(pid)?.rssBytes ?? 0), 0) / 2 ** 20;
 }
+
+/** The machine's CPU time so far over all its cores (/proc/stat), ms: idle (with I/O wait) and in all. */
+export function machineCpu(): { idleMs: number; totalMs: number } {
+  const [, ...fields] = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal (guest time is counted in user already).
+  const ticks = fields.slice(0, 8).map(Number);
+  const toMs = (value: number) => (value * 1000) / TICKS_PER_SECOND;
+  return {
+    idleMs: toMs((ticks[3] ?? 0) + (ticks[4] ?? 0)),
+    totalMs: toMs(ticks.reduce((sum, value) => sum + value, 0)),
+  };
+}
