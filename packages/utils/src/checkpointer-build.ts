@@ -3,6 +3,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { getLogger, type Logger, SwitchboardError } from "@switchboard/common";
 import { type Db, MongoClient } from "mongodb";
+import { agentLogger, withoutAgent } from "./agent-logger.js";
 import { assertValidAgentName, detectAgentName } from "./agent-name.js";
 import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-env.js";
 import { instrumentSaver } from "./checkpoint-metrics.js";
@@ -78,11 +79,11 @@ export type ResolvedCheckpointer = { key: string; agent: string; logger: Logger 
 /** Reads the settings (env parsed once, here) and names the checkpointer they describe. */
 export function resolveCheckpointer(options: CheckpointerOptions): ResolvedCheckpointer {
   const env = options.env ?? process.env;
-  const logger = options.logger ?? getLogger();
   const settings = readCheckpointSettings(env);
   const agent = options.agentName
     ? assertValidAgentName(options.agentName, "the agentName option")
     : detectAgentName({ env }).name;
+  const logger = agentLogger(options.logger ?? getLogger(), agent);
   if (settings.type === "memory") {
     return {
       key: JSON.stringify(["memory", agent]),
@@ -124,12 +125,11 @@ export async function buildCheckpointer(resolved: ResolvedCheckpointer): Promise
   if (resolved.backend === "memory") {
     if (resolved.reason === "no-uri") {
       logger.warn(
-        { agent },
         "No MongoDB URI is set (LANGGRAPH_CHECKPOINT_MONGODB_URI or MONGODB_URI): using the in-memory " +
           "checkpointer, so conversations will not survive a restart.",
       );
     } else {
-      logger.info({ agent }, "LANGGRAPH_CHECKPOINT_TYPE=memory: conversations will not survive a restart.");
+      logger.info("LANGGRAPH_CHECKPOINT_TYPE=memory: conversations will not survive a restart.");
     }
     return {
       saver: instrumentSaver(new MemorySaver(), "memory"),
@@ -181,7 +181,7 @@ async function buildMongo(
       messagesCollection: collections.messages,
     };
     if (ttlSeconds) info.ttlSeconds = ttlSeconds;
-    logger.info(info, "Checkpoints persist to MongoDB");
+    logger.info(withoutAgent(info), "Checkpoints persist to MongoDB");
     return {
       saver: instrumentSaver(saver, "mongodb"),
       info,

@@ -4,6 +4,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { type Logger, redactSecrets, SwitchboardError } from "@switchboard/common";
 import { type Db, MongoClient } from "mongodb";
 import pg from "pg";
+import { withoutAgent } from "./agent-logger.js";
 import type { CheckpointSettings } from "./checkpoint-env.js";
 import { instrumentSaver } from "./checkpoint-metrics.js";
 import type { CheckpointerHandle, CheckpointerInfo } from "./checkpointer-build.js";
@@ -33,9 +34,7 @@ export async function buildPostgres(
     application_name: `switchboard-${agent}`,
   });
   // An idle client that loses its server must not crash the process: the next query reports it.
-  pool.on("error", (error) =>
-    logger.warn({ agent, err: redactSecrets(error.message) }, "PostgreSQL client error"),
-  );
+  pool.on("error", (error) => logger.warn({ err: redactSecrets(error.message) }, "PostgreSQL client error"));
   const saver = new PostgresSaver(pool, undefined, { schema });
   try {
     await saver.setup();
@@ -51,18 +50,17 @@ export async function buildPostgres(
     );
   }
   const ttlSeconds = settings.ttlMinutes > 0 ? Math.round(settings.ttlMinutes * 60) : undefined;
-  const sweeper = ttlSeconds ? startSweeper(pool, saver, schema, ttlSeconds, agent, logger) : undefined;
+  const sweeper = ttlSeconds ? startSweeper(pool, saver, schema, ttlSeconds, logger) : undefined;
   const side = settings.mongoUri ? await sideDatabase(settings, agent, defaultDbName) : undefined;
   if (!side) {
     logger.warn(
-      { agent },
       "LANGGRAPH_CHECKPOINT_TYPE=postgres without MONGODB_URI: checkpoints persist to PostgreSQL, but A2A tasks " +
         "and the audit trail are kept in memory. Set MONGODB_URI to keep them too.",
     );
   }
   const info: CheckpointerInfo = { agent, backend: "postgres", dsn: shown, schema };
   if (ttlSeconds) info.ttlSeconds = ttlSeconds;
-  logger.info(info, "Checkpoints persist to PostgreSQL");
+  logger.info(withoutAgent(info), "Checkpoints persist to PostgreSQL");
   return {
     saver: instrumentSaver(saver, "postgres"),
     info,
@@ -107,14 +105,13 @@ function startSweeper(
   saver: PostgresSaver,
   schema: string,
   ttlSeconds: number,
-  agent: string,
   logger: Logger,
 ): NodeJS.Timeout {
   const sweep = () =>
     sweepExpired(pool, saver, schema, ttlSeconds).then(
-      (count) => count > 0 && logger.info({ agent, count }, "Expired conversations deleted from PostgreSQL"),
+      (count) => count > 0 && logger.info({ count }, "Expired conversations deleted from PostgreSQL"),
       (error: unknown) =>
-        logger.warn({ agent, err: redactSecrets(String(error)) }, "Could not delete expired conversations"),
+        logger.warn({ err: redactSecrets(String(error)) }, "Could not delete expired conversations"),
     );
   void sweep();
   const timer = setInterval(sweep, Math.min(SWEEP_INTERVAL_MS, ttlSeconds * 1000));

@@ -4,6 +4,7 @@ import { InMemoryStore } from "@langchain/langgraph-checkpoint";
 import { MongoDBStore } from "@langchain/langgraph-checkpoint-mongodb";
 import { getLogger, type Logger, SwitchboardError } from "@switchboard/common";
 import { MongoClient } from "mongodb";
+import { agentLogger, withoutAgent } from "./agent-logger.js";
 import { assertValidAgentName, detectAgentName } from "./agent-name.js";
 import { DEFAULT_DB_NAME } from "./checkpointer-build.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
@@ -57,19 +58,18 @@ export function storeCollection(agent: string): string {
  */
 export async function openStore(options: StoreOptions = {}): Promise<StoreHandle> {
   const env = options.env ?? process.env;
-  const logger = options.logger ?? getLogger();
   const agent = options.agentName
     ? assertValidAgentName(options.agentName, "the agentName option")
     : detectAgentName({ env }).name;
+  const logger = agentLogger(options.logger ?? getLogger(), agent);
   const settings = readStoreSettings(env);
   if (settings.type === "none") {
-    logger.info({ agent }, "LANGGRAPH_STORE_TYPE=none: no long-term memory.");
+    logger.info("LANGGRAPH_STORE_TYPE=none: no long-term memory.");
     return { info: { agent, backend: "none" }, close: async () => undefined };
   }
   if (settings.type === "memory") {
     if (settings.reason === "no-uri") {
       logger.warn(
-        { agent },
         "No MongoDB URI is set (LANGGRAPH_STORE_MONGODB_URI or MONGODB_URI): using the in-memory store, " +
           "so what users asked to be remembered will not survive a restart.",
       );
@@ -108,7 +108,7 @@ export async function openStore(options: StoreOptions = {}): Promise<StoreHandle
       collection,
       ttlMinutes: settings.ttlMinutes,
     };
-    logger.info(info, "Long-term memory persists to MongoDB");
+    logger.info(withoutAgent(info), "Long-term memory persists to MongoDB");
     // One command: the count and the newest write together (each turn asks, before its model call).
     const revision = async (namespace: string[]) => {
       const [summary] = await items
