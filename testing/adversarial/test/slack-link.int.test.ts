@@ -276,22 +276,57 @@ describe("a forwarded Slack link hands over no identity", () => {
     expect(viaWeb.status).toBe(401);
     expect(await identityOf(VERA)).toMatchObject({ subject: "vera" });
 
-    // Vera's own forget-me, from the web chat.
+    // Vera's own forget-me, from the web chat, while the relay is down: refused whole, nothing erased.
     const token = await signIn(idp, "vera");
-    const forgotten = await fetch(`${fleet.webUrl}/api/me`, {
+    const botEnv = slackBotEnv({
+      slack,
+      storage,
+      idp,
+      supervisorUrl: fleet.supervisorUrl,
+      webUrl: fleet.webUrl,
+      port: bot.port,
+    });
+    await bot.stop();
+    const relayDown = await fetch(`${fleet.webUrl}/api/me`, {
       method: "DELETE",
       headers: { authorization: `Bearer ${token}` },
     });
-    expect(forgotten.status).toBe(200);
-    expect(await identityOf(VERA)).toBeNull();
-    expect(await db.collection("links_slack-bot").countDocuments({ subject: "vera" })).toBe(0);
+    expect(relayDown.status).toBe(502);
+    expect(((await relayDown.json()) as { error: string }).error).toContain("SLACK_BOT_URL");
+    bot = await startBot(botEnv);
+    await slack.waitForConnections(1);
+    expect(await identityOf(VERA)).toMatchObject({ subject: "vera" });
 
-    const requestsBefore = fleet.llm.requests.length;
-    const said = await slack.say(VERA, CHANNEL, mention("jira: open issues in PLAT"));
-    await until("the link notice", () =>
-      slack.botReplies(CHANNEL, said.ts).find((m) => m.text.includes("link your Slack account")),
-    );
-    expect(fleet.llm.requests.length).toBe(requestsBefore);
+    // A second replica holds an access token for Vera from a turn it ran for her.
+    const replica = await startBot({ ...botEnv, PORT: String(await freePort()) });
+    try {
+      await slack.waitForConnections(2);
+      const before = await slack.say(VERA, CHANNEL, mention("jira: open issues in PLAT"), { connection: 1 });
+      await until("Vera's answer from the replica", () =>
+        slack.botReplies(CHANNEL, before.ts).find((m) => m.text.includes("PLAT-1")),
+      );
+
+      // Again, with the relay up.
+      const forgotten = await fetch(`${fleet.webUrl}/api/me`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(forgotten.status).toBe(200);
+      expect(await identityOf(VERA)).toBeNull();
+      expect(await db.collection("links_slack-bot").countDocuments({ subject: "vera" })).toBe(0);
+
+      // Neither the relay that forgot her nor the replica holding her token acts as her any more.
+      const requestsBefore = fleet.llm.requests.length;
+      for (const connection of [0, 1]) {
+        const said = await slack.say(VERA, CHANNEL, mention("jira: open issues in PLAT"), { connection });
+        await until(`the link notice from relay #${connection}`, () =>
+          slack.botReplies(CHANNEL, said.ts).find((m) => m.text.includes("link your Slack account")),
+        );
+      }
+      expect(fleet.llm.requests.length).toBe(requestsBefore);
+    } finally {
+      await replica.stop();
+    }
   });
 
   it("a made-up state at the callback links nobody", async () => {
