@@ -2,9 +2,15 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
-import { blockActions, eventCallback, newEventId, type SlackEvent } from "./payloads.js";
+import {
+  blockActions,
+  ephemeralBlockActions,
+  eventCallback,
+  newEventId,
+  type SlackEvent,
+} from "./payloads.js";
 import { type ApiCall, answerWebApi } from "./web-api.js";
-import { type SlackMessage, type SlackUser, Workspace } from "./workspace.js";
+import { type Ephemeral, type SlackMessage, type SlackUser, Workspace } from "./workspace.js";
 
 export interface FakeSlackOptions {
   botToken?: string;
@@ -48,6 +54,13 @@ export interface FakeSlack {
   press(
     user: string,
     message: SlackMessage,
+    actionId: string,
+    options?: { connection?: number },
+  ): Promise<Ack>;
+  /** A user presses a button of an ephemeral message (whoever it was shown to), over Socket Mode. */
+  pressEphemeral(
+    user: string,
+    ephemeral: Ephemeral,
     actionId: string,
     options?: { connection?: number },
   ): Promise<Ack>;
@@ -216,6 +229,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     deliver,
     press: (user, message, actionId, pressOptions = {}) =>
       deliver(blockActions(workspace, user, message, actionId), { ...pressOptions, type: "interactive" }),
+    pressEphemeral: (user, ephemeral, actionId, pressOptions = {}) =>
+      deliver(ephemeralBlockActions(workspace, user, ephemeral, actionId), {
+        ...pressOptions,
+        type: "interactive",
+      }),
     botReplies: (channel, threadTs) =>
       workspace.thread(channel, threadTs).filter((message) => message.user === workspace.botUserId),
     close: async () => {

@@ -7,6 +7,12 @@ export {
   type SayOptions,
   startFakeSlack,
 } from "./fake-slack.js";
-export { blockActions, eventCallback, newEventId, type SlackEvent } from "./payloads.js";
+export {
+  blockActions,
+  ephemeralBlockActions,
+  eventCallback,
+  newEventId,
+  type SlackEvent,
+} from "./payloads.js";
 export type { ApiCall } from "./web-api.js";
 export type { Ephemeral, SlackMessage, SlackUser, Workspace } from "./workspace.js";

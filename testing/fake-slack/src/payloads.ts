@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { SlackMessage, Workspace } from "./workspace.js";
+import type { Ephemeral, SlackMessage, Workspace } from "./workspace.js";
 
 /** An event as Slack describes it inside an event callback (`app_mention`, `message`, …). */
 export type SlackEvent = Record<string, unknown> & { type: string };
@@ -51,11 +51,45 @@ export function blockActions(workspace: Workspace, user: string, message: SlackM
   };
 }
 
+/**
+ * A press of a button on an ephemeral message (seen by one user only): Slack names the message by
+ * its `message_ts` in the container and sends no `message`. `user` is whoever pressed: Slack shows
+ * the message to its user alone, a test may still make anyone press.
+ */
+export function ephemeralBlockActions(
+  workspace: Workspace,
+  user: string,
+  ephemeral: Ephemeral,
+  actionId: string,
+) {
+  const action = findAction({ ts: ephemeral.ts, text: ephemeral.text, blocks: ephemeral.blocks }, actionId);
+  return {
+    type: "block_actions",
+    team: { id: workspace.teamId, domain: "switchboard-test" },
+    user: { id: user, username: workspace.users.get(user)?.name ?? user, team_id: workspace.teamId },
+    api_app_id: "A0SWITCHBOARD",
+    token: "verification-token-unused",
+    trigger_id: randomBytes(8).toString("hex"),
+    container: {
+      type: "message",
+      message_ts: ephemeral.ts,
+      channel_id: ephemeral.channel,
+      is_ephemeral: true,
+      ...(ephemeral.threadTs ? { thread_ts: ephemeral.threadTs } : {}),
+    },
+    channel: { id: ephemeral.channel, name: ephemeral.channel },
+    actions: [{ ...action, action_ts: String(Date.now() / 1000) }],
+  };
+}
+
 export function newEventId(): string {
   return `Ev${randomBytes(6).toString("hex").toUpperCase()}`;
 }
 
-function findAction(message: SlackMessage, actionId: string): Record<string, unknown> {
+function findAction(
+  message: Pick<SlackMessage, "ts" | "text" | "blocks">,
+  actionId: string,
+): Record<string, unknown> {
   for (const block of (message.blocks ?? []) as Array<Record<string, unknown>>) {
     for (const element of (block.elements ?? []) as Array<Record<string, unknown>>) {
       if (element.action_id === actionId) {

@@ -82,14 +82,17 @@ export async function answerWebApi(
       const user = text(args.user);
       if (!channel || !user) return { ok: false, error: "invalid_arguments" };
       const threadTs = text(args.thread_ts);
+      const ts = workspace.nextTs();
       workspace.ephemerals.push({
         channel,
+        ts,
         user,
         text: text(args.text) ?? "",
         ...(threadTs ? { threadTs } : {}),
+        ...(Array.isArray(args.blocks) ? { blocks: args.blocks } : {}),
         at: Date.now(),
       });
-      return { ok: true, message_ts: workspace.nextTs() };
+      return { ok: true, message_ts: ts };
     }
     case "users.info": {
       const user = workspace.users.get(text(args.user) ?? "");

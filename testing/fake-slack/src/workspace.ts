@@ -20,9 +20,12 @@ export interface SlackMessage {
 
 export interface Ephemeral {
   channel: string;
+  /** The id chat.postEphemeral answered (`message_ts`): a press of its buttons names it. */
+  ts: string;
   user: string;
   text: string;
   threadTs?: string;
+  blocks?: unknown[];
   at: number;
 }
 

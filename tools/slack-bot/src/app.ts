@@ -5,6 +5,7 @@ import { type Logger, listenHttp } from "@switchboard/common";
 import express from "express";
 import { MongoClient } from "mongodb";
 import type { SlackBotSettings } from "./env.js";
+import { forgetRoute } from "./identity/forget-route.js";
 import { linkRoutes } from "./identity/link-routes.js";
 import { LinkedIdentities } from "./identity/linked-identities.js";
 import { OidcClient } from "./identity/oidc.js";
@@ -12,6 +13,7 @@ import { anonymousIdentities, type Identities } from "./relay/identities.js";
 import { Relay } from "./relay/relay.js";
 import { relayCollections } from "./relay/store.js";
 import { SupervisorLink } from "./relay/supervisor.js";
+import { askToConfirmLink, registerLinkConfirmation } from "./slack/link-confirmation.js";
 import { registerSlackListeners } from "./slack/listeners.js";
 import { SlackPlatform } from "./slack/slack-platform.js";
 import { createRelayMetrics } from "./telemetry/metrics.js";
@@ -84,15 +86,12 @@ export async function startSlackBot(settings: SlackBotSettings, logger: Logger):
     http.use(
       linkRoutes({
         identities: linked,
-        onLinked: (place, chatUser, user) =>
-          platform.whisper(
-            place,
-            chatUser,
-            `You are linked: Switchboard now acts as ${user.name ?? user.email ?? user.subject} for you here. Ask again.`,
-          ),
+        askToConfirm: (pending) => askToConfirmLink(bolt.client, pending),
         logger,
       }),
     );
+    http.use(forgetRoute(linked, settings.identity.auth, logger));
+    registerLinkConfirmation(bolt, linked, metrics, logger);
   }
   const relay = new Relay({
     platform,

@@ -1,3 +1,4 @@
+import { type AuthSettings, readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
 import { parseEnv, SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
 
@@ -25,6 +26,7 @@ const SlackBotEnv = z.object({
   AUTH_MODE: z.enum(["none", "jwt"]).default("none"),
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
   OIDC_CLIENT_ID: z.string().optional(),
+  /** The web chat's scope; the link always adds `openid email offline_access` (oidc.ts). */
   OIDC_SCOPE: z.string().default("openid profile"),
   CREDENTIALS_ENCRYPTION_KEY: z.string().optional(),
   /** Shortest time between two edits of one Slack message while a turn streams (Slack allows about one a second). */
@@ -36,7 +38,15 @@ const SlackBotEnv = z.object({
 /** Who a Slack user is at the supervisor: nobody (AUTH_MODE=none), or their own linked principal. */
 export type IdentitySettings =
   | { mode: "none" }
-  | { mode: "linked"; issuer: string; clientId: string; scope: string; sealingKey: string };
+  | {
+      mode: "linked";
+      issuer: string;
+      clientId: string;
+      scope: string;
+      sealingKey: string;
+      /** How the relay's own routes (forget-me) verify a user's token: as the agents do (AUTH_*). */
+      auth: AuthSettings;
+    };
 
 export interface SlackBotSettings {
   port: number;
@@ -87,6 +97,7 @@ export function readSlackBotSettings(env: NodeJS.ProcessEnv): SlackBotSettings {
       clientId: e.OIDC_CLIENT_ID,
       scope: e.OIDC_SCOPE,
       sealingKey: e.CREDENTIALS_ENCRYPTION_KEY,
+      auth: readAuthSettings(env),
     };
   }
   return {

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { createLogger } from "@switchboard/common";
 import { type Fleet, onlyAgents, startFleet } from "@switchboard/fleet";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
-import type { FakeSlack } from "@switchboard-testing/fake-slack";
+import type { Ephemeral, FakeSlack } from "@switchboard-testing/fake-slack";
 import { freePort } from "@switchboard-testing/test-agents";
-import type { IdentityProvider } from "@switchboard-testing/test-idp";
+import { type BrowsedPage, browse, type IdentityProvider } from "@switchboard-testing/test-idp";
 import {
   callTool,
   recallUserMessages,
@@ -155,6 +155,10 @@ export function slackBotEnv(options: {
           OIDC_CLIENT_ID: options.idp.clientId,
           OIDC_SCOPE: options.idp.scope,
           CREDENTIALS_ENCRYPTION_KEY: SEALING_KEY,
+          // Forget-me (DELETE /me) verifies the user's token as the agents do.
+          AUTH_JWKS_URL: options.idp.jwksUrl,
+          AUTH_ISSUER: options.idp.issuer,
+          AUTH_AUDIENCE: options.idp.audience,
         }
       : {}),
   };
@@ -180,4 +184,52 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** The Slack relay's confirm and cancel buttons after a sign-in (slack/link-confirmation.ts). */
+export const CONFIRM_LINK = "switchboard_link_confirm";
+export const CANCEL_LINK = "switchboard_link_cancel";
+
+/** The newest one-time link whispered to `user`, after `since` ephemerals. */
+export async function linkWhispered(slack: FakeSlack, user: string, since = 0): Promise<string> {
+  const whisper = await until(`the link whispered to ${user}`, () =>
+    slack.workspace.ephemerals
+      .slice(since)
+      .findLast((e) => e.user === user && e.text.includes("/slack/link/")),
+  );
+  const link = /(http:\/\/\S+\/slack\/link\/[\w-]+)/.exec(whisper.text)?.[1];
+  if (!link) throw new Error(`No link in: ${whisper.text}`);
+  return link;
+}
+
+/** The "Yes, this is me" question shown to `user` after `since` ephemerals. */
+export function confirmationFor(slack: FakeSlack, user: string, since = 0): Promise<Ephemeral> {
+  return until(`the link confirmation shown to ${user}`, () =>
+    slack.workspace.ephemerals
+      .slice(since)
+      .findLast((e) => e.user === user && JSON.stringify(e.blocks ?? []).includes(CONFIRM_LINK)),
+  );
+}
+
+/**
+ * Links a Slack user the whole way, as a person would: the link whispered to them is opened and
+ * signed in as `subject` (without a browser), then they press "Yes, this is me" in Slack. Returns
+ * the link page and the link (used up).
+ */
+export async function linkSlackUser(
+  slack: FakeSlack,
+  user: string,
+  subject: string,
+  since = 0,
+): Promise<{ link: string; page: BrowsedPage }> {
+  const link = await linkWhispered(slack, user, since);
+  const mark = slack.workspace.ephemerals.length;
+  const page = await browse(link, subject);
+  if (page.status !== 200) throw new Error(`The link page answered ${page.status}: ${page.text}`);
+  const question = await confirmationFor(slack, user, mark);
+  await slack.pressEphemeral(user, question, CONFIRM_LINK);
+  await until(`${user}'s linked notice`, () =>
+    slack.workspace.ephemerals.slice(mark).find((e) => e.user === user && e.text.includes("You are linked")),
+  );
+  return { link, page };
 }

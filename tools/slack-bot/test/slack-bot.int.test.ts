@@ -15,7 +15,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SlackBot } from "../src/app.js";
 import { contextIdFor } from "../src/relay/conversation-id.js";
 import { startTracing } from "../src/telemetry/tracing.js";
-import { type RelayFleet, slackBotEnv, startBot, startRelayFleet, until } from "./relay-fleet.js";
+import {
+  CONFIRM_LINK,
+  confirmationFor,
+  linkSlackUser,
+  type RelayFleet,
+  slackBotEnv,
+  startBot,
+  startRelayFleet,
+  until,
+} from "./relay-fleet.js";
 
 const ALICE = "U0ALICE";
 const BOB = "U0BOB";
@@ -52,12 +61,15 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
     botPort = await freePort();
     idp = await startIdentityProvider({
       webOrigin: `http://localhost:${webPort}`,
-      users: { alice: { name: "Alice", email: "alice@example.com" }, bob: { name: "Bob" } },
+      users: {
+        alice: { name: "Alice", email: "alice@example.com" },
+        bob: { name: "Bob", email: "bob@example.com" },
+      },
     });
     slack = await startFakeSlack({
       users: [
         { id: ALICE, name: "alice", email: "alice@example.com" },
-        { id: BOB, name: "bob" },
+        { id: BOB, name: "bob", email: "Bob@Example.com " },
       ],
     });
     receiver = await startOtlpReceiver();
@@ -100,7 +112,7 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
       return replies.length >= count ? replies : undefined;
     });
 
-  it("gives an unlinked user a one-time link through the web chat's sign-in, and links them", async () => {
+  it("gives an unlinked user a one-time link through the web chat's sign-in, and links them once they confirm in Slack", async () => {
     const said = await slack.say(ALICE, CHANNEL, mention("jira: open issues in PLAT"));
     const whisper = await until("the link, shown to Alice only", () =>
       slack.workspace.ephemerals.find((e) => e.user === ALICE && e.text.includes("/slack/link/")),
@@ -114,9 +126,16 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
 
     const link = /(http:\/\/\S+\/slack\/link\/\S+)/.exec(whisper.text)?.[1] ?? "";
     expect(link.startsWith(`${fleet.webUrl}/slack/link/`)).toBe(true);
+    const mark = slack.workspace.ephemerals.length;
     const done = await browse(link, "alice");
     expect(done.status).toBe(200);
-    expect(done.text).toContain("It now acts as Alice");
+    expect(done.text).toContain("Confirm in Slack");
+    expect(done.text).toContain("alice@example.com");
+    // Signed in, not yet linked: only Alice's press in Slack links her.
+    const question = await confirmationFor(slack, ALICE, mark);
+    expect(question.threadTs).toBe(said.ts);
+    expect(JSON.stringify(question.blocks)).toContain("Yes, this is me (alice@example.com)");
+    await slack.pressEphemeral(ALICE, question, CONFIRM_LINK);
     await until("the linked notice", () =>
       slack.workspace.ephemerals.find((e) => e.user === ALICE && e.text.includes("You are linked")),
     );
@@ -231,14 +250,11 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
   });
 
   it("lets Bob approve Alice's change where the Jira agent's policy allows it, and refuses him elsewhere", async () => {
-    // Bob links his Slack account once (in a thread of his own).
-    const hello = await slack.say(BOB, CHANNEL, mention("hello"));
-    const whisper = await until("Bob's link", () =>
-      slack.workspace.ephemerals.find((e) => e.user === BOB && e.text.includes("/slack/link/")),
-    );
-    expect(whisper.threadTs).toBe(hello.ts);
-    const link = /(http:\/\/\S+\/slack\/link\/\S+)/.exec(whisper.text)?.[1] ?? "";
-    expect((await browse(link, "bob")).status).toBe(200);
+    // Bob links his Slack account once (in a thread of his own; Slack's email differs in case and
+    // spacing only).
+    const mark = slack.workspace.ephemerals.length;
+    await slack.say(BOB, CHANNEL, mention("hello"));
+    await linkSlackUser(slack, BOB, "bob", mark);
     const issuesBefore = fleet.jira.issues.length;
 
     // PLAT: no policy lets Bob decide. The Jira agent refuses his press, nothing is created, and
@@ -249,7 +265,7 @@ describe("Switchboard in Slack: the relay with the real Bolt client, the fleet, 
     await slack.press(BOB, platQuestion, "switchboard_approve");
     const [, askedAgain] = await answered(plat.ts, 2);
     expect(askedAgain?.text).toMatch(
-      /Not allowed: Bob may not approve or decline .*alice@example\.com.*'s change/,
+      /Not allowed: .*bob@example\.com.* may not approve or decline .*alice@example\.com.*'s change/,
     );
     expect(JSON.stringify(askedAgain?.blocks)).toContain("switchboard_approve");
     await until("Bob's refusal", () =>

@@ -1,20 +1,22 @@
 import { isSwitchboardError, type Logger } from "@switchboard/common";
 import { Router } from "express";
-import type { ChatPlace } from "../relay/chat-platform.js";
-import { LINK_PATH, type LinkedIdentities } from "./linked-identities.js";
-import type { SignedInUser } from "./oidc.js";
+import { LINK_PATH, LINK_TTL_MS, type LinkedIdentities, type PendingLink } from "./linked-identities.js";
 
 export interface LinkRoutesDeps {
   identities: LinkedIdentities;
-  /** Tells the chat user, in the thread where they asked, that they are linked. */
-  onLinked: (place: ChatPlace, chatUser: string, user: SignedInUser) => Promise<void>;
+  /**
+   * Asks the chat user, in the thread where they asked and visible to them alone, to confirm that
+   * the sign-in is theirs (a button that only they can press to effect).
+   */
+  askToConfirm: (pending: PendingLink) => Promise<void>;
   logger: Logger;
 }
 
 /**
  * The account link's two pages, under the web chat's origin (it forwards /slack/link to the bot):
  * the one-time link sends the browser to the identity provider's sign-in; the sign-in comes back to
- * /callback, which links the chat user and says so.
+ * /callback, which checks it and asks the chat user to confirm it in the chat. Nothing is linked on
+ * these pages: only the chat user's own press in the chat links them.
  */
 export function linkRoutes(deps: LinkRoutesDeps): Router {
   const router = Router();
@@ -29,16 +31,13 @@ export function linkRoutes(deps: LinkRoutesDeps): Router {
       );
     }
     try {
-      const linked = await deps.identities.completeSignIn(state, code);
-      await deps.onLinked(linked.place, linked.chatUser, linked.user).catch((failure: unknown) => {
-        deps.logger.warn({ reason: (failure as Error).message }, "linked, but could not say so in the chat");
-      });
-      const who = linked.user.name ?? linked.user.email ?? linked.user.subject;
+      const pending = await deps.identities.completeSignIn(state, code);
+      await deps.askToConfirm(pending);
       return page(
         res,
         200,
-        "Your chat account is linked",
-        `It now acts as ${who}. Go back to Slack and ask again.`,
+        "Confirm in Slack",
+        `You signed in as ${pending.user.email}. Go back to Slack and press "Yes, this is me" in the thread where you asked, within ${LINK_TTL_MS / 60_000} minutes: nothing acts as you until you do.`,
       );
     } catch (failure) {
       const known = isSwitchboardError(failure) && failure.category === "user";
@@ -49,7 +48,7 @@ export function linkRoutes(deps: LinkRoutesDeps): Router {
         "Nothing was linked",
         known
           ? (failure as Error).message
-          : "The identity provider could not be reached. Try the link again in a minute.",
+          : "The identity provider or Slack did not answer. Mention the bot in Slack again for a new link in a minute.",
       );
     }
   });
@@ -70,7 +69,7 @@ export function linkRoutes(deps: LinkRoutesDeps): Router {
         res,
         404,
         "This link has expired or was used",
-        "Mention the bot in Slack again to get a new one.",
+        "A link opens once and only for a few minutes. Mention the bot in Slack again to get a new one.",
       );
     res.set("cache-control", "no-store").redirect(302, target);
   });

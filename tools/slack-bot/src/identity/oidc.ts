@@ -18,8 +18,17 @@ export interface TokenSet {
 export interface SignedInUser {
   subject: string;
   name?: string;
+  /** The email the token names, and whether the provider says it verified it (`email_verified: true`). */
   email?: string;
+  emailVerified: boolean;
 }
+
+/**
+ * What the link always asks for, whatever OIDC_SCOPE adds: `openid` (an ID token), `email` (the tie
+ * between the sign-in and the Slack account, compared before anything is linked) and
+ * `offline_access` (the relay signs the user in again without them: a refresh token).
+ */
+const REQUIRED_SCOPES = ["openid", "email", "offline_access"];
 
 /**
  * The OpenID Connect calls the account link makes at the web chat's identity provider, as the web
@@ -38,10 +47,7 @@ export class OidcClient {
 
   async authorizeUrl(redirectUri: string, state: string, challenge: string): Promise<string> {
     const url = new URL((await this.endpoints()).authorization_endpoint);
-    const scopes = new Set(this.scope.split(/\s+/).filter(Boolean));
-    // The relay signs the user in again without them (refresh): that is what offline_access asks for.
-    scopes.add("openid");
-    scopes.add("offline_access");
+    const scopes = new Set([...this.scope.split(/\s+/).filter(Boolean), ...REQUIRED_SCOPES]);
     for (const [key, value] of Object.entries({
       client_id: this.clientId,
       response_type: "code",
@@ -78,8 +84,14 @@ export class OidcClient {
     if (typeof payload.sub !== "string" || !payload.sub) throw new Error("The ID token names no subject.");
     const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
     const name = text(payload.name) ?? text(payload.preferred_username);
-    const email = payload.email_verified === false ? undefined : text(payload.email);
-    return { subject: payload.sub, ...(name ? { name } : {}), ...(email ? { email } : {}) };
+    const email = text(payload.email);
+    return {
+      subject: payload.sub,
+      ...(name ? { name } : {}),
+      ...(email ? { email } : {}),
+      // Only an explicit true counts: a provider that does not say has not verified it.
+      emailVerified: payload.email_verified === true,
+    };
   }
 
   private async token(params: Record<string, string>): Promise<TokenSet> {

@@ -20,7 +20,7 @@ export const replies = {
   needsLink: (mention: string) =>
     `${mention} before I can act for you, link your Slack account to your sign-in: I sent you a link only you can see.`,
   linkWhisper: (url: string) =>
-    `To use Switchboard from Slack, sign in once with your organisation's account: ${url} (this link is yours alone and works once, for 15 minutes).`,
+    `To use Switchboard from Slack, sign in once with your organisation's account: ${url} (this link is yours alone and works once, for 10 minutes; after signing in you confirm here that it is you).`,
   onlyAsker: (mention: string) =>
     `Only ${mention} can answer this (the change runs as them), or someone Switchboard's policy lets approve it, once they have linked their Slack account.`,
   askerUnavailable: (mention: string) =>

@@ -48,9 +48,16 @@ export class SlackPlatform implements ChatPlatform {
     return `<@${user}>`;
   }
 
-  /** The user's email as Slack verified it (needs the users:read.email scope); undefined otherwise. */
+  /**
+   * The user's email as Slack has it now (needs the users:read.email scope); undefined when Slack
+   * says it has none for them or may not tell (an answer with an error code). Slack not answering at
+   * all is thrown: that is no answer, not "no email".
+   */
   async emailOf(user: string): Promise<string | undefined> {
-    const answer = await this.client.users.info({ user }).catch(() => undefined);
+    const answer = await this.client.users.info({ user }).catch((error: unknown) => {
+      if ((error as { code?: string }).code === "slack_webapi_platform_error") return undefined;
+      throw error;
+    });
     return answer?.user?.profile?.email || undefined;
   }
 
