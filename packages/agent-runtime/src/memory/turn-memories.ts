@@ -69,7 +69,9 @@ export function turnMemories(
       if (!turn) return undefined;
       const text = MemoryBook.render(await recallIn(turn, message), Math.min(roomTokens, budgetTokens));
       recalled.set(turn, text);
-      return text;
+      // What a supervisor passed on with this hop joins this agent's own, for this turn's prompt only.
+      const passed = turn.passedOnMemories;
+      return passed ? [text, passed].filter(Boolean).join("\n\n") : text;
     },
     recalledInTurn() {
       const turn = turnIfAny();
