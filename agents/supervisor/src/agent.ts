@@ -56,9 +56,9 @@ export const supervisorAgent: AgentDefinition = {
     onClose(() => roster.stop());
     onDeleteConversation(deleteFromSubagents(roster));
     serveSubagents({ agent, routes, mayReach }, roster);
-    serveFleetAudit({ agent, routes, audit }, roster);
-    serveFleetLinkedTokens(routes, roster);
-    serveFleetMemories({ routes, userData }, roster);
+    serveFleetAudit({ agent, routes, audit, mayReach }, roster);
+    serveFleetLinkedTokens({ routes, mayReach }, roster);
+    serveFleetMemories({ routes, userData, mayReach }, roster);
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
     return buildSupervisorGraph(
       model,

@@ -1,9 +1,11 @@
 /**
  * How a supervisor passes the user's recalled memories on with a hop: an A2A service parameter
- * (this HTTP header), not the message. The subagent puts them in its model's system prompt for that
- * turn only (TurnContext.passedOnMemories, then TurnMemories.contextFor), so they are never stored in
- * its checkpoints or task history: a memory the user deletes, or "forget me", leaves nothing behind
- * in a subagent's conversation, and later turns there read only what the user still keeps.
+ * (this HTTP header), not the message. The subagent adds them to the user's message in a copy sent
+ * to its model in that turn only (TurnContext.passedOnMemories, then memoryMiddleware), with the
+ * user's authority as before, and never stores them in its checkpoints or task history: a memory the
+ * user deletes, or "forget me", leaves nothing behind in a subagent's conversation, and later turns
+ * there read only what the user still keeps. Whoever sends the header gets only their own turn
+ * changed, as by typing the same words.
  */
 export const MEMORIES_HEADER = "X-Switchboard-Memories";
 

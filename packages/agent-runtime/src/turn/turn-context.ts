@@ -26,8 +26,8 @@ export interface TurnContext {
    */
   approver?: { principal: Principal; token: string };
   /**
-   * The user's memories a supervisor passed on with this hop (memory/passed-on.ts): for this
-   * turn's system prompt only, never persisted or logged.
+   * The user's memories a supervisor passed on with this hop (memory/passed-on.ts): sent with the
+   * user's message in this turn's model calls only, never persisted or logged.
    */
   passedOnMemories?: string;
   report(progress: Progress): void;
