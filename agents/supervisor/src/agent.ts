@@ -43,6 +43,7 @@ export const supervisorAgent: AgentDefinition = {
     mayReach,
     memories,
     userData,
+    guardTools,
   }) => {
     // A CAIPE .env works unchanged: what it sets for parts Switchboard does not have is named, once.
     for (const line of unusedCaipeSettings(env)) logger.warn(line);
@@ -54,14 +55,21 @@ export const supervisorAgent: AgentDefinition = {
     roster.start();
     onClose(() => roster.stop());
     onDeleteConversation(deleteFromSubagents(roster));
-    serveSubagents(routes, agent, roster);
-    serveFleetAudit({ agent, routes, audit }, roster);
-    serveFleetLinkedTokens(routes, roster);
-    serveFleetMemories({ routes, userData }, roster);
+    serveSubagents({ agent, routes, mayReach }, roster);
+    serveFleetAudit({ agent, routes, audit, mayReach }, roster);
+    serveFleetLinkedTokens({ routes, mayReach }, roster);
+    serveFleetMemories({ routes, userData, mayReach }, roster);
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
     return buildSupervisorGraph(
       model,
-      { roster, telemetry: new HopTelemetry(metrics), mayReach, memories },
+      {
+        roster,
+        telemetry: new HopTelemetry(metrics),
+        mayReach,
+        memories,
+        // `remember` goes through the same policy and audit as every agent's tools.
+        ownTools: guardTools(memories?.tools ?? []),
+      },
       checkpointer,
       context ? { summarize: contextSummarizer(model, context, logger), budget: context } : undefined,
     );

@@ -20,8 +20,11 @@ export interface UnavailableAudit {
  * is down, slow or refuses is listed under `unavailable` with why. Filters as on any agent, plus
  * `agent=` for one agent's lines.
  */
-export function serveFleetAudit(host: Pick<AgentHost, "agent" | "routes" | "audit">, roster: Roster): void {
-  const { agent, audit } = host;
+export function serveFleetAudit(
+  host: Pick<AgentHost, "agent" | "routes" | "audit" | "mayReach">,
+  roster: Roster,
+): void {
+  const { agent, audit, mayReach } = host;
   host.routes.get("/audit", async (req, res) => {
     const parsed = audit.parse(req.query);
     if ("error" in parsed) return res.status(400).json({ error: parsed.error });
@@ -35,7 +38,10 @@ export function serveFleetAudit(host: Pick<AgentHost, "agent" | "routes" | "audi
     const refusals: string[] = [];
 
     const own = wanted(agent) ? audit.read(user, query) : undefined;
-    const subagents = roster.list().filter(({ config }) => wanted(config.name));
+    // Only agents this caller may reach, as GET /subagents lists them.
+    const subagents = roster
+      .list()
+      .filter(({ config }) => wanted(config.name) && mayReach(config.name, user));
     const answers = await Promise.all(
       subagents.map(async ({ config, status, reason }) => {
         if (status !== "available") {

@@ -5,7 +5,13 @@ import {
   type TurnEvent,
   type TurnResult,
 } from "@switchboard/a2a-client";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION, currentTurn, type TurnMemories } from "@switchboard/agent-runtime";
+import {
+  ANSWER_WITHOUT_TOKENS_EXTENSION,
+  currentTurn,
+  MEMORIES_HEADER,
+  passOnMemories,
+  type TurnMemories,
+} from "@switchboard/agent-runtime";
 import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { HopTelemetry } from "./hop-telemetry.js";
 import type { Roster, Subagent } from "./roster.js";
@@ -80,10 +86,12 @@ export async function askSubagent(
     text: `Asking the ${agent.config.name} agent`,
     metadata: { kind: "agent-call", agent: agent.config.name },
   });
-  // What the user asked to be remembered goes with a new request, never with an answer to a question.
+  // What the user asked to be remembered goes with a new request, never with an answer to a
+  // question, and in a header (MEMORIES_HEADER), not the message: the subagent's prompt reads it
+  // for this turn, its checkpoints and tasks never store it, so a memory deleted is gone there too.
   const recalled = taskId ? undefined : memories?.recalledInTurn();
   const input: SendInput = {
-    text: recalled ? `${message}\n\n${recalled}` : message,
+    text: message,
     contextId: turn.contextId,
     token: turn.token,
     signal: turn.signal,
@@ -97,6 +105,7 @@ export async function askSubagent(
   // Someone else answering the caller's question goes with the answer: the subagent whose change
   // waits decides whether they may (agent-runtime's turn/approval.ts).
   if (taskId && turn.approver) headers[APPROVER_HEADER] = `Bearer ${turn.approver.token}`;
+  if (recalled) headers[MEMORIES_HEADER] = passOnMemories(recalled);
   if (Object.keys(headers).length > 0) input.headers = headers;
   // The call that asked for this hop is stored before the hop goes out (the graph stores each step
   // while the next runs): a crash cannot leave a hop made that the conversation does not show.

@@ -12,10 +12,10 @@ import {
   StateGraph,
 } from "@langchain/langgraph";
 import {
-  type AgentTool,
   boundedHistory,
   type ContextBudget,
   type ContextSummary,
+  type GuardedTools,
   lastUserText,
   type RelayedQuestion,
   retryWhenTooLong,
@@ -78,18 +78,17 @@ export const callAgentTool = tool(async () => "", {
  */
 export function buildSupervisorGraph(
   model: BaseChatModel,
-  hops: Hops,
+  /** With `ownTools`: the supervisor's own tools (`remember`), behind the runtime's guard. */
+  hops: Hops & { ownTools?: GuardedTools },
   checkpointer: BaseCheckpointSaver,
   /** MAX_CONTEXT_TOKENS and MIN_MESSAGES_TO_KEEP, and how older messages are summarized to meet them. */
   context?: { summarize: Summarize; budget: ContextBudget },
 ): TurnGraph {
   if (!model.bindTools) throw new Error("The supervisor's model must support tool calling.");
-  const { memories } = hops;
-  // The runtime's own tools (`remember`), run by `delegate` beside the hops.
-  const ownTools = new Map<string, AgentTool>(
-    (memories?.tools ?? []).map((entry) => [entry.tool.name, entry]),
-  );
-  const routed = model.bindTools([callAgentTool, ...[...ownTools.values()].map((entry) => entry.tool)]);
+  const { memories, ownTools } = hops;
+  // The supervisor's own tools (the runtime's `remember`), run by `delegate` beside the hops, each
+  // call decided by the supervisor's policy and audited by the runtime's one guard.
+  const routed = model.bindTools([callAgentTool, ...(ownTools?.tools ?? [])]);
 
   const callModel = async (state: State, config: LangGraphRunnableConfig) => {
     const prompt = supervisorPrompt(hops.roster, hops.mayReach);
@@ -131,9 +130,12 @@ export function buildSupervisorGraph(
         const toolCallId = call.id ?? "";
         const parsed = CallAgentArgs.safeParse(call.args);
         const final = calls.length === 1 && parsed.data?.final === true;
-        const own = ownTools.get(call.name);
-        // With the step's config: the tool waits for the step's writes, as every tool does.
-        if (own) return hopMessage(toolCallId, String(await own.tool.invoke(call.args, config)), call.name);
+        // Through the guard, with the step's config: the tool waits for the step's writes, as every tool does.
+        if (ownTools?.has(call.name)) {
+          const result = await ownTools.call(call, config);
+          result.id = `hop-${toolCallId}`;
+          return result;
+        }
         const hop: HopResult =
           call.name !== "call_agent"
             ? { kind: "answer", text: `Unknown tool ${call.name}: use call_agent.` }

@@ -1,4 +1,4 @@
-import { type AgentRoutes, callerOf, type RouteHandler, tokenOf } from "@switchboard/agent-runtime";
+import { type AgentHost, callerOf, type RouteHandler, tokenOf } from "@switchboard/agent-runtime";
 import type { Roster } from "./roster.js";
 
 type Request = Parameters<RouteHandler>[0];
@@ -28,16 +28,17 @@ interface Unavailable {
  * that take that vendor's tokens, each of which stores or removes the token itself. The supervisor
  * keeps no token: it passes the body on and answers what the subagents said.
  */
-export function serveFleetLinkedTokens(routes: AgentRoutes, roster: Roster): void {
+export function serveFleetLinkedTokens(host: Pick<AgentHost, "routes" | "mayReach">, roster: Roster): void {
+  const { routes, mayReach } = host;
   routes.get("/linked-tokens", async (req, res) => {
-    const { agents, unavailable } = await gather(req, roster);
+    const { agents, unavailable } = await gather(req, roster, mayReach);
     res.json({ agents, unavailable });
   });
   const change =
     (method: "PUT" | "DELETE"): RouteHandler =>
     async (req, res) => {
       const vendor = String(req.params.vendor);
-      const { agents, unavailable } = await gather(req, roster);
+      const { agents, unavailable } = await gather(req, roster, mayReach);
       const takers = agents.filter((agent) => agent.vendor?.vendor === vendor);
       if (takers.length === 0) {
         const known = agents.filter((agent) => agent.vendor).map((agent) => agent.vendor?.vendor);
@@ -66,14 +67,18 @@ export function serveFleetLinkedTokens(routes: AgentRoutes, roster: Roster): voi
   routes.delete("/linked-tokens/:vendor", change("DELETE"));
 }
 
+/** Each subagent's answer for the caller: only those the caller may reach (as GET /subagents lists). */
 async function gather(
   req: Request,
   roster: Roster,
+  mayReach: AgentHost["mayReach"],
 ): Promise<{ agents: AgentLinkedTokens[]; unavailable: Unavailable[] }> {
   const agents: AgentLinkedTokens[] = [];
   const unavailable: Unavailable[] = [];
+  const caller = await callerOf(req);
+  const reachable = roster.list().filter(({ config }) => mayReach(config.name, caller));
   await Promise.all(
-    roster.list().map(async ({ config, status, reason }) => {
+    reachable.map(async ({ config, status, reason }) => {
       if (status !== "available") {
         unavailable.push({ agent: config.name, reason: `${status}${reason ? `: ${reason}` : ""}` });
         return;

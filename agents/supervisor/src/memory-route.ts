@@ -10,6 +10,9 @@ interface Unavailable {
   reason: string;
 }
 
+/** The verified caller of a route. */
+type User = Awaited<ReturnType<typeof callerOf>>;
+
 type Answer<T> = { agent: string; body: T } | Unavailable;
 
 /**
@@ -19,27 +22,38 @@ type Answer<T> = { agent: string; body: T } | Unavailable;
  * and memories everywhere; audit trails stay). Each subagent is asked in parallel with the caller's
  * own token, so each decides whose data it is; one that is down is listed under `unavailable`.
  */
-export function serveFleetMemories(host: Pick<AgentHost, "routes" | "userData">, roster: Roster): void {
-  const { userData } = host;
+export function serveFleetMemories(
+  host: Pick<AgentHost, "routes" | "userData" | "mayReach">,
+  roster: Roster,
+): void {
+  const { userData, mayReach } = host;
   const own = userData.agent;
 
-  /** Sends one request to every available subagent with the caller's token. */
+  /**
+   * Sends one request to every available subagent with the caller's token; with `reachableBy`,
+   * only to those that caller may reach (a listing shows no agent GET /subagents hides). Erasing
+   * asks every agent: data kept where a user may no longer go is still theirs to erase.
+   */
   const everySubagent = async <T>(
     method: string,
     path: string,
     token: string | undefined,
+    reachableBy?: User,
   ): Promise<Answer<T>[]> =>
     Promise.all(
-      roster.list().map(async ({ config, status, reason }): Promise<Answer<T>> => {
-        if (status !== "available")
-          return { agent: config.name, reason: `${status}${reason ? `: ${reason}` : ""}` };
-        return ask<T>(config.name, config.url, method, path, token);
-      }),
+      roster
+        .list()
+        .filter(({ config }) => !reachableBy || mayReach(config.name, reachableBy))
+        .map(async ({ config, status, reason }): Promise<Answer<T>> => {
+          if (status !== "available")
+            return { agent: config.name, reason: `${status}${reason ? `: ${reason}` : ""}` };
+          return ask<T>(config.name, config.url, method, path, token);
+        }),
     );
 
   host.routes.get("/memories", async (req, res) => {
     const user = await callerOf(req);
-    const answers = await everySubagent<{ memories?: Memory[] }>("GET", "/memories", tokenOf(user));
+    const answers = await everySubagent<{ memories?: Memory[] }>("GET", "/memories", tokenOf(user), user);
     const memories = (await userData.listMemories(user)).map((memory) => ({ ...memory, agent: own }));
     const unavailable: Unavailable[] = [];
     for (const answer of answers) {
@@ -62,7 +76,8 @@ export function serveFleetMemories(host: Pick<AgentHost, "routes" | "userData">,
       return res.json({ agent: own, deleted: id });
     }
     const subagent = roster.get(agent);
-    if (!subagent) {
+    // An agent kept from this caller is answered as one not enabled, as routing answers it.
+    if (!subagent || !mayReach(subagent.config.name, user)) {
       return res
         .status(404)
         .json({ error: `No agent named "${agent}" is enabled: use the agent GET /memories names.` });

@@ -5,6 +5,7 @@ import type { McpServerInput } from "@switchboard/contract";
 import type { LinkableVendor } from "./credentials/linked-tokens.js";
 import type { AgentHost } from "./extension.js";
 import type { ContextBudget } from "./graph/context-budget.js";
+import type { GuardedTools } from "./graph/guarded-tools.js";
 import type { TurnMemories } from "./memory/turn-memories.js";
 import type { AgentTool } from "./tools/define-tool.js";
 
@@ -71,6 +72,12 @@ export interface GraphDeps extends AgentHost {
    * LANGGRAPH_STORE_TYPE=none): a graph of its own adds them to its model calls itself.
    */
   memories?: TurnMemories;
+  /**
+   * The tools the graph runs itself (memories' `remember`, any of its own), behind the runtime's one
+   * guard: every call decided by the agent's policy and audited as the standard agent's are. A graph
+   * of its own runs no tool any other way.
+   */
+  guardTools(tools: AgentTool[]): GuardedTools;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { User } from "@a2a-js/sdk/server";
 import type { Logger } from "@switchboard/common";
 import type { Request, Response } from "express";
 import type { AuditTrail } from "./audit/audit-trail.js";
@@ -44,10 +45,11 @@ export interface AgentHost {
   /** The agent's own audit trail, read as GET /audit reads it (policy decided, caller scoped). */
   audit: AuditTrail;
   /**
-   * Whether the caller of the turn running now may reach another agent, by this agent's policies
-   * (true with none): the supervisor routes only where the user may go.
+   * Whether a caller may reach another agent, by this agent's policies (true with none): the
+   * caller of the turn running now, or with `caller` a route's (`await callerOf(req)`). The
+   * supervisor routes, and lists in GET /subagents, only where the user may go.
    */
-  mayReach(agent: string): boolean;
+  mayReach(agent: string, caller?: User): boolean;
   /**
    * The calling user's data on this agent: memories (list, erase) and "forget me". The runtime
    * serves them at /memories and /me unless the agent serves those paths itself (the supervisor

@@ -21,8 +21,10 @@ export {
   SUMMARY_PREFIX,
   type Summarize,
 } from "./graph/context-budget.js";
+export type { GuardedTools } from "./graph/guarded-tools.js";
 export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./http/card.js";
 export type { Memory } from "./memory/memory-book.js";
+export { MEMORIES_HEADER, passOnMemories } from "./memory/passed-on.js";
 export { lastUserText, roomLeft, type TurnMemories } from "./memory/turn-memories.js";
 export type { ForgottenUser, UserData } from "./memory/user-data.js";
 export {

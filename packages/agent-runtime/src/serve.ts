@@ -30,6 +30,7 @@ import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
 import { createHost } from "./extension.js";
 import { buildAgentGraph } from "./graph/agent-graph.js";
+import { guardedTools } from "./graph/guarded-tools.js";
 import { createAgentApp } from "./http/app.js";
 import { buildAgentCard } from "./http/card.js";
 import { closeWithAnswer } from "./http/close-with-answer.js";
@@ -139,6 +140,7 @@ export async function serveAgent(
       if (!conversations) throw new Error("the agent's conversations are not set up yet");
       return conversations;
     },
+    access: access.access,
   });
   const metrics = createMetrics();
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.
@@ -149,7 +151,8 @@ export async function serveAgent(
     logger,
     metrics: metrics.agentMetrics,
     audit,
-    mayReach: (agent) => access.access.callerMayReach(agent),
+    mayReach: (agent, caller) =>
+      access.access.callerMayReach(agent, caller ? access.access.principal(caller) : undefined),
     userData: memory.userData,
   });
   const cleanups = additions.cleanups;
@@ -167,6 +170,7 @@ export async function serveAgent(
         context,
         checkpointer: turnCheckpoints.saver,
         memories: memory.memories,
+        guardTools: (tools) => guardedTools(tools, access.access),
       })
     : buildAgentGraph({
         model: llm.model,
@@ -248,6 +252,7 @@ export async function serveAgent(
       routes: [...additions.routes, ...memoryRoutes(memory.userData)],
       audit,
       linkedTokens: new LinkedTokenRoutes(name, access.access, linking.off),
+      access: access.access,
     }),
   );
   const url = `http://127.0.0.1:${port}`;

@@ -210,7 +210,13 @@ describe("long-term memory: remembered across conversations, per user, under the
     const forgotten = await http("carol", "DELETE", "/me");
     expect(forgotten).toEqual({
       status: 200,
-      body: { agent: "notes", conversations: expect.any(Number), tasks: expect.any(Number), memories: 1 },
+      body: {
+        agent: "notes",
+        conversations: expect.any(Number),
+        tasks: expect.any(Number),
+        memories: 1,
+        linkedTokens: 0,
+      },
     });
     expect(forgotten.body).toMatchObject({ conversations: 2, tasks: 2 });
     expect(await scan(subjectKey("carol"))).toEqual([]);

@@ -39,13 +39,14 @@ export class Access {
   }
 
   /**
-   * Whether the caller of the turn running now may reach `agent` by these policies (true with
-   * none): the supervisor leaves the others out of its routing. The agent itself decides again.
+   * Whether `principal` (default: the caller of the turn running now) may reach `agent` by these
+   * policies (true with none): the supervisor routes, and lists in GET /subagents, only those. The
+   * agent itself decides again.
    */
-  callerMayReach(agent: string): boolean {
+  callerMayReach(agent: string, principal?: Principal): boolean {
     if (!this.policies) return true;
-    const principal = turnIfAny()?.principal ?? LOCAL_PRINCIPAL;
-    return this.policies.decide({ principal, action: "reach", agent }).allowed;
+    const who = principal ?? turnIfAny()?.principal ?? LOCAL_PRINCIPAL;
+    return this.policies.decide({ principal: who, action: "reach", agent }).allowed;
   }
 
   /**
@@ -93,16 +94,31 @@ export class Access {
    * fails the task with what was refused, recorded in the audit trail.
    */
   async checkReach(principal: Principal, contextId: string): Promise<void> {
-    if (!this.policies) return;
+    const refused = await this.reachRefusal(principal, { contextId });
+    if (refused) throw new SwitchboardError("authz.denied", "user", refused);
+  }
+
+  /**
+   * The one reach decision, for a turn (checkReach) and for every HTTP route a caller uses
+   * (http/reach-guard.ts): undefined when allowed; otherwise the refusal's sentence, with a denial
+   * line in the audit trail (`args.route` names the route refused, for an HTTP request).
+   */
+  async reachRefusal(
+    principal: Principal,
+    where: { contextId?: string; route?: string },
+  ): Promise<string | undefined> {
+    if (!this.policies) return undefined;
     const decision = this.policies.decide({ principal, action: "reach", agent: this.agent });
-    if (decision.allowed) return;
-    await this.audit?.denial({ principal, tool: "*", args: {}, policy: decision.policies, contextId });
+    if (decision.allowed) return undefined;
+    await this.audit?.denial({
+      principal,
+      tool: "*",
+      args: where.route ? { route: where.route } : {},
+      policy: decision.policies,
+      ...(where.contextId ? { contextId: where.contextId } : {}),
+    });
     const who = principal.authenticated ? nameOf(principal) : "An anonymous caller";
-    throw new SwitchboardError(
-      "authz.denied",
-      "user",
-      `Not allowed: ${who} may not use the ${this.agent} agent${decision.policies.length ? ` (forbidden by policy ${decision.policies.join(", ")})` : " (no policy permits it)"}. Ask an administrator for access.`,
-    );
+    return `Not allowed: ${who} may not use the ${this.agent} agent${decision.policies.length ? ` (forbidden by policy ${decision.policies.join(", ")})` : " (no policy permits it)"}. Ask an administrator for access.`;
   }
 }
 

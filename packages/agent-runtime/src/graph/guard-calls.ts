@@ -72,8 +72,11 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
       const run = linked
         ? (next: typeof request) => runWithCredential(linked, async () => handler(next))
         : (next: typeof request) => handler(next);
-      // A read, or arguments the tool refuses anyway (it answers the model; nobody is asked).
-      if (change === undefined) return run(request);
+      // A read, or arguments the tool refuses anyway (it answers the model; nobody is asked). A tool
+      // marked `audited` (remember) is recorded as a change is, confirmed by its caller's own request.
+      if (change === undefined) {
+        return tool?.audited ? recorded(options, call, principal.subject, () => run(request)) : run(request);
+      }
 
       const asked: ChangeConfirmation = { change, tool: name, ...(resource ? { resource } : {}) };
       const decision: Decision = interrupt(asked);
@@ -83,27 +86,44 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
       }
       // Confirmed by whoever answered: the caller, or an approver the policy let decide (turn/approval.ts).
       const approver = turn?.approver?.principal;
-      const attempt = await options.audit?.attempt(
+      return recorded(
+        options,
         approver ? { ...call, requester: principal } : call,
         approver?.subject ?? principal.subject,
+        () => run(request),
+        call,
       );
-      try {
-        const result = await run(request);
-        const failed = ToolMessage.isInstance(result) && result.status === "error";
-        await options.audit?.outcome(call, failed ? "failed" : "done", {
-          ...(attempt !== undefined ? { attempt } : {}),
-          ...(failed ? { error: String(result.content).slice(0, 500) } : {}),
-        });
-        return result;
-      } catch (error) {
-        await options.audit?.outcome(call, "failed", {
-          ...(attempt !== undefined ? { attempt } : {}),
-          error: error instanceof Error ? error.message : String(error),
-        });
-        throw error;
-      }
     },
   });
+}
+
+/**
+ * Runs an allowed call on record: its attempt before it runs (a crash leaves it there), then how it
+ * ended. `outcomeCall` is the call the outcome line names (the attempt may add the requester).
+ */
+async function recorded<R>(
+  options: Access,
+  call: AuditedCall,
+  confirmedBy: string,
+  run: () => R | Promise<R>,
+  outcomeCall: AuditedCall = call,
+): Promise<R> {
+  const attempt = await options.audit?.attempt(call, confirmedBy);
+  try {
+    const result = await run();
+    const failed = ToolMessage.isInstance(result) && result.status === "error";
+    await options.audit?.outcome(outcomeCall, failed ? "failed" : "done", {
+      ...(attempt !== undefined ? { attempt } : {}),
+      ...(failed ? { error: String(result.content).slice(0, 500) } : {}),
+    });
+    return result;
+  } catch (error) {
+    await options.audit?.outcome(outcomeCall, "failed", {
+      ...(attempt !== undefined ? { attempt } : {}),
+      error: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  }
 }
 
 /** What the model (and through it the user) reads when only a token of the user's own would do. */

@@ -7,6 +7,7 @@ import express, { type ErrorRequestHandler } from "express";
 import type { AuditTrail } from "../audit/audit-trail.js";
 import { type AuthSettings, bearerGuard, callerOf } from "../auth/bearer.js";
 import { tokenOf } from "../auth/caller.js";
+import type { Access } from "../authz/access.js";
 import { type ConversationStore, deleteConversation } from "../conversations/deletion.js";
 import { listConversations, readConversation } from "../conversations/history.js";
 import type { LinkedTokenRoutes } from "../credentials/linked-route.js";
@@ -14,6 +15,7 @@ import type { AgentRoute } from "../extension.js";
 import type { RuntimeMetrics } from "../telemetry/metrics.js";
 import { JSONRPC_PATH, REST_PATH } from "./card.js";
 import { countedRequestHandler } from "./counted-handler.js";
+import { reachGuard } from "./reach-guard.js";
 import { checkParams, findBadParams } from "./request-checks.js";
 import { sseHeartbeat } from "./sse-heartbeat.js";
 
@@ -41,6 +43,8 @@ export interface AgentAppDeps {
   audit: AuditTrail;
   /** The caller's own tokens for the agent's vendor (see LinkedTokenRoutes). */
   linkedTokens: LinkedTokenRoutes;
+  /** The agent's policies: every caller's route below is decided by `reach` first (reach-guard.ts). */
+  access: Access;
 }
 
 const legacyCompat = { enabled: true };
@@ -117,11 +121,14 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     restHandler({ requestHandler, userBuilder, legacyCompat }),
   );
 
+  // A caller's routes: a verified token, then the reach decision (as a turn's).
+  const caller = [bearerGuard(deps.auth, "rest"), reachGuard(deps.access)];
+
   // The caller's own conversations (title, last activity) and one's history, for chat clients.
-  app.get("/conversations", bearerGuard(deps.auth, "rest"), async (req, res) => {
+  app.get("/conversations", ...caller, async (req, res) => {
     res.json({ conversations: await listConversations(deps.conversations.tasks, await callerOf(req)) });
   });
-  app.get("/conversations/:contextId", bearerGuard(deps.auth, "rest"), async (req, res) => {
+  app.get("/conversations/:contextId", ...caller, async (req, res) => {
     const contextId = String(req.params.contextId);
     const problem = findBadParams({ id: contextId });
     if (problem) return res.status(400).json({ error: `Invalid ${problem}.` });
@@ -130,7 +137,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     res.json(history);
   });
   // Deletes the caller's conversation from this agent (then runs the agent's own deletion hooks).
-  app.delete("/conversations/:contextId", bearerGuard(deps.auth, "rest"), async (req, res) => {
+  app.delete("/conversations/:contextId", ...caller, async (req, res) => {
     const contextId = String(req.params.contextId);
     const problem = findBadParams({ id: contextId });
     if (problem) return res.status(400).json({ error: `Invalid ${problem}.` });
@@ -142,23 +149,22 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
   // without one, every line under AUTH_MODE=none, and a signed-in caller's own lines under jwt.
   // An agent may serve its own GET /audit instead (the supervisor gathers its subagents' too).
   if (!deps.routes.some((route) => route.method === "get" && route.path === "/audit")) {
-    app.get("/audit", bearerGuard(deps.auth, "rest"), (req, res) => deps.audit.serve(req, res));
+    app.get("/audit", ...caller, (req, res) => deps.audit.serve(req, res));
   }
 
   // The caller's linked tokens for this agent's vendor: list (never the token), link, unlink. An
   // agent may serve its own (the supervisor gathers its subagents').
   if (!deps.routes.some((route) => route.method === "get" && route.path === "/linked-tokens")) {
-    const guard = bearerGuard(deps.auth, "rest");
-    app.get("/linked-tokens", guard, deps.linkedTokens.list);
-    app.put("/linked-tokens/:vendor", guard, parseJson, deps.linkedTokens.link);
-    app.post("/linked-tokens/:vendor", guard, parseJson, deps.linkedTokens.link);
-    app.delete("/linked-tokens/:vendor", guard, deps.linkedTokens.unlink);
+    app.get("/linked-tokens", ...caller, deps.linkedTokens.list);
+    app.put("/linked-tokens/:vendor", ...caller, parseJson, deps.linkedTokens.link);
+    app.post("/linked-tokens/:vendor", ...caller, parseJson, deps.linkedTokens.link);
+    app.delete("/linked-tokens/:vendor", ...caller, deps.linkedTokens.unlink);
   }
 
   // The agent's own routes, after the built-in ones (which keep their paths).
   for (const route of deps.routes) {
     const body = route.method === "get" ? [] : [parseJson];
-    app[route.method](route.path, bearerGuard(deps.auth, "rest"), ...body, route.handler);
+    app[route.method](route.path, ...caller, ...body, route.handler);
   }
 
   app.use((req, res) => {

@@ -18,6 +18,8 @@ export function rememberTool(book: MemoryBook): AgentTool {
       memory: z.string().min(1).max(MAX_MEMORY_CHARS).describe("The fact, as one sentence"),
       topic: z.string().min(1).max(80).describe("2-4 words naming what it is about, e.g. 'jira project'"),
     }),
+    // What later prompts (and subagents) read: decided by the policy as every tool, and on record.
+    audited: true,
     run: async ({ memory, topic }) => {
       const owner = ownerOfPrincipal(currentTurn().principal);
       const result = await book.remember(owner, memory, topic, "user");

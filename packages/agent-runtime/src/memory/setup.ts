@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { Logger } from "@switchboard/common";
 import { openStore, type StoreInfo } from "@switchboard/utils";
+import type { Access } from "../authz/access.js";
 import type { ConversationStore } from "../conversations/deletion.js";
 import { createEmbeddings } from "./embeddings.js";
 import { extractionModel } from "./extraction-model.js";
@@ -29,13 +30,15 @@ export async function agentMemory(options: {
   model: BaseChatModel | undefined;
   maxContextTokens: number | undefined;
   conversations: () => ConversationStore;
+  /** The agent's policies and linked tokens: forget me unlinks the caller's (UserData). */
+  access?: Access;
 }): Promise<AgentMemory> {
   const { agent, env, logger, model } = options;
   const settings = readMemorySettings(env);
   const handle = await openStore({ env, agentName: agent, logger });
   if (!handle.store) {
     return {
-      userData: new UserData(agent, undefined, options.conversations),
+      userData: new UserData(agent, undefined, options.conversations, options.access),
       store: handle.info,
       idle: async () => undefined,
       close: () => handle.close(),
@@ -58,7 +61,7 @@ export async function agentMemory(options: {
   const budgetTokens = memoryTokens(settings, options.maxContextTokens);
   return {
     memories: model ? turnMemories(book, [rememberTool(book)], budgetTokens, extractor, logger) : undefined,
-    userData: new UserData(agent, book, options.conversations),
+    userData: new UserData(agent, book, options.conversations, options.access),
     store: handle.info,
     idle: async () => extractor?.idle(),
     close: async () => {

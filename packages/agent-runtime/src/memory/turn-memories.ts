@@ -102,8 +102,11 @@ export function memoryMiddleware(memories: TurnMemories, maxContextTokens: numbe
         message,
         roomLeft(maxContextTokens, [new SystemMessage(request.systemPrompt ?? ""), ...request.messages]),
       );
+      // What a supervisor passed on with this hop goes with the user's message, in this call only.
+      const passed = turnIfAny()?.passedOnMemories;
+      const sent = passed ? { ...request, messages: withPassedOn(request.messages, passed) } : request;
       const answer = await handler(
-        block ? { ...request, systemPrompt: `${request.systemPrompt ?? ""}\n\n${block}`.trim() } : request,
+        block ? { ...sent, systemPrompt: `${request.systemPrompt ?? ""}\n\n${block}`.trim() } : sent,
       );
       if (AIMessage.isInstance(answer) && (answer.tool_calls?.length ?? 0) === 0) {
         memories.afterAnswer(message, textOf(answer));
@@ -111,6 +114,19 @@ export function memoryMiddleware(memories: TurnMemories, maxContextTokens: numbe
       return answer;
     },
   });
+}
+
+/**
+ * The messages with the memories a supervisor passed on (memory/passed-on.ts) after the newest user
+ * message's text, where a hop used to write them: the user's words, with the user's authority (never
+ * the system prompt's), in a copy for this model call, so the checkpoint never holds them.
+ */
+function withPassedOn(messages: BaseMessage[], passed: string): BaseMessage[] {
+  const index = messages.findLastIndex((message) => HumanMessage.isInstance(message));
+  const last = messages[index];
+  if (!last) return messages;
+  const copy = new HumanMessage({ content: `${textOf(last)}\n\n${passed}`, id: last.id });
+  return [...messages.slice(0, index), copy, ...messages.slice(index + 1)];
 }
 
 /** What `sent` leaves of MAX_CONTEXT_TOKENS (unbounded when the conversation is sent whole). */

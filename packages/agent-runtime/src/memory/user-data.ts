@@ -1,4 +1,5 @@
 import type { User } from "@a2a-js/sdk/server";
+import type { Access } from "../authz/access.js";
 import { type ConversationStore, deleteConversation } from "../conversations/deletion.js";
 import { listConversations } from "../conversations/history.js";
 import type { Memory, MemoryBook } from "./memory-book.js";
@@ -10,6 +11,8 @@ export interface ForgottenUser {
   conversations: number;
   tasks: number;
   memories: number;
+  /** The caller's linked tokens removed here (0 or 1: one vendor an agent). */
+  linkedTokens: number;
 }
 
 /** Listings of conversations are capped (see history.ts): erasing goes round until none is left. */
@@ -17,14 +20,16 @@ const MAX_ROUNDS = 1_000;
 
 /**
  * One agent's data about the calling user, for the user: their memories (listed, erased one by
- * one or all) and "forget me" (every conversation, task and memory of theirs on this agent; the
- * audit trail stays, under its own retention). The caller is always the verified caller.
+ * one or all) and "forget me" (every conversation, task, memory and linked token of theirs on this
+ * agent; the audit trail stays, under its own retention). The caller is always the verified caller.
  */
 export class UserData {
   constructor(
     readonly agent: string,
     private readonly book: MemoryBook | undefined,
     private readonly conversations: () => ConversationStore,
+    /** Whose linked tokens are whose, and where unlinking is recorded (as DELETE /linked-tokens). */
+    private readonly access?: Access,
   ) {}
 
   /** Whether this agent keeps memories (LANGGRAPH_STORE_TYPE is not none). */
@@ -59,6 +64,19 @@ export class UserData {
       }
     }
     const memories = await this.forgetMemories(user);
-    return { agent: this.agent, conversations, tasks, memories };
+    return { agent: this.agent, conversations, tasks, memories, linkedTokens: await this.unlink(user) };
+  }
+
+  /** The caller's token for this agent's vendor, unlinked and recorded as DELETE /linked-tokens does. */
+  private async unlink(user: User): Promise<number> {
+    const linked = this.access?.linked;
+    if (!linked || !this.access) return 0;
+    const principal = this.access.principal(user);
+    if (!principal.authenticated || !(await linked.unlink(principal.subject))) return 0;
+    await this.access.audit?.outcome(
+      { principal, tool: "unlink_token", args: { vendor: linked.vendor.vendor }, policy: [] },
+      "done",
+    );
+    return 1;
   }
 }

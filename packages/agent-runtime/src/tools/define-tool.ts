@@ -19,6 +19,11 @@ export interface AgentTool {
   confirm?: (args: Record<string, unknown>) => string | undefined;
   /** What a call acts on, from its raw arguments, for the policy (undefined: the tool as a whole). */
   resource?: (args: Record<string, unknown>) => ToolResource | undefined;
+  /**
+   * A tool without `confirm` whose allowed calls are still recorded in the audit trail, as a change
+   * is (attempt, then outcome): it writes what later turns read (`remember`), but nobody is asked.
+   */
+  audited?: boolean;
 }
 
 /** One tool, declared once: its arguments' types come from `schema`. */
@@ -40,6 +45,8 @@ export interface ToolSpec<S extends ArgsSchema> {
    * Say how case matters to the vendor (lower-case names the vendor matches case-insensitively).
    */
   resource?: (args: z.output<S>) => ToolResource;
+  /** Record allowed calls in the audit trail though nobody is asked (see AgentTool.audited). */
+  audited?: boolean;
 }
 
 /**
@@ -65,5 +72,6 @@ export function defineTool<S extends ArgsSchema>(spec: ToolSpec<S>): AgentTool {
     tool: built,
     ...(confirm ? { confirm: validated(confirm) } : {}),
     ...(resource ? { resource: validated(resource) } : {}),
+    ...(spec.audited ? { audited: true } : {}),
   };
 }

@@ -16,6 +16,7 @@ import { approverOf, threadIdFor, tokenOf } from "../auth/caller.js";
 import type { Access } from "../authz/access.js";
 import type { Principal } from "../authz/principal.js";
 import type { TurnGraph } from "../definition.js";
+import { passedOnMemories } from "../memory/passed-on.js";
 import type { TurnMemories } from "../memory/turn-memories.js";
 import type { ThreadLocks } from "../tasks/thread-lock.js";
 import { callerTraceContext } from "../telemetry/caller-trace.js";
@@ -136,6 +137,7 @@ export class AgentTurnExecutor implements AgentExecutor {
             token,
             principal,
             ...(approver ? { approver } : {}),
+            ...passedOn(request),
             report,
             ...streamAnswer,
             stored: () => this.deps.checkpoints.stored(threadId),
@@ -386,4 +388,11 @@ function contentText(message: BaseMessage): string {
   return content
     .map((block) => (typeof block === "string" ? block : block.type === "text" ? String(block.text) : ""))
     .join("");
+}
+
+/** The memories a supervisor's hop passed on in its header (memory/passed-on.ts), for the turn's context. */
+function passedOn(request: RequestContext): { passedOnMemories?: string } {
+  const headers = request.context.state.get("headers") as Record<string, unknown> | undefined;
+  const memories = passedOnMemories(headers);
+  return memories ? { passedOnMemories: memories } : {};
 }

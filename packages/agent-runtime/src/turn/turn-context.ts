@@ -25,6 +25,11 @@ export interface TurnContext {
    * a change they approved is audited as confirmed by them. Never persisted or logged.
    */
   approver?: { principal: Principal; token: string };
+  /**
+   * The user's memories a supervisor passed on with this hop (memory/passed-on.ts): sent with the
+   * user's message in this turn's model calls only, never persisted or logged.
+   */
+  passedOnMemories?: string;
   report(progress: Progress): void;
   /**
    * Passes answer text on to the caller as it is written, appended to the turn's answer (a hop
