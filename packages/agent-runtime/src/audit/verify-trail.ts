@@ -25,6 +25,7 @@ export type TrailProblemKind =
   | "retention violated"
   | "TTL index added"
   | "line edited"
+  | "line forged"
   | "chain forged"
   | "line replaced"
   | "line moved"
@@ -139,7 +140,7 @@ export function verifyTrail(check: TrailCheck): TrailVerdict {
       problems.push({
         kind: "retention violated",
         seq: tooYoung[0]?.seq,
-        detail: `lines ${seqList(tooYoung.map((anchor) => anchor.seq))} are missing but younger than ${retentionName} (line ${youngest.seq} was written ${youngest.time})`,
+        detail: `${listAre(tooYoung.map((anchor) => anchor.seq))} missing but younger than ${retentionName} (line ${youngest.seq} was written ${youngest.time})`,
       });
     } else if (!check.anchored) {
       notes.push(`${missing} gone, taken to have expired (${retentionName}; no anchor to confirm)`);
@@ -175,10 +176,12 @@ export function verifyTrail(check: TrailCheck): TrailVerdict {
   const unknownKeys = new Map<string, number[]>();
   const flush = (): void => {
     if (!failing) return;
+    // One line that fails: edited in place, or, past everything anchored, added by the writer.
+    const added = check.anchored && !anchored.has(failing.from) && failing.from > (head?.seq ?? 0);
     problems.push(
       failing.from === failing.to
         ? {
-            kind: "line edited",
+            kind: added ? "line forged" : "line edited",
             seq: failing.from,
             detail: `line ${failing.from} ${failing.why}`,
           }
@@ -262,7 +265,7 @@ export function verifyTrail(check: TrailCheck): TrailVerdict {
     problems.push({
       kind: "unknown key",
       seq: positions[0],
-      detail: `lines ${seqList(positions)} are linked with key ${keyId}, which the verifier was not given (set AUDIT_HMAC_KEY, and AUDIT_HMAC_PREVIOUS_KEYS for older keys)`,
+      detail: `${listAre(positions)} linked with key ${keyId}, which the verifier was not given (set AUDIT_HMAC_KEY, and AUDIT_HMAC_PREVIOUS_KEYS for older keys)`,
     });
   }
   // Anchored lines missing in the middle are reported as deleted above; anchored lines before the
@@ -318,6 +321,11 @@ function range(from: number, to: number): string {
 /** "line 3 is" / "lines 3–5 are". */
 function linesAre(from: number, to: number): string {
   return from === to ? `line ${from} is` : `lines ${from}–${to} are`;
+}
+
+/** [3] → "line 3 is"; [3, 4, 5, 9] → "lines 3–5, 9 are". */
+function listAre(seqs: number[]): string {
+  return seqs.length === 1 ? `line ${seqs[0]} is` : `lines ${seqList(seqs)} are`;
 }
 
 /** 3, 4, 5, 9 → "3–5, 9". */
