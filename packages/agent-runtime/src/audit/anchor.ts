@@ -100,7 +100,10 @@ export interface AnchorReading {
   unreadable: Array<{ file: string; line: number }>;
 }
 
-/** Reads anchor files (one per host or replica that wrote one); a missing file is an error. */
+/**
+ * Reads anchor files (one per host or replica that wrote one, or a log exported from where
+ * /dev/stdout went); a missing file is an error.
+ */
 export function readAnchorFiles(files: string[]): AnchorReading {
   const reading: AnchorReading = { anchors: [], unreadable: [] };
   for (const file of files) {
@@ -116,11 +119,19 @@ export function readAnchorFiles(files: string[]): AnchorReading {
     }
     text.split("\n").forEach((row, index) => {
       if (row.trim() === "") return;
+      let value: unknown;
       try {
-        reading.anchors.push(Anchor.parse(JSON.parse(row)));
+        value = JSON.parse(row);
       } catch {
         reading.unreadable.push({ file, line: index + 1 });
+        return;
       }
+      // AUDIT_ANCHOR_FILE=/dev/stdout puts anchors in the container's log beside the agent's own
+      // JSON log lines: those are not anchors and are passed over.
+      if (typeof value !== "object" || value === null || !("link" in value)) return;
+      const anchor = Anchor.safeParse(value);
+      if (anchor.success) reading.anchors.push(anchor.data);
+      else reading.unreadable.push({ file, line: index + 1 });
     });
   }
   return reading;
