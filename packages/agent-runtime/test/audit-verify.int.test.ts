@@ -113,6 +113,19 @@ describe("pnpm audit:verify", () => {
     );
   });
 
+  it("verifies a trail begun before the key was set, saying where the unkeyed part ends", async () => {
+    const before = await MongoAuditLog.create(db, "audit_legacy");
+    for (const tool of ["create_issue", "add_comment"])
+      await before.append({ ...attempt("ann", tool), agent: "legacy" });
+    const after = await MongoAuditLog.create(db, "audit_legacy", { key: testAuditKey });
+    await after.append({ ...attempt("ann", "close_issue"), agent: "legacy" });
+    const { code, out } = await verify(dbName, ["--agent", "legacy"]);
+    expect(code).toBe(0);
+    expect(out).toContain(
+      "audit_legacy: note: unkeyed up to line 2 (written before AUDIT_HMAC_KEY was set), keyed from line 3",
+    );
+  });
+
   it("says what is wrong when it cannot run", async () => {
     const { code, out } = await verify(dbName, ["--bogus"]);
     expect(code).toBe(2);
