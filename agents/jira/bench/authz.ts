@@ -6,7 +6,7 @@
 // and MongoDB; BENCH_SAMPLES turns each, interleaved. A turn is one hop to the agent with two
 // decisions (reach, then the search tool's read). MongoDB: MONGODB_URI if set, else the test
 // MongoDB (mongo-java-server).
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -101,6 +101,7 @@ async function main(): Promise<void> {
   const policyFile = join(dir, "policies.cedar");
   writeFileSync(policyFile, POLICY);
   const prefix = `bench_authz_${Date.now()}`;
+  const auditKey = randomBytes(32).toString("hex");
   const env = (db: string, extra: Record<string, string>) => ({
     PORT: "0",
     HOST: "127.0.0.1",
@@ -109,6 +110,9 @@ async function main(): Promise<void> {
     LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: db,
     AUTH_MODE: "jwt",
     AUTH_JWT_SECRET: SECRET,
+    // Audit lines keyed and anchored, as production runs them: their cost is in the numbers.
+    AUDIT_HMAC_KEY: auditKey,
+    AUDIT_ANCHOR_FILE: join(dir, "audit-anchor.jsonl"),
     ATLASSIAN_API_URL: jira.url,
     ATLASSIAN_EMAIL: jira.email,
     ATLASSIAN_TOKEN: jira.token,

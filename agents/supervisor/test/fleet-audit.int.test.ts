@@ -198,6 +198,13 @@ describe("GET /audit on the supervisor: the fleet's audit trail", () => {
       },
     });
     expect(denial?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    // Its place in the keyed chain, exported as written: an anchor the database does not hold.
+    const stored = await mongo
+      .db(dbName)
+      .collection("audit_supervisor")
+      .findOne({ _id: denial?.attributes["audit.seq"] as never });
+    expect(denial?.attributes["audit.link"]).toBe(stored?.hash);
+    expect(denial?.attributes["audit.keyId"]).toBe(stored?.keyId);
     // Jira recorded its own refusal of the same request, forwarded with bob's token.
     await receiver.waitForLogs((all) =>
       all.some(

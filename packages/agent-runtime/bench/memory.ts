@@ -6,7 +6,7 @@
 // (cold) and a later turn's (the store's revision unchanged, warm). MongoDB: MONGODB_URI if set
 // (DocumentDB for numbers worth quoting: real indexes), else the test MongoDB (mongo-java-server,
 // which scans instead of using indexes).
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { connectAgent } from "@switchboard/a2a-client";
 import { createLogger } from "@switchboard/common";
@@ -106,6 +106,7 @@ async function main(): Promise<void> {
           LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: db,
           AUTH_MODE: "jwt",
           AUTH_JWT_SECRET: SECRET,
+          AUDIT_HMAC_KEY: randomBytes(32).toString("hex"),
           MEMORY_MAX_PER_USER: "20000",
           ...(count ? {} : { LANGGRAPH_STORE_TYPE: "none" }),
           ...llm.env,

@@ -13,11 +13,13 @@ import {
   getCheckpointerInfo,
 } from "@switchboard/utils";
 import type { Db } from "mongodb";
+import { AnchoredAuditLog, AnchorFile } from "./audit/anchor.js";
 import type { AuditLog } from "./audit/audit-log.js";
 import { AuditTrail } from "./audit/audit-trail.js";
 import { MemoryAuditLog } from "./audit/memory-audit-log.js";
 import { MongoAuditLog } from "./audit/mongo-audit-log.js";
 import { AuditRecorder } from "./audit/recorder.js";
+import { type AuditSettings, auditKeyProblem, readAuditSettings } from "./audit/settings.js";
 import { readAuthSettings } from "./auth/bearer.js";
 import { Access } from "./authz/access.js";
 import { loadPolicies } from "./authz/policy-source.js";
@@ -86,6 +88,8 @@ export async function serveAgent(
   const logger = options.logger ?? createLogger({ base: { agent: name } });
   const settings = readRuntimeSettings(env, { name, port: declaredPort() });
   const auth = readAuthSettings(env);
+  // A weak AUDIT_HMAC_KEY stops the start here, before anything opens.
+  const auditSettings = readAuditSettings(env);
   if (auth.mode === "none" && !isLoopback(settings.host)) {
     logger.warn(
       { host: settings.host },
@@ -122,6 +126,7 @@ export async function serveAgent(
   const access = await accessFor({
     agent: name,
     env,
+    audit: auditSettings,
     authMode: auth.mode,
     db,
     logger,
@@ -382,6 +387,7 @@ function isLoopback(host: string): boolean {
 async function accessFor({
   agent,
   env,
+  audit,
   authMode,
   db,
   logger,
@@ -390,6 +396,7 @@ async function accessFor({
 }: {
   agent: string;
   env: NodeJS.ProcessEnv;
+  audit: AuditSettings;
   authMode: "none" | "jwt";
   db: Db | undefined;
   logger: Logger;
@@ -415,12 +422,29 @@ async function accessFor({
       "AUTH_MODE=jwt with no policy: every signed-in user may use every tool of this agent. Set AUTHZ_POLICY_FILE (Cedar) or RBAC_ADMIN_GROUPS / RBAC_READONLY_GROUPS.",
     );
   }
+  // Keyed when AUDIT_HMAC_KEY is set; required with signed-in users and MongoDB (audit/settings.ts).
+  const keyProblem = auditKeyProblem(audit, { authMode, stored: db !== undefined });
+  if (keyProblem && "error" in keyProblem) throw keyProblem.error;
+  if (keyProblem) logger.warn(keyProblem.warning);
   const stored = db
-    ? await MongoAuditLog.create(db, collectionsFor(agent).audit, settings.auditRetentionDays)
-    : new MemoryAuditLog();
-  // With tracing on, each line is also an OpenTelemetry log record (log-records.ts). Loaded only then:
-  // the logs API is CommonJS only and brings a second, CommonJS copy of @opentelemetry/api.
-  const log = tracing ? new (await import("./audit/log-records.js")).LogRecordingAuditLog(stored) : stored;
+    ? await MongoAuditLog.create(db, collectionsFor(agent).audit, {
+        ...(audit.retentionDays ? { retentionDays: audit.retentionDays } : {}),
+        ...(audit.key ? { key: audit.key } : {}),
+      })
+    : new MemoryAuditLog(audit.key);
+  // Each line's sequence number and link leave the process as it is stored: to AUDIT_ANCHOR_FILE,
+  // and, with tracing on, in its OpenTelemetry log record (log-records.ts; loaded only then: the
+  // logs API is CommonJS only and brings a second, CommonJS copy of @opentelemetry/api).
+  const anchor = audit.anchorFile ? AnchorFile.open(audit.anchorFile) : undefined;
+  if (!anchor && !tracing && db && authMode === "jwt") {
+    logger.warn(
+      "The audit trail's head is not exported (no AUDIT_ANCHOR_FILE, no OpenTelemetry logs): `pnpm audit:verify` cannot see its newest lines or the whole trail deleted. Set AUDIT_ANCHOR_FILE.",
+    );
+  }
+  const anchored = anchor ? new AnchoredAuditLog(stored, anchor) : stored;
+  const log = tracing
+    ? new (await import("./audit/log-records.js")).LogRecordingAuditLog(anchored)
+    : anchored;
   const access = new Access(
     agent,
     policies?.engine,
@@ -428,7 +452,14 @@ async function accessFor({
     settings.groupClaims,
     linked,
   );
-  return { access, log, close: () => policies?.close() };
+  return {
+    access,
+    log,
+    close: () => {
+      policies?.close();
+      anchor?.close();
+    },
+  };
 }
 
 /**

@@ -33,7 +33,7 @@ describe("audit lines as OpenTelemetry log records", () => {
   });
 
   it("flattens the line's fields under audit.", () => {
-    expect(auditAttributes({ ...attempt, seq: 7 })).toEqual({
+    expect(auditAttributes({ ...attempt, seq: 7, prev: "p6", keyId: "k1", hash: "l7" })).toEqual({
       "audit.kind": "attempt",
       "audit.at": "2026-01-01T10:00:00.000Z",
       "audit.agent": "jira",
@@ -50,6 +50,9 @@ describe("audit lines as OpenTelemetry log records", () => {
       "audit.confirmedBy": "u1",
       "audit.traceId": "0af7651916cd43dd8448eb211c80319c",
       "audit.seq": 7,
+      // Its place in the chain: exported as written, an anchor outside the database.
+      "audit.link": "l7",
+      "audit.keyId": "k1",
     });
   });
 });

@@ -1,15 +1,15 @@
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyChain } from "../src/audit/chain.js";
 import type { AuditEntry } from "../src/audit/entry.js";
 import { MongoAuditLog } from "../src/audit/mongo-audit-log.js";
+import { chainProblems, testAuditKey } from "./audit-lines.js";
 
-function attempt(subject: string, tool: string): AuditEntry {
+function attempt(subject: string, tool: string, agent = "jira"): AuditEntry {
   return {
     kind: "attempt",
     at: new Date().toISOString(),
-    agent: "jira",
+    agent,
     principal: { subject },
     tool,
     args: { project: "PLAT" },
@@ -35,32 +35,36 @@ describe("an agent's audit trail in MongoDB", () => {
 
   it("keeps one unbroken chain when replicas append at the same moment", async () => {
     const [one, two] = await Promise.all([
-      MongoAuditLog.create(db, "audit_jira", undefined),
-      MongoAuditLog.create(db, "audit_jira", undefined),
+      MongoAuditLog.create(db, "audit_jira", { key: testAuditKey }),
+      MongoAuditLog.create(db, "audit_jira", { key: testAuditKey }),
     ]);
     const appends = Array.from({ length: 12 }, (_, index) =>
       (index % 2 ? one : two).append(attempt(index % 3 ? "alice" : "bob", `tool${index}`)),
     );
-    const sequences = await Promise.all(appends);
+    const sequences = (await Promise.all(appends)).map((line) => line.seq);
     expect(new Set(sequences).size).toBe(12);
     const lines = [];
     for await (const line of one.all()) lines.push(line);
     expect(lines.map((line) => line.seq)).toEqual(Array.from({ length: 12 }, (_, index) => index + 1));
-    expect(verifyChain(lines, { retention: false })).toEqual([]);
+    expect(chainProblems(lines)).toEqual([]);
     const bobs = await two.read({ subject: "bob" });
     expect(bobs.length).toBe(4);
     expect(bobs.every((line) => line.principal.subject === "bob")).toBe(true);
   });
 
   it("reports a line edited by hand in the database", async () => {
-    const log = await MongoAuditLog.create(db, "audit_github", undefined);
+    const log = await MongoAuditLog.create(db, "audit_github", { key: testAuditKey });
     for (const tool of ["create_issue", "merge_pull_request", "add_comment"])
-      await log.append(attempt("alice", tool));
+      await log.append(attempt("alice", tool, "github"));
     await db.collection("audit_github").updateOne({ _id: 2 as never }, { $set: { decision: "deny" } });
     const lines = [];
     for await (const line of log.all()) lines.push(line);
-    expect(verifyChain(lines, { retention: false })).toEqual([
-      { seq: 2, problem: "changed", detail: "its content does not match its hash" },
+    expect(chainProblems(lines)).toEqual([
+      {
+        kind: "line edited",
+        seq: 2,
+        detail: `line 2 does not match its HMAC under key ${testAuditKey.id}`,
+      },
     ]);
   });
 });

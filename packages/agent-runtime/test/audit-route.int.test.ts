@@ -11,6 +11,7 @@ import type { AuditEntry, ChainedEntry } from "../src/audit/entry.js";
 import { MongoAuditLog } from "../src/audit/mongo-audit-log.js";
 import type { AgentDefinition } from "../src/definition.js";
 import { type RunningAgent, serveAgent } from "../src/serve.js";
+import { testAuditKey } from "./audit-lines.js";
 
 const deskAgent: AgentDefinition = {
   name: "desk",
@@ -96,7 +97,7 @@ describe("GET /audit on an agent", () => {
     mongo = await MongoClient.connect(testMongoUri());
     for (const user of ["alice", "bob"]) tokens[user] = await signIn(idp, user);
     // Another writer of the same trail, as a second replica of the agent would be.
-    const log = await MongoAuditLog.create(mongo.db(dbName), "audit_desk", undefined);
+    const log = await MongoAuditLog.create(mongo.db(dbName), "audit_desk", { key: testAuditKey });
     await log.append(line("alice", "create_issue", "2026-01-01T10:00:00.000Z"));
     await log.append(line("bob", "merge_pull_request", "2026-01-02T10:00:00.000Z"));
     await log.append(line("alice", "close_issue", "2026-01-03T10:00:00.000Z"));

@@ -1,3 +1,9 @@
-export { describeOnDocumentDb, testMongoEnv, testMongoUri, uniqueDbName } from "./inject.js";
+export {
+  describeOnDocumentDb,
+  TEST_AUDIT_HMAC_KEY,
+  testMongoEnv,
+  testMongoUri,
+  uniqueDbName,
+} from "./inject.js";
 export { startTestMongo, type TestMongo } from "./server.js";
 export { storedText } from "./stored.js";

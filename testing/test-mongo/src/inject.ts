@@ -17,9 +17,22 @@ export function uniqueDbName(prefix = "test"): string {
   return `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
 }
 
-/** The settings that put an agent's checkpoints in database `dbName` of the test MongoDB. */
+/**
+ * The key test agents link their audit lines with (a fixed random value, for tests only): an agent
+ * that keeps its audit trail in MongoDB under AUTH_MODE=jwt needs one to start.
+ */
+export const TEST_AUDIT_HMAC_KEY = "5f0c9a1e7b3d48c2a6e19f04d7b2c8e3914a6d0f2b7e5c1a8d3f60b9e4c27a15";
+
+/**
+ * The settings that put an agent's checkpoints (and audit trail) in database `dbName` of the test
+ * MongoDB, with the audit key the trail is linked with there.
+ */
 export function testMongoEnv(dbName: string): Record<string, string> {
-  return { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName };
+  return {
+    MONGODB_URI: testMongoUri(),
+    LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
+    AUDIT_HMAC_KEY: TEST_AUDIT_HMAC_KEY,
+  };
 }
 
 export const DOCUMENTDB_URI_KEY = "documentDbUri";

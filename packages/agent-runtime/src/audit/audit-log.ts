@@ -2,8 +2,8 @@ import type { AuditEntry, ChainedEntry } from "./entry.js";
 
 /** Where an agent's audit lines go: appended, never changed, read back by those allowed. */
 export interface AuditLog {
-  /** Appends a line and returns its sequence number. */
-  append(entry: AuditEntry): Promise<number>;
+  /** Appends a line and returns it as stored: its sequence number and link. */
+  append(entry: AuditEntry): Promise<ChainedEntry>;
   /** Lines in sequence order, newest last, matching the filter. */
   read(filter: AuditFilter): Promise<ChainedEntry[]>;
   /** Every line in sequence order, for verification. */

@@ -1,72 +1,33 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { AuditEntry, ChainedEntry } from "./entry.js";
+import type { AuditKey } from "./key.js";
 
 /**
- * The hash chain over an agent's audit lines: each line's hash covers its content, its sequence
- * number and the previous line's hash, so a line edited in place, removed or reordered breaks
- * every check after it. Content is hashed in RFC 8785 canonical JSON, so the hash does not depend
- * on key order or on how the database returns numbers.
+ * The chain over an agent's audit lines: each line's link covers its content, its sequence number,
+ * the key's id and the previous line's link, so a line edited in place, removed or reordered breaks
+ * every check after it. With a key (AUDIT_HMAC_KEY) the link is HMAC-SHA-256: a database writer
+ * without the key cannot recompute the links after an edit. Lines written before a key was set are
+ * linked with plain SHA-256 (no `keyId`) and verify as before. Content is in RFC 8785 canonical
+ * JSON, so the link does not depend on key order or on how the database returns numbers.
  */
-export function hashOf(seq: number, prev: string, entry: AuditEntry): string {
-  const text = canonicalize({ seq, prev, entry: withoutUndefined(entry) }) ?? "";
-  return createHash("sha256").update(text).digest("hex");
+export function linkOf(seq: number, prev: string, entry: AuditEntry, key?: AuditKey): string {
+  const text =
+    canonicalize({ seq, prev, ...(key ? { keyId: key.id } : {}), entry: withoutUndefined(entry) }) ?? "";
+  return key
+    ? createHmac("sha256", key.secret).update(text).digest("hex")
+    : createHash("sha256").update(text).digest("hex");
 }
 
-export function chained(seq: number, prev: string, entry: AuditEntry): ChainedEntry {
-  return { ...entry, seq, prev, hash: hashOf(seq, prev, entry) };
+/** The stored line: the entry, its place and its link (and the key's id when keyed). */
+export function chained(seq: number, prev: string, entry: AuditEntry, key?: AuditKey): ChainedEntry {
+  return { ...entry, seq, prev, ...(key ? { keyId: key.id } : {}), hash: linkOf(seq, prev, entry, key) };
 }
 
 /** The entry a stored line holds, without its chain fields. */
 export function entryOf(line: ChainedEntry): AuditEntry {
-  const { seq: _seq, prev: _prev, hash: _hash, ...entry } = line;
+  const { seq: _seq, prev: _prev, hash: _hash, keyId: _keyId, ...entry } = line;
   return entry;
-}
-
-export interface ChainProblem {
-  seq: number;
-  problem: "changed" | "missing-before" | "out-of-order";
-  detail: string;
-}
-
-/**
- * Checks lines read in sequence order. With retention on, the oldest lines go by age (a TTL
- * index), so the trail may start after line 1; without it, it must start at 1.
- */
-export function verifyChain(lines: ChainedEntry[], options: { retention: boolean }): ChainProblem[] {
-  const problems: ChainProblem[] = [];
-  const first = lines[0];
-  if (first && first.seq !== 1 && !options.retention) {
-    problems.push({
-      seq: first.seq,
-      problem: "missing-before",
-      detail: `the trail starts at line ${first.seq}: ${first.seq - 1} line(s) before it were removed`,
-    });
-  }
-  let previous: ChainedEntry | undefined;
-  for (const line of lines) {
-    if (hashOf(line.seq, line.prev, entryOf(line)) !== line.hash) {
-      problems.push({ seq: line.seq, problem: "changed", detail: "its content does not match its hash" });
-    }
-    if (previous) {
-      if (line.seq !== previous.seq + 1) {
-        const gone = line.seq - previous.seq - 1;
-        problems.push(
-          line.seq > previous.seq
-            ? { seq: line.seq, problem: "missing-before", detail: `${gone} line(s) before it were removed` }
-            : { seq: line.seq, problem: "out-of-order", detail: `it follows line ${previous.seq}` },
-        );
-      } else if (line.prev !== previous.hash) {
-        problems.push({
-          seq: line.seq,
-          problem: "changed",
-          detail: `the line before it (${previous.seq}) is not the one it was written after`,
-        });
-      }
-    }
-    previous = line;
-  }
-  return problems;
 }
 
 function withoutUndefined(entry: AuditEntry): Record<string, unknown> {

@@ -41,10 +41,13 @@ export interface AuditPrincipal {
   email?: string;
 }
 
-/** A line as stored: its place in the chain and the hashes that link it. */
+/** A line as stored: its place in the chain and the links that tie it to the line before. */
 export interface ChainedEntry extends AuditEntry {
   seq: number;
-  /** The previous line's hash ("" for the first line the agent wrote). */
+  /** The previous line's link ("" for the first line the agent wrote). */
   prev: string;
+  /** The id of the key whose HMAC `hash` is; absent on lines written before a key was set. */
+  keyId?: string;
+  /** This line's link: HMAC-SHA-256 under the key, or SHA-256 on an unkeyed line (chain.ts). */
   hash: string;
 }

@@ -1,5 +1,6 @@
 import { type AnyValueMap, logs, SeverityNumber } from "@opentelemetry/api-logs";
 import type { AuditFilter, AuditLog } from "./audit-log.js";
+import { entryOf } from "./chain.js";
 import type { AuditEntry, ChainedEntry } from "./entry.js";
 
 /** The instrumentation scope audit records are emitted under. */
@@ -11,25 +12,27 @@ export const AUDIT_LOGGER = "switchboard.audit";
  * call that wrote it, so the record carries the turn's trace. The record is emitted only once the
  * line is stored. Without tracing no logger provider is registered and emitting does nothing; with
  * it the SDK exports the records as OTLP logs (telemetry/tracing.ts). Lines are redacted before
- * they are written (recorder.ts), so records are too.
+ * they are written (recorder.ts), so records are too. Each record carries the line's sequence number
+ * and link (`audit.seq`, `audit.link`, `audit.keyId`): exported as written, the log backend holds an
+ * anchor of the trail outside the database that `audit:verify --anchor` can compare with (anchor.ts).
  */
 export class LogRecordingAuditLog implements AuditLog {
   constructor(private readonly inner: AuditLog) {}
 
-  async append(entry: AuditEntry): Promise<number> {
-    const seq = await this.inner.append(entry);
+  async append(entry: AuditEntry): Promise<ChainedEntry> {
+    const line = await this.inner.append(entry);
     try {
       logs.getLogger(AUDIT_LOGGER).emit({
         severityNumber: SeverityNumber.INFO,
         severityText: "INFO",
         timestamp: new Date(entry.at),
         body: auditSummary(entry),
-        attributes: auditAttributes({ ...entry, seq }),
+        attributes: auditAttributes(line),
       });
     } catch {
       // Telemetry never fails the audited call: the line is stored.
     }
-    return seq;
+    return line;
   }
 
   read(filter: AuditFilter): Promise<ChainedEntry[]> {
@@ -71,8 +74,11 @@ function deniedWhat(entry: AuditEntry, call: string): string {
   return `call ${call}`;
 }
 
-/** The line's fields flattened: `audit.principal.subject`, `audit.args.project`, `audit.policy`, … */
-export function auditAttributes(line: AuditEntry & { seq: number }): AnyValueMap {
+/**
+ * The line's fields flattened: `audit.principal.subject`, `audit.args.project`, `audit.policy`, …,
+ * then its place in the chain: `audit.seq`, `audit.link` and, when keyed, `audit.keyId`.
+ */
+export function auditAttributes(line: ChainedEntry): AnyValueMap {
   const attributes: AnyValueMap = {};
   const walk = (value: unknown, key: string): void => {
     if (value === undefined || value === null) return;
@@ -91,6 +97,9 @@ export function auditAttributes(line: AuditEntry & { seq: number }): AnyValueMap
         ? value
         : String(value);
   };
-  walk(line, "audit");
+  walk(entryOf(line), "audit");
+  attributes["audit.seq"] = line.seq;
+  attributes["audit.link"] = line.hash;
+  if (line.keyId) attributes["audit.keyId"] = line.keyId;
   return attributes;
 }

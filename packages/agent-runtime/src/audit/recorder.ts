@@ -31,23 +31,24 @@ export class AuditRecorder {
     private readonly agent: string,
   ) {}
 
-  denial(call: AuditedCall): Promise<number> {
-    return this.log.append(this.entry("denial", call, { decision: "deny" }));
+  async denial(call: AuditedCall): Promise<number> {
+    return (await this.log.append(this.entry("denial", call, { decision: "deny" }))).seq;
   }
 
   /** Before a change runs: a crash after this leaves the attempt on record. */
-  attempt(call: AuditedCall, confirmedBy: string | undefined): Promise<number> {
-    return this.log.append(
+  async attempt(call: AuditedCall, confirmedBy: string | undefined): Promise<number> {
+    const line = await this.log.append(
       this.entry("attempt", call, { decision: "allow", ...(confirmedBy ? { confirmedBy } : {}) }),
     );
+    return line.seq;
   }
 
-  outcome(
+  async outcome(
     call: AuditedCall,
     outcome: "done" | "failed" | "declined",
     details: { attempt?: number; error?: string } = {},
   ): Promise<number> {
-    return this.log.append(
+    const line = await this.log.append(
       this.entry("outcome", call, {
         decision: "allow",
         outcome,
@@ -55,6 +56,7 @@ export class AuditRecorder {
         ...(details.error ? { error: redactSecrets(details.error).slice(0, 500) } : {}),
       }),
     );
+    return line.seq;
   }
 
   private entry(

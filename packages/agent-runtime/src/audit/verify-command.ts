@@ -3,66 +3,113 @@ import { createLogger } from "@switchboard/common";
 import { collectionsFor } from "@switchboard/contract";
 import { redactMongoUri, resolveCheckpointer } from "@switchboard/utils";
 import { type Db, MongoClient } from "mongodb";
-import { type ChainProblem, verifyChain } from "./chain.js";
+import { type Anchor, readAnchorFiles } from "./anchor.js";
 import type { ChainedEntry } from "./entry.js";
+import type { AuditKey } from "./key.js";
+import { readAuditSettings } from "./settings.js";
+import { type StoredLine, type TrailVerdict, type TtlIndex, verifyTrail } from "./verify-trail.js";
 
 /** One agent's trail, verified. */
-export interface TrailReport {
+export interface TrailReport extends TrailVerdict {
   agent: string;
   collection: string;
   lines: number;
   firstSeq?: number;
   lastSeq?: number;
-  /** Whether a TTL index removes old lines (AUDIT_RETENTION_DAYS): the trail may then start after 1. */
-  retention: boolean;
-  problems: ChainProblem[];
+  /** The first keyed line, if any. */
+  keyedFrom?: number;
+}
+
+/** What the verifier is told, from the configuration and its flags, never from the database. */
+export interface VerifyOptions {
+  agent?: string;
+  keys: AuditKey[];
+  anchors?: Anchor[];
+  retentionDays?: number;
+  now?: Date;
 }
 
 const PREFIX = "audit_";
 
 /**
- * Verifies `audit_<agent>` (or every `audit_*` collection): each line's hash, and that no line
- * before or between others was removed. Whether old lines may be missing (retention) is read from
- * the collection itself: a TTL index means AUDIT_RETENTION_DAYS was on.
+ * Verifies `audit_<agent>` (or every `audit_*` collection, and every agent the anchor names, so a
+ * dropped collection is found): each line's link under its key, that the lines link up in place,
+ * and, given anchors, that every anchored line is still there unchanged unless the configured
+ * retention let it expire. Retention comes from the options (AUDIT_RETENTION_DAYS), never from the
+ * collection: a TTL index the configuration does not ask for is itself a problem.
  */
-export async function verifyTrails(db: Db, agent?: string): Promise<TrailReport[]> {
-  const names = agent
-    ? [collectionsFor(agent).audit]
-    : (await db.listCollections({}, { nameOnly: true }).toArray())
-        .map(({ name }) => name)
-        .filter((name) => name.startsWith(PREFIX))
-        .sort();
+export async function verifyTrails(db: Db, options: VerifyOptions): Promise<TrailReport[]> {
+  const collections = new Set(
+    (await db.listCollections({}, { nameOnly: true }).toArray())
+      .map(({ name }) => name)
+      .filter((name) => name.startsWith(PREFIX)),
+  );
+  const anchors = options.anchors ?? [];
+  const agents = options.agent
+    ? [options.agent]
+    : [
+        ...new Set([
+          ...[...collections].map((name) => name.slice(PREFIX.length)),
+          ...anchors.map((anchor) => anchor.agent),
+        ]),
+      ].sort();
+  const keys = new Map(options.keys.map((key) => [key.id, key]));
   const reports: TrailReport[] = [];
-  for (const name of names) {
+  for (const agent of agents) {
+    const name = collectionsFor(agent).audit;
+    const exists = collections.has(name);
     const collection = db.collection(name);
-    const indexes = await collection.indexes().catch(() => []);
-    const retention = indexes.some((index) => index.expireAfterSeconds !== undefined);
-    const lines: ChainedEntry[] = [];
-    for await (const { _id, expire_at: _expire, ...line } of collection.find({}, { sort: { _id: 1 } })) {
-      lines.push(line as unknown as ChainedEntry);
+    const ttlIndexes: TtlIndex[] = exists
+      ? (await collection.indexes())
+          .filter((index) => index.expireAfterSeconds !== undefined)
+          .map((index) => ({
+            name: index.name ?? "?",
+            key: index.key,
+            expireAfterSeconds: index.expireAfterSeconds as number,
+          }))
+      : [];
+    const lines: StoredLine[] = [];
+    if (exists) {
+      for await (const { _id, expire_at: _expire, ...line } of collection.find({}, { sort: { _id: 1 } })) {
+        lines.push({ position: Number(_id), line: line as unknown as ChainedEntry });
+      }
     }
+    const verdict = verifyTrail({
+      agent,
+      exists,
+      lines,
+      ttlIndexes,
+      anchors: anchors.filter((anchor) => anchor.agent === agent),
+      anchored: options.anchors !== undefined,
+      keys,
+      ...(options.retentionDays ? { retentionDays: options.retentionDays } : {}),
+      now: options.now ?? new Date(),
+    });
+    const keyedFrom = lines.find(({ line }) => line.keyId !== undefined)?.position;
     reports.push({
-      agent: name.slice(PREFIX.length),
+      agent,
       collection: name,
       lines: lines.length,
-      ...(lines[0] ? { firstSeq: lines[0].seq, lastSeq: lines.at(-1)?.seq } : {}),
-      retention,
-      problems: verifyChain(lines, { retention }),
+      ...(lines[0] ? { firstSeq: lines[0].position, lastSeq: lines.at(-1)?.position } : {}),
+      ...(keyedFrom !== undefined ? { keyedFrom } : {}),
+      ...verdict,
     });
   }
   return reports;
 }
 
-/** The reports as a table, then each problem on its own line. */
-export function formatReports(reports: TrailReport[]): string {
+/** The reports as a table, then each problem and each note on its own line. */
+export function formatReports(reports: TrailReport[], retentionDays: number | undefined): string {
   const rows = [
-    ["agent", "lines", "first seq", "last seq", "retention", "problems"],
+    ["agent", "lines", "first seq", "last seq", "anchored head", "keyed", "retention", "problems"],
     ...reports.map((report) => [
       report.agent,
       String(report.lines),
       report.firstSeq === undefined ? "-" : String(report.firstSeq),
       report.lastSeq === undefined ? "-" : String(report.lastSeq),
-      report.retention ? "TTL" : "none",
+      report.anchoredHead === undefined ? "-" : String(report.anchoredHead),
+      report.keyedFrom === undefined ? "no" : `from ${report.keyedFrom}`,
+      retentionDays ? `${retentionDays} days` : "forever",
       report.problems.length ? String(report.problems.length) : "ok",
     ]),
   ];
@@ -74,19 +121,35 @@ export function formatReports(reports: TrailReport[]): string {
       .trimEnd(),
   );
   const problems = reports.flatMap((report) =>
-    report.problems.map(
-      (problem) =>
-        `${report.collection} line ${problem.seq}: ${problem.problem === "changed" ? "line edited" : problem.problem === "missing-before" ? "lines removed" : "out of order"}: ${problem.detail}`,
-    ),
+    report.problems.map((problem) => `${report.collection}: ${problem.kind}: ${problem.detail}`),
   );
-  return [...table, ...(problems.length ? ["", ...problems] : [])].join("\n");
+  const notes = reports.flatMap((report) =>
+    report.notes.map((note) => `${report.collection}: note: ${note}`),
+  );
+  const broken = reports.filter((report) => report.problems.length > 0).length;
+  const summary = broken
+    ? `${broken} of ${reports.length} trail(s) tampered with or incomplete.`
+    : `Intact: ${reports.length} trail(s), ${reports.reduce((sum, report) => sum + report.lines, 0)} line(s).`;
+  return [
+    ...table,
+    ...(problems.length ? ["", ...problems] : []),
+    ...(notes.length ? ["", ...notes] : []),
+    "",
+    summary,
+  ].join("\n");
 }
 
-const USAGE = `Usage: pnpm audit:verify [--agent <name>]
+const USAGE = `Usage: pnpm audit:verify [--agent <name>] [--anchor <file>]... [--retention-days <n>]
 
-Verifies the hash chain of audit_<agent> (or of every audit_* collection) in the database the agents
-use (LANGGRAPH_CHECKPOINT_MONGODB_URI or MONGODB_URI, LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME). Exits 1
-when a line was edited or removed, 2 when it cannot run.`;
+Verifies audit_<agent> (or every audit_* collection and every agent the anchor names) in the
+database the agents use (LANGGRAPH_CHECKPOINT_MONGODB_URI or MONGODB_URI,
+LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME): each line's HMAC under AUDIT_HMAC_KEY (older keys:
+AUDIT_HMAC_PREVIOUS_KEYS), that the lines link up, and that every line the anchor file(s) hold is
+still there unchanged. --anchor defaults to AUDIT_ANCHOR_FILE; give one per host or replica that
+wrote one. --retention-days defaults to AUDIT_RETENTION_DAYS: only lines older than that may be
+missing from the start. Exits 1 naming what happened (truncated, lines deleted, line edited, chain
+forged, all lines deleted, collection dropped, retention violated, TTL index added, …), 0 when every
+trail is intact, 2 when it cannot run.`;
 
 /** The command: 0 when every trail verifies, 1 when one is broken, 2 when it cannot run. */
 export async function runAuditVerify(
@@ -95,17 +158,38 @@ export async function runAuditVerify(
   out: (text: string) => void = (text) => process.stdout.write(`${text}\n`),
   err: (text: string) => void = (text) => process.stderr.write(`${text}\n`),
 ): Promise<number> {
-  let agent: string | undefined;
+  let options: VerifyOptions;
   try {
     const { values } = parseArgs({
       args: argv,
-      options: { agent: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        agent: { type: "string" },
+        anchor: { type: "string", multiple: true },
+        "retention-days": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     });
     if (values.help) {
       out(USAGE);
       return 0;
     }
-    agent = values.agent;
+    const settings = readAuditSettings({
+      ...env,
+      ...(values["retention-days"] !== undefined ? { AUDIT_RETENTION_DAYS: values["retention-days"] } : {}),
+    });
+    const anchorFiles = values.anchor ?? (settings.anchorFile ? [settings.anchorFile] : []);
+    let anchors: Anchor[] | undefined;
+    if (anchorFiles.length > 0) {
+      const reading = readAnchorFiles(anchorFiles);
+      anchors = reading.anchors;
+      for (const { file, line } of reading.unreadable) err(`Skipped unreadable anchor line ${file}:${line}.`);
+    }
+    options = {
+      ...(values.agent ? { agent: values.agent } : {}),
+      keys: [...(settings.key ? [settings.key] : []), ...settings.previousKeys],
+      ...(anchors ? { anchors } : {}),
+      ...(settings.retentionDays ? { retentionDays: settings.retentionDays } : {}),
+    };
   } catch (error) {
     err(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;
@@ -114,7 +198,7 @@ export async function runAuditVerify(
   try {
     resolved = resolveCheckpointer({
       env,
-      agentName: agent ?? "audit-verify",
+      agentName: options.agent ?? "audit-verify",
       logger: createLogger({ level: "silent" }),
     });
   } catch (error) {
@@ -130,12 +214,18 @@ export async function runAuditVerify(
   const client = new MongoClient(resolved.uri, { serverSelectionTimeoutMS: resolved.settings.timeoutMs });
   try {
     await client.connect();
-    const reports = await verifyTrails(client.db(resolved.dbName), agent);
+    const reports = await verifyTrails(client.db(resolved.dbName), options);
     if (reports.length === 0) {
       out(`No audit trail in ${redactMongoUri(resolved.uri)} (database ${resolved.dbName}).`);
       return 0;
     }
-    out(formatReports(reports));
+    if (options.keys.length === 0 && reports.some((report) => report.keyedFrom !== undefined)) {
+      err(
+        "The audit trail is keyed: set AUDIT_HMAC_KEY (and AUDIT_HMAC_PREVIOUS_KEYS for older keys) to the agents' key to verify it.",
+      );
+      return 2;
+    }
+    out(formatReports(reports, options.retentionDays));
     return reports.some((report) => report.problems.length > 0) ? 1 : 0;
   } catch (error) {
     err(

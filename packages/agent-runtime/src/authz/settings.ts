@@ -24,8 +24,6 @@ const AuthzEnv = z.object({
     .optional()
     .transform((role) => (role === "ingestonly" ? "none" : role)),
   OIDC_REQUIRED_GROUP: z.string().trim().min(1).optional(),
-  // How long audit lines are kept (a TTL index); 0 keeps them forever.
-  AUDIT_RETENTION_DAYS: z.coerce.number().nonnegative().default(0),
 });
 
 export interface AuthzSettings {
@@ -35,8 +33,6 @@ export interface AuthzSettings {
   rbac?: RbacSettings;
   /** The claims a token's groups are read from. */
   groupClaims: string[];
-  /** Days audit lines are kept; undefined: forever. */
-  auditRetentionDays?: number;
 }
 
 /**
@@ -64,6 +60,5 @@ export function readAuthzSettings(env: NodeJS.ProcessEnv): AuthzSettings {
         }
       : {}),
     groupClaims: e.OIDC_GROUP_CLAIM.length > 0 ? e.OIDC_GROUP_CLAIM : DEFAULT_GROUP_CLAIMS,
-    ...(e.AUDIT_RETENTION_DAYS > 0 ? { auditRetentionDays: e.AUDIT_RETENTION_DAYS } : {}),
   };
 }
