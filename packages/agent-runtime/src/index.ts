@@ -34,6 +34,7 @@ export {
   publicAddresses,
   publicOnlyLookup,
 } from "./network/network-guard.js";
+export { type GuardedConnectorOptions, guardedConnector } from "./network/guarded-connector.js";
 export { type Undici, undici } from "./network/undici.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
 export { type CallSpan, tracedCall } from "./telemetry/call-span.js";
