@@ -1,11 +1,10 @@
 import { createServer, request, type Server } from "node:http";
-import { createRequire } from "node:module";
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
-import { dirname } from "node:path";
+import { join } from "node:path";
 import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const webDir = dirname(createRequire(import.meta.url).resolve("@switchboard/web/package.json"));
+const webDir = join(import.meta.dirname, "../node_modules/@switchboard/web");
 
 /** A request sent exactly as written (fetch would normalise `..` and such before sending). */
 function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
