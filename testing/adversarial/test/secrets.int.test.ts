@@ -138,12 +138,16 @@ describe("secrets stay secret", () => {
         ...llm.env,
         LANGGRAPH_STORE_REDIS_URL: `redis://:${redisPassword}@cache.internal:6379/0`,
         ENABLE_JIRA: "true",
-        JIRA_AGENT_URL: `http://bot:${agentPassword}@127.0.0.1:${closedPort}/?access_token=${queryToken}`,
+        // Nothing listens there: its card cannot be read, and the error names the URL.
+        JIRA_AGENT_URL: `http://127.0.0.1:${closedPort}/?access_token=${queryToken}`,
+        ENABLE_GITHUB: "true",
+        GITHUB_AGENT_URL: `http://bot:${agentPassword}@127.0.0.1:${closedPort}/`,
       },
     });
     try {
-      await tell(supervisor, "hello"); // a turn: the roster tries the unreachable subagent again
-      const printed = supervisor.logs();
+      // A turn: the roster tries the unreachable subagent again, and the user reads the answer.
+      const answer = await tell(supervisor, "ask the jira agent for my open issues");
+      const printed = `${supervisor.logs()}\n${answer}`;
       expect(printed).toContain("LANGGRAPH_STORE_REDIS_URL=redis://:****@cache.internal:6379/0");
       expect(printed).toContain(`127.0.0.1:${closedPort}`);
       for (const secret of [redisPassword, agentPassword, queryToken]) expect(printed).not.toContain(secret);
