@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const webDir = join(import.meta.dirname, "../node_modules/@switchboard/web");
 
 /** A request sent exactly as written (fetch would normalise `..` and such before sending). */
-function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
+function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const sent = request({
@@ -15,7 +19,7 @@ function rawGet(base: string, path: string): Promise<{ status: number; body: str
       port,
       path,
       method: "GET",
-      headers: { authorization: "Bearer victim-jwt" },
+      headers: { authorization: "Bearer victim-jwt", ...headers },
     });
     sent.on("response", (answer) => {
       let body = "";
@@ -119,6 +123,14 @@ describe("the web chat's proxy keeps its origin", () => {
     ]) {
       const answer = await rawGet(web.url, path);
       expect(answer.body, path).not.toContain("attacker");
+    }
+    expect(attackerConnections).toBe(0);
+  });
+
+  it("takes the upstream from configuration, never from Host or X-Forwarded-Host", async () => {
+    const target = `127.0.0.1:${attackerPort}`;
+    for (const path of ["/a2a/v1/card", "/.well-known/agent-card.json", "/api/subagents"]) {
+      await rawGet(web.url, path, { host: target, "x-forwarded-host": target, forwarded: `host=${target}` });
     }
     expect(attackerConnections).toBe(0);
   });

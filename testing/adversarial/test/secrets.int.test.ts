@@ -80,6 +80,11 @@ describe("secrets stay secret", () => {
       script: rules(
         [
           {
+            lastUser: /^remember under (.+?): (.+)$/is,
+            reply: (_request, { match }) =>
+              callTool("remember", { memory: match?.[2] ?? "", topic: match?.[1] ?? "" }),
+          },
+          {
             lastUser: /^remember that (.+)$/is,
             reply: (_request, { match }) =>
               callTool("remember", { memory: match?.[1] ?? "", topic: "credentials" }),
@@ -119,6 +124,13 @@ describe("secrets stay secret", () => {
       expect(await stored(secret)).toEqual([]);
     },
   );
+
+  it("memory refuses a secret hidden in the memory's topic rather than its text", async () => {
+    const secret = `glpat-${"Hq7wZ2mXc9Lp4Rt8VbN3"}`;
+    const answer = await tell(jira, `remember under ci ${secret}: the CI runs on GitLab`);
+    expect(answer).toMatch(/^Not remembered/);
+    expect(await stored(secret)).toEqual([]);
+  });
 
   it("still remembers ordinary facts: a sentence with a UUID and a commit SHA", async () => {
     const fact =

@@ -106,7 +106,10 @@ describe("push webhooks reach only where they were registered, and only public a
       const reply = await rpc(open, "message/send", {
         message: message(),
         configuration: {
-          pushNotificationConfig: { url: `${webhookUrl}?status=${status}`, token: "hook-token-s3cret" },
+          pushNotificationConfig: {
+            url: `${webhookUrl}?status=${status}&access_token=query-s3cret`,
+            token: "hook-token-s3cret",
+          },
         },
       });
       const taskId = reply.result?.id;
@@ -117,6 +120,7 @@ describe("push webhooks reach only where they were registered, and only public a
       expect(webhookSaw.length).toBeGreaterThan(0);
       expect(attackerConnections).toBe(0);
       expect(open.logs()).not.toContain("hook-token-s3cret");
+      expect(open.logs(), "a webhook's query is never logged").not.toContain("query-s3cret");
     },
   );
 
