@@ -40,6 +40,7 @@ export const ORDINARY: string[] = [
   "The user's API key is stored in Vault, never in the repo.",
   "Their Jira token is expired and the password is not shared with the team.",
   "Ask before a password reset; the password manager is 1Password.",
+  "The password re-entry screen times out after 5 minutes.",
   "Deployments go through kubernetes-ingress-nginx-controller-v1 in eu-west-1.",
   "They maintain AuthorizationServiceProviderFactory2 and ReactDOMServerRenderToString18.",
   "Jira project PAY uses the board https://acme.atlassian.net/jira/software/projects/PAY/boards/12.",

@@ -86,10 +86,11 @@ function isSentenceWord(value: string): boolean {
 
 /**
  * Whether the word after "password" is a value rather than the sentence going on ("password reset",
- * "password policy"): it holds a digit, a symbol, or an upper-case letter after its first.
+ * "password policy", "password re-entry"): it holds a digit, a symbol other than a hyphen or
+ * punctuation, or an upper-case letter after its first.
  */
 function looksLikePassword(value: string): boolean {
-  return /\d|[^\w.,;:!?)]|.[A-Z]/.test(value);
+  return /\d|[^\w.,;:!?)-]|.[A-Z]/.test(value);
 }
 
 /**
