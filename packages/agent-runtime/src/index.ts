@@ -25,6 +25,7 @@ export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./http/card.js";
 export type { Memory } from "./memory/memory-book.js";
 export { lastUserText, roomLeft, type TurnMemories } from "./memory/turn-memories.js";
 export type { ForgottenUser, UserData } from "./memory/user-data.js";
+export { type GuardedConnectorOptions, guardedConnector } from "./network/guarded-connector.js";
 export {
   isPublicAddress,
   type NetworkGuardRule,
@@ -34,7 +35,6 @@ export {
   publicAddresses,
   publicOnlyLookup,
 } from "./network/network-guard.js";
-export { type GuardedConnectorOptions, guardedConnector } from "./network/guarded-connector.js";
 export { type Undici, undici } from "./network/undici.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
 export { type CallSpan, tracedCall } from "./telemetry/call-span.js";
