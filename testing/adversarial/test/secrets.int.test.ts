@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const modules = join(import.meta.dirname, "../node_modules/@switchboard");
 const jiraDir = join(modules, "agent-jira");
 const supervisorDir = join(modules, "supervisor");
+const slackBotDir = join(modules, "slack-bot");
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC answers of many shapes
 type Json = any;
@@ -183,4 +184,23 @@ describe("secrets stay secret", () => {
       );
     },
   );
+
+  it("the Slack relay, which seals its linked users under the same key, refuses a key of zeros too", async () => {
+    const started = startAgentProcess(slackBotDir, {
+      env: {
+        ...testMongoEnv(dbName),
+        SLACK_INTEGRATION_BOT_MODE: "http",
+        SLACK_INTEGRATION_BOT_TOKEN: "xoxb-test",
+        SLACK_INTEGRATION_SIGNING_SECRET: "signing-secret",
+        SLACK_API_URL: `http://127.0.0.1:${await freePort()}/api/`,
+        AUTH_MODE: "jwt",
+        OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`,
+        OIDC_CLIENT_ID: "switchboard-web",
+        CREDENTIALS_ENCRYPTION_KEY: "0".repeat(64),
+      },
+    });
+    await expect(started).rejects.toThrow(
+      /exited with code 1[\s\S]*CREDENTIALS_ENCRYPTION_KEY is a weak key/,
+    );
+  });
 });
