@@ -464,8 +464,9 @@ async function accessFor({
 
 /**
  * Users' own tokens for the agent's vendor, when the agent takes them and linking is on
- * (credentials/settings.ts): a missing, malformed or changed CREDENTIALS_ENCRYPTION_KEY stops the
- * start with what to set. Off, GET /linked-tokens says why.
+ * (credentials/settings.ts): a missing, malformed, weak or changed CREDENTIALS_ENCRYPTION_KEY stops
+ * the start with what to set, on every agent (one env file feeds the fleet: a weak key is refused
+ * wherever it is set, not only where it is used). Off, GET /linked-tokens says why.
  */
 async function linkingFor(
   agent: string,
@@ -474,6 +475,7 @@ async function linkingFor(
   vendor: LinkableVendor | undefined,
   logger: Logger,
 ): Promise<{ tokens?: LinkedTokens; off?: { reason: string; vendor?: LinkableVendor } }> {
+  const settings = readLinkingSettings(env);
   if (!vendor) {
     return {
       off: {
@@ -481,7 +483,6 @@ async function linkingFor(
       },
     };
   }
-  const settings = readLinkingSettings(env);
   if (!settings.enabled) {
     logger.info(`${vendor.title} tokens of users' own: off. ${settings.reason}`);
     return { off: { reason: settings.reason, vendor } };

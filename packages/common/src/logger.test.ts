@@ -46,6 +46,19 @@ describe("createLogger", () => {
     expect(lines()[0]).toMatchObject({ password: "[redacted]", settings: { apiKey: "[redacted]" } });
   });
 
+  it("masks a URL's password and secret query wherever the URL is: message, field, error", () => {
+    const { stream, lines } = capture();
+    const logger = createLogger({ level: "info", destination: stream });
+    logger.info({ settings: { LANGGRAPH_STORE_REDIS_URL: "redis://:hunter2@cache:6379" } }, "started");
+    logger.warn("cannot reach https://bot:hunter2@hooks.example.com/x?access_token=hunter3");
+    logger.error({ err: new Error("connect ECONNREFUSED amqp://u:hunter2@mq:5672") }, "failed");
+    const written = JSON.stringify(lines());
+    expect(written).not.toMatch(/hunter[23]/);
+    expect(written).toContain("redis://:****@cache:6379");
+    expect(written).toContain("https://bot:****@hooks.example.com/x?access_token=****");
+    expect(written).toContain("amqp://u:****@mq:5672");
+  });
+
   it("getLogger returns one process-wide logger", () => {
     expect(getLogger()).toBe(getLogger());
   });

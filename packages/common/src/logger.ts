@@ -1,5 +1,5 @@
 import { type Logger, type LoggerOptions, pino } from "pino";
-import { SECRET_LOG_PATHS, SECRET_MASK } from "./redact.js";
+import { maskUrlSecrets, SECRET_LOG_PATHS, SECRET_MASK } from "./redact.js";
 
 export type { Logger };
 
@@ -14,7 +14,8 @@ export interface LoggerConfig {
 
 /**
  * The one logger: JSON lines (pino). Per-request context goes on a child:
- * `logger.child({ agent, contextId, taskId })`.
+ * `logger.child({ agent, contextId, taskId })`. Every line is written with the secrets a URL can carry
+ * masked (maskUrlSecrets), whichever field or message holds the URL: a setting, an error's text.
  */
 export function createLogger(config: LoggerConfig = {}): Logger {
   const options: LoggerOptions = {
@@ -23,6 +24,7 @@ export function createLogger(config: LoggerConfig = {}): Logger {
     redact: { paths: SECRET_LOG_PATHS, censor: SECRET_MASK },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    hooks: { streamWrite: maskUrlSecrets },
   };
   return config.destination ? pino(options, config.destination) : pino(options);
 }

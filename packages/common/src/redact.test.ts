@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { maskSecrets, maskUserinfo, PASSWORD_MASK, redactSecrets, SECRET_MASK } from "./redact.js";
+import {
+  maskSecrets,
+  maskUrlSecrets,
+  maskUserinfo,
+  PASSWORD_MASK,
+  redactSecrets,
+  SECRET_MASK,
+} from "./redact.js";
 
 describe("maskSecrets", () => {
   it("replaces every occurrence of each known value, with [redacted] or the given mask", () => {
@@ -28,7 +35,7 @@ describe("redactSecrets", () => {
       "mongodb://app:hunter2@db:27017/x and https://h/p?api_key=s3cret&x=1";
     expect(redactSecrets(text)).toBe(
       "Authorization: Bearer [redacted] with [redacted] and [redacted] at " +
-        "mongodb://app:****@db:27017/x and https://h/p?api_key=[redacted]&x=1",
+        "mongodb://app:****@db:27017/x and https://h/p?api_key=****&x=1",
     );
   });
 
@@ -63,5 +70,43 @@ describe("token shapes of the vendors agents call", () => {
     expect(redactSecrets("skeleton_keys and asia-pacific regions")).toBe(
       "skeleton_keys and asia-pacific regions",
     );
+  });
+});
+
+describe("maskUrlSecrets: a URL's secrets wherever it is printed", () => {
+  it.each([
+    [
+      "LANGGRAPH_STORE_REDIS_URL=redis://:hunter2@cache:6379/0",
+      "LANGGRAPH_STORE_REDIS_URL=redis://:****@cache:6379/0",
+    ],
+    ["amqp://guest:hunter2@mq/vhost", "amqp://guest:****@mq/vhost"],
+    ["https://user:hunter2@git.example.com/x.git", "https://user:****@git.example.com/x.git"],
+    ["mongodb+srv://app:p@ss:w0rd@cluster0.example.net/db", "mongodb+srv://app:****@cluster0.example.net/db"],
+    ['{"url":"postgres://u:hunter2@pg/db"}', '{"url":"postgres://u:****@pg/db"}'],
+    ["https://h/cb?code=abc123&state=s", "https://h/cb?code=****&state=s"],
+    [
+      "https://h/x?token=t0k&access_token=a1&refresh_token=r2",
+      "https://h/x?token=****&access_token=****&refresh_token=****",
+    ],
+    [
+      "https://b.s3/o?X-Amz-Signature=deadbeef&X-Amz-Credential=AK",
+      "https://b.s3/o?X-Amz-Signature=****&X-Amz-Credential=****",
+    ],
+    ["https://h/x?client_secret=s&apiKey=k#frag", "https://h/x?client_secret=****&apiKey=****#frag"],
+  ])("%s", (text, masked) => {
+    expect(maskUrlSecrets(text)).toBe(masked);
+    expect(redactSecrets(text)).toBe(masked);
+  });
+
+  it("leaves URLs without secrets, ports and ordinary text alone", () => {
+    for (const text of [
+      "http://supervisor:8000/v1/message:stream?contextId=c1&page=2",
+      "listening on http://127.0.0.1:8006",
+      "https://host:8443/path@2x.png",
+      "ratio=3 and key points",
+      "mailto:someone@example.com",
+    ]) {
+      expect(maskUrlSecrets(text)).toBe(text);
+    }
   });
 });

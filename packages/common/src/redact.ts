@@ -1,7 +1,7 @@
 /**
  * The one rule for keeping secrets out of text a person or a log reads: known secret values are
- * replaced by a mask, a connection string's password (MongoDB, PostgreSQL, Redis) by `****`, and anything shaped like a token
- * by `[redacted]`.
+ * replaced by a mask, a URL's password (`redis://:****@host`, any scheme) and its secret query
+ * parameters (`?token=****`) by `****`, and anything shaped like a token by `[redacted]`.
  */
 
 /** What replaces a secret value or token. */
@@ -46,6 +46,27 @@ export function maskUserinfo(userinfo: string): string {
   return colon === -1 ? userinfo : `${userinfo.slice(0, colon)}:${PASSWORD_MASK}`;
 }
 
+/**
+ * A URL's password: `scheme://user:password@` or `scheme://:password@` (Redis' form), up to the
+ * authority's last `@` (as URL parsers read it), so an unencoded `@` in the password is masked too.
+ */
+const URL_PASSWORD = /(\b[a-z][a-z\d+.-]*:\/\/[^\s:/?#@"'<>]*:)[^\s/?#"'<>]+@/gi;
+/**
+ * A secret in a URL's query: a parameter named for a token, secret, password, key or signature
+ * (`token`, `access_token`, `client_secret`, `api_key`, `X-Amz-Signature`, …) or an OAuth `code`.
+ */
+const URL_QUERY_SECRET =
+  /([?&](?:[\w.-]*(?:token|secret|password|passwd|pwd|key|signature|credential)|sig|code|auth)=)[^&\s#"'<>]+/gi;
+
+/**
+ * Masks the secrets a URL can carry wherever one is printed: its userinfo password and its secret
+ * query parameters become `****`; the rest of the URL stays readable (scheme, host, path).
+ */
+export function maskUrlSecrets(text: string): string {
+  if (!text.includes("://") && !text.includes("=")) return text;
+  return text.replace(URL_PASSWORD, `$1${PASSWORD_MASK}@`).replace(URL_QUERY_SECRET, `$1${PASSWORD_MASK}`);
+}
+
 const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/(bearer\s+)[\w\-.~+/]+=*/gi, `$1${SECRET_MASK}`],
   [/\b(sk|ghp|gho|ghs|ghu|github_pat|glpat|xox[abp])[-_][\w-]{8,}/gi, SECRET_MASK],
@@ -53,19 +74,17 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/\bATATT[\w-]{20,}/g, SECRET_MASK],
   // AWS access key ids (long-term AKIA…, temporary ASIA…).
   [/\b(?:AKIA|ASIA)[A-Z0-9]{12,}\b/g, SECRET_MASK],
-  [/((?:mongodb(?:\+srv)?|postgres(?:ql)?|rediss?):\/\/[^:/@\s]+:)[^@\s]+@/gi, `$1${PASSWORD_MASK}@`],
-  [/([?&](?:token|key|api[-_]?key|password|secret)=)[^&\s]+/gi, `$1${SECRET_MASK}`],
 ];
 
 /**
  * Removes anything that looks like a credential from text shown to users or written to logs:
- * bearer tokens, well-known token prefixes (sk-, ghp_, glpat-, xoxb-…), AWS access key ids, connection-string passwords and
- * secret query parameters; then each of the known `secrets` values.
+ * bearer tokens, well-known token prefixes (sk-, ghp_, glpat-, xoxb-…), AWS access key ids, URL
+ * passwords and secret query parameters (see maskUrlSecrets); then each of the known `secrets` values.
  */
 export function redactSecrets(text: string, secrets: Iterable<string> = []): string {
   const patterned = SECRET_PATTERNS.reduce(
     (result, [pattern, replacement]) => result.replace(pattern, replacement),
-    text,
+    maskUrlSecrets(text),
   );
   return maskSecrets(patterned, secrets);
 }

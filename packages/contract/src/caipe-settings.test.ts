@@ -38,4 +38,12 @@ describe("CAIPE settings Switchboard does not use", () => {
     expect(isFeatureFlag("ENABLE_JIRA")).toBe(false);
     expect(isFeatureFlag("ENABLE_MY_TOOL")).toBe(false);
   });
+
+  it("prints a URL setting with its password masked, before the value is cut", () => {
+    const lines = unusedCaipeSettings({
+      LANGGRAPH_STORE_REDIS_URL: "redis://:a-long-redis-password-hunter2@cache.internal:6379/0",
+    });
+    expect(lines.join("\n")).toContain("LANGGRAPH_STORE_REDIS_URL=redis://:****@cache.internal:6379/0");
+    expect(lines.join("\n")).not.toMatch(/password|hunter2/);
+  });
 });

@@ -1,3 +1,4 @@
+import { maskUrlSecrets } from "@switchboard/common";
 /**
  * CAIPE's settings that Switchboard does not use, by group, with why: a CAIPE operator's env file
  * keeps working, and what it sets for parts Switchboard does not have is named at start-up instead of
@@ -222,8 +223,9 @@ export function unusedCaipeSettings(env: NodeJS.ProcessEnv): string[] {
       .filter(([, value]) => !group.inert?.includes((value ?? "").trim().toLowerCase()))
       .sort(([a], [b]) => a.localeCompare(b));
     if (set.length === 0) continue;
+    // A URL's password is masked before the value is cut, so no cut leaves a piece of one.
     const shown = set.map(([name, value]) =>
-      SECRET_NAME.test(name) ? name : `${name}=${(value ?? "").trim().slice(0, 40)}`,
+      SECRET_NAME.test(name) ? name : `${name}=${maskUrlSecrets((value ?? "").trim()).slice(0, 40)}`,
     );
     lines.push(`${shown.join(", ")}: ${group.why}; ${group.verdict ?? "ignored"}.`);
   }

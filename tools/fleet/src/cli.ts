@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
+import { redactSecrets } from "@switchboard/common";
 import { tail } from "./agent-process.js";
 import { startFleet } from "./fleet.js";
 import { formatLine } from "./log-lines.js";
@@ -16,7 +17,8 @@ export async function main(root: string): Promise<void> {
       ? "MongoDB"
       : "memory (set MONGODB_URI to keep conversations)";
   const width = 12;
-  const say = (text: string) => process.stdout.write(`${text}\n`);
+  // Agents' own lines are masked by their logger; a crash's output or a start-up failure is not.
+  const say = (text: string) => process.stdout.write(`${redactSecrets(text)}\n`);
 
   say(`Starting the Switchboard fleet; conversations persist to ${persistence}.`);
   const fleet = await startFleet({
@@ -28,7 +30,7 @@ export async function main(root: string): Promise<void> {
     },
   }).catch((error: unknown) => {
     process.stderr.write(
-      `The fleet could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+      `The fleet could not start: ${redactSecrets(error instanceof Error ? error.message : String(error))}\n`,
     );
     process.exit(1);
   });

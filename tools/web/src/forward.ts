@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHead
 import { request as httpsRequest } from "node:https";
 import type { Logger } from "@switchboard/common";
 import type { Request, Response } from "express";
+import { upstreamUrl } from "./upstream-url.js";
 
 /** What the page may send on to the supervisor: A2A and auth, never its cookies. */
 const REQUEST_HEADERS = [
@@ -20,10 +21,21 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "up
 /**
  * Sends a request on to the supervisor at `path` and streams the answer back as it comes, so the
  * A2A event stream (SSE) reaches the page event by event. A page that goes away stops the request.
+ * A path that could lead anywhere but `target` (see upstreamUrl) is refused with 400, unsent.
  */
 export function forward(target: URL, logger: Logger, req: Request, res: Response, path: string): void {
-  const base = target.pathname.replace(/\/+$/, "");
-  const url = new URL(`${base}${path}`, target);
+  const url = upstreamUrl(target, path);
+  if (!url) {
+    logger.warn(
+      { path: path.slice(0, 200) },
+      "refused a forwarded path that could leave the configured origin",
+    );
+    res.status(400).json({
+      error:
+        "This path cannot be forwarded: it holds an empty or dot segment, a backslash, an encoded slash or an @.",
+    });
+    return;
+  }
   const headers: OutgoingHttpHeaders = {};
   for (const name of REQUEST_HEADERS) {
     const value = req.headers[name];

@@ -10,19 +10,7 @@ const VERSION = "v1";
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** The key from CREDENTIALS_ENCRYPTION_KEY: 32 bytes as 64 hex characters or base64. */
-export function readSealingKey(value: string | undefined, variable = "CREDENTIALS_ENCRYPTION_KEY"): Buffer {
-  const text = value?.trim() ?? "";
-  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
-  if (!text || key.length !== 32) {
-    throw new SwitchboardError(
-      "credentials.key",
-      "user",
-      `${variable} must be a 32-byte key (64 hex characters, or base64) to store linked tokens: generate one with \`openssl rand -hex 32\`.`,
-    );
-  }
-  return key;
-}
+export { readSealingKey } from "./sealing-key.js";
 
 export function seal(key: Buffer, plaintext: string, context: string): string {
   const iv = randomBytes(IV_BYTES);

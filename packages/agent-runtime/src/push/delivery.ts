@@ -12,7 +12,7 @@ import pRetry, { AbortError } from "p-retry";
 import type { Agent } from "undici";
 import { undici } from "../network/undici.js";
 import type { DeliveredUpdate } from "./store.js";
-import { badWebhookUrl, PRIVATE_WEBHOOK, publicOnlyLookup, webhookLabel } from "./webhook-guard.js";
+import { badWebhookUrl, PRIVATE_WEBHOOK, webhookConnector, webhookLabel } from "./webhook-guard.js";
 
 export interface PushDeliveryOptions {
   /** Where the configs are: the SDK's store API, with the version each was registered over. */
@@ -42,8 +42,10 @@ const MAX_RETRY_MS = 30_000;
  * of the protocol version the webhook was registered over, in order per task, with the
  * authentication the config names (`Authorization: <scheme> <credentials>`, else the token header).
  * A webhook that fails (network error, timeout, 408, 429, 5xx) is tried again with exponential
- * backoff; other answers are final. Only public addresses are reached unless allowed: the URL is
- * checked before each try and every address its host resolves to when connecting.
+ * backoff; other answers are final. A redirect (3xx) is a failed delivery, never followed: the
+ * webhook's answer cannot send the update and its credentials elsewhere. Only public addresses are
+ * reached unless allowed: the URL is checked before each try, and the address each connection goes
+ * to when it connects (see webhookConnector).
  */
 export class PushDelivery implements PushNotificationSender {
   private readonly serializers: Record<string, PushNotificationSerializer> = {
@@ -58,7 +60,7 @@ export class PushDelivery implements PushNotificationSender {
 
   private connections(): Agent {
     this.dispatcher ??= new (undici().Agent)(
-      this.options.allowPrivate ? {} : { connect: { lookup: publicOnlyLookup() } },
+      this.options.allowPrivate ? {} : { connect: webhookConnector() },
     );
     return this.dispatcher;
   }
@@ -108,6 +110,7 @@ export class PushDelivery implements PushNotificationSender {
               method: "POST",
               headers: { "content-type": contentType, ...authHeaders(config) },
               body,
+              redirect: "manual",
               dispatcher: this.connections(),
               signal: AbortSignal.timeout(timeoutMs),
             })
@@ -117,6 +120,10 @@ export class PushDelivery implements PushNotificationSender {
             });
           await response.body?.cancel();
           if (response.ok) return;
+          if (response.status >= 300 && response.status < 400)
+            throw new AbortError(
+              `the webhook answered HTTP ${response.status} (a redirect): not followed, the webhook's URL must take the POST itself`,
+            );
           const failure = `the webhook answered HTTP ${response.status}`;
           if (response.status === 408 || response.status === 429 || response.status >= 500)
             throw new Error(failure);

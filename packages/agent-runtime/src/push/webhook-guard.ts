@@ -1,4 +1,6 @@
 import type { LookupFunction } from "node:net";
+import type { buildConnector } from "undici";
+import { guardedConnector } from "../network/guarded-connector.js";
 import {
   publicOnlyLookup as guardedLookup,
   isPublicAddress,
@@ -64,4 +66,12 @@ export function badWebhookUrl(url: unknown, allowPrivate: boolean): string | und
  */
 export function publicOnlyLookup(resolve?: LookupAll): LookupFunction {
   return guardedLookup(WEBHOOK_RULE, resolve);
+}
+
+/**
+ * The `connect` of the sockets that deliver push notifications: names, IP literals and the peer
+ * actually reached are all held to the rule when connecting (see guardedConnector).
+ */
+export function webhookConnector(resolve?: LookupAll): buildConnector.connector {
+  return guardedConnector(WEBHOOK_RULE, resolve ? { resolve } : {});
 }
