@@ -5,7 +5,12 @@ import {
   type TurnEvent,
   type TurnResult,
 } from "@switchboard/a2a-client";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION, currentTurn, type TurnMemories } from "@switchboard/agent-runtime";
+import {
+  ANSWER_WITHOUT_TOKENS_EXTENSION,
+  approverOf,
+  currentTurn,
+  type TurnMemories,
+} from "@switchboard/agent-runtime";
 import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { HopTelemetry } from "./hop-telemetry.js";
 import type { Roster, Subagent } from "./roster.js";
@@ -43,7 +48,8 @@ export interface HopOptions {
 
 /**
  * Sends one message to a subagent on the supervisor's own conversation: the A2A contextId (and
- * metadata.context_id) as the caller sent it, and the caller's token. The subagent's progress is
+ * metadata.context_id) as the caller sent it, and a token signed for that agent alone on the caller's
+ * behalf (roster.bearerFor: never the caller's own token, which the agent could replay elsewhere). The subagent's progress is
  * streamed to the caller as it happens, and with `forward` its answer too.
  */
 export async function askSubagent(
@@ -82,10 +88,11 @@ export async function askSubagent(
   });
   // What the user asked to be remembered goes with a new request, never with an answer to a question.
   const recalled = taskId ? undefined : memories?.recalledInTurn();
+  const token = await roster.bearerFor(agent, turn.caller);
   const input: SendInput = {
     text: recalled ? `${message}\n\n${recalled}` : message,
     contextId: turn.contextId,
-    token: turn.token,
+    ...(token ? { token } : {}),
     signal: turn.signal,
   };
   if (taskId) input.taskId = taskId;
@@ -96,7 +103,10 @@ export async function askSubagent(
   if (!streams) headers[EXTENSIONS_HEADER] = ANSWER_WITHOUT_TOKENS_EXTENSION;
   // Someone else answering the caller's question goes with the answer: the subagent whose change
   // waits decides whether they may (agent-runtime's turn/approval.ts).
-  if (taskId && turn.approver) headers[APPROVER_HEADER] = `Bearer ${turn.approver.token}`;
+  // It is signed for this agent alone too: the approver's own token never leaves the supervisor.
+  const approver = taskId ? approverOf(turn.caller) : undefined;
+  const approverToken = approver ? await roster.bearerFor(agent, approver) : undefined;
+  if (approverToken) headers[APPROVER_HEADER] = `Bearer ${approverToken}`;
   if (Object.keys(headers).length > 0) input.headers = headers;
   // The call that asked for this hop is stored before the hop goes out (the graph stores each step
   // while the next runs): a crash cannot leave a hop made that the conversation does not show.
@@ -115,7 +125,7 @@ export async function askSubagent(
     if (turn.signal.aborted) {
       // This turn was canceled (or its replica is going away): the subagent's turn stops too, so
       // it changes nothing more and frees the conversation's thread there at once.
-      if (subtask) await roster.cancelTask(agent, subtask, turn.token);
+      if (subtask) await roster.cancelTask(agent, subtask, turn.caller);
       throw error;
     }
     const reason = error instanceof Error ? error.message : String(error);

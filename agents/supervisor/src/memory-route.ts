@@ -1,4 +1,4 @@
-import { type AgentHost, callerOf, type Memory, tokenOf } from "@switchboard/agent-runtime";
+import { type AgentHost, callerOf, type Memory, type User } from "@switchboard/agent-runtime";
 import type { Roster } from "./roster.js";
 
 /** How long the supervisor waits for one subagent. */
@@ -16,30 +16,26 @@ type Answer<T> = { agent: string; body: T } | Unavailable;
  * The user's memories and data across the fleet, on the supervisor: GET /memories (its own and
  * each subagent's, each memory naming its agent), DELETE /memories/:id?agent=<name> (one memory
  * on the agent that keeps it), DELETE /memories and DELETE /me ("forget me": conversations, tasks
- * and memories everywhere; audit trails stay). Each subagent is asked in parallel with the caller's
- * own token, so each decides whose data it is; one that is down is listed under `unavailable`.
+ * and memories everywhere; audit trails stay). Each subagent is asked in parallel on the caller's
+ * behalf (a token signed for it alone), so each decides whose data it is; one that is down is listed under `unavailable`.
  */
 export function serveFleetMemories(host: Pick<AgentHost, "routes" | "userData">, roster: Roster): void {
   const { userData } = host;
   const own = userData.agent;
 
-  /** Sends one request to every available subagent with the caller's token. */
-  const everySubagent = async <T>(
-    method: string,
-    path: string,
-    token: string | undefined,
-  ): Promise<Answer<T>[]> =>
+  /** Sends one request to every available subagent with a token signed for it alone on the caller's behalf. */
+  const everySubagent = async <T>(method: string, path: string, user: User): Promise<Answer<T>[]> =>
     Promise.all(
       roster.list().map(async ({ config, status, reason }): Promise<Answer<T>> => {
         if (status !== "available")
           return { agent: config.name, reason: `${status}${reason ? `: ${reason}` : ""}` };
-        return ask<T>(config.name, config.url, method, path, token);
+        return ask<T>(config.name, config.url, method, path, await roster.bearerFor(config, user));
       }),
     );
 
   host.routes.get("/memories", async (req, res) => {
     const user = await callerOf(req);
-    const answers = await everySubagent<{ memories?: Memory[] }>("GET", "/memories", tokenOf(user));
+    const answers = await everySubagent<{ memories?: Memory[] }>("GET", "/memories", user);
     const memories = (await userData.listMemories(user)).map((memory) => ({ ...memory, agent: own }));
     const unavailable: Unavailable[] = [];
     for (const answer of answers) {
@@ -72,7 +68,7 @@ export function serveFleetMemories(host: Pick<AgentHost, "routes" | "userData">,
       subagent.config.url,
       "DELETE",
       `/memories/${encodeURIComponent(id)}`,
-      tokenOf(user),
+      await roster.bearerFor(subagent, user),
     );
     if ("body" in answer) return res.status(answer.body.error ? 404 : 200).json(answer.body);
     res.status(502).json({ error: `The ${agent} agent could not be asked: ${answer.reason}` });
@@ -80,7 +76,7 @@ export function serveFleetMemories(host: Pick<AgentHost, "routes" | "userData">,
 
   host.routes.delete("/memories", async (req, res) => {
     const user = await callerOf(req);
-    const answers = await everySubagent<{ deleted?: number }>("DELETE", "/memories", tokenOf(user));
+    const answers = await everySubagent<{ deleted?: number }>("DELETE", "/memories", user);
     res.json({
       agent: own,
       deleted: [
@@ -95,7 +91,7 @@ export function serveFleetMemories(host: Pick<AgentHost, "routes" | "userData">,
 
   host.routes.delete("/me", async (req, res) => {
     const user = await callerOf(req);
-    const answers = await everySubagent<Record<string, unknown>>("DELETE", "/me", tokenOf(user));
+    const answers = await everySubagent<Record<string, unknown>>("DELETE", "/me", user);
     res.json({
       agent: own,
       forgotten: [
