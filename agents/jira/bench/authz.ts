@@ -109,6 +109,8 @@ async function main(): Promise<void> {
     LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: db,
     AUTH_MODE: "jwt",
     AUTH_JWT_SECRET: SECRET,
+    AUTH_ISSUER: "switchboard-test",
+    AUTH_AUDIENCE: "switchboard",
     ATLASSIAN_API_URL: jira.url,
     ATLASSIAN_EMAIL: jira.email,
     ATLASSIAN_TOKEN: jira.token,
@@ -124,6 +126,8 @@ async function main(): Promise<void> {
   };
   const token = await new SignJWT({ groups: ["plat", "staff"], email: "alice@example.com" })
     .setProtectedHeader({ alg: "HS256" })
+    .setIssuer("switchboard-test")
+    .setAudience("switchboard")
     .setSubject("alice")
     .setIssuedAt()
     .setExpirationTime("1h")

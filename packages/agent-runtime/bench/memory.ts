@@ -74,6 +74,9 @@ async function main(): Promise<void> {
   const agents: Record<string, RunningAgent> = {};
   const token = await new SignJWT({})
     .setProtectedHeader({ alg: "HS256" })
+    .setIssuer("switchboard-test")
+    .setAudience("switchboard")
+    .setIssuedAt()
     .setSubject("alice")
     .setExpirationTime("1h")
     .sign(new TextEncoder().encode(SECRET));
@@ -106,6 +109,8 @@ async function main(): Promise<void> {
           LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: db,
           AUTH_MODE: "jwt",
           AUTH_JWT_SECRET: SECRET,
+          AUTH_ISSUER: "switchboard-test",
+          AUTH_AUDIENCE: "switchboard",
           MEMORY_MAX_PER_USER: "20000",
           ...(count ? {} : { LANGGRAPH_STORE_TYPE: "none" }),
           ...llm.env,

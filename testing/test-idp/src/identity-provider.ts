@@ -8,6 +8,8 @@ export interface TestUser {
   groups?: string[];
   name?: string;
   email?: string;
+  /** Whether the provider vouches for the email (`email_verified`); default true. */
+  emailVerified?: boolean;
 }
 
 export interface IdentityProviderOptions {
@@ -69,13 +71,15 @@ export async function startIdentityProvider(
     jwks: { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "test-key", use: "sig", alg: "RS256" }] },
     cookies: { keys: [randomBytes(32).toString("hex")] },
     pkce: { required: () => true },
-    claims: { openid: ["sub"], profile: ["name"], email: ["email"] },
+    claims: { openid: ["sub"], profile: ["name"], email: ["email", "email_verified"] },
     findAccount: async (_ctx, sub) => ({
       accountId: sub,
       claims: async () => ({
         sub,
         name: users[sub]?.name ?? sub,
-        ...(users[sub]?.email ? { email: users[sub]?.email } : {}),
+        ...(users[sub]?.email
+          ? { email: users[sub]?.email, email_verified: users[sub]?.emailVerified ?? true }
+          : {}),
       }),
     }),
     // The access token carries what the agents decide on: groups, and the display claims for audit.
@@ -86,7 +90,7 @@ export async function startIdentityProvider(
       return {
         [groupClaim]: user.groups ?? [],
         ...(user.name ? { name: user.name } : {}),
-        ...(user.email ? { email: user.email } : {}),
+        ...(user.email ? { email: user.email, email_verified: user.emailVerified ?? true } : {}),
       };
     },
     features: {
