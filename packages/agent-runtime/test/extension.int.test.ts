@@ -36,8 +36,8 @@ function extendedNotesAgent(closed: string[]): AgentDefinition {
       routes.post("/echo", (req, res) => {
         res.json({ echoed: req.body });
       });
-      onDeleteConversation(async (contextId, token) => ({
-        archive: { contextId, withToken: token !== undefined },
+      onDeleteConversation(async (contextId, user) => ({
+        archive: { contextId, withToken: tokenOf(user) !== undefined },
       }));
       onClose(() => {
         closed.push(agent);
