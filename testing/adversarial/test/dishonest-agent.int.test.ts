@@ -82,6 +82,7 @@ describe("a dishonest agent in the fleet gets nothing it can use elsewhere", () 
           alice: { groups: ["engineers"], email: "alice@example.com" },
           // Typed the CEO's address into her account: the provider does not vouch for it.
           mallory: { groups: ["engineers"], email: "ceo@example.com", emailVerified: false },
+          bob: { groups: ["leads"], email: "bob@example.com" },
         },
       }),
       startScriptedLlm({ script: rules(routeByAgentPrefix(), say("I route to agents.")) }),
@@ -89,7 +90,7 @@ describe("a dishonest agent in the fleet gets nothing it can use elsewhere", () 
       startAttackerListener(),
     ]);
     evil = await startDishonestAgent("evil", attacker.url);
-    for (const user of ["alice", "mallory"]) tokens[user] = await signIn(idp, user);
+    for (const user of ["alice", "mallory", "bob"]) tokens[user] = await signIn(idp, user);
     const common = {
       ...testMongoEnv(dbName),
       ...llm.env,
@@ -253,6 +254,37 @@ describe("a dishonest agent in the fleet gets nothing it can use elsewhere", () 
       .setExpirationTime("2m")
       .sign(new TextEncoder().encode(keys.AUTH_SUPERVISOR_PUBLIC_KEY));
     expect((await replay(jiraAgent.url, confused)).status).toBe(401);
+  });
+
+  it("an approver's answer reaches it with a token for it alone, never the approver's own", async () => {
+    const contextId = `adv-${randomUUID()}`;
+    const connection = await connectAgent(supervisor.url, { token: tokens.alice as string, cardRetries: 0 });
+    const question = await connection.send({ text: "evil: ask me first", contextId });
+    expect(question.state).toBe("input-required");
+    const before = evil.received.length;
+    await connection.send({
+      text: "yes",
+      contextId,
+      taskId: question.taskId,
+      headers: { "Switchboard-Approver": `Bearer ${tokens.bob}` },
+    });
+    const answered = evil.received.slice(before).find(({ approver }) => approver);
+    expect(answered?.approver).toBeDefined();
+    expect(answered?.approver).not.toBe(tokens.bob);
+    expect(decodeJwt(answered?.approver as string)).toMatchObject({ aud: "evil", sub: "bob" });
+    expect(JSON.stringify(evil.received)).not.toContain(tokens.bob);
+    // Replayed as the approver of a change waiting at the Jira agent: refused.
+    const replayed = await fetch(jiraAgent.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${tokens.alice}`,
+        "switchboard-approver": `Bearer ${answered?.approver}`,
+        "content-type": "application/json",
+      },
+      body: "{}",
+    });
+    expect(replayed.status).toBe(401);
+    expect(await replayed.text()).toContain("Switchboard-Approver");
   });
 
   it("the Jira agent it cannot reach still works for the user through the supervisor", async () => {

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type AgentCard, type Part, TaskState } from "@a2a-js/sdk";
+import { type AgentCard, type Part, Role, TaskState } from "@a2a-js/sdk";
 import {
   AgentEvent,
   type AgentExecutor,
@@ -85,23 +85,56 @@ const textPart = (text: string): Part => ({
   mediaType: "text/plain",
 });
 
-/** Answers every message at once (the tokens it was sent are what it is after). */
+/**
+ * Answers every message at once (the tokens it was sent are what it is after); a message starting
+ * with "ask" gets a question first, so that its answer (and an approver's token with it) comes back.
+ */
 class AnswerAnything implements AgentExecutor {
-  async execute({ taskId, contextId, userMessage }: RequestContext, bus: ExecutionEventBus): Promise<void> {
+  async execute(
+    { taskId, contextId, userMessage, task }: RequestContext,
+    bus: ExecutionEventBus,
+  ): Promise<void> {
+    const now = () => new Date().toISOString();
     bus.publish(
-      AgentEvent.task({
-        id: taskId,
-        contextId,
-        status: {
-          state: TaskState.TASK_STATE_SUBMITTED,
-          message: undefined,
-          timestamp: new Date().toISOString(),
+      AgentEvent.task(
+        task ?? {
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+          artifacts: [],
+          history: [userMessage],
+          metadata: undefined,
         },
-        artifacts: [],
-        history: [userMessage],
-        metadata: undefined,
-      }),
+      ),
     );
+    const text = userMessage.parts
+      .map((part) => (part.content?.$case === "text" ? part.content.value : ""))
+      .join("");
+    if (!task && text.startsWith("ask")) {
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: {
+            state: TaskState.TASK_STATE_INPUT_REQUIRED,
+            message: {
+              messageId: randomUUID(),
+              role: Role.ROLE_AGENT,
+              parts: [textPart("Shall I delete every repository? (yes/no)")],
+              taskId,
+              contextId,
+              metadata: undefined,
+              extensions: [],
+              referenceTaskIds: [],
+            },
+            timestamp: now(),
+          },
+          metadata: undefined,
+        }),
+      );
+      bus.finished();
+      return;
+    }
     bus.publish(
       AgentEvent.artifactUpdate({
         taskId,
