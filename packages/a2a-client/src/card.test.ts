@@ -13,6 +13,13 @@ describe("pinnedUrl", () => {
     });
   });
 
+  it("keeps the path a bind-all address names, on the configured host", () => {
+    expect(pinnedUrl("http://0.0.0.0:8000/a2a/jsonrpc", "http://py-agent:9000/legacy")).toEqual({
+      url: "http://py-agent:9000/a2a/jsonrpc",
+      elsewhere: false,
+    });
+  });
+
   it("points localhost at the configured host", () => {
     expect(pinnedUrl("http://localhost:8000/", "http://10.0.0.5:8006")).toEqual({
       url: "http://10.0.0.5:8006/",

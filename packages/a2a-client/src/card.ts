@@ -108,7 +108,8 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * (where its card was read), never where the card says. A card is the agent's own word: an agent
  * that names another host (or a path outside its base) would have every call, with its token, sent
  * there. The card's path is kept when it lies under the base path (it says which path serves which
- * binding); else the base URL itself is used. `elsewhere` says the card pointed somewhere else: not
+ * binding) or the card names the host by a bind-all address or localhost; else the base URL itself
+ * is used. `elsewhere` says the card pointed somewhere else: not
  * said of a bind-all address (`0.0.0.0`) or of localhost, which agents advertise from a container
  * without meaning another host.
  */
@@ -125,8 +126,10 @@ export function pinnedUrl(advertised: string, baseUrl: string): { url: string; e
   const localWord =
     UNROUTABLE_HOSTS.has(url.hostname) ||
     (LOOPBACK_HOSTS.has(url.hostname) && (!LOOPBACK_HOSTS.has(base.hostname) || url.port === base.port));
-  if (!url.pathname.startsWith(base.pathname) && `${url.pathname}/` !== base.pathname) {
-    return { ...home, elsewhere: !localWord };
+  // A bind-all or localhost address means the configured host itself: its path is kept. A path
+  // outside the base on a named host is another service's (another agent behind one gateway).
+  if (!localWord && !url.pathname.startsWith(base.pathname) && `${url.pathname}/` !== base.pathname) {
+    return home;
   }
   const pinned = new URL(`${url.pathname}${url.search}`, base.origin);
   return { url: pinned.toString(), elsewhere: !sameOrigin && !localWord };
