@@ -48,9 +48,10 @@ export interface HopOptions {
 
 /**
  * Sends one message to a subagent on the supervisor's own conversation: the A2A contextId (and
- * metadata.context_id) as the caller sent it, and a token signed for that agent alone on the caller's
- * behalf (roster.bearerFor: never the caller's own token, which the agent could replay elsewhere). The subagent's progress is
- * streamed to the caller as it happens, and with `forward` its answer too.
+ * metadata.context_id) as the caller sent it, and a token signed for that agent alone on the
+ * caller's behalf (roster.bearerFor: never the caller's own token, which the agent could replay
+ * elsewhere). The subagent's progress is streamed to the caller as it happens, and with `forward`
+ * its answer too.
  */
 export async function askSubagent(
   { roster, telemetry, mayReach, memories }: Hops,
