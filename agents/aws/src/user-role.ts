@@ -42,7 +42,16 @@ export function signedInUser(): SignedInUser | undefined {
     return undefined;
   }
   const { token, principal } = turn;
-  if (!token || !principal?.authenticated || !principal.subject) return undefined;
+  if (!principal?.authenticated || !principal.subject) return undefined;
+  // Signed in, but through the supervisor, which hands the user's identity-provider token to no agent
+  // unless told to: never the agent's own credentials in place of the user's role.
+  if (!token) {
+    throw new SwitchboardError(
+      "aws.web_identity",
+      "user",
+      "This agent takes the user's own AWS role (AWS_WEB_IDENTITY_ROLE_ARN), which needs the user's identity-provider token, and the supervisor did not pass it on: add aws to the supervisor's AUTH_FORWARD_USER_TOKEN_TO.",
+    );
+  }
   return {
     subject: principal.subject,
     label: principal.email ?? principal.name ?? principal.subject,

@@ -19,15 +19,17 @@ import {
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import { connectAgent } from "@switchboard/a2a-client";
+import { AuthenticatedCaller, HopTokenIssuer } from "@switchboard/agent-runtime";
 import { agentConformance } from "@switchboard-testing/agent-conformance";
 import { freePort } from "@switchboard-testing/test-agents";
-import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
+import { hopKeys, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import { callTool } from "@switchboard-testing/test-llm";
 import { startMoto, type TestMoto } from "@switchboard-testing/test-python";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const region = "us-east-1";
 const keys = { accessKeyId: "AKIATESTSWITCHBOARD1", secretAccessKey: "switchboard-test-secret-key" };
+const hopKeyPair = hopKeys();
 
 /** moto, seeded with instances, buckets, alarms and a cluster, and recording the requests it gets. */
 interface SeededMoto {
@@ -380,6 +382,7 @@ describe("AWS under the signed-in user's own identity (AWS_WEB_IDENTITY_ROLE_ARN
   const userAgent = (roleArn: string) =>
     agent.start({
       AUTH_MODE: "jwt",
+      AUTH_SUPERVISOR_PUBLIC_KEY: hopKeyPair.AUTH_SUPERVISOR_PUBLIC_KEY,
       AUTH_JWKS_URL: idp.jwksUrl,
       AUTH_ISSUER: idp.issuer,
       AUTH_AUDIENCE: idp.audience,
@@ -448,6 +451,21 @@ describe("AWS under the signed-in user's own identity (AWS_WEB_IDENTITY_ROLE_ARN
   afterAll(async () => {
     await enforceIam("inf");
     await idp?.close();
+  });
+
+  it("through the supervisor without the user's own token, says which setting hands it over; never acts with other credentials", async () => {
+    const id = agent.service.instances.bastion ?? "";
+    const started = await userAgent(operators);
+    const issuer = HopTokenIssuer.fromPem(hopKeyPair.AUTH_HOP_SIGNING_KEY, "supervisor");
+    const hop = await issuer.sign(
+      new AuthenticatedCaller("alice", tokens.alice as string, { sub: "alice" }),
+      "aws",
+    );
+    const assumedBefore = (await recordedRequests(agent.service, "AssumeRoleWithWebIdentity")).length;
+    const connection = await connectAgent(started.url, { token: hop });
+    const answer = await connection.send({ text: `show instance ${id}`, contextId: agent.contextId() });
+    expect(answer.text).toContain("AUTH_FORWARD_USER_TOKEN_TO");
+    expect((await recordedRequests(agent.service, "AssumeRoleWithWebIdentity")).length).toBe(assumedBefore);
   });
 
   it("stops an instance under the user's own role session, taken once with their token and kept", async () => {

@@ -113,6 +113,8 @@ async function main(): Promise<void> {
     // Audit lines keyed and anchored, as production runs them: their cost is in the numbers.
     AUDIT_HMAC_KEY: auditKey,
     AUDIT_ANCHOR_FILE: join(dir, "audit-anchor.jsonl"),
+    AUTH_ISSUER: "switchboard-test",
+    AUTH_AUDIENCE: "switchboard",
     ATLASSIAN_API_URL: jira.url,
     ATLASSIAN_EMAIL: jira.email,
     ATLASSIAN_TOKEN: jira.token,
@@ -128,6 +130,8 @@ async function main(): Promise<void> {
   };
   const token = await new SignJWT({ groups: ["plat", "staff"], email: "alice@example.com" })
     .setProtectedHeader({ alg: "HS256" })
+    .setIssuer("switchboard-test")
+    .setAudience("switchboard")
     .setSubject("alice")
     .setIssuedAt()
     .setExpirationTime("1h")

@@ -3,6 +3,7 @@ import { unusedCaipeSettings } from "@switchboard/contract";
 import { serveFleetAudit } from "./audit-route.js";
 import { deleteFromSubagents } from "./delete-cascade.js";
 import { buildSupervisorGraph } from "./graph.js";
+import { readHopCredentials } from "./hop-credentials.js";
 import { HopTelemetry } from "./hop-telemetry.js";
 import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
 import { serveFleetMemories } from "./memory-route.js";
@@ -51,7 +52,8 @@ export const supervisorAgent: AgentDefinition = {
     for (const problem of problems) logger.error(problem);
     if (agents.length === 0)
       logger.warn("No subagents are enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL.");
-    const roster = new Roster(agents, logger);
+    // Each call to a subagent carries a credential meant for it alone (hop-credentials.ts).
+    const roster = new Roster(agents, logger, { credentials: readHopCredentials(env, agent) });
     roster.start();
     onClose(() => roster.stop());
     onDeleteConversation(deleteFromSubagents(roster));

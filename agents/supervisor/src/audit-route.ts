@@ -1,4 +1,4 @@
-import { type AgentHost, callerOf, tokenOf } from "@switchboard/agent-runtime";
+import { type AgentHost, callerOf } from "@switchboard/agent-runtime";
 import { sameAgentName } from "@switchboard/contract";
 import type { Roster } from "./roster.js";
 
@@ -16,7 +16,7 @@ export interface UnavailableAudit {
 /**
  * GET /audit on the supervisor: its own audit lines and each subagent's, gathered across the fleet
  * and merged by time (newest last, at most `limit`). Each subagent is asked in parallel with the
- * caller's own token, so every agent decides by its own policy what this caller may read; one that
+ * caller's identity (a token signed for that agent alone), so every agent decides by its own policy what this caller may read; one that
  * is down, slow or refuses is listed under `unavailable` with why. Filters as on any agent, plus
  * `agent=` for one agent's lines.
  */
@@ -30,7 +30,6 @@ export function serveFleetAudit(
     if ("error" in parsed) return res.status(400).json({ error: parsed.error });
     const { query } = parsed;
     const user = await callerOf(req);
-    const token = tokenOf(user);
     const wanted = (name: string) => !query.agent || sameAgentName(name, query.agent);
     const params = audit.searchParams(query).toString();
     const lines: AuditLine[] = [];
@@ -48,6 +47,7 @@ export function serveFleetAudit(
           return { agent: config.name, reason: `${status}${reason ? `: ${reason}` : ""}` };
         }
         try {
+          const token = await roster.bearerFor(config, user);
           const response = await fetch(`${config.url}/audit${params ? `?${params}` : ""}`, {
             headers: token ? { authorization: `Bearer ${token}` } : {},
             signal: AbortSignal.timeout(AUDIT_TIMEOUT_MS),

@@ -7,6 +7,7 @@ import {
 } from "@switchboard/a2a-client";
 import {
   ANSWER_WITHOUT_TOKENS_EXTENSION,
+  approverOf,
   currentTurn,
   MEMORIES_HEADER,
   passOnMemories,
@@ -49,8 +50,10 @@ export interface HopOptions {
 
 /**
  * Sends one message to a subagent on the supervisor's own conversation: the A2A contextId (and
- * metadata.context_id) as the caller sent it, and the caller's token. The subagent's progress is
- * streamed to the caller as it happens, and with `forward` its answer too.
+ * metadata.context_id) as the caller sent it, and a token signed for that agent alone on the
+ * caller's behalf (roster.bearerFor: never the caller's own token, which the agent could replay
+ * elsewhere). The subagent's progress is streamed to the caller as it happens, and with `forward`
+ * its answer too.
  */
 export async function askSubagent(
   { roster, telemetry, mayReach, memories }: Hops,
@@ -90,10 +93,11 @@ export async function askSubagent(
   // question, and in a header (MEMORIES_HEADER), not the message: the subagent's prompt reads it
   // for this turn, its checkpoints and tasks never store it, so a memory deleted is gone there too.
   const recalled = taskId ? undefined : memories?.recalledInTurn();
+  const token = await roster.bearerFor(agent, turn.caller);
   const input: SendInput = {
     text: message,
     contextId: turn.contextId,
-    token: turn.token,
+    ...(token ? { token } : {}),
     signal: turn.signal,
   };
   if (taskId) input.taskId = taskId;
@@ -104,7 +108,10 @@ export async function askSubagent(
   if (!streams) headers[EXTENSIONS_HEADER] = ANSWER_WITHOUT_TOKENS_EXTENSION;
   // Someone else answering the caller's question goes with the answer: the subagent whose change
   // waits decides whether they may (agent-runtime's turn/approval.ts).
-  if (taskId && turn.approver) headers[APPROVER_HEADER] = `Bearer ${turn.approver.token}`;
+  // It is signed for this agent alone too: the approver's own token never leaves the supervisor.
+  const approver = taskId ? approverOf(turn.caller) : undefined;
+  const approverToken = approver ? await roster.bearerFor(agent, approver) : undefined;
+  if (approverToken) headers[APPROVER_HEADER] = `Bearer ${approverToken}`;
   if (recalled) headers[MEMORIES_HEADER] = passOnMemories(recalled);
   if (Object.keys(headers).length > 0) input.headers = headers;
   // The call that asked for this hop is stored before the hop goes out (the graph stores each step
@@ -124,7 +131,7 @@ export async function askSubagent(
     if (turn.signal.aborted) {
       // This turn was canceled (or its replica is going away): the subagent's turn stops too, so
       // it changes nothing more and frees the conversation's thread there at once.
-      if (subtask) await roster.cancelTask(agent, subtask, turn.token);
+      if (subtask) await roster.cancelTask(agent, subtask, turn.caller);
       throw error;
     }
     const reason = error instanceof Error ? error.message : String(error);

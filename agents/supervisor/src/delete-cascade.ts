@@ -3,14 +3,16 @@ import type { Roster } from "./roster.js";
 
 /**
  * Deleting a conversation on the supervisor deletes it from every subagent too (each keeps its
- * own collections), with the caller's token so each deletes only that caller's thread. Each
+ * own collections), with a token signed for each subagent alone on the caller's behalf, so each
+ * deletes only that caller's thread. Each
  * subagent's answer (or why there is none) is listed under `subagents` in the supervisor's.
  */
 export function deleteFromSubagents(roster: Roster): DeletionHook {
-  return async (contextId, token) => ({
+  return async (contextId, user) => ({
     subagents: await Promise.all(
       roster.list().map(async ({ config }) => {
         try {
+          const token = await roster.bearerFor(config, user);
           const response = await fetch(`${config.url}/conversations/${encodeURIComponent(contextId)}`, {
             method: "DELETE",
             headers: token ? { authorization: `Bearer ${token}` } : {},

@@ -1,5 +1,6 @@
-import { type AgentHost, callerOf, type RouteHandler, tokenOf } from "@switchboard/agent-runtime";
+import { type AgentHost, callerOf, type RouteHandler } from "@switchboard/agent-runtime";
 import type { Roster } from "./roster.js";
+import type { SubagentConfig } from "./subagents-env.js";
 
 type Request = Parameters<RouteHandler>[0];
 
@@ -25,14 +26,18 @@ interface Unavailable {
  * The caller's linked tokens across the fleet, on the supervisor, so the web chat talks to one
  * endpoint: GET /linked-tokens gathers each subagent's (asked in parallel with the caller's own
  * token, 5 s each); PUT (or POST) and DELETE /linked-tokens/:vendor are passed on to the subagents
- * that take that vendor's tokens, each of which stores or removes the token itself. The supervisor
- * keeps no token: it passes the body on and answers what the subagents said.
+ * that take that vendor's tokens, each of which stores or removes the token itself. Which agent takes
+ * which vendor is configuration (SubagentConfig.vendor: its ENABLE_ name or <AGENT>_AGENT_LINKED_VENDOR),
+ * never what an agent answers about itself: one that claims another vendor is listed without it and
+ * is sent nothing. The supervisor keeps no token: it passes the body on and answers what the
+ * subagents said.
  */
 export function serveFleetLinkedTokens(host: Pick<AgentHost, "routes" | "mayReach">, roster: Roster): void {
   const { routes, mayReach } = host;
   routes.get("/linked-tokens", async (req, res) => {
     const { agents, unavailable } = await gather(req, roster, mayReach);
-    res.json({ agents, unavailable });
+    // The configured wiring (URLs above all) stays on the supervisor.
+    res.json({ agents: agents.map(({ config: _config, ...agent }) => agent), unavailable });
   });
   const change =
     (method: "PUT" | "DELETE"): RouteHandler =>
@@ -48,9 +53,14 @@ export function serveFleetLinkedTokens(host: Pick<AgentHost, "routes" | "mayReac
         });
       }
       const answers = await Promise.all(
-        takers.map(async ({ agent }) => {
-          const url = roster.list().find(({ config }) => config.name === agent)?.config.url;
-          const answer = await ask(`${url}/linked-tokens/${encodeURIComponent(vendor)}`, req, method);
+        takers.map(async ({ agent, config }) => {
+          const answer = await ask(
+            config,
+            `/linked-tokens/${encodeURIComponent(vendor)}`,
+            req,
+            method,
+            roster,
+          );
           return { agent, ...answer };
         }),
       );
@@ -72,8 +82,8 @@ async function gather(
   req: Request,
   roster: Roster,
   mayReach: AgentHost["mayReach"],
-): Promise<{ agents: AgentLinkedTokens[]; unavailable: Unavailable[] }> {
-  const agents: AgentLinkedTokens[] = [];
+): Promise<{ agents: Array<AgentLinkedTokens & { config: SubagentConfig }>; unavailable: Unavailable[] }> {
+  const agents: Array<AgentLinkedTokens & { config: SubagentConfig }> = [];
   const unavailable: Unavailable[] = [];
   const caller = await callerOf(req);
   const reachable = roster.list().filter(({ config }) => mayReach(config.name, caller));
@@ -83,9 +93,9 @@ async function gather(
         unavailable.push({ agent: config.name, reason: `${status}${reason ? `: ${reason}` : ""}` });
         return;
       }
-      const answer = await ask(`${config.url}/linked-tokens`, req, "GET");
+      const answer = await ask(config, "/linked-tokens", req, "GET", roster);
       if (answer.status === 200 && typeof answer.body.enabled === "boolean") {
-        agents.push(answer.body as unknown as AgentLinkedTokens);
+        agents.push(configured(config, answer.body as unknown as AgentLinkedTokens));
       } else {
         unavailable.push({
           agent: config.name,
@@ -99,15 +109,38 @@ async function gather(
   return { agents, unavailable };
 }
 
-/** One request to a subagent with the caller's own token (and, for a link, the body as sent). */
+/**
+ * An agent's answer as configuration allows it: named as the supervisor names it, and with a vendor
+ * only when it is the one the agent is configured for (an agent that claims another is said to).
+ */
+function configured(
+  config: SubagentConfig,
+  answer: AgentLinkedTokens,
+): AgentLinkedTokens & { config: SubagentConfig } {
+  const claimed = answer.vendor?.vendor;
+  if (claimed === undefined || claimed === config.vendor) return { ...answer, agent: config.name, config };
+  return {
+    agent: config.name,
+    enabled: false,
+    reason: `it says it takes ${claimed} tokens, but the supervisor passes ${claimed} tokens only to the agents configured for them (ENABLE_${claimed.toUpperCase()}, or <AGENT>_AGENT_LINKED_VENDOR=${claimed})`,
+    config,
+  };
+}
+
+/**
+ * One request to a subagent, at its configured URL, on the caller's behalf (a token signed for that
+ * agent alone) and, for a link, with the body as sent.
+ */
 async function ask(
-  url: string,
+  config: SubagentConfig,
+  path: string,
   req: Request,
   method: "GET" | "PUT" | "DELETE",
+  roster: Roster,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const token = tokenOf(await callerOf(req));
   try {
-    const response = await fetch(url, {
+    const token = await roster.bearerFor(config, await callerOf(req));
+    const response = await fetch(`${config.url}${path}`, {
       method,
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),

@@ -1,4 +1,4 @@
-import { type AgentHost, callerOf, type Memory, tokenOf } from "@switchboard/agent-runtime";
+import { type AgentHost, callerOf, type Memory, type User } from "@switchboard/agent-runtime";
 import type { Roster } from "./roster.js";
 
 /** How long the supervisor waits for one subagent. */
@@ -19,8 +19,8 @@ type Answer<T> = { agent: string; body: T } | Unavailable;
  * The user's memories and data across the fleet, on the supervisor: GET /memories (its own and
  * each subagent's, each memory naming its agent), DELETE /memories/:id?agent=<name> (one memory
  * on the agent that keeps it), DELETE /memories and DELETE /me ("forget me": conversations, tasks
- * and memories everywhere; audit trails stay). Each subagent is asked in parallel with the caller's
- * own token, so each decides whose data it is; one that is down is listed under `unavailable`.
+ * and memories everywhere; audit trails stay). Each subagent is asked in parallel on the caller's
+ * behalf (a token signed for it alone), so each decides whose data it is; one that is down is listed under `unavailable`.
  */
 export function serveFleetMemories(
   host: Pick<AgentHost, "routes" | "userData" | "mayReach">,
@@ -30,30 +30,33 @@ export function serveFleetMemories(
   const own = userData.agent;
 
   /**
-   * Sends one request to every available subagent with the caller's token; with `reachableBy`,
-   * only to those that caller may reach (a listing shows no agent GET /subagents hides). Erasing
-   * asks every agent: data kept where a user may no longer go is still theirs to erase.
+   * Sends one request to every available subagent on the caller's behalf (a token signed for it
+   * alone); with `reachableOnly`, only to those the caller may reach (a listing shows no agent
+   * GET /subagents hides). Erasing asks every agent: data kept where a user may no longer go is
+   * still theirs to erase.
    */
   const everySubagent = async <T>(
     method: string,
     path: string,
-    token: string | undefined,
-    reachableBy?: User,
+    user: User,
+    { reachableOnly = false } = {},
   ): Promise<Answer<T>[]> =>
     Promise.all(
       roster
         .list()
-        .filter(({ config }) => !reachableBy || mayReach(config.name, reachableBy))
+        .filter(({ config }) => !reachableOnly || mayReach(config.name, user))
         .map(async ({ config, status, reason }): Promise<Answer<T>> => {
           if (status !== "available")
             return { agent: config.name, reason: `${status}${reason ? `: ${reason}` : ""}` };
-          return ask<T>(config.name, config.url, method, path, token);
+          return ask<T>(config.name, config.url, method, path, await roster.bearerFor(config, user));
         }),
     );
 
   host.routes.get("/memories", async (req, res) => {
     const user = await callerOf(req);
-    const answers = await everySubagent<{ memories?: Memory[] }>("GET", "/memories", tokenOf(user), user);
+    const answers = await everySubagent<{ memories?: Memory[] }>("GET", "/memories", user, {
+      reachableOnly: true,
+    });
     const memories = (await userData.listMemories(user)).map((memory) => ({ ...memory, agent: own }));
     const unavailable: Unavailable[] = [];
     for (const answer of answers) {
@@ -87,7 +90,7 @@ export function serveFleetMemories(
       subagent.config.url,
       "DELETE",
       `/memories/${encodeURIComponent(id)}`,
-      tokenOf(user),
+      await roster.bearerFor(subagent, user),
     );
     if ("body" in answer) return res.status(answer.body.error ? 404 : 200).json(answer.body);
     res.status(502).json({ error: `The ${agent} agent could not be asked: ${answer.reason}` });
@@ -95,7 +98,7 @@ export function serveFleetMemories(
 
   host.routes.delete("/memories", async (req, res) => {
     const user = await callerOf(req);
-    const answers = await everySubagent<{ deleted?: number }>("DELETE", "/memories", tokenOf(user));
+    const answers = await everySubagent<{ deleted?: number }>("DELETE", "/memories", user);
     res.json({
       agent: own,
       deleted: [
@@ -110,7 +113,7 @@ export function serveFleetMemories(
 
   host.routes.delete("/me", async (req, res) => {
     const user = await callerOf(req);
-    const answers = await everySubagent<Record<string, unknown>>("DELETE", "/me", tokenOf(user));
+    const answers = await everySubagent<Record<string, unknown>>("DELETE", "/me", user);
     res.json({
       agent: own,
       forgotten: [

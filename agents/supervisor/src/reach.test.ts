@@ -8,8 +8,8 @@ import { Roster } from "./roster.js";
 const roster = () =>
   new Roster(
     [
-      { name: "jira", prefix: "JIRA", url: "http://127.0.0.1:1" },
-      { name: "aws", prefix: "AWS", url: "http://127.0.0.1:1" },
+      { name: "jira", prefix: "JIRA", url: "http://127.0.0.1:1", vendor: "jira", forwardUserToken: false },
+      { name: "aws", prefix: "AWS", url: "http://127.0.0.1:1", vendor: "aws", forwardUserToken: false },
     ],
     createLogger({ level: "silent" }),
   );

@@ -5,8 +5,10 @@ import {
   type AgentSkillSummary,
   connectAgent,
 } from "@switchboard/a2a-client";
+import type { User } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
 import { sameAgentName } from "@switchboard/contract";
+import type { HopCredentials } from "./hop-credentials.js";
 import type { SubagentConfig } from "./subagents-env.js";
 
 /** How long the supervisor waits for a subagent to confirm a cancel. */
@@ -33,10 +35,14 @@ export interface Subagent {
   card?: AgentCardSummary;
   /** Why it is not available. */
   reason?: string;
+  /** URLs its card named elsewhere than its configured URL (never followed; warned about once). */
+  ignoredUrls?: string[];
 }
 
 export interface RosterOptions {
   connect?: typeof connectAgent;
+  /** What each call to a subagent carries for its caller (hop-credentials.ts); default: nothing. */
+  credentials?: HopCredentials;
   /** First retry delay; doubles up to maxRetryMs. */
   retryMs?: number;
   maxRetryMs?: number;
@@ -89,11 +95,22 @@ export class Roster {
     return this.list().find((agent) => sameAgentName(agent.config.name, name));
   }
 
+  /**
+   * The bearer token a call to the agent carries for `user`: one meant for that agent alone (or, if
+   * configured, the user's own), so what one agent receives is refused everywhere else. Made anew for
+   * each call: a hop token lives two minutes.
+   */
+  bearerFor(agent: Subagent | SubagentConfig, user: User | undefined): Promise<string | undefined> {
+    const config = "config" in agent ? agent.config : agent;
+    return this.options.credentials?.bearerFor(config, user) ?? Promise.resolve(undefined);
+  }
+
   /** Cancels one of the agent's tasks (the caller stopped the turn it was part of); a failure is logged. */
-  async cancelTask(agent: Subagent, taskId: string, token: string | undefined): Promise<void> {
+  async cancelTask(agent: Subagent, taskId: string, user: User | undefined): Promise<void> {
     const { config, connection } = agent;
     if (!connection) return;
     try {
+      const token = await this.bearerFor(agent, user);
       const { state } = await connection.cancel(taskId, {
         ...(token ? { token } : {}),
         signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS),
@@ -160,6 +177,17 @@ export class Roster {
         Object.assign(agent, { status: "refused", reason, connection: undefined, card: connection.card });
         return "refused";
       }
+      const ignored = connection.card.ignoredUrls ?? [];
+      if (
+        ignored.length > 0 &&
+        (agent.status !== "available" || agent.ignoredUrls?.join() !== ignored.join())
+      ) {
+        this.logger.warn(
+          { subagent: config.name, url: config.url, cardUrls: ignored },
+          `The ${config.name} agent's card points elsewhere than ${config.prefix}_AGENT_URL; calls go to ${config.url} only.`,
+        );
+      }
+      agent.ignoredUrls = ignored;
       if (agent.status !== "available") {
         this.logger.info(
           { subagent: config.name, url: config.url, skills: connection.card.skills.map((skill) => skill.id) },

@@ -36,4 +36,23 @@ describe("readSubagents", () => {
       "ENABLE_PETSTORE=true but neither PETSTORE_AGENT_URL nor PETSTORE_AGENT_HOST and PETSTORE_AGENT_PORT is set.",
     ]);
   });
+
+  it("takes which agent serves which vendor, and who gets the user's own token, from configuration", () => {
+    const { agents, problems } = readSubagents({
+      ENABLE_GITHUB: "true",
+      GITHUB_AGENT_URL: "http://github:8001",
+      ENABLE_GHE: "true",
+      GHE_AGENT_URL: "http://ghe:9001",
+      GHE_AGENT_LINKED_VENDOR: "github",
+      ENABLE_AWS: "true",
+      AWS_AGENT_URL: "http://aws:8012",
+      AUTH_FORWARD_USER_TOKEN_TO: "aws, petstore",
+    });
+    expect(agents.map(({ name, vendor, forwardUserToken }) => [name, vendor, forwardUserToken])).toEqual([
+      ["aws", "aws", true],
+      ["ghe", "github", false],
+      ["github", "github", false],
+    ]);
+    expect(problems).toEqual(["AUTH_FORWARD_USER_TOKEN_TO names petstore, which is not an enabled agent."]);
+  });
 });

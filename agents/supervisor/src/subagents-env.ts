@@ -1,4 +1,4 @@
-import { isFeatureFlag } from "@switchboard/contract";
+import { envPrefixFor, isFeatureFlag } from "@switchboard/contract";
 /** A subagent the supervisor was told about: ENABLE_<AGENT>=true plus where it lives. */
 export interface SubagentConfig {
   /** Lowercase name from the variable: ENABLE_JIRA → jira, ENABLE_MY_TOOL → my_tool. */
@@ -6,6 +6,17 @@ export interface SubagentConfig {
   /** The variable prefix, e.g. JIRA; named in log lines and messages. */
   prefix: string;
   url: string;
+  /**
+   * The vendor whose linked tokens the supervisor passes on to this agent: its own name (ENABLE_GITHUB
+   * takes github tokens), or `<AGENT>_AGENT_LINKED_VENDOR`. Never what the agent says of itself.
+   */
+  vendor: string;
+  /**
+   * Named in AUTH_FORWARD_USER_TOKEN_TO: the agent is handed the user's own identity-provider token
+   * (for a vendor that trusts the provider: AWS web identity, FORWARD_JWT_TO_MCP) in place of a hop
+   * token signed for it alone.
+   */
+  forwardUserToken: boolean;
 }
 
 export interface SubagentsFromEnv {
@@ -18,11 +29,18 @@ const ENABLED = /^ENABLE_([A-Z0-9_]+)$/;
 
 /**
  * Reads every `ENABLE_<AGENT>=true` with `<AGENT>_AGENT_URL` (or `<AGENT>_AGENT_HOST` and
- * `<AGENT>_AGENT_PORT`), for any agent name, as CAIPE's supervisor does.
+ * `<AGENT>_AGENT_PORT`), for any agent name, as CAIPE's supervisor does; with what the operator
+ * trusts it with (the vendor of the linked tokens it takes, the user's own token or not).
  */
 export function readSubagents(env: NodeJS.ProcessEnv): SubagentsFromEnv {
   const agents: SubagentConfig[] = [];
   const problems: string[] = [];
+  const forwardTo = new Set(
+    (env.AUTH_FORWARD_USER_TOKEN_TO ?? "")
+      .split(",")
+      .map((name) => envPrefixFor(name).toLowerCase())
+      .filter(Boolean),
+  );
   for (const [key, value] of Object.entries(env)) {
     const prefix = ENABLED.exec(key)?.[1];
     // ENABLE_TRACING, ENABLE_RAG and the like turn features on (or name CAIPE parts): not agents.
@@ -30,13 +48,24 @@ export function readSubagents(env: NodeJS.ProcessEnv): SubagentsFromEnv {
     const url = env[`${prefix}_AGENT_URL`]?.trim();
     const host = env[`${prefix}_AGENT_HOST`]?.trim();
     const port = env[`${prefix}_AGENT_PORT`]?.trim();
-    if (url) agents.push({ name: prefix.toLowerCase(), prefix, url: url.replace(/\/+$/, "") });
-    else if (host && port) agents.push({ name: prefix.toLowerCase(), prefix, url: `http://${host}:${port}` });
+    const name = prefix.toLowerCase();
+    const wiring = {
+      name,
+      prefix,
+      vendor: env[`${prefix}_AGENT_LINKED_VENDOR`]?.trim().toLowerCase() || name,
+      forwardUserToken: forwardTo.has(name),
+    };
+    if (url) agents.push({ ...wiring, url: url.replace(/\/+$/, "") });
+    else if (host && port) agents.push({ ...wiring, url: `http://${host}:${port}` });
     else
       problems.push(
         `${key}=true but neither ${prefix}_AGENT_URL nor ${prefix}_AGENT_HOST and ${prefix}_AGENT_PORT is set.`,
       );
   }
   agents.sort((a, b) => a.name.localeCompare(b.name));
+  for (const name of forwardTo) {
+    if (!agents.some((agent) => agent.name === name))
+      problems.push(`AUTH_FORWARD_USER_TOKEN_TO names ${name}, which is not an enabled agent.`);
+  }
   return { agents, problems };
 }

@@ -5,6 +5,7 @@ import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type OtlpReceiver, startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
+import { hopKeys } from "@switchboard-testing/test-idp";
 import { rules, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { SignJWT } from "jose";
@@ -61,6 +62,8 @@ describe("GET /audit on the supervisor: the fleet's audit trail", () => {
   const sign = (subject: string, groups: string[]) =>
     new SignJWT({ groups })
       .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("switchboard-test")
+      .setIssuedAt()
       .setSubject(subject)
       .setAudience("switchboard")
       .setExpirationTime("10m")
@@ -102,7 +105,9 @@ describe("GET /audit on the supervisor: the fleet's audit trail", () => {
       ...llm.env,
       AUTH_MODE: "jwt",
       AUTH_JWT_SECRET: secret,
+      AUTH_ISSUER: "switchboard-test",
       AUTH_AUDIENCE: "switchboard",
+      ...hopKeys(),
       AUTHZ_POLICY_FILE: policyFile,
       ...receiver.env,
     };

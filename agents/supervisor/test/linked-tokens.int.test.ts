@@ -10,7 +10,7 @@ import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github";
 import { type OtlpReceiver, startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
-import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
+import { hopKeys, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import {
   callTool,
   replyFromToolResult,
@@ -132,6 +132,7 @@ describe("tokens a user links, through the supervisor, used for that user's GitH
       AUTH_JWKS_URL: idp.jwksUrl,
       AUTH_ISSUER: idp.issuer,
       AUTH_AUDIENCE: idp.audience,
+      ...hopKeys(),
       AUTHZ_POLICY_FILE: policyFile,
       LOG_LEVEL: "debug",
     };

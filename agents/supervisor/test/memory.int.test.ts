@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { connectAgent } from "@switchboard/a2a-client";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
+import { hopKeys } from "@switchboard-testing/test-idp";
 import {
   type ChatCompletionRequest,
   callTool,
@@ -36,6 +37,8 @@ describe("long-term memory across the fleet", () => {
   const sign = (subject: string) =>
     new SignJWT({})
       .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("switchboard-test")
+      .setIssuedAt()
       .setSubject(subject)
       .setAudience("switchboard")
       .setExpirationTime("10m")
@@ -80,7 +83,9 @@ describe("long-term memory across the fleet", () => {
       ...llm.env,
       AUTH_MODE: "jwt",
       AUTH_JWT_SECRET: SECRET,
+      AUTH_ISSUER: "switchboard-test",
       AUTH_AUDIENCE: "switchboard",
+      ...hopKeys(),
     };
     processes.push(
       await startAgent("jira", jiraPort, {

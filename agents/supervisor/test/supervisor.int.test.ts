@@ -5,6 +5,7 @@ import { agentCollections, MongoCheckpointSaver } from "@switchboard/utils";
 import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
+import { hopKeys } from "@switchboard-testing/test-idp";
 import {
   callTool,
   heldReply,
@@ -180,9 +181,15 @@ describe("supervisor routing over A2A", () => {
     expect(await toolNames("jira")).not.toContain("list_pull_requests");
   });
 
-  it("forwards the caller's token: each agent verifies it and keys the thread by the same user", async () => {
+  it("passes the caller on in a token for each agent alone: each agent verifies it and keys the thread by the same user", async () => {
     const secret = "a-shared-test-secret-of-32-characters!";
-    const auth = { AUTH_MODE: "jwt", AUTH_JWT_SECRET: secret, AUTH_AUDIENCE: "switchboard" };
+    const auth = {
+      AUTH_MODE: "jwt",
+      AUTH_JWT_SECRET: secret,
+      AUTH_ISSUER: "switchboard-test",
+      AUTH_AUDIENCE: "switchboard",
+      ...hopKeys(),
+    };
     const jiraAgent = await startAgent("jira", jiraPort, {
       ...common(),
       ...auth,
@@ -194,6 +201,8 @@ describe("supervisor routing over A2A", () => {
     await startSupervisor(auth);
     const bearer = await new SignJWT({})
       .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("switchboard-test")
+      .setIssuedAt()
       .setSubject("alice@example.com")
       .setAudience("switchboard")
       .setExpirationTime("5m")

@@ -1,22 +1,62 @@
 import { describe, expect, it } from "vitest";
-import { reachableUrl } from "./card.js";
+import { pinnedUrl } from "./card.js";
 
-describe("reachableUrl", () => {
-  it("points a bind-all address at the host the card came from", () => {
-    expect(reachableUrl("http://0.0.0.0:8000/", "http://jira-agent:8006")).toBe("http://jira-agent:8006/");
-    expect(reachableUrl("http://[::]:8000/rpc", "https://agents.example.com")).toBe(
-      "https://agents.example.com/rpc",
+describe("pinnedUrl", () => {
+  it("points a bind-all address at the configured host, without calling it elsewhere", () => {
+    expect(pinnedUrl("http://0.0.0.0:8000/", "http://jira-agent:8006")).toEqual({
+      url: "http://jira-agent:8006/",
+      elsewhere: false,
+    });
+    expect(pinnedUrl("http://[::]:8000/rpc", "https://agents.example.com")).toEqual({
+      url: "https://agents.example.com/rpc",
+      elsewhere: false,
+    });
+  });
+
+  it("keeps the path a bind-all address names, on the configured host", () => {
+    expect(pinnedUrl("http://0.0.0.0:8000/a2a/jsonrpc", "http://py-agent:9000/legacy")).toEqual({
+      url: "http://py-agent:9000/a2a/jsonrpc",
+      elsewhere: false,
+    });
+  });
+
+  it("points localhost at the configured host", () => {
+    expect(pinnedUrl("http://localhost:8000/", "http://10.0.0.5:8006")).toEqual({
+      url: "http://10.0.0.5:8006/",
+      elsewhere: false,
+    });
+    expect(pinnedUrl("http://localhost:8000/", "http://127.0.0.1:8000").url).toBe("http://127.0.0.1:8000/");
+  });
+
+  it("keeps the card's path under the base, on the configured origin", () => {
+    expect(pinnedUrl("http://jira-agent:8006/a2a/rest", "http://jira-agent:8006")).toEqual({
+      url: "http://jira-agent:8006/a2a/rest",
+      elsewhere: false,
+    });
+    expect(pinnedUrl("https://gw.example.com/jira/rest", "https://gw.example.com/jira").url).toBe(
+      "https://gw.example.com/jira/rest",
     );
   });
 
-  it("points localhost at the remote host, but leaves it when we are local too", () => {
-    expect(reachableUrl("http://localhost:8000/", "http://10.0.0.5:8006")).toBe("http://10.0.0.5:8006/");
-    expect(reachableUrl("http://localhost:8000/", "http://127.0.0.1:8000")).toBe("http://localhost:8000/");
+  it("never follows a card to another host: the call goes to the configured URL, flagged", () => {
+    expect(pinnedUrl("https://attacker.example.com/steal", "http://jira:8006")).toEqual({
+      url: "http://jira:8006/steal",
+      elsewhere: true,
+    });
+    expect(pinnedUrl("http://127.0.0.1:9999/", "http://127.0.0.1:8006")).toEqual({
+      url: "http://127.0.0.1:8006/",
+      elsewhere: true,
+    });
   });
 
-  it("keeps ordinary URLs, including a gateway on another host", () => {
-    expect(reachableUrl("https://gw.example.com/jira", "http://jira:8006")).toBe(
-      "https://gw.example.com/jira",
-    );
+  it("never follows a card out of the base path (another agent behind the same gateway)", () => {
+    expect(pinnedUrl("https://gw.example.com/github/", "https://gw.example.com/jira")).toEqual({
+      url: "https://gw.example.com/jira",
+      elsewhere: true,
+    });
+  });
+
+  it("reads an unparsable URL as the base URL", () => {
+    expect(pinnedUrl("not a url ::", "http://jira:8006").url).toMatch(/^http:\/\/jira:8006\//);
   });
 });

@@ -104,38 +104,49 @@ const UNROUTABLE_HOSTS = new Set(["0.0.0.0", "[::]", "::"]);
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
- * Agents often advertise the address they bind to (`0.0.0.0`) or `localhost` from inside a
- * container; neither is reachable from here. Such URLs are pointed at the origin we fetched the card from.
+ * Where a call for an interface the card names goes: always to the agent's configured base URL
+ * (where its card was read), never where the card says. A card is the agent's own word: an agent
+ * that names another host (or a path outside its base) would have every call, with its token, sent
+ * there. The card's path is kept when it lies under the base path (it says which path serves which
+ * binding) or the card names the host by a bind-all address or localhost; else the base URL itself
+ * is used. `elsewhere` says the card pointed somewhere else: not
+ * said of a bind-all address (`0.0.0.0`) or of localhost, which agents advertise from a container
+ * without meaning another host.
  */
-export function reachableUrl(advertised: string, baseUrl: string): string {
+export function pinnedUrl(advertised: string, baseUrl: string): { url: string; elsewhere: boolean } {
+  const base = new URL(withTrailingSlash(baseUrl));
+  const home = { url: base.toString().replace(/\/$/, ""), elsewhere: true };
   let url: URL;
-  let base: URL;
   try {
-    url = new URL(advertised);
-    base = new URL(baseUrl);
+    url = new URL(advertised, base);
   } catch {
-    return advertised;
+    return home;
   }
-  const unroutable =
+  const sameOrigin = url.origin === base.origin;
+  const localWord =
     UNROUTABLE_HOSTS.has(url.hostname) ||
-    (LOOPBACK_HOSTS.has(url.hostname) && !LOOPBACK_HOSTS.has(base.hostname));
-  if (!unroutable) return advertised;
-  url.protocol = base.protocol;
-  url.hostname = base.hostname;
-  url.port = base.port; // setting `host` without a port would keep the advertised one
-
-  return url.toString();
+    (LOOPBACK_HOSTS.has(url.hostname) && (!LOOPBACK_HOSTS.has(base.hostname) || url.port === base.port));
+  // A bind-all or localhost address means the configured host itself: its path is kept. A path
+  // outside the base on a named host is another service's (another agent behind one gateway).
+  if (!localWord && !url.pathname.startsWith(base.pathname) && `${url.pathname}/` !== base.pathname) {
+    return home;
+  }
+  const pinned = new URL(`${url.pathname}${url.search}`, base.origin);
+  return { url: pinned.toString(), elsewhere: !sameOrigin && !localWord };
 }
 
-/** Rewrites the card's interface URLs with `reachableUrl`, returning a copy. */
-export function withReachableUrls(card: AgentCard, baseUrl: string): AgentCard {
-  return {
-    ...card,
-    supportedInterfaces: (card.supportedInterfaces ?? []).map((i) => ({
-      ...i,
-      url: reachableUrl(i.url, baseUrl),
-    })),
-  };
+/**
+ * The card with every interface URL pinned to the base URL ({@link pinnedUrl}), and the URLs it named
+ * elsewhere (which the caller may warn about: they were not followed).
+ */
+export function withPinnedUrls(card: AgentCard, baseUrl: string): { card: AgentCard; elsewhere: string[] } {
+  const elsewhere: string[] = [];
+  const supportedInterfaces = (card.supportedInterfaces ?? []).map((i) => {
+    const pinned = pinnedUrl(i.url ?? "", baseUrl);
+    if (pinned.elsewhere) elsewhere.push(i.url ?? "");
+    return { ...i, url: pinned.url };
+  });
+  return { card: { ...card, supportedInterfaces }, elsewhere: [...new Set(elsewhere)] };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type AgentCard, Message, type SendMessageRequest } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { getLogger } from "@switchboard/common";
-import { fetchAgentCard, summarizeCard, withReachableUrls } from "./card.js";
+import { fetchAgentCard, summarizeCard, withPinnedUrls } from "./card.js";
 import { Deadline } from "./deadline.js";
 import { describeCallError } from "./describe-error.js";
 import { retryWhenDraining } from "./draining.js";
@@ -53,7 +53,8 @@ export async function connectAgent(baseUrl: string, options: ConnectOptions = {}
     retries: options.cardRetries ?? DEFAULT_CARD_RETRIES,
     logger,
   });
-  const card = withReachableUrls(rawCard, baseUrl);
+  // Calls go to the base URL given here whatever the card says (the card is the agent's own word).
+  const { card, elsewhere } = withPinnedUrls(rawCard, baseUrl);
   // Calls go to another replica when the one they reached is shutting down.
   const callFetch = retryWhenDraining(fetchImpl);
   // Loaded on first connect: an agent that only serves A2A (and reads message text from here) never
@@ -81,7 +82,9 @@ export async function connectAgent(baseUrl: string, options: ConnectOptions = {}
     });
   }
   const endpoint = chosenUrl(card, client);
-  return new Connection(client, summarizeCard(card, endpoint, client.protocolVersion), baseUrl, {
+  const summary = summarizeCard(card, endpoint, client.protocolVersion);
+  if (elsewhere.length > 0) summary.ignoredUrls = elsewhere;
+  return new Connection(client, summary, baseUrl, {
     headers: options.headers,
     token: options.token,
     timeoutMs,

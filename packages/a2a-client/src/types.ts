@@ -60,6 +60,11 @@ export interface AgentCardSummary {
   protocolVersion: string;
   /** Whether `stream()` gets live updates; without it `stream()` yields the finished turn. */
   streaming: boolean;
+  /**
+   * URLs the card named on another host (or outside the base path): not followed, every call goes to
+   * the base URL the connection was made with. Worth a warning: the card is wrong, or dishonest.
+   */
+  ignoredUrls?: string[];
 }
 
 export interface ConnectOptions {

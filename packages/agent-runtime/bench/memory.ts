@@ -74,6 +74,9 @@ async function main(): Promise<void> {
   const agents: Record<string, RunningAgent> = {};
   const token = await new SignJWT({})
     .setProtectedHeader({ alg: "HS256" })
+    .setIssuer("switchboard-test")
+    .setAudience("switchboard")
+    .setIssuedAt()
     .setSubject("alice")
     .setExpirationTime("1h")
     .sign(new TextEncoder().encode(SECRET));
@@ -107,6 +110,8 @@ async function main(): Promise<void> {
           AUTH_MODE: "jwt",
           AUTH_JWT_SECRET: SECRET,
           AUDIT_HMAC_KEY: randomBytes(32).toString("hex"),
+          AUTH_ISSUER: "switchboard-test",
+          AUTH_AUDIENCE: "switchboard",
           MEMORY_MAX_PER_USER: "20000",
           ...(count ? {} : { LANGGRAPH_STORE_TYPE: "none" }),
           ...llm.env,

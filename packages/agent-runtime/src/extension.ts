@@ -28,10 +28,11 @@ export interface AgentRoutes {
 
 /**
  * A step in deleting one of the caller's conversations (DELETE /conversations/:contextId), run
- * after this agent's own state is gone, with the caller's token: what it returns is added to the
- * deletion's answer (the supervisor's: `subagents`, each subagent's own answer).
+ * after this agent's own state is gone, for the verified caller (the supervisor signs each subagent
+ * a token of its own for them): what it returns is added to the deletion's answer (the
+ * supervisor's: `subagents`, each subagent's own answer).
  */
-export type DeletionHook = (contextId: string, token: string | undefined) => Promise<Record<string, unknown>>;
+export type DeletionHook = (contextId: string, user: User) => Promise<Record<string, unknown>>;
 
 /** What an agent is given to add to the runtime, in `extend` (any agent) or in its own `graph`. */
 export interface AgentHost {

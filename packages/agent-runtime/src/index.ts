@@ -1,5 +1,7 @@
+export type { User } from "@a2a-js/sdk/server";
 export { callerOf } from "./auth/bearer.js";
-export { threadIdFor, tokenOf } from "./auth/caller.js";
+export { AuthenticatedCaller, approverOf, threadIdFor, tokenOf } from "./auth/caller.js";
+export { HOP_LIFETIME_SECONDS, HopTokenIssuer, hopAudience } from "./auth/hop-token.js";
 export { type AuthzDecision, PolicyEngine } from "./authz/engine.js";
 export { type PolicyTexts, parsePolicies } from "./authz/policy-set.js";
 export type { Principal } from "./authz/principal.js";

@@ -87,7 +87,8 @@ export async function serveAgent(
   const name = agentName(definition, env);
   const logger = options.logger ?? createLogger({ base: { agent: name } });
   const settings = readRuntimeSettings(env, { name, port: declaredPort() });
-  const auth = readAuthSettings(env);
+  const auth = readAuthSettings(env, name);
+  if (auth.mode === "jwt") for (const warning of auth.warnings) logger.warn(warning);
   // A weak AUDIT_HMAC_KEY stops the start here, before anything opens.
   const auditSettings = readAuditSettings(env);
   if (auth.mode === "none" && !isLoopback(settings.host)) {

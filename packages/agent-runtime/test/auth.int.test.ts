@@ -239,6 +239,7 @@ describe("bearer-token authentication and per-user isolation", () => {
         .setSubject("dave")
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
+        .setIssuedAt()
         .setExpirationTime("5m")
         .sign(privateKey);
       const dave = await clientWithToken(url, signed);

@@ -339,7 +339,13 @@ describe("policy settings at start-up", () => {
   it("warns once when tokens are required but no policy is set", async () => {
     const lines: string[] = [];
     const running = await serveAgent(deskAgent, {
-      env: { ...base(), AUTH_MODE: "jwt", AUTH_JWT_SECRET: "x".repeat(32) },
+      env: {
+        ...base(),
+        AUTH_MODE: "jwt",
+        AUTH_JWT_SECRET: "x".repeat(32),
+        AUTH_ISSUER: "switchboard-test",
+        AUTH_AUDIENCE: "switchboard",
+      },
       logger: createLogger({
         level: "warn",
         destination: new Writable({

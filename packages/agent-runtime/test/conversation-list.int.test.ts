@@ -13,6 +13,8 @@ const SECRET = "switchboard-test-secret-of-at-least-32-chars";
 function token(sub: string): Promise<string> {
   return new SignJWT({})
     .setProtectedHeader({ alg: "HS256" })
+    .setIssuer("switchboard-test")
+    .setAudience("switchboard")
     .setSubject(sub)
     .setIssuedAt()
     .setExpirationTime("5m")
@@ -54,7 +56,12 @@ describe("a caller's conversations (GET /conversations, GET /conversations/:cont
     agent = await serveNotesAgent({
       llm,
       dbName: `conversations-${randomUUID().slice(0, 8)}`,
-      env: { AUTH_MODE: "jwt", AUTH_JWT_SECRET: SECRET },
+      env: {
+        AUTH_MODE: "jwt",
+        AUTH_JWT_SECRET: SECRET,
+        AUTH_ISSUER: "switchboard-test",
+        AUTH_AUDIENCE: "switchboard",
+      },
     });
     const alice = await caller(agent.url, "alice@example.com");
     const bob = await caller(agent.url, "bob@example.com");
@@ -97,7 +104,12 @@ describe("a caller's conversations (GET /conversations, GET /conversations/:cont
     agent = await serveNotesAgent({
       llm,
       dbName: `conversations-${randomUUID().slice(0, 8)}`,
-      env: { AUTH_MODE: "jwt", AUTH_JWT_SECRET: SECRET },
+      env: {
+        AUTH_MODE: "jwt",
+        AUTH_JWT_SECRET: SECRET,
+        AUTH_ISSUER: "switchboard-test",
+        AUTH_AUDIENCE: "switchboard",
+      },
     });
     for (const path of ["/conversations", "/conversations/anything"]) {
       expect((await fetch(`${agent.url}${path}`)).status).toBe(401);

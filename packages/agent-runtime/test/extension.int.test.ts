@@ -14,6 +14,8 @@ const SECRET = "switchboard-test-secret-of-at-least-32-chars";
 function bearer(sub: string): Promise<string> {
   return new SignJWT({})
     .setProtectedHeader({ alg: "HS256" })
+    .setIssuer("switchboard-test")
+    .setAudience("switchboard")
     .setSubject(sub)
     .setIssuedAt()
     .setExpirationTime("5m")
@@ -34,8 +36,8 @@ function extendedNotesAgent(closed: string[]): AgentDefinition {
       routes.post("/echo", (req, res) => {
         res.json({ echoed: req.body });
       });
-      onDeleteConversation(async (contextId, token) => ({
-        archive: { contextId, withToken: token !== undefined },
+      onDeleteConversation(async (contextId, user) => ({
+        archive: { contextId, withToken: tokenOf(user) !== undefined },
       }));
       onClose(() => {
         closed.push(agent);
@@ -74,7 +76,12 @@ describe("what an agent adds to the runtime (AgentDefinition.extend)", () => {
 
   it("serves the agent's routes behind the bearer check, with the verified caller, and runs its cleanup on close", async () => {
     const closed: string[] = [];
-    agent = await serve(closed, { AUTH_MODE: "jwt", AUTH_JWT_SECRET: SECRET });
+    agent = await serve(closed, {
+      AUTH_MODE: "jwt",
+      AUTH_JWT_SECRET: SECRET,
+      AUTH_ISSUER: "switchboard-test",
+      AUTH_AUDIENCE: "switchboard",
+    });
     expect((await fetch(`${agent.url}/whoami`)).status).toBe(401);
     const headers = { authorization: `Bearer ${await bearer("alice@example.com")}` };
     const response = await fetch(`${agent.url}/whoami`, { headers });

@@ -5,11 +5,13 @@ import type { AddressInfo } from "node:net";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
+import { hopKeys, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import type { ScriptedLlm } from "@switchboard-testing/test-llm";
 import { storedText, testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AuthenticatedCaller } from "../src/auth/caller.js";
+import { HopTokenIssuer } from "../src/auth/hop-token.js";
 import { LOCAL_PRINCIPAL } from "../src/authz/principal.js";
 import { McpServerConnection } from "../src/mcp/connection.js";
 import { readMcpSettings } from "../src/mcp/settings.js";
@@ -19,6 +21,7 @@ import { send, stateOf, statusText } from "./a2a.js";
 import { CapturedLog, serveDeskAgent, startObedientLlm } from "./desk-agent.js";
 
 const STATIC_TOKEN = `static-${randomUUID()}`;
+const keys = hopKeys();
 
 interface Seen {
   path: string;
@@ -111,6 +114,7 @@ describe("MCP servers receive the user's own token (FORWARD_JWT_TO_MCP, forwardU
         AUTH_ISSUER: idp.issuer,
         AUTH_AUDIENCE: idp.audience,
         FORWARD_JWT_TO_MCP: "true",
+        AUTH_SUPERVISOR_PUBLIC_KEY: keys.AUTH_SUPERVISOR_PUBLIC_KEY,
         WHOAMI_STATIC_TOKEN: STATIC_TOKEN,
         DESK_MCP_SERVERS: JSON.stringify({
           ident: { url: `${mcp.base}/ident`, headers },
@@ -152,6 +156,17 @@ describe("MCP servers receive the user's own token (FORWARD_JWT_TO_MCP, forwardU
     for (const s of seen) {
       expect([`Bearer ${tokens.alice}`, `Bearer ${tokens.bob}`]).toContain(s.authorization);
     }
+  });
+
+  it("through the supervisor (a hop token, not the user's own), says which setting hands it the user's token; never falls back to the shared connection", async () => {
+    const issuer = HopTokenIssuer.fromPem(keys.AUTH_HOP_SIGNING_KEY, "supervisor");
+    const alice = new AuthenticatedCaller("alice", tokens.alice as string, { sub: "alice" });
+    const hop = await issuer.sign(alice, "desk");
+    const mark = mcp.seen.length;
+    const task = await ask(hop, "call whoami");
+    expect(statusText(task)).toContain("AUTH_FORWARD_USER_TOKEN_TO");
+    expect(statusText(task)).not.toContain("You are static.");
+    expect(seenSince(mark, "/ident").filter((s) => s.method === "POST tools/call")).toEqual([]);
   });
 
   it("uses a user's refreshed token on their open connection, without connecting again", async () => {

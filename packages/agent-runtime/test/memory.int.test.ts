@@ -26,6 +26,8 @@ const GITHUB_TOKEN = "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";
 const sign = (sub: string) =>
   new SignJWT({})
     .setProtectedHeader({ alg: "HS256" })
+    .setIssuer("switchboard-test")
+    .setIssuedAt()
     .setSubject(sub)
     .setAudience("switchboard")
     .setExpirationTime("10m")
@@ -52,7 +54,13 @@ describe("long-term memory: remembered across conversations, per user, under the
     serveNotesAgent({
       llm,
       dbName,
-      env: { AUTH_MODE: "jwt", AUTH_JWT_SECRET: SECRET, AUTH_AUDIENCE: "switchboard", ...env },
+      env: {
+        AUTH_MODE: "jwt",
+        AUTH_JWT_SECRET: SECRET,
+        AUTH_ISSUER: "switchboard-test",
+        AUTH_AUDIENCE: "switchboard",
+        ...env,
+      },
     });
   const say_ = async (user: string, text: string, contextId = `ctx-${randomUUID()}`) => {
     const client = await new ClientFactory().createFromUrl((agent as RunningAgent).url);

@@ -261,7 +261,8 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
       const { card } = await connectAgent(started.url);
       expect(card).toMatchObject({ name, streaming: true });
       expect(card.skills.map((skill) => skill.id)).toEqual(options.skills);
-      expect(card.url).toBe(`http://localhost:${started.port}/`);
+      // Calls go to the URL connected with, whatever host the card names (the card's is localhost).
+      expect(card.url).toBe(`${started.url}/`);
       if (options.description !== undefined) expectText(card.description, options.description);
 
       const raw = (await (await fetch(`${started.url}/.well-known/agent-card.json`)).json()) as {
@@ -271,6 +272,7 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
         (i) => `${i.protocolBinding} ${i.protocolVersion}`,
       );
       expect(bindings).toEqual(expect.arrayContaining(["JSONRPC 1.0", "HTTP+JSON 1.0"]));
+      expect(raw.supportedInterfaces?.[0]?.url).toBe(`http://localhost:${started.port}/`);
       expect(requests()).toBe(requestsBeforeShared);
     });
 

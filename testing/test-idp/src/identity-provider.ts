@@ -8,7 +8,7 @@ export interface TestUser {
   groups?: string[];
   name?: string;
   email?: string;
-  /** What the ID token says of the email (`email_verified`): true unless set to false. */
+  /** Whether the provider vouches for the email (`email_verified`); default true. */
   emailVerified?: boolean;
 }
 
@@ -90,7 +90,7 @@ export async function startIdentityProvider(
       return {
         [groupClaim]: user.groups ?? [],
         ...(user.name ? { name: user.name } : {}),
-        ...(user.email ? { email: user.email } : {}),
+        ...(user.email ? { email: user.email, email_verified: user.emailVerified ?? true } : {}),
       };
     },
     features: {

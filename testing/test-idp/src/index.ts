@@ -1,4 +1,5 @@
 export { type BrowsedPage, browse } from "./browse.js";
+export { hopKeys } from "./hop-keys.js";
 export {
   type IdentityProvider,
   type IdentityProviderOptions,

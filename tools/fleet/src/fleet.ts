@@ -10,6 +10,7 @@ import {
   WEB_UI_PORT,
 } from "@switchboard/contract";
 import { type AgentProcess, startAgentProcess } from "./agent-process.js";
+import { withHopKeys } from "./hop-keys.js";
 
 export interface FleetMember {
   name: string;
@@ -59,7 +60,8 @@ export function onlyAgents(root: string, keep: readonly string[]): Record<string
  * start timeout.
  * An agent that fails to start is reported, not fatal; a supervisor that fails stops the fleet.
  */
-export async function startFleet(options: FleetOptions): Promise<Fleet> {
+export async function startFleet(given: FleetOptions): Promise<Fleet> {
+  const options = { ...given, env: withHopKeys(given.env) };
   const packages = listAgentPackages(options.root);
   const supervisor = packages.find((agent) => agent.name === SUPERVISOR);
   const agents = packages.filter((agent) => agent.name !== SUPERVISOR);

@@ -97,7 +97,7 @@ export function readSlackBotSettings(env: NodeJS.ProcessEnv): SlackBotSettings {
       clientId: e.OIDC_CLIENT_ID,
       scope: e.OIDC_SCOPE,
       sealingKey: e.CREDENTIALS_ENCRYPTION_KEY,
-      auth: readAuthSettings(env),
+      auth: readAuthSettings(env, "slack-bot"),
     };
   }
   return {

@@ -6,6 +6,13 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { JWTVerifyGetKey } from "jose";
 import { z } from "zod";
 import { AuthenticatedCaller } from "./caller.js";
+import {
+  HOP_ISSUER,
+  HOP_LIFETIME_SECONDS,
+  HOP_TYPE,
+  type HopTokenCheck,
+  hopTokenCheck,
+} from "./hop-token.js";
 
 const AuthEnv = z.object({
   AUTH_MODE: z.enum(["none", "jwt"]).default("none"),
@@ -13,14 +20,39 @@ const AuthEnv = z.object({
   AUTH_JWT_SECRET: z.string().min(32, "use at least 32 characters for an HS256 secret").optional(),
   AUTH_ISSUER: z.string().optional(),
   AUTH_AUDIENCE: z.string().optional(),
+  /** Tokens issued (iat) longer ago than this are refused, whatever their exp says. */
+  AUTH_MAX_TOKEN_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive("use a number of seconds, e.g. 43200 (12 hours)")
+    .default(43_200),
+  /** Accept tokens whatever their audience or issuer (only the signature is checked): a start-up warning. */
+  AUTH_ALLOW_ANY_AUDIENCE: z.stringbool().default(false),
+  /** The supervisor's public key: the hop tokens it signs for this agent are accepted. */
+  AUTH_SUPERVISOR_PUBLIC_KEY: z.string().optional(),
 });
 
 export type AuthSettings =
   | { mode: "none" }
-  | { mode: "jwt"; key: Uint8Array | JWTVerifyGetKey; issuer?: string; audience?: string };
+  | {
+      mode: "jwt";
+      key: Uint8Array | JWTVerifyGetKey;
+      issuer?: string;
+      audience?: string;
+      maxTokenAgeSeconds: number;
+      /** Set with AUTH_SUPERVISOR_PUBLIC_KEY: the supervisor's hop tokens for this agent pass too. */
+      hop?: HopTokenCheck;
+      /** What an operator should read at start-up (an explicit AUTH_ALLOW_ANY_AUDIENCE). */
+      warnings: string[];
+    };
 
-/** AUTH_MODE and its keys; jwt mode without a key to verify with is a start-up error. */
-export function readAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
+/**
+ * AUTH_MODE and its keys. In jwt mode a key to verify with is required, and so are the issuer and
+ * audience (else a token the same provider issued for any other application would pass) unless
+ * AUTH_ALLOW_ANY_AUDIENCE=true says otherwise, which is warned about. `agent` is this agent's name:
+ * the audience of the supervisor's hop tokens meant for it.
+ */
+export function readAuthSettings(env: NodeJS.ProcessEnv, agent: string): AuthSettings {
   const e = parseEnv(AuthEnv, env, { code: "auth.config", what: "authentication settings" });
   if (e.AUTH_MODE === "none") return { mode: "none" };
   const key = e.AUTH_JWKS_URL
@@ -35,7 +67,29 @@ export function readAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
       "AUTH_MODE=jwt needs a key to verify tokens: set AUTH_JWKS_URL (your identity provider's JWKS) or AUTH_JWT_SECRET (HS256).",
     );
   }
-  return { mode: "jwt", key, issuer: e.AUTH_ISSUER, audience: e.AUTH_AUDIENCE };
+  const unset = [e.AUTH_ISSUER ? "" : "AUTH_ISSUER", e.AUTH_AUDIENCE ? "" : "AUTH_AUDIENCE"].filter(Boolean);
+  const warnings: string[] = [];
+  if (unset.length > 0 && !e.AUTH_ALLOW_ANY_AUDIENCE) {
+    throw new SwitchboardError(
+      "auth.config",
+      "user",
+      `AUTH_MODE=jwt needs ${unset.join(" and ")}: set your identity provider's issuer (AUTH_ISSUER) and the audience its tokens name for Switchboard (AUTH_AUDIENCE), else a token it issued for any other application passes. AUTH_ALLOW_ANY_AUDIENCE=true accepts any (not recommended).`,
+    );
+  }
+  if (unset.length > 0) {
+    warnings.push(
+      `AUTH_ALLOW_ANY_AUDIENCE=true and ${unset.join(" and ")} unset: any token the key verifies is accepted, whatever application it was issued for. Set ${unset.join(" and ")} to check.`,
+    );
+  }
+  return {
+    mode: "jwt",
+    key,
+    issuer: e.AUTH_ISSUER,
+    audience: e.AUTH_AUDIENCE,
+    maxTokenAgeSeconds: e.AUTH_MAX_TOKEN_AGE_SECONDS,
+    ...(e.AUTH_SUPERVISOR_PUBLIC_KEY ? { hop: hopTokenCheck(e.AUTH_SUPERVISOR_PUBLIC_KEY, agent) } : {}),
+    warnings,
+  };
 }
 
 /**
@@ -82,7 +136,7 @@ export function bearerGuard(settings: AuthSettings, binding: "jsonrpc" | "rest")
       approver = checked;
     }
     (req as WithCaller)[CALLER] = approver
-      ? new AuthenticatedCaller(caller.subject, caller.token, caller.claims, approver)
+      ? new AuthenticatedCaller(caller.subject, caller.token, caller.claims, approver, caller.via)
       : caller;
     next();
   };
@@ -97,22 +151,90 @@ async function verified(
   settings: Extract<AuthSettings, { mode: "jwt" }>,
   token: string,
 ): Promise<AuthenticatedCaller | string> {
+  const { decodeProtectedHeader, jwtVerify } = await import("jose");
   try {
+    // The header only picks which check applies; each is a full signature check of its own.
+    if (decodeProtectedHeader(token).typ === HOP_TYPE) return await hopCaller(settings, token);
     const options = {
       algorithms: settings.key instanceof Uint8Array ? ["HS256"] : undefined,
       ...(settings.issuer ? { issuer: settings.issuer } : {}),
       ...(settings.audience ? { audience: settings.audience } : {}),
+      requiredClaims: ["exp", "iat"],
+      maxTokenAge: settings.maxTokenAgeSeconds,
     };
-    const { jwtVerify } = await import("jose");
     const { payload } =
       settings.key instanceof Uint8Array
         ? await jwtVerify(token, settings.key, options)
         : await jwtVerify(token, settings.key, options);
     if (!payload.sub) return "the token has no subject (sub) claim";
-    return new AuthenticatedCaller(payload.sub, token, payload);
+    return new AuthenticatedCaller(payload.sub, token, withVerifiedEmail(payload));
   } catch (error) {
-    return `the token was refused (${(error as { code?: string }).code ?? "ERR_JWT_INVALID"})`;
+    return refusal(error, settings);
   }
+}
+
+/** A hop token the supervisor signed for this agent: refused unless this agent was configured to check them. */
+async function hopCaller(
+  settings: Extract<AuthSettings, { mode: "jwt" }>,
+  token: string,
+): Promise<AuthenticatedCaller | string> {
+  const hop = settings.hop;
+  if (!hop) {
+    return "the token is a supervisor's hop token, and this agent has no AUTH_SUPERVISOR_PUBLIC_KEY to check it with";
+  }
+  const { jwtVerify } = await import("jose");
+  const { payload } = await jwtVerify(token, hop.key, {
+    algorithms: [hop.algorithm],
+    issuer: HOP_ISSUER,
+    audience: hop.audience,
+    typ: HOP_TYPE,
+    requiredClaims: ["exp", "iat", "sub", "act"],
+    // A hop token lives HOP_LIFETIME_SECONDS; the rest is room for clocks apart.
+    maxTokenAge: HOP_LIFETIME_SECONDS + 30,
+  });
+  return new AuthenticatedCaller(
+    payload.sub as string,
+    token,
+    withVerifiedEmail(payload),
+    undefined,
+    "supervisor",
+  );
+}
+
+/**
+ * The claims without an email the provider does not vouch for (`email_verified` not true): anyone
+ * may type any address into an account at many providers, so policies and audits see none.
+ */
+function withVerifiedEmail(claims: Record<string, unknown>): Record<string, unknown> {
+  if (claims.email === undefined || claims.email_verified === true || claims.email_verified === "true") {
+    return claims;
+  }
+  const { email: _unverified, ...rest } = claims;
+  return rest;
+}
+
+/** Why jose refused a token, in words that name the problem (never the token). */
+function refusal(error: unknown, settings: Extract<AuthSettings, { mode: "jwt" }>): string {
+  const { code, claim, reason } = error as { code?: string; claim?: string; reason?: string };
+  if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && reason === "missing") {
+    if (claim === "exp") return "the token has no expiry (exp): tokens that never expire are not accepted";
+    if (claim === "iat") return "the token has no issue time (iat), so its age cannot be checked";
+    return `the token has no "${claim}" claim`;
+  }
+  if (code === "ERR_JWT_EXPIRED" && claim === "iat") {
+    return `the token was issued more than AUTH_MAX_TOKEN_AGE_SECONDS (${settings.maxTokenAgeSeconds} s) ago: sign in again`;
+  }
+  if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && claim === "iat") {
+    return "the token's issue time (iat) is in the future";
+  }
+  if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && claim === "aud") {
+    return "the token was issued for another audience (aud): it is not meant for this agent";
+  }
+  if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && claim === "iss") {
+    return "the token was issued by another issuer (iss) than this agent trusts";
+  }
+  if (code === "ERR_JWT_EXPIRED") return "the token has expired: sign in again";
+  return `the token was refused (${code ?? "ERR_JWT_INVALID"})`;
 }
 
 /** The A2A SDK's view of who is calling: the verified caller, or anonymous. */

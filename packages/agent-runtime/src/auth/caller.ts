@@ -15,6 +15,12 @@ export class AuthenticatedCaller implements User {
      * verified like the caller's: what decides whether they may approve the caller's change.
      */
     readonly approver?: AuthenticatedCaller,
+    /**
+     * Who vouched for the caller: the identity provider (the user's own token), or the supervisor
+     * (a short-lived token it signed for this agent alone, auth/hop-token.ts). Only the first is the
+     * user's identity-provider token, which a vendor that trusts the provider may be handed.
+     */
+    readonly via: "idp" | "supervisor" = "idp",
   ) {}
 
   get isAuthenticated(): boolean {
@@ -46,6 +52,11 @@ export function approverOf(user: User | undefined): AuthenticatedCaller | undefi
   return user.approver.subject === user.subject ? undefined : user.approver;
 }
 
+/**
+ * The caller's identity-provider token, when they came with one (not with a supervisor's hop
+ * token): what a vendor trusting that provider may be handed (AWS web identity, FORWARD_JWT_TO_MCP).
+ * Never forwarded to another agent: the supervisor signs each hop its own token (auth/hop-token.ts).
+ */
 export function tokenOf(user: User | undefined): string | undefined {
-  return user instanceof AuthenticatedCaller ? user.token : undefined;
+  return user instanceof AuthenticatedCaller && user.via === "idp" ? user.token : undefined;
 }

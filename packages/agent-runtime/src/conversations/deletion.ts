@@ -36,7 +36,6 @@ export async function deleteConversation(
   store: ConversationStore,
   contextId: string,
   user: User,
-  token: string | undefined,
 ): Promise<DeletedConversation> {
   const threadId = threadIdFor(contextId, user);
   await store.checkpointer.deleteThread(threadId);
@@ -52,7 +51,7 @@ export async function deleteConversation(
     await store.db.collection<{ _id: string }>(names.locks).deleteOne({ _id: threadId });
   }
   const own = { agent: store.agent, contextId, checkpoints: "deleted" as const, tasks };
-  const added = await Promise.all(store.hooks.map((hook) => hook(contextId, token)));
+  const added = await Promise.all(store.hooks.map((hook) => hook(contextId, user)));
   // The agent's own fields come first, and no hook replaces them.
   return { ...own, ...Object.assign({}, ...added), ...own };
 }

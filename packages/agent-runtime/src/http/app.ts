@@ -6,7 +6,6 @@ import type { Logger } from "@switchboard/common";
 import express, { type ErrorRequestHandler } from "express";
 import type { AuditTrail } from "../audit/audit-trail.js";
 import { type AuthSettings, bearerGuard, callerOf } from "../auth/bearer.js";
-import { tokenOf } from "../auth/caller.js";
 import type { Access } from "../authz/access.js";
 import { type ConversationStore, deleteConversation } from "../conversations/deletion.js";
 import { listConversations, readConversation } from "../conversations/history.js";
@@ -142,7 +141,7 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     const problem = findBadParams({ id: contextId });
     if (problem) return res.status(400).json({ error: `Invalid ${problem}.` });
     const user = await callerOf(req);
-    res.json(await deleteConversation(deps.conversations, contextId, user, tokenOf(user)));
+    res.json(await deleteConversation(deps.conversations, contextId, user));
   });
 
   // The agent's audit trail: with a policy, for those it allows the "audit" action on this agent;

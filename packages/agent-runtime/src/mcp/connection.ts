@@ -119,8 +119,15 @@ export class McpServerConnection {
   private sessionForCaller(): Session {
     if (!this.users) return this.shared;
     const turn = turnIfAny();
-    const token = turn?.token;
-    if (!token || !turn.principal?.authenticated) return this.shared;
+    if (!turn?.principal?.authenticated) return this.shared;
+    const token = turn.token;
+    // A signed-in caller without their identity-provider token came through the supervisor, which
+    // hands that token to no agent unless told to: never fall back to the shared connection for them.
+    if (!token) {
+      throw new Error(
+        `MCP server "${this.name}" receives the user's token (FORWARD_JWT_TO_MCP), and this call came through the supervisor, which passes the user's identity-provider token on only to agents named in its AUTH_FORWARD_USER_TOKEN_TO`,
+      );
+    }
     const subject = turn.principal.subject;
     if (!subject) {
       throw new Error(

@@ -58,7 +58,7 @@ export class UserData {
       const listed = await listConversations(store.tasks, user);
       if (listed.length === 0) break;
       for (const { contextId } of listed) {
-        const deleted = await deleteConversation(store, contextId, user, undefined);
+        const deleted = await deleteConversation(store, contextId, user);
         conversations += 1;
         tasks += deleted.tasks;
       }

@@ -12,7 +12,7 @@ import { Command, INTERRUPT } from "@langchain/langgraph";
 import { context, type Span, trace } from "@opentelemetry/api";
 import { partsText } from "@switchboard/a2a-client";
 import type { Logger } from "@switchboard/common";
-import { approverOf, threadIdFor, tokenOf } from "../auth/caller.js";
+import { AuthenticatedCaller, approverOf, threadIdFor, tokenOf } from "../auth/caller.js";
 import type { Access } from "../authz/access.js";
 import type { Principal } from "../authz/principal.js";
 import type { TurnGraph } from "../definition.js";
@@ -135,6 +135,7 @@ export class AgentTurnExecutor implements AgentExecutor {
             ...ids,
             threadId,
             token,
+            ...(request.context.user instanceof AuthenticatedCaller ? { caller: request.context.user } : {}),
             principal,
             ...(approver ? { approver } : {}),
             ...passedOn(request),

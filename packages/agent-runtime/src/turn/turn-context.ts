@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { AuthenticatedCaller } from "../auth/caller.js";
 import type { Principal } from "../authz/principal.js";
 
 /** Progress a tool reports while it runs, streamed to the caller as A2A status updates. */
@@ -15,8 +16,17 @@ export interface TurnContext {
   contextId: string;
   taskId: string;
   threadId: string;
-  /** The caller's bearer token, forwarded to subagents; never persisted or logged. */
+  /**
+   * The caller's identity-provider token, when they came with one (not with a supervisor's hop
+   * token): what a vendor trusting that provider may be handed (AWS web identity,
+   * FORWARD_JWT_TO_MCP). Never forwarded to another agent; never persisted or logged.
+   */
   token?: string;
+  /**
+   * The verified caller (and approver), for the supervisor to sign each subagent a token of its own
+   * (auth/hop-token.ts). Never persisted or logged.
+   */
+  caller?: AuthenticatedCaller;
   /** Who is asking, from the verified token (the local principal when anonymous): what policies decide on. */
   principal?: Principal;
   /**
