@@ -10,9 +10,6 @@ interface Unavailable {
   reason: string;
 }
 
-/** The verified caller of a route. */
-type User = Awaited<ReturnType<typeof callerOf>>;
-
 type Answer<T> = { agent: string; body: T } | Unavailable;
 
 /**
