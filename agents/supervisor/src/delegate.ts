@@ -5,7 +5,12 @@ import {
   type TurnEvent,
   type TurnResult,
 } from "@switchboard/a2a-client";
-import { ANSWER_WITHOUT_TOKENS_EXTENSION, currentTurn, type TurnMemories } from "@switchboard/agent-runtime";
+import {
+  ANSWER_WITHOUT_TOKENS_EXTENSION,
+  currentTurn,
+  type DecisionAnswer,
+  type TurnMemories,
+} from "@switchboard/agent-runtime";
 import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { HopTelemetry } from "./hop-telemetry.js";
 import type { Roster, Subagent } from "./roster.js";
@@ -35,8 +40,13 @@ const EXTENSIONS_HEADER = "A2A-Extensions";
 
 /** How a hop is sent: to a task that waits for an answer, and whether its answer is the turn's. */
 export interface HopOptions {
-  /** The subagent's task that asked the user something (the message answers it). */
+  /**
+   * The subagent's task that asked the user something (the message answers it): set only by the
+   * relay of the user's own answer, never for a hop the model asks for.
+   */
   taskId?: string;
+  /** The user's explicit decision on the subagent's change, passed on as a decision part. */
+  decision?: DecisionAnswer;
   /** The subagent's answer is the turn's answer (`final`): it streams to the caller as it is written. */
   forward?: boolean;
 }
@@ -50,7 +60,7 @@ export async function askSubagent(
   { roster, telemetry, mayReach, memories }: Hops,
   name: string,
   message: string,
-  { taskId, forward = false }: HopOptions = {},
+  { taskId, forward = false, decision }: HopOptions = {},
 ): Promise<HopResult> {
   const agent = roster.get(name);
   // Said as if it were not enabled: a caller learns nothing of agents kept from them.
@@ -89,6 +99,7 @@ export async function askSubagent(
     signal: turn.signal,
   };
   if (taskId) input.taskId = taskId;
+  if (taskId && decision) input.decision = decision.decision;
   // An answer the supervisor's model reads whole needs no token stream; a forwarded one streams on,
   // when the turn's caller reads the answer as it is written.
   const streams = forward && turn.streamAnswer !== undefined;

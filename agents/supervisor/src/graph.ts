@@ -16,7 +16,9 @@ import {
   boundedHistory,
   type ContextBudget,
   type ContextSummary,
+  currentTurn,
   lastUserText,
+  type RelayedAnswer,
   type RelayedQuestion,
   retryWhenTooLong,
   roomLeft,
@@ -71,7 +73,9 @@ export const callAgentTool = tool(async () => "", {
  * model → delegate (one hop per call_agent call) → model … → answer. A lone call marked `final`
  * skips the last model step: the subagent's answer is the turn's answer. A subagent that asks the
  * user something sends the graph to `relay`, which pauses with the question (persisted in the
- * checkpoint) and sends the user's answer to that same subagent task. Each node makes its outside
+ * checkpoint) and sends the user's own answer to that same subagent task: the only way a message
+ * names a subagent's task. A hop the model asks for (`call_agent`) always starts new work there, so
+ * the model (or text it read from a tool or an agent) can never answer a subagent's question. Each node makes its outside
  * calls only after its pause, so resuming never repeats a hop. With `summarize`, the model is sent
  * a summary of the older messages and the newest ones, while the checkpoint keeps every message; a
  * provider that says the conversation is too long for its model gets it summarized and sent again.
@@ -162,11 +166,18 @@ export function buildSupervisorGraph(
   const relay = async (state: State) => {
     const [pending, ...rest] = state.pendingRelays;
     if (!pending) return {};
-    const question: RelayedQuestion = { question: `The ${pending.agent} agent asks: ${pending.question}` };
-    const answer = interrupt(question) as string;
-    const hop = await askSubagent(hops, pending.agent, answer, {
+    const turn = currentTurn();
+    // Who is asked, recorded with the pause: only their message to this task answers it (executor.ts).
+    const question: RelayedQuestion = {
+      question: `The ${pending.agent} agent asks: ${pending.question}`,
+      taskId: turn.taskId,
+      ...(turn.principal ? { subject: turn.principal.subject } : {}),
+    };
+    const answer = interrupt(question) as RelayedAnswer;
+    const hop = await askSubagent(hops, pending.agent, answer.text, {
       taskId: pending.taskId,
       forward: pending.final,
+      ...(answer.decision ? { decision: answer.decision } : {}),
     });
     const pendingRelays =
       hop.kind === "question" ? [{ ...pending, taskId: hop.taskId, question: hop.question }, ...rest] : rest;

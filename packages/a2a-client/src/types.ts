@@ -85,6 +85,11 @@ export interface SendInput {
   contextId?: string;
   /** Continue this task (the follow-up to an `input-required` turn). */
   taskId?: string;
+  /**
+   * An explicit decision on the change the task asks about, sent as a data part
+   * `{ "decision": … }` beside the text (none when the text is empty): what Approve and Decline send.
+   */
+  decision?: "approve" | "decline";
   metadata?: Record<string, unknown>;
   /** Overrides the connection token for this call, e.g. the supervisor's caller's token. */
   token?: string;
