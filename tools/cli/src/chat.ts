@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline/promises";
-import type { AgentConnection, SendInput } from "@switchboard/a2a-client";
+import { type AgentConnection, decisionWord, type SendInput } from "@switchboard/a2a-client";
 import type { CliOptions } from "./args.js";
 import { CHAT_HELP, readChatLine } from "./commands.js";
 import { Output, styleFor, TurnPrinter } from "./render.js";
@@ -92,7 +92,12 @@ async function turn(
 ): Promise<void> {
   const printer = new TurnPrinter({ answer: out, progress: out, problems: out, self: connection.card.name });
   const input: SendInput = { text, contextId: state.contextId, signal };
-  if (state.pendingTaskId) input.taskId = state.pendingTaskId;
+  if (state.pendingTaskId) {
+    input.taskId = state.pendingTaskId;
+    // An exact yes or no goes as an explicit decision too; any other line is the user's words.
+    const decision = decisionWord(text);
+    if (decision) input.decision = decision;
+  }
   let taskId: string | undefined;
   try {
     const result = await runTurn(connection, input, (event) => {

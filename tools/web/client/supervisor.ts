@@ -29,6 +29,8 @@ export interface TurnInput {
   contextId: string;
   /** Answers the question of this task (a confirmation), as the terminal chat's next line does. */
   taskId?: string;
+  /** Approve or Decline pressed: the decision, sent explicitly beside the words. */
+  decision?: "approve" | "decline";
   token?: string;
   signal?: AbortSignal;
 }

@@ -46,6 +46,8 @@ interface TurnRequest {
   contextId: string;
   text: string;
   taskId?: string;
+  /** Approve or Decline pressed: sent as an explicit decision part beside the words. */
+  decision?: "approve" | "decline";
   /** When the chat event arrived, for the latency metrics. */
   receivedAt: number;
   /** Someone other than `user` answering their question: their own token goes with the answer. */
@@ -192,6 +194,7 @@ export class Relay {
       identity,
       contextId: record.contextId,
       text: decision.approved ? APPROVE : DECLINE,
+      decision: decision.approved ? "approve" : "decline",
       taskId: record.taskId,
       receivedAt,
       ...(approver ? { approver } : {}),
@@ -278,6 +281,7 @@ export class Relay {
             text: request.text,
             contextId: request.contextId,
             ...(request.taskId ? { taskId: request.taskId } : {}),
+            ...(request.taskId && request.decision ? { decision: request.decision } : {}),
             ...(request.identity.kind === "linked" ? { token: request.identity.token } : {}),
             ...(request.approver
               ? { headers: { [APPROVER_HEADER]: `Bearer ${request.approver.token}` } }
