@@ -11,6 +11,7 @@ import {
   START,
   StateGraph,
 } from "@langchain/langgraph";
+import { APPROVE, DECLINE } from "@switchboard/a2a-client";
 import {
   type AgentTool,
   boundedHistory,
@@ -174,7 +175,9 @@ export function buildSupervisorGraph(
       ...(turn.principal ? { subject: turn.principal.subject } : {}),
     };
     const answer = interrupt(question) as RelayedAnswer;
-    const hop = await askSubagent(hops, pending.agent, answer.text, {
+    // A decision sent without words (a pressed button) goes with its word too, for agents that read only text.
+    const words = answer.text || (answer.decision ? decisionText(answer.decision.decision) : "");
+    const hop = await askSubagent(hops, pending.agent, words, {
       taskId: pending.taskId,
       forward: pending.final,
       ...(answer.decision ? { decision: answer.decision } : {}),
@@ -208,6 +211,10 @@ export function buildSupervisorGraph(
     .addConditionalEdges("relay", afterHop, ["relay", "model", END])
     .compile({ checkpointer });
   return graph as unknown as TurnGraph;
+}
+
+function decisionText(decision: "approve" | "decline"): string {
+  return decision === "approve" ? APPROVE : DECLINE;
 }
 
 function hopMessage(toolCallId: string, text: string, name = "call_agent"): BaseMessage {
