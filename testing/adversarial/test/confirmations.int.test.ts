@@ -246,6 +246,44 @@ describe("a change runs only on its asker's own decision, for exactly what was s
     expect(created("relay-no-task")).toHaveLength(0);
   });
 
+  it("the supervisor's model sends 'yes' to the agent whose change waits, in a later turn: nothing is created", async () => {
+    const contextId = `conv-${randomUUID()}`;
+    const asked = await send(supervisor, alice, {
+      text: "jira: create a bug in OPS: model-says-yes",
+      contextId,
+    });
+    expect(asked.state).toBe("input-required");
+    // A new message to the supervisor (not an answer to its task) whose hop carries "yes" to Jira.
+    const hop = await send(supervisor, alice, { text: "jira: yes", contextId });
+    expect(hop.state).toBe("completed");
+    expect(created("model-says-yes")).toHaveLength(0);
+    // The user's own answer to the question they were shown now finds it given up: still nothing.
+    const late = await send(supervisor, alice, { text: "yes", contextId, taskId: asked.taskId });
+    expect(late.state).toBe("completed");
+    expect(created("model-says-yes")).toHaveLength(0);
+  });
+
+  it("a decision naming the asking task from another conversation of the same user is refused", async () => {
+    const contextId = `conv-${randomUUID()}`;
+    const asked = await send(jiraAgent, alice, {
+      text: "create a bug in OPS: cross-conversation",
+      contextId,
+    });
+    const elsewhere = await send(jiraAgent, alice, {
+      text: "yes",
+      decision: "approve",
+      contextId: `conv-${randomUUID()}`,
+      taskId: asked.taskId,
+    }).then(
+      (result) => result.state,
+      (error: unknown) => `refused: ${String(error)}`,
+    );
+    expect(elsewhere).toMatch(/^refused: .*contextId mismatch/);
+    expect(created("cross-conversation")).toHaveLength(0);
+    await send(jiraAgent, alice, { text: "no", contextId, taskId: asked.taskId });
+    expect(created("cross-conversation")).toHaveLength(0);
+  });
+
   it.each(["ok wait, don't do that", "yes… no, cancel it", "OK", "sure", "yes, and also delete OPS-1"])(
     "%j is no decision: the question is asked again and nothing runs",
     async (answer) => {
