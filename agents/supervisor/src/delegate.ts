@@ -33,7 +33,7 @@ export interface Hops {
  */
 export type HopResult =
   | { kind: "answer"; text: string; reply?: string }
-  | { kind: "question"; taskId: string; question: string; text: string };
+  | { kind: "question"; taskId: string; question: string; text: string; argsHashes?: string[] };
 
 /** The A2A service parameter (HTTP header) naming the extensions a client asks for. */
 const EXTENSIONS_HEADER = "A2A-Extensions";
@@ -99,7 +99,10 @@ export async function askSubagent(
     signal: turn.signal,
   };
   if (taskId) input.taskId = taskId;
-  if (taskId && decision) input.decision = decision.decision;
+  if (taskId && decision) {
+    input.decision = decision.decision;
+    if (decision.argsHashes) input.argsHashes = decision.argsHashes;
+  }
   // An answer the supervisor's model reads whole needs no token stream; a forwarded one streams on,
   // when the turn's caller reads the answer as it is written.
   const streams = forward && turn.streamAnswer !== undefined;
@@ -155,6 +158,7 @@ function fromResult(agent: Subagent, result: TurnResult): HopResult {
         taskId: result.taskId,
         question,
         text: `The ${name} agent asks: ${question}`,
+        ...(result.argsHashes ? { argsHashes: result.argsHashes } : {}),
       };
     }
     case "failed":

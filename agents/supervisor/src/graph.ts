@@ -39,6 +39,8 @@ interface PendingRelay {
   toolCallId: string;
   /** The call asked for the agent's answer to go to the user as is (see `final`). */
   final: boolean;
+  /** A confirmation's hashes of the arguments it shows, passed on to the user's client with the question. */
+  argsHashes?: string[] | undefined;
 }
 
 const SupervisorState = Annotation.Root({
@@ -155,6 +157,7 @@ export function buildSupervisorGraph(
             question: hop.question,
             toolCallId,
             final,
+            ...(hop.argsHashes ? { argsHashes: hop.argsHashes } : {}),
           });
         } else if (final) reply = hop.reply;
         return hopMessage(toolCallId, hop.text);
@@ -171,6 +174,7 @@ export function buildSupervisorGraph(
     // Who is asked, recorded with the pause: only their message to this task answers it (executor.ts).
     const question: RelayedQuestion = {
       question: `The ${pending.agent} agent asks: ${pending.question}`,
+      ...(pending.argsHashes ? { argsHashes: pending.argsHashes } : {}),
       taskId: turn.taskId,
       ...(turn.principal ? { subject: turn.principal.subject } : {}),
     };
@@ -183,7 +187,9 @@ export function buildSupervisorGraph(
       ...(answer.decision ? { decision: answer.decision } : {}),
     });
     const pendingRelays =
-      hop.kind === "question" ? [{ ...pending, taskId: hop.taskId, question: hop.question }, ...rest] : rest;
+      hop.kind === "question"
+        ? [{ ...pending, taskId: hop.taskId, question: hop.question, argsHashes: hop.argsHashes }, ...rest]
+        : rest;
     // Same id: the hop's tool message is replaced by the outcome the user's answer led to.
     const messages = [hopMessage(pending.toolCallId, hop.text)];
     if (pending.final && hop.kind === "answer" && hop.reply !== undefined)

@@ -243,7 +243,17 @@ export function buildRequest(input: SendInput, protocolVersion?: string): SendMe
       ...(input.text !== "" || input.decision === undefined
         ? [{ text: input.text, mediaType: "text/plain" }]
         : []),
-      ...(input.decision ? [{ data: { decision: input.decision }, mediaType: "application/json" }] : []),
+      ...(input.decision
+        ? [
+            {
+              data: {
+                decision: input.decision,
+                ...(input.argsHashes ? { argsHashes: input.argsHashes } : {}),
+              },
+              mediaType: "application/json",
+            },
+          ]
+        : []),
     ],
   });
   message.metadata = Object.keys(metadata).length > 0 ? metadata : undefined;

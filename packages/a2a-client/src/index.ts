@@ -8,6 +8,7 @@ export {
   decisionWord,
   type Question,
   readQuestion,
+  shownArgsHashes,
 } from "./question.js";
 export { artifactText, messageText, partsText, partText } from "./text.js";
 export { collectTurn, isFinalState, turnState } from "./turn.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decisionWord, readQuestion } from "./question.js";
+import { decisionWord, readQuestion, shownArgsHashes } from "./question.js";
 
 describe("readQuestion", () => {
   it("reads a relayed confirmation, a plain question, and a confirmation asked again after a refused approval", () => {
@@ -25,5 +25,13 @@ describe("readQuestion", () => {
     expect(decisionWord("ok wait, don't do that")).toBeUndefined();
     expect(decisionWord("yes… no, cancel it")).toBeUndefined();
     expect(decisionWord("OK")).toBeUndefined();
+  });
+
+  it("reads the hashes a confirmation shows from its status message's metadata", () => {
+    expect(
+      shownArgsHashes({ confirmation: { changes: [{ tool: "t", argsHash: "h1" }, { argsHash: "h2" }] } }),
+    ).toEqual(["h1", "h2"]);
+    expect(shownArgsHashes({ confirmation: { changes: [{ argsHash: 3 }] } })).toBeUndefined();
+    expect(shownArgsHashes(undefined)).toBeUndefined();
   });
 });

@@ -35,6 +35,20 @@ export function decisionWord(text: string): "approve" | "decline" | undefined {
   return undefined;
 }
 
+/**
+ * The hashes of the arguments a confirmation shows (agent-runtime puts them on the question's
+ * status message as `confirmation.changes[].argsHash`): a decision sent with them
+ * (`SendInput.argsHashes`) holds only for exactly those arguments.
+ */
+export function shownArgsHashes(metadata: Record<string, unknown> | undefined): string[] | undefined {
+  const changes = (metadata?.confirmation as { changes?: unknown } | undefined)?.changes;
+  if (!Array.isArray(changes)) return undefined;
+  const hashes = changes.map((change) => (change as { argsHash?: unknown } | null)?.argsHash);
+  return hashes.every((hash): hash is string => typeof hash === "string") && hashes.length > 0
+    ? hashes
+    : undefined;
+}
+
 export interface Question {
   /** The agent that asks, when the supervisor relays it. */
   agent?: string;

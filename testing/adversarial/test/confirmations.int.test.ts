@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type AgentConnection, connectAgent, type SendInput, type TurnResult } from "@switchboard/a2a-client";
@@ -132,6 +132,57 @@ describe("a change runs only on its asker's own decision, for exactly what was s
     ATLASSIAN_TOKEN: jira.token,
   });
   const created = (summary: string) => jira.issues.filter((issue) => issue.summary === summary);
+
+  /**
+   * A database writer: every stored value of the Jira agent (messages, checkpoints' channel values,
+   * pending writes) with each `from` replaced by its `to` of the same length, so msgpack or JSON
+   * alike stays well-formed. The storage format is in the source (deflate with a preset dictionary,
+   * packages/utils' saver/packing.ts). Returns how many documents it changed.
+   */
+  const rewriteJiraState = async (replacements: Record<string, string>): Promise<number> => {
+    const packing: {
+      pack(type: string, bytes: Uint8Array): { type: string; data: Binary };
+      unpack(type: string, data: Binary): { type: string; bytes: Uint8Array };
+    } = await import(
+      pathToFileURL(join(agentsDir, "..", "packages", "utils", "dist", "saver", "packing.js")).href
+    );
+    const swap = (type: string, data: Binary): { type: string; data: Binary } | undefined => {
+      const { type: plain, bytes } = packing.unpack(type, data);
+      const text = Buffer.from(bytes).toString("latin1");
+      let changed = text;
+      for (const [from, to] of Object.entries(replacements)) changed = changed.replaceAll(from, to);
+      return changed === text ? undefined : packing.pack(plain, Buffer.from(changed, "latin1"));
+    };
+    const db = mongo.db(dbName);
+    let rewritten = 0;
+    for (const { name } of await db.listCollections().toArray()) {
+      if (!name.endsWith("_jira")) continue;
+      for (const doc of await db.collection(name).find({}).toArray()) {
+        const set: Record<string, unknown> = {};
+        if (doc.body instanceof Binary) {
+          const changed = swap(String(doc.type), doc.body);
+          if (changed) Object.assign(set, { type: changed.type, body: changed.data });
+        }
+        for (const field of ["values", "writes"] as const) {
+          const entries = doc[field] as Array<{ t?: string; d: Binary }> | undefined;
+          if (!Array.isArray(entries)) continue;
+          let touched = false;
+          const next = entries.map((entry) => {
+            if (!(entry.d instanceof Binary)) return entry;
+            const changed = swap(entry.t ?? "json", entry.d);
+            if (!changed) return entry;
+            touched = true;
+            return { ...entry, d: changed.data, ...(changed.type !== "json" ? { t: changed.type } : {}) };
+          });
+          if (touched) set[field] = next;
+        }
+        if (Object.keys(set).length === 0) continue;
+        await db.collection(name).updateOne({ _id: doc._id }, { $set: set });
+        rewritten += 1;
+      }
+    }
+    return rewritten;
+  };
 
   beforeAll(async () => {
     [llm, jira, mongo, alice, bob] = await Promise.all([
@@ -384,51 +435,9 @@ describe("a change runs only on its asker's own decision, for exactly what was s
     const asked = await send(jiraAgent, alice, { text: "create a bug in OPS: tamper-shown", contextId });
     expect(asked.state).toBe("input-required");
 
-    // A database writer swaps the stored call's summary for one the user never saw (the storage
-    // format is in the source: deflate with a preset dictionary, see packages/utils' saver/packing.ts).
-    const packing: {
-      pack(type: string, bytes: Uint8Array): { type: string; data: Binary };
-      unpack(type: string, data: Binary): { type: string; bytes: Uint8Array };
-    } = await import(
-      pathToFileURL(join(agentsDir, "..", "packages", "utils", "dist", "saver", "packing.js")).href
-    );
-    // Same length, so msgpack or JSON alike stays well-formed: wherever the call is stored (its
-    // message, the pending tool task, the question) it now names another summary.
-    const swap = (type: string, data: Binary): { type: string; data: Binary } | undefined => {
-      const { type: plain, bytes } = packing.unpack(type, data);
-      const text = Buffer.from(bytes).toString("latin1");
-      if (!text.includes("tamper-shown")) return undefined;
-      return packing.pack(plain, Buffer.from(text.replaceAll("tamper-shown", "tamper-swaps"), "latin1"));
-    };
-    const db = mongo.db(dbName);
-    let swapped = 0;
-    for (const { name } of await db.listCollections().toArray()) {
-      if (!name.endsWith("_jira")) continue;
-      for (const doc of await db.collection(name).find({}).toArray()) {
-        const set: Record<string, unknown> = {};
-        if (doc.body instanceof Binary) {
-          const changed = swap(String(doc.type), doc.body);
-          if (changed) Object.assign(set, { type: changed.type, body: changed.data });
-        }
-        for (const field of ["values", "writes"] as const) {
-          const entries = doc[field] as Array<{ t?: string; d: Binary }> | undefined;
-          if (!Array.isArray(entries)) continue;
-          let touched = false;
-          const next = entries.map((entry) => {
-            if (!(entry.d instanceof Binary)) return entry;
-            const changed = swap(entry.t ?? "json", entry.d);
-            if (!changed) return entry;
-            touched = true;
-            return { ...entry, d: changed.data, ...(changed.type !== "json" ? { t: changed.type } : {}) };
-          });
-          if (touched) set[field] = next;
-        }
-        if (Object.keys(set).length === 0) continue;
-        await db.collection(name).updateOne({ _id: doc._id }, { $set: set });
-        swapped += 1;
-      }
-    }
-    expect(swapped).toBeGreaterThan(0);
+    // A database writer swaps the stored call's summary for one the user never saw, wherever the
+    // call is stored (its message, the pending tool task, the question).
+    expect(await rewriteJiraState({ "tamper-shown": "tamper-swaps" })).toBeGreaterThan(0);
 
     // Another replica of the Jira agent (same database) takes the answer: it reads what was written.
     const replica = await startAgentProcess(join(agentsDir, "jira"), { env: jiraEnv() });
@@ -441,6 +450,47 @@ describe("a change runs only on its asker's own decision, for exactly what was s
     }
     expect(created("tamper-swaps")).toHaveLength(0);
     expect(created("tamper-shown")).toHaveLength(0);
+  });
+
+  it("a database writer who also rewrites the question and its hash cannot change what the user's answer approves", async () => {
+    const contextId = `conv-${randomUUID()}`;
+    const asked = await send(jiraAgent, alice, { text: "create a bug in OPS: tamper2-shown", contextId });
+    expect(asked.state).toBe("input-required");
+    const [shown] = asked.argsHashes ?? [];
+    expect(shown).toMatch(/^[0-9a-f]{64}$/);
+
+    // The hash of the swapped call, computed as the agent does (SHA-256 of RFC 8785 JSON: sorted keys).
+    const swappedHash = createHash("sha256")
+      .update(
+        JSON.stringify({
+          args: { issue_type: "Bug", project: "OPS", summary: "tamper2-swaps" },
+          tool: "create_issue",
+        }),
+      )
+      .digest("hex");
+    expect(
+      await rewriteJiraState({ "tamper2-shown": "tamper2-swaps", [shown as string]: swappedHash }),
+    ).toBeGreaterThan(0);
+
+    // The user's client answers with what it was shown: the decision does not hold for the swap.
+    const replica = await startAgentProcess(join(agentsDir, "jira"), { env: jiraEnv() });
+    try {
+      const answered = await send(replica, alice, {
+        text: "yes",
+        decision: "approve",
+        argsHashes: asked.argsHashes ?? [],
+        contextId,
+        taskId: asked.taskId,
+      });
+      expect(answered.state).toBe("input-required");
+      expect(answered.question).toMatch(/Nothing ran: the answer was for other arguments/);
+      // The question asked again shows what would now run: the user sees the swap.
+      expect(answered.question).toContain("summary: tamper2-swaps");
+    } finally {
+      await replica.kill("SIGTERM");
+    }
+    expect(created("tamper2-swaps")).toHaveLength(0);
+    expect(created("tamper2-shown")).toHaveLength(0);
   });
 
   it("the user's own explicit decision, relayed by the supervisor, still runs the change once", async () => {

@@ -17,6 +17,8 @@ export interface ChatIo {
 interface ChatState {
   contextId: string;
   pendingTaskId?: string;
+  /** The pending confirmation's hashes of the arguments it showed, sent back with a yes or no. */
+  pendingArgsHashes?: string[];
 }
 
 /**
@@ -97,6 +99,8 @@ async function turn(
     // An exact yes or no goes as an explicit decision too; any other line is the user's words.
     const decision = decisionWord(text);
     if (decision) input.decision = decision;
+    // The arguments the question showed: the decision holds for exactly those.
+    if (decision && state.pendingArgsHashes) input.argsHashes = state.pendingArgsHashes;
   }
   let taskId: string | undefined;
   try {
@@ -109,8 +113,14 @@ async function turn(
       state.contextId = result.contextId;
       out.line(`conversation ${out.style.bold(state.contextId)}`);
     }
-    if (result.state === "input-required") state.pendingTaskId = result.taskId;
-    else delete state.pendingTaskId;
+    if (result.state === "input-required") {
+      state.pendingTaskId = result.taskId;
+      if (result.argsHashes) state.pendingArgsHashes = result.argsHashes;
+      else delete state.pendingArgsHashes;
+    } else {
+      delete state.pendingTaskId;
+      delete state.pendingArgsHashes;
+    }
   } catch (error) {
     out.line(out.style.red(`✗ ${describeProblem(error, url)}`));
     // Ctrl-C stops reading; the agent should stop working too.

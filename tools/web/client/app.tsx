@@ -119,7 +119,11 @@ export function App({ auth, session }: AppProps) {
   };
 
   /** Runs one turn: a new message, or (with `taskId`) the answer to that task's question. */
-  const send = async (text: string, taskId?: string, decision?: "approve" | "decline") => {
+  const send = async (
+    text: string,
+    taskId?: string,
+    decision?: { decision: "approve" | "decline"; argsHashes?: string[] },
+  ) => {
     let id = contextId;
     if (!id) {
       id = crypto.randomUUID();
@@ -145,7 +149,7 @@ export function App({ auth, session }: AppProps) {
           text,
           contextId: id,
           ...(taskId ? { taskId } : {}),
-          ...(taskId && decision ? { decision } : {}),
+          ...(taskId && decision ? decision : {}),
           ...(session ? { token: session.token } : {}),
         },
         (event) => update((current) => applyEvent(current, event, self, shown)),
@@ -177,7 +181,13 @@ export function App({ auth, session }: AppProps) {
   const answer = (item: AgentItem, reply: string) => {
     setItems((before) => before.map((each) => (each.id === item.id ? { ...item, reply } : each)));
     const decision = reply === APPROVE ? "approve" : reply === DECLINE ? "decline" : undefined;
-    void send(reply, item.taskId, item.question && decision ? decision : undefined);
+    void send(
+      reply,
+      item.taskId,
+      item.question && decision
+        ? { decision, ...(item.argsHashes ? { argsHashes: item.argsHashes } : {}) }
+        : undefined,
+    );
   };
 
   const remove = async (conversation: ConversationSummary) => {

@@ -31,6 +31,8 @@ export interface TurnInput {
   taskId?: string;
   /** Approve or Decline pressed: the decision, sent explicitly beside the words. */
   decision?: "approve" | "decline";
+  /** With `decision`: the question's hashes of the arguments it showed. */
+  argsHashes?: string[];
   token?: string;
   signal?: AbortSignal;
 }

@@ -57,6 +57,25 @@ describe("answerFor", () => {
     expect(other.kind === "ask" && other.question).toMatch(/^Not allowed: bob may not approve or decline/);
   });
 
+  it("holds a decision that names the arguments shown for exactly those", () => {
+    const decided = (argsHashes: string[]): Answering => ({
+      ...message(""),
+      parts: [
+        {
+          content: { $case: "data", value: { decision: "approve", argsHashes } },
+          metadata: undefined,
+          filename: "",
+          mediaType: "application/json",
+        },
+      ],
+    });
+    expect(answerFor(pending, decided(["h1"]))).toMatchObject({ kind: "resume" });
+    const other = answerFor(pending, decided(["h2"]));
+    expect(other.kind === "ask" && other.question).toMatch(
+      /^Nothing ran: the answer was for other arguments/,
+    );
+  });
+
   it("declines an expired change whatever the answer, saying why", () => {
     const late = answerFor(pending, message("yes", { now: NOW + 900_000 }));
     expect(late).toMatchObject({ kind: "resume", resume: { i1: { decision: "decline" } } });

@@ -4,6 +4,7 @@ import {
   askedBy,
   type ChangeResume,
   isChangeConfirmation,
+  isRelayedQuestion,
   type PendingInterrupt,
   pendingChanges,
   questionFor,
@@ -89,6 +90,19 @@ export function answerFor(pending: PendingInterrupt[], message: Answering): Paus
   if (!decision) {
     return { kind: "ask", question: `Please answer yes or no: nothing runs until you do.\n${question}` };
   }
+  // A decision part that names the arguments its sender was shown holds for exactly those.
+  if (
+    decision.argsHashes &&
+    !sameHashes(
+      decision.argsHashes,
+      changes.map(({ argsHash }) => argsHash),
+    )
+  ) {
+    return {
+      kind: "ask",
+      question: `Nothing ran: the answer was for other arguments than the ones waiting now.\n${question}`,
+    };
+  }
   return {
     kind: "resume",
     resume: byId(({ value }) =>
@@ -99,15 +113,25 @@ export function answerFor(pending: PendingInterrupt[], message: Answering): Paus
   };
 }
 
-/** What a question's status carries for clients: the changes as they will run, and when it expires. */
+/**
+ * What a question's status message carries for clients: each change as it will run and the hash a
+ * decision part echoes (`argsHashes`); a relayed confirmation passes on the hashes it was given.
+ */
 export function questionMetadata(pending: PendingInterrupt[]): Record<string, unknown> | undefined {
   const changes = pendingChanges(pending);
-  if (changes.length === 0) return undefined;
-  return {
-    confirmation: {
-      changes: changes.map(({ tool, args, argsHash }) => ({ tool, args, argsHash })),
-    },
-  };
+  if (changes.length > 0) {
+    return {
+      confirmation: { changes: changes.map(({ tool, args, argsHash }) => ({ tool, args, argsHash })) },
+    };
+  }
+  const relayed = pending.map(({ value }) => value).find(isRelayedQuestion);
+  if (!relayed?.argsHashes) return undefined;
+  return { confirmation: { changes: relayed.argsHashes.map((argsHash) => ({ argsHash })) } };
+}
+
+function sameHashes(given: string[], waiting: Array<string | undefined>): boolean {
+  const sorted = (list: Array<string | undefined>) => [...list].sort().join(",");
+  return given.length === waiting.length && sorted(given) === sorted(waiting);
 }
 
 function textOf(parts: readonly Part[]): string {

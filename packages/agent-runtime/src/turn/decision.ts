@@ -10,18 +10,27 @@ import type { Decision } from "./interrupts.js";
  */
 export interface DecisionAnswer {
   decision: Decision;
+  /** From a decision part: the hashes of the arguments its sender was shown (see answer-pause.ts). */
+  argsHashes?: string[];
 }
 
 /** The decision a message makes, or undefined when it makes none (or contradicts itself). */
 export function readDecision(parts: readonly Part[] | undefined): DecisionAnswer | undefined {
   const found = new Set<Decision>();
+  let argsHashes: string[] | undefined;
   const texts: string[] = [];
   for (const part of parts ?? []) {
     const content = part.content;
     if (content?.$case === "data") {
-      const decision = (content.value as { decision?: unknown } | undefined)?.decision;
+      const value = content.value as { decision?: unknown; argsHashes?: unknown } | undefined;
+      const decision = value?.decision;
       if (decision === "approve" || decision === "decline") found.add(decision);
       else if (decision !== undefined) return undefined;
+      if (value?.argsHashes !== undefined) {
+        const hashes = value.argsHashes;
+        if (!Array.isArray(hashes) || !hashes.every((hash) => typeof hash === "string")) return undefined;
+        argsHashes = hashes;
+      }
     } else if (content?.$case === "text") texts.push(content.value);
   }
   const text = texts.join("");
@@ -32,5 +41,6 @@ export function readDecision(parts: readonly Part[] | undefined): DecisionAnswer
     found.add(word);
   }
   const [decision, other] = [...found];
-  return decision !== undefined && other === undefined ? { decision } : undefined;
+  if (decision === undefined || other !== undefined) return undefined;
+  return argsHashes ? { decision, argsHashes } : { decision };
 }

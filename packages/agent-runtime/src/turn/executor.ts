@@ -325,9 +325,10 @@ export class AgentTurnExecutor implements AgentExecutor {
     bus: ExecutionEventBus,
     metadata?: Record<string, unknown>,
   ): Outcome {
-    bus.publish(
-      AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_INPUT_REQUIRED, question, metadata)),
-    );
+    const update = statusUpdate(ids, TaskState.TASK_STATE_INPUT_REQUIRED, question);
+    // On the question's message, so the stored task keeps it for clients that read it later.
+    if (update.status?.message && metadata) update.status.message.metadata = metadata;
+    bus.publish(AgentEvent.statusUpdate(update));
     return "input-required";
   }
 }

@@ -42,6 +42,8 @@ export interface ChangeResume {
 
 export interface RelayedQuestion {
   question: string;
+  /** A relayed confirmation's hashes of the arguments it shows: the client sends them back with its decision. */
+  argsHashes?: string[];
   /** The A2A task that asked, and the subject of the principal asked. */
   taskId?: string;
   subject?: string;
