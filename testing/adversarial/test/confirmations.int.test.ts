@@ -500,9 +500,12 @@ describe("a change runs only on its asker's own decision, for exactly what was s
       contextId,
     });
     expect(asked.state).toBe("input-required");
+    // The supervisor passes on the hashes of the arguments Jira showed; the client sends them back.
+    expect(asked.argsHashes).toHaveLength(1);
     const done = await send(supervisor, alice, {
       text: "",
       decision: "approve",
+      argsHashes: asked.argsHashes ?? [],
       contextId,
       taskId: asked.taskId,
     });
