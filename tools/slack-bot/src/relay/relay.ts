@@ -48,6 +48,8 @@ interface TurnRequest {
   taskId?: string;
   /** Approve or Decline pressed: sent as an explicit decision part beside the words. */
   decision?: "approve" | "decline";
+  /** With `decision`: the hashes of the arguments the question showed. */
+  argsHashes?: string[];
   /** When the chat event arrived, for the latency metrics. */
   receivedAt: number;
   /** Someone other than `user` answering their question: their own token goes with the answer. */
@@ -195,6 +197,7 @@ export class Relay {
       contextId: record.contextId,
       text: decision.approved ? APPROVE : DECLINE,
       decision: decision.approved ? "approve" : "decline",
+      ...(record.argsHashes ? { argsHashes: record.argsHashes } : {}),
       taskId: record.taskId,
       receivedAt,
       ...(approver ? { approver } : {}),
@@ -281,7 +284,12 @@ export class Relay {
             text: request.text,
             contextId: request.contextId,
             ...(request.taskId ? { taskId: request.taskId } : {}),
-            ...(request.taskId && request.decision ? { decision: request.decision } : {}),
+            ...(request.taskId && request.decision
+              ? {
+                  decision: request.decision,
+                  ...(request.argsHashes ? { argsHashes: request.argsHashes } : {}),
+                }
+              : {}),
             ...(request.identity.kind === "linked" ? { token: request.identity.token } : {}),
             ...(request.approver
               ? { headers: { [APPROVER_HEADER]: `Bearer ${request.approver.token}` } }
@@ -359,6 +367,7 @@ export class Relay {
           contextId: request.contextId,
           taskId: result.taskId,
           question: question.text,
+          ...(result.argsHashes ? { argsHashes: result.argsHashes } : {}),
           ...(question.agent ? { agent: question.agent } : {}),
           state: "pending",
           createdAt: new Date(),
