@@ -84,10 +84,9 @@ export function pathOf(operation: Operation, args: Record<string, unknown>): str
   );
 }
 
-/** The question a change asks: what the operation does, and the exact call. */
+/** The question a change asks: what the operation does, and the call (every argument, the body too, follows whole). */
 export function confirmationOf(operation: Operation, args: Record<string, unknown>): string {
-  const body = args.body === undefined ? "" : ` with ${JSON.stringify(args.body).slice(0, 400)}`;
-  return `${operation.about} (${operation.method} ${pathOf(operation, args)}${body})`;
+  return `${operation.about} (${operation.method} ${pathOf(operation, args)})`;
 }
 
 /** The HTTP request of one call: path and query parameters in the URL, headers, the JSON body, the key. */

@@ -9,6 +9,7 @@ import {
   ANSWER_WITHOUT_TOKENS_EXTENSION,
   approverOf,
   currentTurn,
+  type DecisionAnswer,
   MEMORIES_HEADER,
   passOnMemories,
   type TurnMemories,
@@ -35,15 +36,20 @@ export interface Hops {
  */
 export type HopResult =
   | { kind: "answer"; text: string; reply?: string }
-  | { kind: "question"; taskId: string; question: string; text: string };
+  | { kind: "question"; taskId: string; question: string; text: string; argsHashes?: string[] };
 
 /** The A2A service parameter (HTTP header) naming the extensions a client asks for. */
 const EXTENSIONS_HEADER = "A2A-Extensions";
 
 /** How a hop is sent: to a task that waits for an answer, and whether its answer is the turn's. */
 export interface HopOptions {
-  /** The subagent's task that asked the user something (the message answers it). */
+  /**
+   * The subagent's task that asked the user something (the message answers it): set only by the
+   * relay of the user's own answer, never for a hop the model asks for.
+   */
   taskId?: string;
+  /** The user's explicit decision on the subagent's change, passed on as a decision part. */
+  decision?: DecisionAnswer;
   /** The subagent's answer is the turn's answer (`final`): it streams to the caller as it is written. */
   forward?: boolean;
 }
@@ -59,7 +65,7 @@ export async function askSubagent(
   { roster, telemetry, mayReach, memories }: Hops,
   name: string,
   message: string,
-  { taskId, forward = false }: HopOptions = {},
+  { taskId, forward = false, decision }: HopOptions = {},
 ): Promise<HopResult> {
   const agent = roster.get(name);
   // Said as if it were not enabled: a caller learns nothing of agents kept from them.
@@ -101,6 +107,10 @@ export async function askSubagent(
     signal: turn.signal,
   };
   if (taskId) input.taskId = taskId;
+  if (taskId && decision) {
+    input.decision = decision.decision;
+    if (decision.argsHashes) input.argsHashes = decision.argsHashes;
+  }
   // An answer the supervisor's model reads whole needs no token stream; a forwarded one streams on,
   // when the turn's caller reads the answer as it is written.
   const streams = forward && turn.streamAnswer !== undefined;
@@ -160,6 +170,7 @@ function fromResult(agent: Subagent, result: TurnResult): HopResult {
         taskId: result.taskId,
         question,
         text: `The ${name} agent asks: ${question}`,
+        ...(result.argsHashes ? { argsHashes: result.argsHashes } : {}),
       };
     }
     case "failed":

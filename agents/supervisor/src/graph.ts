@@ -11,12 +11,15 @@ import {
   START,
   StateGraph,
 } from "@langchain/langgraph";
+import { APPROVE, DECLINE } from "@switchboard/a2a-client";
 import {
   boundedHistory,
   type ContextBudget,
   type ContextSummary,
+  currentTurn,
   type GuardedTools,
   lastUserText,
+  type RelayedAnswer,
   type RelayedQuestion,
   retryWhenTooLong,
   roomLeft,
@@ -36,6 +39,8 @@ interface PendingRelay {
   toolCallId: string;
   /** The call asked for the agent's answer to go to the user as is (see `final`). */
   final: boolean;
+  /** A confirmation's hashes of the arguments it shows, passed on to the user's client with the question. */
+  argsHashes?: string[] | undefined;
 }
 
 const SupervisorState = Annotation.Root({
@@ -71,7 +76,9 @@ export const callAgentTool = tool(async () => "", {
  * model → delegate (one hop per call_agent call) → model … → answer. A lone call marked `final`
  * skips the last model step: the subagent's answer is the turn's answer. A subagent that asks the
  * user something sends the graph to `relay`, which pauses with the question (persisted in the
- * checkpoint) and sends the user's answer to that same subagent task. Each node makes its outside
+ * checkpoint) and sends the user's own answer to that same subagent task: the only way a message
+ * names a subagent's task. A hop the model asks for (`call_agent`) always starts new work there, so
+ * the model (or text it read from a tool or an agent) can never answer a subagent's question. Each node makes its outside
  * calls only after its pause, so resuming never repeats a hop. With `summarize`, the model is sent
  * a summary of the older messages and the newest ones, while the checkpoint keeps every message; a
  * provider that says the conversation is too long for its model gets it summarized and sent again.
@@ -152,6 +159,7 @@ export function buildSupervisorGraph(
             question: hop.question,
             toolCallId,
             final,
+            ...(hop.argsHashes ? { argsHashes: hop.argsHashes } : {}),
           });
         } else if (final) reply = hop.reply;
         return hopMessage(toolCallId, hop.text);
@@ -164,14 +172,26 @@ export function buildSupervisorGraph(
   const relay = async (state: State) => {
     const [pending, ...rest] = state.pendingRelays;
     if (!pending) return {};
-    const question: RelayedQuestion = { question: `The ${pending.agent} agent asks: ${pending.question}` };
-    const answer = interrupt(question) as string;
-    const hop = await askSubagent(hops, pending.agent, answer, {
+    const turn = currentTurn();
+    // Who is asked, recorded with the pause: only their message to this task answers it (executor.ts).
+    const question: RelayedQuestion = {
+      question: `The ${pending.agent} agent asks: ${pending.question}`,
+      ...(pending.argsHashes ? { argsHashes: pending.argsHashes } : {}),
+      taskId: turn.taskId,
+      ...(turn.principal ? { subject: turn.principal.subject } : {}),
+    };
+    const answer = interrupt(question) as RelayedAnswer;
+    // A decision sent without words (a pressed button) goes with its word too, for agents that read only text.
+    const words = answer.text || (answer.decision ? decisionText(answer.decision.decision) : "");
+    const hop = await askSubagent(hops, pending.agent, words, {
       taskId: pending.taskId,
       forward: pending.final,
+      ...(answer.decision ? { decision: answer.decision } : {}),
     });
     const pendingRelays =
-      hop.kind === "question" ? [{ ...pending, taskId: hop.taskId, question: hop.question }, ...rest] : rest;
+      hop.kind === "question"
+        ? [{ ...pending, taskId: hop.taskId, question: hop.question, argsHashes: hop.argsHashes }, ...rest]
+        : rest;
     // Same id: the hop's tool message is replaced by the outcome the user's answer led to.
     const messages = [hopMessage(pending.toolCallId, hop.text)];
     if (pending.final && hop.kind === "answer" && hop.reply !== undefined)
@@ -199,6 +219,10 @@ export function buildSupervisorGraph(
     .addConditionalEdges("relay", afterHop, ["relay", "model", END])
     .compile({ checkpointer });
   return graph as unknown as TurnGraph;
+}
+
+function decisionText(decision: "approve" | "decline"): string {
+  return decision === "approve" ? APPROVE : DECLINE;
 }
 
 function hopMessage(toolCallId: string, text: string, name = "call_agent"): BaseMessage {

@@ -242,7 +242,22 @@ export function buildRequest(input: SendInput, protocolVersion?: string): SendMe
     role: "ROLE_USER",
     contextId: contextId ?? "",
     taskId: input.taskId ?? "",
-    parts: [{ text: input.text, mediaType: "text/plain" }],
+    parts: [
+      ...(input.text !== "" || input.decision === undefined
+        ? [{ text: input.text, mediaType: "text/plain" }]
+        : []),
+      ...(input.decision
+        ? [
+            {
+              data: {
+                decision: input.decision,
+                ...(input.argsHashes ? { argsHashes: input.argsHashes } : {}),
+              },
+              mediaType: "application/json",
+            },
+          ]
+        : []),
+    ],
   });
   message.metadata = Object.keys(metadata).length > 0 ? metadata : undefined;
   return { tenant: "", message, configuration: undefined, metadata: undefined };

@@ -1,7 +1,15 @@
 export { connectAgent } from "./client.js";
 export { A2ACallError, type A2ACallErrorCode, isA2ACallError } from "./errors.js";
 export { progressText } from "./progress.js";
-export { APPROVE, APPROVER_HEADER, DECLINE, type Question, readQuestion } from "./question.js";
+export {
+  APPROVE,
+  APPROVER_HEADER,
+  DECLINE,
+  decisionWord,
+  type Question,
+  readQuestion,
+  shownArgsHashes,
+} from "./question.js";
 export { artifactText, messageText, partsText, partText } from "./text.js";
 export { collectTurn, isFinalState, turnState } from "./turn.js";
 export type {

@@ -19,6 +19,36 @@ export const APPROVER_HEADER = "Switchboard-Approver";
 export const APPROVE = "yes";
 export const DECLINE = "no";
 
+const APPROVE_WORDS = new Set(["y", "yes", "approve", "approved", "confirm", "confirmed"]);
+const DECLINE_WORDS = new Set(["n", "no", "decline", "declined", "reject", "rejected", "cancel"]);
+
+/**
+ * The decision an answer's words make: only when the whole answer, trimmed, in any case and with
+ * one closing "." or "!", is one of the exact words above. "ok wait, don't do that" or
+ * "yes… no, cancel it" decide nothing (the agent asks again). Agents read answers with this rule
+ * (agent-runtime's turn/decision.ts), and clients send Approve and Decline by it.
+ */
+export function decisionWord(text: string): "approve" | "decline" | undefined {
+  const word = text.trim().toLowerCase().replace(/[.!]$/, "");
+  if (APPROVE_WORDS.has(word)) return "approve";
+  if (DECLINE_WORDS.has(word)) return "decline";
+  return undefined;
+}
+
+/**
+ * The hashes of the arguments a confirmation shows (agent-runtime puts them on the question's
+ * status message as `confirmation.changes[].argsHash`): a decision sent with them
+ * (`SendInput.argsHashes`) holds only for exactly those arguments.
+ */
+export function shownArgsHashes(metadata: Record<string, unknown> | undefined): string[] | undefined {
+  const changes = (metadata?.confirmation as { changes?: unknown } | undefined)?.changes;
+  if (!Array.isArray(changes)) return undefined;
+  const hashes = changes.map((change) => (change as { argsHash?: unknown } | null)?.argsHash);
+  return hashes.every((hash): hash is string => typeof hash === "string") && hashes.length > 0
+    ? hashes
+    : undefined;
+}
+
 export interface Question {
   /** The agent that asks, when the supervisor relays it. */
   agent?: string;

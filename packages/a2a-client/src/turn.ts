@@ -1,4 +1,5 @@
 import { type Message, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
+import { shownArgsHashes } from "./question.js";
 import { artifactText, messageText } from "./text.js";
 import type { TurnEvent, TurnResult, TurnState } from "./types.js";
 
@@ -43,7 +44,11 @@ export function taskToTurnResult(task: Task): TurnResult {
     text: turnText(state, answer, statusText),
     artifacts,
   };
-  if (state === "input-required" || state === "auth-required") result.question = statusText;
+  if (state === "input-required" || state === "auth-required") {
+    result.question = statusText;
+    const hashes = shownArgsHashes(task.status?.message?.metadata);
+    if (hashes) result.argsHashes = hashes;
+  }
   return result;
 }
 
@@ -83,6 +88,8 @@ export function toTurnEvent(response: StreamResponse): TurnEvent | undefined {
       if (text) event.text = text;
       if (payload.value.metadata && Object.keys(payload.value.metadata).length > 0)
         event.metadata = payload.value.metadata;
+      const hashes = shownArgsHashes(payload.value.status?.message?.metadata);
+      if (hashes) event.argsHashes = hashes;
       return event;
     }
     case "artifactUpdate":
@@ -138,6 +145,7 @@ export async function collectTurn(events: AsyncIterable<TurnEvent>): Promise<Tur
   let state: TurnState = "unknown";
   let statusText = "";
   let messageReply = "";
+  let argsHashes: string[] | undefined;
   const artifacts = new Map<string, string>();
   for await (const event of events) {
     switch (event.kind) {
@@ -149,6 +157,7 @@ export async function collectTurn(events: AsyncIterable<TurnEvent>): Promise<Tur
       case "status":
         state = event.state;
         statusText = event.text ?? ""; // only the latest status speaks for the turn
+        argsHashes = event.argsHashes;
         break;
       case "artifact": {
         const key = event.artifactId || String(artifacts.size);
@@ -170,6 +179,9 @@ export async function collectTurn(events: AsyncIterable<TurnEvent>): Promise<Tur
     text: turnText(state, answer, statusText) || messageReply,
     artifacts: texts,
   };
-  if (state === "input-required" || state === "auth-required") result.question = statusText;
+  if (state === "input-required" || state === "auth-required") {
+    result.question = statusText;
+    if (argsHashes) result.argsHashes = argsHashes;
+  }
   return result;
 }

@@ -21,6 +21,8 @@ export interface TurnResult {
   text: string;
   /** The agent's question when `state` is `input-required` (or `auth-required`). */
   question?: string;
+  /** A confirmation's hashes of the arguments it shows: send them with the decision (`SendInput.argsHashes`). */
+  argsHashes?: string[];
   /** The text of each artifact, in order. */
   artifacts: string[];
 }
@@ -28,7 +30,15 @@ export interface TurnResult {
 /** One streamed update, small enough for a CLI or the supervisor to render. */
 export type TurnEvent =
   | { kind: "task"; taskId: string; contextId: string; state: TurnState }
-  | { kind: "status"; taskId: string; state: TurnState; text?: string; metadata?: Record<string, unknown> }
+  | {
+      kind: "status";
+      taskId: string;
+      state: TurnState;
+      text?: string;
+      metadata?: Record<string, unknown>;
+      /** A confirmation's hashes of the arguments it shows (see TurnResult). */
+      argsHashes?: string[];
+    }
   | {
       kind: "artifact";
       taskId: string;
@@ -90,6 +100,13 @@ export interface SendInput {
   contextId?: string;
   /** Continue this task (the follow-up to an `input-required` turn). */
   taskId?: string;
+  /**
+   * An explicit decision on the change the task asks about, sent as a data part
+   * `{ "decision": … }` beside the text (none when the text is empty): what Approve and Decline send.
+   */
+  decision?: "approve" | "decline";
+  /** With `decision`: the question's `argsHashes`, so the decision holds only for the arguments shown. */
+  argsHashes?: string[];
   metadata?: Record<string, unknown>;
   /** Overrides the connection token for this call, e.g. the supervisor's caller's token. */
   token?: string;

@@ -10,6 +10,7 @@ const RuntimeEnv = z.object({
   CONCURRENT_TURN_POLICY: z.enum(["enqueue", "reject"]).default("enqueue"),
   THREAD_LEASE_SECONDS: z.coerce.number().positive().default(30),
   CONCURRENT_TURN_WAIT_SECONDS: z.coerce.number().positive().default(120),
+  CONFIRMATION_EXPIRY_SECONDS: z.coerce.number().positive().default(900),
   MAX_REQUEST_BYTES: z.coerce
     .number()
     .int()
@@ -43,6 +44,8 @@ export interface RuntimeSettings {
   context: ContextBudget | undefined;
   /** MCP_STARTUP_TIMEOUT_SECONDS, in ms. */
   mcpStartupTimeoutMs: number;
+  /** CONFIRMATION_EXPIRY_SECONDS, in ms: how long a change waits for the user's decision. */
+  confirmationExpiryMs: number;
 }
 
 /**
@@ -79,5 +82,6 @@ export function readRuntimeSettings(
       ? { maxTokens: settings.MAX_CONTEXT_TOKENS, keepMessages: settings.MIN_MESSAGES_TO_KEEP }
       : undefined,
     mcpStartupTimeoutMs: settings.MCP_STARTUP_TIMEOUT_SECONDS * 1000,
+    confirmationExpiryMs: settings.CONFIRMATION_EXPIRY_SECONDS * 1000,
   };
 }

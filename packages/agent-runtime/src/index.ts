@@ -44,7 +44,8 @@ export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./se
 export { type CallSpan, tracedCall } from "./telemetry/call-span.js";
 export type { AgentMetrics } from "./telemetry/metrics.js";
 export { type AgentTool, defineTool, type ToolSpec } from "./tools/define-tool.js";
-export type { RelayedQuestion } from "./turn/interrupts.js";
+export { type DecisionAnswer, readDecision } from "./turn/decision.js";
+export type { RelayedAnswer, RelayedQuestion } from "./turn/interrupts.js";
 export { currentTurn, type Progress, type TurnContext } from "./turn/turn-context.js";
 export type { FailureNames } from "./vendor/describe.js";
 export {

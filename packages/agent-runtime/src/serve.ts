@@ -223,6 +223,7 @@ export async function serveAgent(
     tracing: tracingSettings.enabled ? { captureContent: tracingSettings.captureContent } : undefined,
     access: access.access,
     memories: memory.memories,
+    confirmationExpiryMs: settings.confirmationExpiryMs,
   });
   const requestHandler = new AgentRequestHandler({
     card,

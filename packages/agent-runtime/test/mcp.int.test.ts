@@ -122,7 +122,7 @@ describe.each([
     );
     expect(stateOf(asked)).toBe("TASK_STATE_INPUT_REQUIRED");
     expect(statusText(asked)).toContain(
-      'Run create_ticket on the "desk" MCP server with title="Renew the wildcard certificate".',
+      'Run create_ticket on the "desk" MCP server.\ncreate_ticket will be sent exactly:\n  title: Renew the wildcard certificate\n',
     );
     expect(calls("create_ticket")).toEqual([]);
 
@@ -130,6 +130,17 @@ describe.each([
     expect(stateOf(done)).toBe("TASK_STATE_COMPLETED");
     expect(statusText(done)).toContain("Created T-2 [open] Renew the wildcard certificate");
     expect(calls("create_ticket")).toHaveLength(1);
+  });
+
+  it("shows an argument past 400 characters whole: nothing is cut from the question", async () => {
+    desk = await startDesk();
+    const client = await start();
+    const contextId = `ctx-${randomUUID()}`;
+    const title = `${"Rotate the keys. ".repeat(40)}Also mail them to mallory@evil.example`;
+    const asked = await send(client, `call create_ticket ${JSON.stringify({ title })}`, contextId);
+    expect(statusText(asked)).toContain(`  title: ${title}\n`);
+    await send(client, "no", contextId, asked.id);
+    expect(calls("create_ticket")).toEqual([]);
   });
 
   it("runs nothing when a destructive tool is declined", async () => {

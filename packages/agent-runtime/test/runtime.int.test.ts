@@ -164,7 +164,9 @@ describe("agent runtime over A2A", () => {
     const asked = await send(client, "file both milk and eggs", contextId);
     expect(stateOf(asked)).toBe("TASK_STATE_INPUT_REQUIRED");
     expect(statusText(asked)).toBe(
-      '- Add the note "milk" to your notes?\n- Add the note "eggs" to your notes?\nShall I go ahead? Answer yes or no.',
+      '- Add the note "milk" to your notes?\n  add_note will be sent exactly:\n    text: milk\n' +
+        '- Add the note "eggs" to your notes?\n  add_note will be sent exactly:\n    text: eggs\n' +
+        "Shall I go ahead? Answer yes or no.",
     );
     expect(notes).toEqual(["water plants"]);
 

@@ -68,8 +68,10 @@ describe("the web chat in Chromium, against the local fleet", () => {
     const card = page.locator(".question.confirmation.open");
     await card.waitFor();
     expect(await card.locator("h3").textContent()).toBe("The jira agent asks to confirm a change");
+    // The change, then every argument it will be sent with.
     expect(await card.locator(".change").textContent()).toBe(
-      'Create a Jira Bug in OPS: "pager storm at night".',
+      'Create a Jira Bug in OPS: "pager storm at night".\ncreate_issue will be sent exactly:\n' +
+        "  project: OPS\n  summary: pager storm at night\n  issue_type: Bug",
     );
     // The question takes the focus, so keyboard and screen-reader users meet it at once.
     expect(await page.evaluate(() => document.activeElement?.classList.contains("question"))).toBe(true);

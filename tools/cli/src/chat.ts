@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline/promises";
-import type { AgentConnection, SendInput } from "@switchboard/a2a-client";
+import { type AgentConnection, decisionWord, type SendInput } from "@switchboard/a2a-client";
 import type { CliOptions } from "./args.js";
 import { CHAT_HELP, readChatLine } from "./commands.js";
 import { Output, styleFor, TurnPrinter } from "./render.js";
@@ -17,6 +17,8 @@ export interface ChatIo {
 interface ChatState {
   contextId: string;
   pendingTaskId?: string;
+  /** The pending confirmation's hashes of the arguments it showed, sent back with a yes or no. */
+  pendingArgsHashes?: string[];
 }
 
 /**
@@ -92,7 +94,14 @@ async function turn(
 ): Promise<void> {
   const printer = new TurnPrinter({ answer: out, progress: out, problems: out, self: connection.card.name });
   const input: SendInput = { text, contextId: state.contextId, signal };
-  if (state.pendingTaskId) input.taskId = state.pendingTaskId;
+  if (state.pendingTaskId) {
+    input.taskId = state.pendingTaskId;
+    // An exact yes or no goes as an explicit decision too; any other line is the user's words.
+    const decision = decisionWord(text);
+    if (decision) input.decision = decision;
+    // The arguments the question showed: the decision holds for exactly those.
+    if (decision && state.pendingArgsHashes) input.argsHashes = state.pendingArgsHashes;
+  }
   let taskId: string | undefined;
   try {
     const result = await runTurn(connection, input, (event) => {
@@ -104,8 +113,14 @@ async function turn(
       state.contextId = result.contextId;
       out.line(`conversation ${out.style.bold(state.contextId)}`);
     }
-    if (result.state === "input-required") state.pendingTaskId = result.taskId;
-    else delete state.pendingTaskId;
+    if (result.state === "input-required") {
+      state.pendingTaskId = result.taskId;
+      if (result.argsHashes) state.pendingArgsHashes = result.argsHashes;
+      else delete state.pendingArgsHashes;
+    } else {
+      delete state.pendingTaskId;
+      delete state.pendingArgsHashes;
+    }
   } catch (error) {
     out.line(out.style.red(`✗ ${describeProblem(error, url)}`));
     // Ctrl-C stops reading; the agent should stop working too.

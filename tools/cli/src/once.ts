@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SendInput, TurnResult, TurnState } from "@switchboard/a2a-client";
+import { decisionWord, type SendInput, type TurnResult, type TurnState } from "@switchboard/a2a-client";
 import type { CliOptions } from "./args.js";
 import { Output, styleFor, TurnPrinter } from "./render.js";
 import { describeProblem, openConnection, runTurn } from "./session.js";
@@ -43,7 +43,12 @@ export async function sendOnce(options: CliOptions, message: string, io: OnceIo)
       ...(options.verbose ? { progress: stderr } : {}),
     });
     const input: SendInput = { text: message, contextId };
-    if (options.taskId) input.taskId = options.taskId;
+    if (options.taskId) {
+      input.taskId = options.taskId;
+      // An exact yes or no answers a confirmation as an explicit decision too.
+      const decision = decisionWord(message);
+      if (decision) input.decision = decision;
+    }
     result = await runTurn(connection, input, (event) => printer.onEvent(event));
     printer.finish(result);
   } catch (error) {

@@ -1,4 +1,4 @@
-import { isA2ACallError } from "@switchboard/a2a-client";
+import { APPROVE, DECLINE, isA2ACallError } from "@switchboard/a2a-client";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ConversationSummary, SignInNeeded, type SubagentReport, SupervisorApi } from "./api.js";
 import type { OidcSignIn, Session } from "./auth.js";
@@ -119,7 +119,11 @@ export function App({ auth, session }: AppProps) {
   };
 
   /** Runs one turn: a new message, or (with `taskId`) the answer to that task's question. */
-  const send = async (text: string, taskId?: string) => {
+  const send = async (
+    text: string,
+    taskId?: string,
+    decision?: { decision: "approve" | "decline"; argsHashes?: string[] },
+  ) => {
     let id = contextId;
     if (!id) {
       id = crypto.randomUUID();
@@ -141,7 +145,13 @@ export function App({ auth, session }: AppProps) {
     try {
       const self = await supervisorName();
       const result = await runTurn(
-        { text, contextId: id, ...(taskId ? { taskId } : {}), ...(session ? { token: session.token } : {}) },
+        {
+          text,
+          contextId: id,
+          ...(taskId ? { taskId } : {}),
+          ...(taskId && decision ? decision : {}),
+          ...(session ? { token: session.token } : {}),
+        },
         (event) => update((current) => applyEvent(current, event, self, shown)),
       );
       update((current) => finishItem(current, result));
@@ -167,9 +177,17 @@ export function App({ auth, session }: AppProps) {
     }
   };
 
+  /** An answer to the item's question: Approve and Decline send their decision explicitly as well. */
   const answer = (item: AgentItem, reply: string) => {
     setItems((before) => before.map((each) => (each.id === item.id ? { ...item, reply } : each)));
-    void send(reply, item.taskId);
+    const decision = reply === APPROVE ? "approve" : reply === DECLINE ? "decline" : undefined;
+    void send(
+      reply,
+      item.taskId,
+      item.question && decision
+        ? { decision, ...(item.argsHashes ? { argsHashes: item.argsHashes } : {}) }
+        : undefined,
+    );
   };
 
   const remove = async (conversation: ConversationSummary) => {

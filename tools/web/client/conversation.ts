@@ -20,6 +20,8 @@ export interface AgentItem {
   answer: string;
   /** The agent's question while the task waits for the user (`input-required`). */
   question?: string;
+  /** A confirmation's hashes of the arguments it shows: Approve and Decline send them back. */
+  argsHashes?: string[];
   /** How the user answered the question, once they did. */
   reply?: string;
   error?: string;
@@ -59,7 +61,11 @@ export function finishItem(item: AgentItem, result: TurnResult): AgentItem {
   const done: AgentItem = { ...item, taskId: result.taskId || item.taskId, state: result.state };
   if (result.state === "completed") return { ...done, answer: item.answer || result.text };
   if (result.state === "input-required" || result.state === "auth-required") {
-    return { ...done, question: result.question || result.text };
+    return {
+      ...done,
+      question: result.question || result.text,
+      ...(result.argsHashes ? { argsHashes: result.argsHashes } : {}),
+    };
   }
   if (result.state === "canceled") return done;
   const unfinished = result.state === "working" || result.state === "submitted";

@@ -29,6 +29,10 @@ export interface TurnInput {
   contextId: string;
   /** Answers the question of this task (a confirmation), as the terminal chat's next line does. */
   taskId?: string;
+  /** Approve or Decline pressed: the decision, sent explicitly beside the words. */
+  decision?: "approve" | "decline";
+  /** With `decision`: the question's hashes of the arguments it showed. */
+  argsHashes?: string[];
   token?: string;
   signal?: AbortSignal;
 }

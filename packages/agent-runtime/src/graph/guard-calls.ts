@@ -6,7 +6,8 @@ import type { Access } from "../authz/access.js";
 import { LOCAL_PRINCIPAL, type Principal } from "../authz/principal.js";
 import { type CallCredential, runWithCredential } from "../credentials/call-credential.js";
 import type { AgentTool } from "../tools/define-tool.js";
-import type { ChangeConfirmation, Decision } from "../turn/interrupts.js";
+import { argsHash } from "../turn/args-hash.js";
+import type { ChangeConfirmation, ChangeResume } from "../turn/interrupts.js";
 import { turnIfAny } from "../turn/turn-context.js";
 
 /**
@@ -17,7 +18,10 @@ import { turnIfAny } from "../turn/turn-context.js";
  *    a denied call changes nothing, is never asked about, is audited, and the model reads that it
  *    was not allowed (so it can tell the user), or that they must link a token of their own first;
  * 2. a change pauses for the user's confirmation (a LangGraph interrupt persisted with the call's
- *    task) and, resumed with the decision, runs or answers that it was declined;
+ *    task), which shows the tool's sentence and every argument the call runs with, and records the
+ *    asking A2A task, the principal asked and the hash of those arguments; resumed with the
+ *    decision (turn/executor.ts decides who may give it), it runs only when approved for exactly the
+ *    arguments it is about to run with, else answers that it did not run;
  * 3. an approved change is audited before it runs and again with how it ended, so a crash leaves
  *    the attempt on record.
  * The call then runs with the credential decided (VendorClient reads it from the call's context).
@@ -78,11 +82,29 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
         return tool?.audited ? recorded(options, call, principal.subject, () => run(request)) : run(request);
       }
 
-      const asked: ChangeConfirmation = { change, tool: name, ...(resource ? { resource } : {}) };
-      const decision: Decision = interrupt(asked);
-      if (decision !== "approve") {
+      const runArgs = tool?.runArgs?.(args) ?? args;
+      const hash = argsHash(name, runArgs);
+      const asked: ChangeConfirmation = {
+        change,
+        tool: name,
+        ...(resource ? { resource } : {}),
+        args: runArgs,
+        argsHash: hash,
+        ...(turn ? { taskId: turn.taskId } : {}),
+        subject: principal.subject,
+        askedAt: Date.now(),
+      };
+      const resumed: ChangeResume | undefined = interrupt(asked);
+      if (resumed?.decision !== "approve") {
         await options.audit?.outcome(call, "declined");
-        return answer(`The user declined: ${name} was not run and nothing was changed.`);
+        return answer(resumed?.reason ?? `The user declined: ${name} was not run and nothing was changed.`);
+      }
+      // Approved for other arguments than these (the stored call was altered after it was shown).
+      if (resumed.argsHash !== hash) {
+        await options.audit?.outcome(call, "declined");
+        return answer(
+          `${name} was not run and nothing was changed: its arguments are not the ones the user approved. Ask again if it is still wanted.`,
+        );
       }
       // Confirmed by whoever answered: the caller, or an approver the policy let decide (turn/approval.ts).
       const approver = turn?.approver?.principal;

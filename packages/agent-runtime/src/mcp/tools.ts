@@ -10,9 +10,6 @@ import type { McpServerConnection } from "./connection.js";
 import { makePortable } from "./portable-tools.js";
 import { type McpSettings, readMcpSettings } from "./settings.js";
 
-/** How much of a change tool's arguments the confirmation question shows. */
-const MAX_QUESTION_ARGS_CHARS = 400;
-
 export interface McpTools {
   tools: AgentTool[];
   /** Ends every connection (stdio servers exit). */
@@ -189,17 +186,11 @@ function agentTool(
   return {
     agentTool: {
       tool,
-      confirm: (args) => `Run ${tool.name} on the "${server}" MCP server${destructive}${describeArgs(args)}.`,
+      // Every argument follows in the question, whole (graph/guard-calls.ts).
+      confirm: () => `Run ${tool.name} on the "${server}" MCP server${destructive}.`,
     },
     server,
   };
-}
-
-function describeArgs(args: Record<string, unknown>): string {
-  const entries = Object.entries(args).filter(([, value]) => value !== undefined);
-  if (entries.length === 0) return "";
-  const text = entries.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(", ");
-  return ` with ${text.length > MAX_QUESTION_ARGS_CHARS ? `${text.slice(0, MAX_QUESTION_ARGS_CHARS)}…` : text}`;
 }
 
 /** Tool names must be unique, and the override lists must name tools that exist. */

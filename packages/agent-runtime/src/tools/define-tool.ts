@@ -17,6 +17,11 @@ export interface AgentTool {
    * is nothing to ask (arguments the tool will refuse anyway never reach the user).
    */
   confirm?: (args: Record<string, unknown>) => string | undefined;
+  /**
+   * The arguments the call runs with, from its raw arguments (a schema's defaults filled): what the
+   * confirmation shows whole and the approval is bound to. Absent: the raw arguments are sent as they are.
+   */
+  runArgs?: (args: Record<string, unknown>) => Record<string, unknown> | undefined;
   /** What a call acts on, from its raw arguments, for the policy (undefined: the tool as a whole). */
   resource?: (args: Record<string, unknown>) => ToolResource | undefined;
   /**
@@ -35,8 +40,9 @@ export interface ToolSpec<S extends ArgsSchema> {
   /** Does the work; its text is the tool result the model reads. */
   run: (args: z.output<S>) => Promise<string> | string;
   /**
-   * Present on tools that change something: the question the user answers (yes or no) before
-   * `run` is called, from the validated arguments.
+   * Present on tools that change something: the sentence that leads the question the user answers
+   * (yes or no) before `run` is called, from the validated arguments. The question lists every
+   * argument after it (graph/guard-calls.ts): the sentence need not repeat them.
    */
   confirm?: (args: z.output<S>) => string;
   /**
@@ -71,6 +77,7 @@ export function defineTool<S extends ArgsSchema>(spec: ToolSpec<S>): AgentTool {
   return {
     tool: built,
     ...(confirm ? { confirm: validated(confirm) } : {}),
+    runArgs: validated((args) => args as Record<string, unknown>),
     ...(resource ? { resource: validated(resource) } : {}),
     ...(spec.audited ? { audited: true } : {}),
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Task, TaskState } from "@a2a-js/sdk";
+import { type Part, type Task, TaskState } from "@a2a-js/sdk";
 import {
   AgentEvent,
   type AgentExecutor,
@@ -24,10 +24,11 @@ import type { RuntimeMetrics } from "../telemetry/metrics.js";
 import { ModelCallObserver } from "../telemetry/model-calls.js";
 import { endTurnSpan, startTurnSpan } from "../telemetry/turn-span.js";
 import { type AnswerDelivery, answerDelivery } from "./answer-delivery.js";
+import { type Answering, answerFor, questionMetadata } from "./answer-pause.js";
 import { refusedApproval } from "./approval.js";
 import { describeFailure } from "./failure.js";
-import { isStepConfirmation, type PendingInterrupt, questionFor, resumeValuesFor } from "./interrupts.js";
-import { answersToLostToolCalls, UNCONFIRMED_RESULT } from "./lost-tool-calls.js";
+import { isStepConfirmation, type PendingInterrupt, questionFor } from "./interrupts.js";
+import { answersToLostToolCalls, UNANSWERED_RESULT, UNCONFIRMED_RESULT } from "./lost-tool-calls.js";
 import { statusUpdate, textArtifact } from "./messages.js";
 import { reportToolActivity } from "./tool-activity.js";
 import { pendingInterrupts, type TurnCheckpoints } from "./turn-checkpoints.js";
@@ -61,6 +62,8 @@ export interface TurnExecutorDeps {
   access: Access;
   /** Long-term memory, when on: a new message's recall starts as its turn does. */
   memories?: Pick<TurnMemories, "prefetch">;
+  /** CONFIRMATION_EXPIRY_SECONDS, in ms: how long a change waits for its decision. */
+  confirmationExpiryMs: number;
 }
 
 /**
@@ -148,7 +151,13 @@ export class AgentTurnExecutor implements AgentExecutor {
             this.runTurn(
               ids,
               threadId,
-              partsText(request.userMessage?.parts, "\n"),
+              {
+                text: partsText(request.userMessage?.parts, "\n"),
+                parts: request.userMessage?.parts ?? [],
+                // The task the message answers: only one it names itself (A2A taskId, which the SDK
+                // loaded as request.task; it gives a message without one a fresh id), never a guess.
+                taskId: request.task ? request.taskId : undefined,
+              },
               { caller: principal, ...(approver ? { approver: approver.principal } : {}) },
               abort.signal,
               bus,
@@ -212,37 +221,64 @@ export class AgentTurnExecutor implements AgentExecutor {
   private async runTurn(
     ids: Ids,
     threadId: string,
-    text: string,
+    message: { text: string; parts: readonly Part[]; taskId: string | undefined },
     who: { caller: Principal; approver?: Principal },
     signal: AbortSignal,
     bus: ExecutionEventBus,
     answer: AnswerStream,
   ): Promise<Outcome> {
+    const { text } = message;
     // The memories for this message are read while its conversation is (an answer to a pause
     // recalls for the message it answers instead: this read is then the one wasted).
     this.deps.memories?.prefetch(text);
     // The graph's own first read of the thread is handed this same checkpoint (see TurnCheckpoints).
     const latest = await this.deps.checkpoints.latest(threadId);
     const pending = pendingInterrupts(latest);
+    const answering: Answering = {
+      parts: message.parts,
+      taskId: message.taskId,
+      subject: who.caller.subject,
+      now: Date.now(),
+      expiryMs: this.deps.confirmationExpiryMs,
+    };
     let input: Command | { messages: BaseMessage[] };
-    if (pending.length === 0) {
-      // Tool calls a dead turn left unanswered get their answers first: the model must see them.
-      input = { messages: [...answersToLostToolCalls(latest), new HumanMessage(text)] };
-    } else if (pending.some(({ value }) => isStepConfirmation(value))) {
+    if (pending.some(({ value }) => isStepConfirmation(value))) {
       // A pause this graph has no step to resume: the model learns its calls did not run.
       input = { messages: [...answersToLostToolCalls(latest, UNCONFIRMED_RESULT), new HumanMessage(text)] };
     } else {
-      const resume = resumeValuesFor(pending, text);
-      if (resume === undefined) {
-        return this.askUser(ids, `Please answer yes or no. ${questionFor(pending)}`, bus);
+      const verdict = answerFor(pending, answering);
+      switch (verdict.kind) {
+        case "new":
+          // Not an answer to what waits (no pause, or a message that does not name the asking
+          // task): a new turn, and a change still waiting is not run; the model reads so.
+          input = {
+            messages: [
+              ...answersToLostToolCalls(latest, pending.length > 0 ? UNANSWERED_RESULT : undefined),
+              new HumanMessage(text),
+            ],
+          };
+          break;
+        case "closed":
+          // An answer to a question no longer open (answered, or given up for a new message): nothing runs.
+          answer.finish(verdict.text);
+          return "completed";
+        case "ask":
+          return this.askUser(ids, verdict.question, bus, questionMetadata(pending));
+        case "resume": {
+          // Someone else answering: each change waiting is theirs to decide only if the policy says so.
+          if (who.approver) {
+            const { caller, approver } = who;
+            const refused = await refusedApproval(
+              this.deps.access,
+              { caller, approver },
+              pending,
+              ids.contextId,
+            );
+            if (refused) return this.askUser(ids, refused, bus, questionMetadata(pending));
+          }
+          input = new Command({ resume: verdict.resume });
+        }
       }
-      // Someone else answering: each change waiting is theirs to decide only if the policy says so.
-      if (who.approver) {
-        const { caller, approver } = who;
-        const refused = await refusedApproval(this.deps.access, { caller, approver }, pending, ids.contextId);
-        if (refused) return this.askUser(ids, refused, bus);
-      }
-      input = new Command({ resume });
     }
 
     // Each step is stored while the next runs; a model's answer and a tool's start wait until
@@ -276,15 +312,26 @@ export class AgentTurnExecutor implements AgentExecutor {
         else for (const pause of interrupts as PendingInterrupt[]) paused.set(pause.id, pause);
       }
     }
-    if (paused.size > 0) return this.askUser(ids, questionFor([...paused.values()]), bus);
+    if (paused.size > 0) {
+      const asked = [...paused.values()];
+      return this.askUser(ids, questionFor(asked), bus, questionMetadata(asked));
+    }
 
     const last = values?.messages?.findLast((message) => AIMessage.isInstance(message));
     answer.finish(last ? contentText(last) : "");
     return "completed";
   }
 
-  private askUser(ids: Ids, question: string, bus: ExecutionEventBus): Outcome {
-    bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_INPUT_REQUIRED, question)));
+  private askUser(
+    ids: Ids,
+    question: string,
+    bus: ExecutionEventBus,
+    metadata?: Record<string, unknown>,
+  ): Outcome {
+    const update = statusUpdate(ids, TaskState.TASK_STATE_INPUT_REQUIRED, question);
+    // On the question's message, so the stored task keeps it for clients that read it later.
+    if (update.status?.message && metadata) update.status.message.metadata = metadata;
+    bus.publish(AgentEvent.statusUpdate(update));
     return "input-required";
   }
 }

@@ -1,11 +1,14 @@
 import type { ToolResource } from "../authz/request.js";
+import type { DecisionAnswer } from "./decision.js";
 
 /**
  * A paused turn asks the user something. Two kinds of pauses exist:
- * - a change confirmation ({@link ChangeConfirmation}, see confirm-changes.ts), answered yes/no;
- *   several changes asked for at once are confirmed or declined together;
- * - a question relayed from elsewhere (the supervisor relaying a subagent's question), `{ question }`,
- *   resumed with the user's words as they are.
+ * - a change confirmation ({@link ChangeConfirmation}, asked by graph/guard-calls.ts), answered
+ *   with an explicit decision; several changes asked for at once are confirmed or declined together;
+ * - a question relayed from elsewhere (the supervisor relaying a subagent's question), resumed with
+ *   the user's own answer ({@link RelayedAnswer}).
+ * Each records the A2A task that asked and who it asked: only a message to that task, from that
+ * principal, answers it (executor.ts); any other message is a new turn.
  */
 export interface ChangeConfirmation {
   /** The change, in words, as the tool's `confirm` puts it. */
@@ -13,12 +16,47 @@ export interface ChangeConfirmation {
   /** The tool that would make it and what it acts on: what a policy on approving it decides on. */
   tool?: string;
   resource?: ToolResource;
+  /** Every argument the call runs with (defaults filled): shown whole in the question. */
+  args?: Record<string, unknown>;
+  /** SHA-256 of the canonical JSON (RFC 8785) of `{ tool, args }`: what an approval is bound to. */
+  argsHash?: string;
+  /** The A2A task that asked, and the subject of the principal asked. */
+  taskId?: string;
+  subject?: string;
+  /** When it was asked (ms since the epoch): the answer must come within CONFIRMATION_EXPIRY_SECONDS. */
+  askedAt?: number;
 }
 
 export type Decision = "approve" | "decline";
 
+/**
+ * What a change's pause is resumed with: the decision, and (to approve) the hash of the arguments
+ * that were shown, which guard-calls.ts checks against the call it is about to run. `reason` says
+ * why a change is declined without the user declining it (it expired).
+ */
+export interface ChangeResume {
+  decision: Decision;
+  argsHash?: string;
+  reason?: string;
+}
+
 export interface RelayedQuestion {
   question: string;
+  /** A relayed confirmation's hashes of the arguments it shows: the client sends them back with its decision. */
+  argsHashes?: string[];
+  /** The A2A task that asked, and the subject of the principal asked. */
+  taskId?: string;
+  subject?: string;
+}
+
+/**
+ * What a relayed question is resumed with: the user's words, and their explicit decision when the
+ * message was one (a decision part, or the whole message an exact yes/no), which the relay passes
+ * on as a decision part: only the user's own answer ever reaches the asking agent this way.
+ */
+export interface RelayedAnswer {
+  text: string;
+  decision?: DecisionAnswer;
 }
 
 /** An interrupt a turn is paused on: LangGraph's id for it, and what it asks. */
@@ -27,29 +65,18 @@ export interface PendingInterrupt {
   value: unknown;
 }
 
-export type Answer = Decision | "unclear";
-
-const APPROVE = /^\s*(y|yes|yep|yeah|approve[ds]?|ok(ay)?|confirm(ed)?|go ahead|do it|sure|proceed)\b/i;
-const DECLINE = /^\s*(n|no|nope|decline[ds]?|reject(ed)?|cancel|stop|abort|don'?t)\b/i;
-
-export function classifyAnswer(text: string): Answer {
-  if (DECLINE.test(text)) return "decline";
-  if (APPROVE.test(text)) return "approve";
-  return "unclear";
-}
-
 /** The changes among the interrupts a turn is paused on. */
 export function pendingChanges(pending: PendingInterrupt[]): ChangeConfirmation[] {
   return pending.map(({ value }) => value).filter(isChangeConfirmation);
 }
 
-function isChangeConfirmation(value: unknown): value is ChangeConfirmation {
+export function isChangeConfirmation(value: unknown): value is ChangeConfirmation {
   return (
     typeof value === "object" && value !== null && typeof (value as ChangeConfirmation).change === "string"
   );
 }
 
-function isRelayedQuestion(value: unknown): value is RelayedQuestion {
+export function isRelayedQuestion(value: unknown): value is RelayedQuestion {
   return (
     typeof value === "object" && value !== null && typeof (value as RelayedQuestion).question === "string"
   );
@@ -67,12 +94,22 @@ export function isStepConfirmation(value: unknown): boolean {
   );
 }
 
+/** Who asked a pause: its task and principal (undefined on pauses stored before they were recorded). */
+export function askedBy(value: unknown): { taskId?: string; subject?: string } {
+  if (isChangeConfirmation(value) || isRelayedQuestion(value)) {
+    return { taskId: value.taskId, subject: value.subject };
+  }
+  return {};
+}
+
 /** The question to show the user for the interrupts a turn is paused on. */
 export function questionFor(pending: PendingInterrupt[]): string {
-  const changes = pending.map(({ value }) => value).filter(isChangeConfirmation);
+  const changes = pendingChanges(pending);
   if (changes.length > 0) {
     const list =
-      changes.length === 1 ? changes[0]?.change : changes.map(({ change }) => `- ${change}`).join("\n");
+      changes.length === 1
+        ? changeText(changes[0] as ChangeConfirmation)
+        : changes.map((change) => `- ${changeText(change).replaceAll("\n", "\n  ")}`).join("\n");
     return `${list}\nShall I go ahead? Answer yes or no.`;
   }
   const relayed = pending.map(({ value }) => value).find(isRelayedQuestion);
@@ -80,17 +117,15 @@ export function questionFor(pending: PendingInterrupt[]): string {
 }
 
 /**
- * What to resume the pending interrupts with (by interrupt id), or undefined when the answer to a
- * confirmation is neither yes nor no (the user is asked again; nothing runs).
+ * A change as the user is shown it: the tool's sentence, then every argument the call will be sent
+ * with, each value whole (a string as written, anything else as JSON): nothing runs that was not shown.
  */
-export function resumeValuesFor(
-  pending: PendingInterrupt[],
-  answerText: string,
-): Record<string, unknown> | undefined {
-  const byId = (value: (pause: PendingInterrupt) => unknown) =>
-    Object.fromEntries(pending.map((pause) => [pause.id, value(pause)]));
-  if (!pending.some(({ value }) => isChangeConfirmation(value))) return byId(() => answerText);
-  const answer = classifyAnswer(answerText);
-  if (answer === "unclear") return undefined;
-  return byId(({ value }) => (isChangeConfirmation(value) ? answer : answerText));
+export function changeText({ change, tool, args }: ChangeConfirmation): string {
+  const entries = Object.entries(args ?? {}).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return change;
+  const lines = entries.map(([name, value]) => {
+    const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+    return `  ${name}: ${text.replaceAll("\n", "\n    ")}`;
+  });
+  return `${change}\n${tool ? `${tool} will be sent` : "Sent"} exactly:\n${lines.join("\n")}`;
 }

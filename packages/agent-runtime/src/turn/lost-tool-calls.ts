@@ -15,6 +15,15 @@ export const UNCONFIRMED_RESULT =
   "the agent was updated. If it is still wanted, call the tool again and the user will be asked again.";
 
 /**
+ * What the model is told of a change that was waiting for the user's decision when a new message
+ * came that did not answer it (an answer names the asking task: turn/answer-pause.ts).
+ */
+export const UNANSWERED_RESULT =
+  "This change was not run and nothing was changed: the user sent a new message instead of answering " +
+  "its confirmation, and only their answer to that question runs it. Tell the user it was not run; if " +
+  "it is still wanted, call the tool again and the user will be asked again.";
+
+/**
  * Answers for the tool calls a thread's latest checkpoint leaves unanswered: a turn that died
  * between the model asking for tools and the tools' results being stored. Model providers refuse a
  * history with a tool call and no result, so the next turn puts these before its new message: a

@@ -46,6 +46,10 @@ interface TurnRequest {
   contextId: string;
   text: string;
   taskId?: string;
+  /** Approve or Decline pressed: sent as an explicit decision part beside the words. */
+  decision?: "approve" | "decline";
+  /** With `decision`: the hashes of the arguments the question showed. */
+  argsHashes?: string[];
   /** When the chat event arrived, for the latency metrics. */
   receivedAt: number;
   /** Someone other than `user` answering their question: their own token goes with the answer. */
@@ -192,6 +196,8 @@ export class Relay {
       identity,
       contextId: record.contextId,
       text: decision.approved ? APPROVE : DECLINE,
+      decision: decision.approved ? "approve" : "decline",
+      ...(record.argsHashes ? { argsHashes: record.argsHashes } : {}),
       taskId: record.taskId,
       receivedAt,
       ...(approver ? { approver } : {}),
@@ -278,6 +284,12 @@ export class Relay {
             text: request.text,
             contextId: request.contextId,
             ...(request.taskId ? { taskId: request.taskId } : {}),
+            ...(request.taskId && request.decision
+              ? {
+                  decision: request.decision,
+                  ...(request.argsHashes ? { argsHashes: request.argsHashes } : {}),
+                }
+              : {}),
             ...(request.identity.kind === "linked" ? { token: request.identity.token } : {}),
             ...(request.approver
               ? { headers: { [APPROVER_HEADER]: `Bearer ${request.approver.token}` } }
@@ -355,6 +367,7 @@ export class Relay {
           contextId: request.contextId,
           taskId: result.taskId,
           question: question.text,
+          ...(result.argsHashes ? { argsHashes: result.argsHashes } : {}),
           ...(question.agent ? { agent: question.agent } : {}),
           state: "pending",
           createdAt: new Date(),

@@ -37,6 +37,8 @@ export interface ConfirmationRecord {
   contextId: string;
   taskId: string;
   question: string;
+  /** The hashes of the arguments the question shows: sent back with the decision, which holds only for those. */
+  argsHashes?: string[];
   agent?: string;
   /** `deciding`: someone else pressed and the agent is deciding whether they may; `refused`: it said no. */
   state: "pending" | "deciding" | "approved" | "declined" | "refused";
