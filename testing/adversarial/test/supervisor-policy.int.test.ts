@@ -6,7 +6,7 @@ import { connectAgent } from "@switchboard/a2a-client";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
-import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
+import { hopKeys, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import {
   callTool,
   replyFromToolResult,
@@ -160,6 +160,7 @@ describe("the supervisor under attack: its own tools, its routes, its roster and
       AUTH_JWKS_URL: idp.jwksUrl,
       AUTH_ISSUER: idp.issuer,
       AUTH_AUDIENCE: idp.audience,
+      ...hopKeys(),
       AUTHZ_POLICY_FILE: policyFile,
     };
     const start = (dir: string, port: number, env: Record<string, string>) =>

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import {
   chmodSync,
   copyFileSync,
@@ -223,6 +224,8 @@ describe(`the Dockerfile for AGENT=${AGENT}`, () => {
       AUTH_JWKS_URL: "http://127.0.0.1:9/jwks",
       AUTH_ISSUER: "https://idp.example",
       AUTH_AUDIENCE: "switchboard",
+      // A signed-in deployment keys its audit trail (the agent refuses to start without it).
+      AUDIT_HMAC_KEY: randomBytes(32).toString("hex"),
       RBAC_ADMIN_GROUPS: "platform-admins",
       ...receiver.env,
     });
