@@ -57,7 +57,9 @@ describe("a published MCP server (@modelcontextprotocol/server-memory) behind an
     const entity = { name: "payments-api", entityType: "service", observations: ["owned by team Orion"] };
     const asked = await send(client, `/create_entities ${JSON.stringify({ entities: [entity] })}`, contextId);
     expect(stateOf(asked)).toBe("TASK_STATE_INPUT_REQUIRED");
-    expect(statusText(asked)).toContain('Run create_entities on the "memory" MCP server with entities=');
+    // The question shows every argument the server will be sent, whole.
+    expect(statusText(asked)).toContain('Run create_entities on the "memory" MCP server.');
+    expect(statusText(asked)).toContain('"observations": [\n          "owned by team Orion"');
 
     const done = await send(client, "yes", contextId, asked.id);
     expect(stateOf(done)).toBe("TASK_STATE_COMPLETED");

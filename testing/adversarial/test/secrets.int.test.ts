@@ -193,7 +193,11 @@ describe("secrets stay secret", () => {
         SLACK_INTEGRATION_BOT_TOKEN: "xoxb-test",
         SLACK_INTEGRATION_SIGNING_SECRET: "signing-secret",
         SLACK_API_URL: `http://127.0.0.1:${await freePort()}/api/`,
+        // Everything else a signed-in relay needs is set: only the key is wrong.
         AUTH_MODE: "jwt",
+        AUTH_JWT_SECRET: "adversarial-secrets-relay-secret-32+chars",
+        AUTH_ISSUER: "adversarial-secrets",
+        AUTH_AUDIENCE: "switchboard",
         OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`,
         OIDC_CLIENT_ID: "switchboard-web",
         CREDENTIALS_ENCRYPTION_KEY: "0".repeat(64),
