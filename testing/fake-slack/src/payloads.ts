@@ -23,22 +23,8 @@ export function eventCallback(workspace: Workspace, event: SlackEvent, eventId =
 
 /** A press of a Block Kit button on one of the bot's messages, as interactivity sends it. */
 export function blockActions(workspace: Workspace, user: string, message: SlackMessage, actionId: string) {
-  const action = findAction(message, actionId);
   return {
-    type: "block_actions",
-    team: { id: workspace.teamId, domain: "switchboard-test" },
-    user: { id: user, username: workspace.users.get(user)?.name ?? user, team_id: workspace.teamId },
-    api_app_id: "A0SWITCHBOARD",
-    token: "verification-token-unused",
-    trigger_id: randomBytes(8).toString("hex"),
-    container: {
-      type: "message",
-      message_ts: message.ts,
-      channel_id: message.channel,
-      is_ephemeral: false,
-      ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
-    },
-    channel: { id: message.channel, name: message.channel },
+    ...pressOf(workspace, user, message, false, findAction(message, actionId)),
     message: {
       type: "message",
       user: message.user,
@@ -47,7 +33,6 @@ export function blockActions(workspace: Workspace, user: string, message: SlackM
       blocks: message.blocks ?? [],
       ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
     },
-    actions: [{ ...action, action_ts: String(Date.now() / 1000) }],
   };
 }
 
@@ -63,6 +48,17 @@ export function ephemeralBlockActions(
   actionId: string,
 ) {
   const action = findAction({ ts: ephemeral.ts, text: ephemeral.text, blocks: ephemeral.blocks }, actionId);
+  return pressOf(workspace, user, ephemeral, true, action);
+}
+
+/** What every button press carries: who pressed, where the message is, and the action. */
+function pressOf(
+  workspace: Workspace,
+  user: string,
+  on: { ts: string; channel: string; threadTs?: string },
+  ephemeral: boolean,
+  action: ReturnType<typeof findAction>,
+) {
   return {
     type: "block_actions",
     team: { id: workspace.teamId, domain: "switchboard-test" },
@@ -72,12 +68,12 @@ export function ephemeralBlockActions(
     trigger_id: randomBytes(8).toString("hex"),
     container: {
       type: "message",
-      message_ts: ephemeral.ts,
-      channel_id: ephemeral.channel,
-      is_ephemeral: true,
-      ...(ephemeral.threadTs ? { thread_ts: ephemeral.threadTs } : {}),
+      message_ts: on.ts,
+      channel_id: on.channel,
+      is_ephemeral: ephemeral,
+      ...(on.threadTs ? { thread_ts: on.threadTs } : {}),
     },
-    channel: { id: ephemeral.channel, name: ephemeral.channel },
+    channel: { id: on.channel, name: on.channel },
     actions: [{ ...action, action_ts: String(Date.now() / 1000) }],
   };
 }
