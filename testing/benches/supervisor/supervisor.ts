@@ -56,7 +56,7 @@ import { z } from "zod";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const CONCURRENCY = [1, 10, 100];
-const agentsDir = join(import.meta.dirname, "..", "..");
+const agentsDir = join(import.meta.dirname, "..", "..", "..", "agents");
 const TARGET_BARE_RATIO = 1.5;
 /** Our hop's cost over a direct turn may be at most this many times the bare framework's. */
 const TARGET_HOP_VS_BARE = 1.25;

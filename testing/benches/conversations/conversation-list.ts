@@ -9,8 +9,8 @@ import { Task } from "@a2a-js/sdk";
 import { ServerCallContext, type TaskStore, type User } from "@a2a-js/sdk/server";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
-import { listConversations } from "../src/conversations/history.js";
-import { MongoTaskStore } from "../src/tasks/mongo-task-store.js";
+import { listConversations } from "../../../packages/agent-runtime/src/conversations/history.js";
+import { MongoTaskStore } from "../../../packages/agent-runtime/src/tasks/mongo-task-store.js";
 
 const SIZES = [20, 200, 2000];
 const ROUNDS = 7;

@@ -10,7 +10,7 @@ import { createLogger } from "@switchboard/common";
 import { startFakeSlack } from "@switchboard-testing/fake-slack";
 import { freePort } from "@switchboard-testing/test-agents";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
-import { slackBotEnv, startBot, startRelayFleet, until } from "../test/relay-fleet.js";
+import { slackBotEnv, startBot, startRelayFleet, until } from "../../../tools/slack-bot/test/relay-fleet.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 10);
 const WARM_UP = 2;

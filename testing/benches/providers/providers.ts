@@ -6,9 +6,9 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
+import { createChatModel } from "@switchboard/llm";
 import { type ProviderName, rules, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { z } from "zod";
-import { createChatModel } from "../src/chat-model.js";
 
 const PROVIDERS: ProviderName[] = [
   "openai",

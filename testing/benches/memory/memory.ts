@@ -16,9 +16,9 @@ import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { z } from "zod";
-import { MemoryBook } from "../src/memory/memory-book.js";
-import { type RunningAgent, serveAgent } from "../src/serve.js";
-import { defineTool } from "../src/tools/define-tool.js";
+import { MemoryBook } from "../../../packages/agent-runtime/src/memory/memory-book.js";
+import { type RunningAgent, serveAgent } from "../../../packages/agent-runtime/src/serve.js";
+import { defineTool } from "../../../packages/agent-runtime/src/tools/define-tool.js";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const RECALLS = Number(process.env.BENCH_RECALLS ?? 50);

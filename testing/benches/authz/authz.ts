@@ -12,13 +12,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { connectAgent } from "@switchboard/a2a-client";
+import { jiraAgent } from "@switchboard/agent-jira/agent";
 import { PolicyEngine, parsePolicies, type RunningAgent, serveAgent } from "@switchboard/agent-runtime";
 import { createLogger } from "@switchboard/common";
 import { startFakeJira } from "@switchboard-testing/fake-jira";
 import { callTool, replyFromToolResult, rules, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { SignJWT } from "jose";
-import { jiraAgent } from "../src/agent.js";
 
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 20_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);

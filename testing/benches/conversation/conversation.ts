@@ -17,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver } from "@langchain/langgraph-checkpoint";
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client";
+import { jiraAgent } from "@switchboard/agent-jira/agent";
 import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime";
 import { createLogger } from "@switchboard/common";
 import { closeCheckpointer, getCheckpointer } from "@switchboard/utils";
@@ -33,7 +34,6 @@ import {
 } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
-import { jiraAgent } from "../src/agent.js";
 
 const SAVER_KINDS = ["memory", "upstream", "ours"] as const;
 type SaverKind = (typeof SAVER_KINDS)[number];
