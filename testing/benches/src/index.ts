@@ -1,0 +1,1 @@
+export { measuredOn, recordTable, replaceSection, WRITE_README } from "./readme.js";

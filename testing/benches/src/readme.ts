@@ -1,0 +1,47 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus } from "node:os";
+import { fileURLToPath } from "node:url";
+
+/** Turns a bench's table on when this is "1": the numbers in a README are the ones a bench printed, never copied. */
+export const WRITE_README = "BENCH_WRITE_README";
+
+/** The line above each written table: the day, the Node version and the machine it was measured on. */
+export function measuredOn(date = new Date()): string {
+  const model = cpus()[0]?.model.trim() || "unknown CPU";
+  return `_Measured ${date.toISOString().slice(0, 10)} on Node ${process.version}, ${availableParallelism()} cores (${model}), by \`${benchCommand()}\`._`;
+}
+
+function benchCommand(): string {
+  const script = process.env.npm_lifecycle_event;
+  return script ? `pnpm ${script}` : "the bench";
+}
+
+/** `text` with what stands between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` replaced by `body`. */
+export function replaceSection(text: string, name: string, body: string): string {
+  const open = `<!-- bench:${name} -->`;
+  const close = `<!-- /bench:${name} -->`;
+  const start = text.indexOf(open);
+  const end = text.indexOf(close, start);
+  if (start < 0 || end < 0)
+    throw new Error(
+      `the README has no section "${name}": add a line ${open} and a line ${close} where its table goes`,
+    );
+  return `${text.slice(0, start + open.length)}\n${body.trim()}\n${text.slice(end)}`;
+}
+
+/**
+ * With BENCH_WRITE_README=1, writes `table` (markdown, as the bench printed it) under a measured-on line
+ * into the section `name` of the README at `readme`; otherwise does nothing. Returns whether it wrote.
+ */
+export function recordTable(
+  readme: URL | string,
+  name: string,
+  table: string,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (env[WRITE_README] !== "1") return false;
+  const path = readme instanceof URL ? fileURLToPath(readme) : readme;
+  const text = readFileSync(path, "utf8");
+  writeFileSync(path, replaceSection(text, name, `${measuredOn()}\n\n${table.trim()}`));
+  return true;
+}
