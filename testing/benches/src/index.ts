@@ -1,1 +1,8 @@
-export { measuredOn, recordTable, replaceSection, WRITE_README } from "./readme.js";
+export {
+  type BenchReport,
+  benchReport,
+  measuredOn,
+  recordTable,
+  replaceSection,
+  WRITE_README,
+} from "./readme.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { recordTable, replaceSection } from "./readme.js";
+import { benchReport, recordTable, replaceSection } from "./readme.js";
 
 const README = "# A bench\n\nText.\n\n<!-- bench:rounds -->\nold table\n<!-- /bench:rounds -->\n\nAfter.\n";
 const dir = mkdtempSync(join(tmpdir(), "bench-readme-"));
@@ -30,5 +30,16 @@ describe("a bench's README section", () => {
     expect(readFileSync(file, "utf8")).toMatch(
       /<!-- bench:rounds -->\n_Measured \d{4}-\d\d-\d\d on Node v[\d.]+, \d+ cores \(.+\), by .+\._\n\n\| a \|\n<!-- \/bench:rounds -->\n\nAfter\.\n$/,
     );
+  });
+
+  it("holds what a bench printed through its report, written by save()", () => {
+    const file = join(dir, "REPORT.md");
+    writeFileSync(file, README);
+    const report = benchReport(file, "rounds", { BENCH_WRITE_README: "1" });
+    report.print("| a | b |");
+    report.print("| 1 |", 2, "|");
+    report.save();
+    expect(readFileSync(file, "utf8")).toContain("cores (");
+    expect(readFileSync(file, "utf8")).toMatch(/\._\n\n\| a \| b \|\n\| 1 \| 2 \|\n<!-- \/bench:rounds -->/);
   });
 });

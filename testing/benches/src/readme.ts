@@ -45,3 +45,30 @@ export function recordTable(
   writeFileSync(path, replaceSection(text, name, `${measuredOn()}\n\n${table.trim()}`));
   return true;
 }
+
+/** What a bench prints as its result: printed as it goes, and written into its README section by `save()`. */
+export interface BenchReport {
+  print(...text: unknown[]): void;
+  /** Writes everything printed so far into the README (BENCH_WRITE_README=1), and says so. */
+  save(): void;
+}
+
+export function benchReport(
+  readme: URL | string,
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): BenchReport {
+  const printed: string[] = [];
+  return {
+    print(...text) {
+      console.log(...text);
+      printed.push(text.map(String).join(" "));
+    },
+    save() {
+      if (recordTable(readme, name, printed.join("\n"), env))
+        console.log(
+          `\nWritten into ${readme instanceof URL ? fileURLToPath(readme) : readme} (section ${name}).`,
+        );
+    },
+  };
+}
