@@ -35,11 +35,15 @@ describe("a bench's README section", () => {
   it("holds what a bench printed through its report, written by save()", () => {
     const file = join(dir, "REPORT.md");
     writeFileSync(file, README);
-    const report = benchReport(file, "rounds", { BENCH_WRITE_README: "1" });
+    const report = benchReport(file, "rounds", {
+      BENCH_WRITE_README: "1",
+      BENCH_SAMPLES: "3",
+      npm_lifecycle_event: "bench:authz",
+    });
     report.print("| a | b |");
     report.print("| 1 |", 2, "|");
     report.save();
-    expect(readFileSync(file, "utf8")).toContain("cores (");
+    expect(readFileSync(file, "utf8")).toContain("by `BENCH_SAMPLES=3 pnpm bench:authz`._");
     expect(readFileSync(file, "utf8")).toMatch(/\._\n\n\| a \| b \|\n\| 1 \| 2 \|\n<!-- \/bench:rounds -->/);
   });
 });

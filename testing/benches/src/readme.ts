@@ -6,14 +6,19 @@ import { fileURLToPath } from "node:url";
 export const WRITE_README = "BENCH_WRITE_README";
 
 /** The line above each written table: the day, the Node version and the machine it was measured on. */
-export function measuredOn(date = new Date()): string {
+export function measuredOn(date = new Date(), env: NodeJS.ProcessEnv = process.env): string {
   const model = cpus()[0]?.model.trim() || "unknown CPU";
-  return `_Measured ${date.toISOString().slice(0, 10)} on Node ${process.version}, ${availableParallelism()} cores (${model}), by \`${benchCommand()}\`._`;
+  return `_Measured ${date.toISOString().slice(0, 10)} on Node ${process.version}, ${availableParallelism()} cores (${model}), by \`${benchCommand(env)}\`._`;
 }
 
-function benchCommand(): string {
-  const script = process.env.npm_lifecycle_event;
-  return script ? `pnpm ${script}` : "the bench";
+/** The command as run, with the knobs it was given (BENCH_*, ROUNDS), so the numbers can be made again. */
+function benchCommand(env: NodeJS.ProcessEnv): string {
+  const knobs = Object.entries(env)
+    .filter(([name]) => (name.startsWith("BENCH_") && name !== WRITE_README) || name === "ROUNDS")
+    .map(([name, value]) => `${name}=${value}`)
+    .sort();
+  const script = env.npm_lifecycle_event;
+  return [...knobs, script ? `pnpm ${script}` : "the bench"].join(" ");
 }
 
 /** `text` with what stands between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` replaced by `body`. */
@@ -42,7 +47,7 @@ export function recordTable(
   if (env[WRITE_README] !== "1") return false;
   const path = readme instanceof URL ? fileURLToPath(readme) : readme;
   const text = readFileSync(path, "utf8");
-  writeFileSync(path, replaceSection(text, name, `${measuredOn()}\n\n${table.trim()}`));
+  writeFileSync(path, replaceSection(text, name, `${measuredOn(new Date(), env)}\n\n${table.trim()}`));
   return true;
 }
 
