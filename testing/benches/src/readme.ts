@@ -1,14 +1,17 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus } from "node:os";
+import { availableParallelism, cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 
-/** Turns a bench's table on when this is "1": the numbers in a README are the ones a bench printed, never copied. */
+/** Set to "1", a bench writes its table into its README: numbers there are what a bench printed, never copied. */
 export const WRITE_README = "BENCH_WRITE_README";
 
-/** The line above each written table: the day, the Node version and the machine it was measured on. */
+/**
+ * The line above each written table: the day, the Node version and the machine it was measured on,
+ * with its load (on a shared machine the load moves the numbers).
+ */
 export function measuredOn(date = new Date(), env: NodeJS.ProcessEnv = process.env): string {
   const model = cpus()[0]?.model.trim() || "unknown CPU";
-  return `_Measured ${date.toISOString().slice(0, 10)} on Node ${process.version}, ${availableParallelism()} cores (${model}), by \`${benchCommand(env)}\`._`;
+  return `_Measured ${date.toISOString().slice(0, 10)} on Node ${process.version}, ${availableParallelism()} cores (${model}, load ${loadavg()[0]?.toFixed(1)} at the end), by \`${benchCommand(env)}\`._`;
 }
 
 /** The command as run, with the knobs it was given (BENCH_*, ROUNDS), so the numbers can be made again. */
