@@ -144,7 +144,7 @@ const header = [
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
 report.print(
-  `Zero-latency scripted model, ${SAMPLES} samples per p50; billed = uncached + ${WRITE_PRICE}×write + ${READ_PRICE}×read input tokens`,
+  `Zero-latency scripted model, ${SAMPLES} samples per p50; billed = uncached + ${WRITE_PRICE}×write + ${READ_PRICE}×read input tokens\n`,
 );
 report.print(line(header));
 report.print(line(widths.map((w) => "-".repeat(w))));
