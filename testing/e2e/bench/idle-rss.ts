@@ -21,9 +21,12 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connectAgent } from "@switchboard/a2a-client";
 import { listAgentPackages } from "@switchboard/contract";
+import { benchReport } from "@switchboard-testing/benches";
 import { type AgentProcess, nodeVariants, rssMb, startAgentProcess } from "@switchboard-testing/test-agents";
 import { say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "rss");
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 20);
 const STARTED_MS = Number(process.env.BENCH_STARTED_SECONDS ?? 5) * 1000;
@@ -110,14 +113,14 @@ try {
 
 const rows = await Promise.all(measured.map(async (m) => ({ ...m, startedMb: await m.started })));
 const verdict = (mb: number) => (mb <= AIM_MB ? "ok" : "over");
-console.log(
+report.print(
   `\nResident memory per agent process (MB): ${STARTED_MS / 1000} s after start, after ${IDLE_MS / 1000} s idle, after ${TURNS} turns (p50 of those turns), and idle again\n`,
 );
 const width = Math.max(13, ...variants.map((variant) => variant.label.length));
-console.log(
+report.print(
   `| agent      | ${"node options".padEnd(width)} | started | idle | after turns | idle after turns | turn p50 ms | idle ≤ ${AIM_MB} MB |`,
 );
-console.log(
+report.print(
   `| ---------- | ${"-".repeat(width)} | ------- | ---- | ----------- | ---------------- | ----------- | ------------ |`,
 );
 for (const agent of agents) {
@@ -125,7 +128,7 @@ for (const agent of agents) {
     const row = rows.find((m) => m.agent === agent.name && m.variant === variant);
     if (!row) continue;
     const worst = Math.max(row.idle, row.usedIdle);
-    console.log(
+    report.print(
       `| ${agent.name.padEnd(10)} | ${label.padEnd(width)} | ${row.startedMb.toFixed(0).padStart(7)} | ${row.idle.toFixed(0).padStart(4)} | ${row.used.toFixed(0).padStart(11)} | ${row.usedIdle.toFixed(0).padStart(16)} | ${row.turnP50.toFixed(1).padStart(11)} | ${verdict(worst).padEnd(12)} |`,
     );
   }
@@ -151,13 +154,13 @@ const summary = variants.map((_, variant) => {
 const base = summary[0];
 const change = (value: number, baseline = 0) =>
   baseline ? `${value >= baseline ? "+" : ""}${(((value - baseline) / baseline) * 100).toFixed(0)}%` : "—";
-console.log(
+report.print(
   `\nOver all ${agents.length} agents, mean / max MB, each variant against the first (${variants[0]?.label}):\n`,
 );
-console.log(
+report.print(
   `| ${"node options".padEnd(width)} | started   | idle      | after turns | idle after turns | mean turn p50 ms | agents idle ≤ ${AIM_MB} MB |`,
 );
-console.log(
+report.print(
   `| ${"-".repeat(width)} | --------- | --------- | ----------- | ---------------- | ---------------- | ------------------- |`,
 );
 const pair = (c: { mean: number; max: number }) => `${c.mean.toFixed(0)} / ${c.max.toFixed(0)}`;
@@ -165,16 +168,17 @@ for (const [variant, { label }] of variants.entries()) {
   const s = summary[variant];
   if (!s) continue;
   const p50 = `${s.turnP50.toFixed(1)} (${variant === 0 ? "base" : change(s.turnP50, base?.turnP50)})`;
-  console.log(
+  report.print(
     `| ${label.padEnd(width)} | ${pair(s.started).padStart(9)} | ${pair(s.idle).padStart(9)} | ${pair(s.used).padStart(11)} | ${pair(s.usedIdle).padStart(16)} | ${p50.padStart(16)} | ${`${s.within} of ${s.count}`.padStart(19)} |`,
   );
 }
-console.log(`\nAim: every agent ≤ ${AIM_MB} MB at rest (idle, and idle after turns).`);
+report.print(`\nAim: every agent ≤ ${AIM_MB} MB at rest (idle, and idle after turns).`);
 for (const [variant, { label }] of variants.entries()) {
   const s = summary[variant];
   if (!s) continue;
   const met = s.within === s.count;
-  console.log(
+  report.print(
     `  ${label}: ${met ? "met" : "not met"} (${s.within} of ${s.count} agents; highest idle ${Math.max(s.idle.max, s.usedIdle.max).toFixed(0)} MB)`,
   );
 }
+report.save();

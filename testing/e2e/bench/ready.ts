@@ -12,9 +12,12 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connectAgent } from "@switchboard/a2a-client";
 import { listAgentPackages } from "@switchboard/contract";
+import { benchReport } from "@switchboard-testing/benches";
 import { cpuMs, startAgentProcess } from "@switchboard-testing/test-agents";
 import { say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "ready");
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 10);
 const TARGET_MS = 1_500;
@@ -90,20 +93,21 @@ try {
   await mongo?.stop();
 }
 
-console.log(
+report.print(
   `\nProcess start → GET /ready answers 200, and the first turn after that (new conversation), over ${STARTS} starts\n`,
 );
-console.log(
+report.print(
   "| agent | ready p50 ms | ready p95 ms | CPU ms to ready p50 | first turn p50 ms | first turn p95 ms | ready ≤ 1.5 s |",
 );
-console.log("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
+report.print("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
 for (const row of rows) {
   if (row.problem && row.ready.length === 0) {
-    console.log(`| ${row.agent} | — | — | — | — | — | could not start: ${row.problem} |`);
+    report.print(`| ${row.agent} | — | — | — | — | — | could not start: ${row.problem} |`);
     continue;
   }
   const p50 = quantile(row.ready, 0.5);
-  console.log(
+  report.print(
     `| ${row.agent} | ${p50.toFixed(0)} | ${quantile(row.ready, 0.95).toFixed(0)} | ${quantile(row.readyCpu, 0.5).toFixed(0)} | ${quantile(row.firstTurn, 0.5).toFixed(0)} | ${quantile(row.firstTurn, 0.95).toFixed(0)} | ${p50 <= TARGET_MS ? "yes" : `no, by ${(p50 - TARGET_MS).toFixed(0)} ms`} |`,
   );
 }
+report.save();

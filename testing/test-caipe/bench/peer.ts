@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
+import { benchReport } from "@switchboard-testing/benches";
 import { startFakeJira } from "@switchboard-testing/fake-jira";
 import { cpuMs, rssMb } from "@switchboard-testing/test-agents";
 import { startScriptedLlm } from "@switchboard-testing/test-llm";
@@ -22,6 +23,8 @@ import { rpcEndpoint, sendTurn } from "./a2a-send.js";
 import { type Fleet, startCaipeFleet, startSwitchboardFleet } from "./fleets.js";
 import { storedBytes } from "./mongo-bytes.js";
 import { isAnswer, peerScript, QUESTION, ROUTED_QUESTION, sideOf } from "./script.js";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "peer");
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 20);
 const CONVERSATION_TURNS = Number(process.env.BENCH_CONVERSATION_TURNS ?? 5);
@@ -149,9 +152,9 @@ function table(header: string[], rows: (string | number)[][]): void {
     Math.max(title.length, ...cells.map((row) => (row[i] ?? "").length)),
   );
   const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(" | ")} |`;
-  console.log(line(header));
-  console.log(line(widths.map((w) => "-".repeat(w))));
-  for (const row of cells) console.log(line(row));
+  report.print(line(header));
+  report.print(line(widths.map((w) => "-".repeat(w))));
+  for (const row of cells) report.print(line(row));
 }
 
 const ratio = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(2)}×` : "—");
@@ -228,10 +231,10 @@ async function main() {
     }
 
     const [c, s] = fleets.map((fleet) => fleet.name) as [string, string];
-    console.log(
+    report.print(
       `\npnpm bench:peer — CAIPE ${CAIPE_COMMIT.slice(0, 9)} (0.5.x, its own code, configured by env) beside Switchboard; one scripted model (${LLM_LATENCY_MS} ms before each reply), one fake Jira, one MongoDB (${process.env.MONGODB_URI ? "MONGODB_URI" : "test MongoDB, mongo-java-server"}). A turn: "${QUESTION}" (routed: "${ROUTED_QUESTION}"), A2A message/send.\n`,
     );
-    console.log(
+    report.print(
       `Latency, CPU, bytes: ${SAMPLES} sequential turns per path and side, interleaved, conversations of ${CONVERSATION_TURNS} turns.\n`,
     );
     table(
@@ -257,7 +260,7 @@ async function main() {
         ];
       }),
     );
-    console.log("\nTurns per second (each conversation a worker sending its next turn when answered)\n");
+    report.print("\nTurns per second (each conversation a worker sending its next turn when answered)\n");
     table(
       ["path", "at once", "turns", `${c} turns/s`, `${s} turns/s`, `${s} ÷ ${c}`, `target ≥ ${TARGET_RATE}×`],
       PATHS.flatMap((path) =>
@@ -286,7 +289,7 @@ async function main() {
         }),
       ),
     );
-    console.log(
+    report.print(
       `\nCPU ms per turn (utime + stime from /proc/<pid>/stat, summed over the processes a turn runs on: direct the Jira agent — ${c}: ${fleets[0]?.jira.processes}, ${s}: ${fleets[1]?.jira.processes} — routed that and the supervisor) and bytes stored per turn (BSON of every document in each side's database, after − before)\n`,
     );
     table(
@@ -307,7 +310,7 @@ async function main() {
         ];
       }),
     );
-    console.log("\nIdle RSS, MB (after start and a few turns, 5 s idle)\n");
+    report.print("\nIdle RSS, MB (after start and a few turns, 5 s idle)\n");
     table(
       ["side", "Jira agent", "supervisor", "total"],
       idle.map((row) => [
@@ -330,3 +333,4 @@ async function main() {
 }
 
 await main();
+report.save();

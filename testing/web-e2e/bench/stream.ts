@@ -15,12 +15,15 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { connectAgent } from "@switchboard/a2a-client";
+import { benchReport } from "@switchboard-testing/benches";
 import { startFakeJira } from "@switchboard-testing/fake-jira";
 import { routeByAgentPrefix, rules, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { repoRoot, startChatFleet } from "../src/chat-fleet.js";
 import { ensureChromium, launchBrowser } from "../src/chromium.js";
 import { openPage } from "../src/page.js";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "stream");
 
 const FIRST_TOKEN_MS = Number(process.env.BENCH_FIRST_TOKEN_MS ?? 300);
 const TOKEN_MS = Number(process.env.BENCH_TOKEN_MS ?? 25);
@@ -309,13 +312,13 @@ interface Row {
 }
 
 function printTable(rows: Row[]): void {
-  console.log(
+  report.print(
     `\nFirst answer word and the flow of the rest: a scripted model with ${FIRST_TOKEN_MS} ms to its first token, then ${TOKEN_MS} ms a word, ${WORDS} words; ${ROUNDS} turns per row\n`,
   );
-  console.log(
+  report.print(
     "| surface | path | model's own ms | first word p50 ms | p95 ms | overhead p50 ms | target (+50 ms/hop) | pieces p50 | gap p50 ms | gap p95 ms | last piece, words p50 |",
   );
-  console.log("| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
+  report.print("| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
   for (const { surface, path, own, turns } of rows) {
     const first = turns.map((turn) => (turn.pieces[0]?.at ?? Number.NaN) - turn.start);
     const gaps = turns.flatMap((turn) =>
@@ -325,7 +328,7 @@ function printTable(rows: Row[]): void {
     const overhead = p50 - own;
     const allowed = PER_HOP_MS * path.hops;
     const met = `+${allowed}: ${overhead <= allowed ? "met" : `missed by ${(overhead - allowed).toFixed(0)} ms`}`;
-    console.log(
+    report.print(
       `| ${surface} | ${path.name} | ${own.toFixed(0)} | ${p50.toFixed(0)} | ${quantile(first, 0.95).toFixed(0)} | ${overhead.toFixed(0)} | ${met} | ${quantile(
         turns.map((turn) => turn.pieces.length),
         0.5,
@@ -335,7 +338,7 @@ function printTable(rows: Row[]): void {
       )} |`,
     );
   }
-  console.log(
+  report.print(
     "\nmodel's own: its calls on that path made straight to the scripted model (the routing call to its end, a subagent's answer to its first story word, or to its end when the supervisor answers after it, then the supervisor's answer to its first story word). Hops are the A2A hops the message crosses: one for a direct turn (the client's), two for a routed one (the client's and the supervisor's); the web chat's own server is not counted as one.",
   );
 }
@@ -424,3 +427,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+report.save();

@@ -5,9 +5,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { benchReport } from "@switchboard-testing/benches";
 import { repoRoot, startChatFleet, startFakes } from "../src/chat-fleet.js";
 import { ensureChromium, launchBrowser } from "../src/chromium.js";
 import { openPage } from "../src/page.js";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "web");
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 
@@ -20,11 +23,11 @@ function bundleTable(): void {
       return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
     });
   const js = rows.filter((row) => row.file.endsWith(".js"));
-  console.log("\nThe page's assets (tools/web/dist/public/assets)\n");
-  console.log("| file | raw kB | gzip kB |\n| --- | ---: | ---: |");
-  for (const row of rows) console.log(`| ${row.file} | ${kb(row.raw)} | ${kb(row.gzip)} |`);
+  report.print("\nThe page's assets (tools/web/dist/public/assets)\n");
+  report.print("| file | raw kB | gzip kB |\n| --- | ---: | ---: |");
+  for (const row of rows) report.print(`| ${row.file} | ${kb(row.raw)} | ${kb(row.gzip)} |`);
   const sum = (key: "raw" | "gzip") => js.reduce((total, row) => total + row[key], 0);
-  console.log(`| **all JavaScript** | ${kb(sum("raw"))} | **${kb(sum("gzip"))}** |`);
+  report.print(`| **all JavaScript** | ${kb(sum("raw"))} | **${kb(sum("gzip"))}** |`);
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -76,17 +79,17 @@ async function firstTokenTable(): Promise<void> {
         if (round >= 2) into.push(ms); // two warm-up rounds
       }
     }
-    console.log(
+    report.print(
       `\nSend → first streamed answer token in Chromium (zero-latency scripted model, ${ROUNDS} rounds)\n`,
     );
-    console.log("| turn | median ms | p90 ms | min ms | max ms |\n| --- | ---: | ---: | ---: | ---: |");
+    report.print("| turn | median ms | p90 ms | min ms | max ms |\n| --- | ---: | ---: | ---: | ---: |");
     for (const [name, values] of [
       ["answered by the supervisor", direct],
       ["routed to Jira (one A2A hop)", routed],
     ] as const) {
       const sorted = [...values].sort((a, b) => a - b);
       const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-      console.log(
+      report.print(
         `| ${name} | ${at(0.5).toFixed(0)} | ${at(0.9).toFixed(0)} | ${(sorted[0] ?? 0).toFixed(0)} | ${(sorted.at(-1) ?? 0).toFixed(0)} |`,
       );
     }
@@ -99,3 +102,4 @@ async function firstTokenTable(): Promise<void> {
 
 bundleTable();
 await firstTokenTable();
+report.save();

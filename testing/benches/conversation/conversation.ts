@@ -17,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver } from "@langchain/langgraph-checkpoint";
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import { connectAgent } from "@switchboard/a2a-client";
+import { jiraAgent } from "@switchboard/agent-jira/agent";
 import { type RunningAgent, serveAgent } from "@switchboard/agent-runtime";
 import { createLogger } from "@switchboard/common";
 import { closeCheckpointer, getCheckpointer } from "@switchboard/utils";
@@ -33,7 +34,9 @@ import {
 } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
-import { jiraAgent } from "../src/agent.js";
+import { benchReport } from "../src/index.js";
+
+const output = benchReport(new URL("./README.md", import.meta.url), "conversation");
 
 const SAVER_KINDS = ["memory", "upstream", "ours"] as const;
 type SaverKind = (typeof SAVER_KINDS)[number];
@@ -347,9 +350,9 @@ const kb = (bytes: number) => (bytes / 1_000).toFixed(1);
 function table(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
   const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(" | ")} |`;
-  console.log(line(header));
-  console.log(line(widths.map((w) => "-".repeat(w))));
-  for (const row of rows) console.log(line(row));
+  output.print(line(header));
+  output.print(line(widths.map((w) => "-".repeat(w))));
+  for (const row of rows) output.print(line(row));
 }
 
 function report(results: RunResult[], notes: string[], mongoLabel: string): void {
@@ -357,7 +360,7 @@ function report(results: RunResult[], notes: string[], mongoLabel: string): void
     CONTEXT_TOKENS === undefined
       ? "summarizing off"
       : `summarizing on at MAX_CONTEXT_TOKENS=${CONTEXT_TOKENS}: the final state is the summary and the newest messages`;
-  console.log(
+  output.print(
     `\nOne conversation per saver and length (zero-latency scripted LLM, fake Jira, one JQL search per turn, ` +
       `${MESSAGES_PER_TURN} messages per turn, ${context}); MongoDB: ${mongoLabel}\n`,
   );
@@ -398,7 +401,7 @@ function report(results: RunResult[], notes: string[], mongoLabel: string): void
       ];
     }),
   );
-  console.log("\nBytes per collection\n");
+  output.print("\nBytes per collection\n");
   table(
     ["saver", "turns", "collection", "documents", "bytes", "largest doc bytes", "measured as"],
     results.flatMap((r) =>
@@ -413,7 +416,7 @@ function report(results: RunResult[], notes: string[], mongoLabel: string): void
       ]),
     ),
   );
-  console.log(
+  output.print(
     `\nTargets: stored ÷ final-state bytes ≤ ${TARGET_STORED_RATIO} at every length; p50 of the last tenth of ` +
       `turns ≤ ${TARGET_LATENCY_RATIO} × p50 of the first tenth. Final state: the latest checkpoint's channel ` +
       "values (getTuple), serialized by one JsonPlusSerializer for every saver. Memory: the bytes of the " +
@@ -421,7 +424,7 @@ function report(results: RunResult[], notes: string[], mongoLabel: string): void
       "grows with the history whatever the saver: both model requests carry the whole conversation (last " +
       "model request KB), built by ChatOpenAI and parsed by the scripted LLM, both in this process.",
   );
-  for (const note of notes) console.log(`\n${note}`);
+  for (const note of notes) output.print(`\n${note}`);
   // Summarizing replaces older messages in the state, so only a whole history has a count to check.
   const wrong = results.filter(
     (r) => CONTEXT_TOKENS === undefined && r.messages !== r.turns * MESSAGES_PER_TURN,
@@ -487,3 +490,4 @@ async function main() {
 }
 
 await main();
+output.save();

@@ -1,4 +1,4 @@
-// `pnpm bench:slack` (pnpm --filter @switchboard/slack-bot bench): the same turn asked in Slack and in
+// `pnpm bench:slack` (pnpm --filter @switchboard-testing/benches bench:slack): the same turn asked in Slack and in
 // the web chat, side by side, printed as a table. The local fleet (supervisor, Jira agent, web chat;
 // AUTH_MODE=none) with a scripted model that answers at once, so the numbers are what the relay and
 // the chat paths add. Slack: the real Bolt client in Socket Mode against the local workspace, timed
@@ -10,7 +10,10 @@ import { createLogger } from "@switchboard/common";
 import { startFakeSlack } from "@switchboard-testing/fake-slack";
 import { freePort } from "@switchboard-testing/test-agents";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
-import { slackBotEnv, startBot, startRelayFleet, until } from "../test/relay-fleet.js";
+import { slackBotEnv, startBot, startRelayFleet, until } from "../../../tools/slack-bot/test/relay-fleet.js";
+import { benchReport } from "../src/index.js";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "slack");
 
 const ROUNDS = Number(process.env.ROUNDS ?? 10);
 const WARM_UP = 2;
@@ -106,19 +109,20 @@ const p90 = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))] ?? 0;
 };
-console.log(
+report.print(
   `\nOne turn in Slack (Bolt, Socket Mode, live edits at most 1/s) beside the web chat (A2A stream through its server); zero-latency scripted model, ${ROUNDS} rounds after ${WARM_UP} warm-up\n`,
 );
-console.log(
+report.print(
   "| path | first update ms (median) | first progress ms (median) | answer ms (median) | answer ms (p90) |\n| --- | ---: | ---: | ---: | ---: |",
 );
 for (const [name] of rows) {
   const list = samples.get(name) ?? [];
   const pick = (key: keyof Sample) => list.map((sample) => sample[key]);
-  console.log(
+  report.print(
     `| ${name} | ${median(pick("first")).toFixed(0)} | ${median(pick("progress")).toFixed(0)} | ${median(pick("answer")).toFixed(0)} | ${p90(pick("answer")).toFixed(0)} |`,
   );
 }
-console.log(
+report.print(
   "\nSlack's first update is the placeholder posted in the thread; the web chat's is the first streamed event. First progress: the first edit naming who works (Slack) or the first progress event (web). The Slack answer is the edit that replaces the placeholder.",
 );
+report.save();

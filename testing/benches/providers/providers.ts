@@ -6,9 +6,12 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
+import { createChatModel } from "@switchboard/llm";
 import { type ProviderName, rules, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { z } from "zod";
-import { createChatModel } from "../src/chat-model.js";
+import { benchReport } from "../src/index.js";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "providers");
 
 const PROVIDERS: ProviderName[] = [
   "openai",
@@ -140,9 +143,10 @@ const header = [
 ];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
-console.log(
-  `Zero-latency scripted model, ${SAMPLES} samples per p50; billed = uncached + ${WRITE_PRICE}×write + ${READ_PRICE}×read input tokens`,
+report.print(
+  `Zero-latency scripted model, ${SAMPLES} samples per p50; billed = uncached + ${WRITE_PRICE}×write + ${READ_PRICE}×read input tokens\n`,
 );
-console.log(line(header));
-console.log(line(widths.map((w) => "-".repeat(w))));
-for (const row of rows) console.log(line(row));
+report.print(line(header));
+report.print(line(widths.map((w) => "-".repeat(w))));
+for (const row of rows) report.print(line(row));
+report.save();

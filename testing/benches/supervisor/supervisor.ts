@@ -53,10 +53,13 @@ import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { createAgent } from "langchain";
 import { MongoClient } from "mongodb";
 import { z } from "zod";
+import { benchReport } from "../src/index.js";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "supervisor");
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const CONCURRENCY = [1, 10, 100];
-const agentsDir = join(import.meta.dirname, "..", "..");
+const agentsDir = join(import.meta.dirname, "..", "..", "..", "agents");
 const TARGET_BARE_RATIO = 1.5;
 /** Our hop's cost over a direct turn may be at most this many times the bare framework's. */
 const TARGET_HOP_VS_BARE = 1.25;
@@ -260,17 +263,17 @@ async function compareNodeVariants(
       baseline
         ? `${value >= baseline ? "+" : ""}${(((value - baseline) / baseline) * 100).toFixed(0)}%`
         : "—";
-    console.log(
+    report.print(
       `\nNode options, a Jira agent and a supervisor per variant, all running: supervisor → Jira turns (${SAMPLES} interleaved; turns/s the median of ${ROUNDS} rounds), RSS 5 s after\n`,
     );
-    console.log(
+    report.print(
       `| ${"node options".padEnd(width)} | p50 ms | p95 ms | ${CONCURRENCY.map((w) => `turns/s at ${w}`.padStart(14)).join(" | ")} | RSS Jira, MB | RSS supervisor, MB |`,
     );
-    console.log(
+    report.print(
       `| ${"-".repeat(width)} | ------ | ------ | ${CONCURRENCY.map(() => "-".repeat(14)).join(" | ")} | ------------ | ------------------ |`,
     );
     for (const pair of pairs) {
-      console.log(
+      report.print(
         `| ${pair.label.padEnd(width)} | ${p50(pair.label).toFixed(1).padStart(6)} | ${quantile(
           samples[pair.label] ?? [],
           0.95,
@@ -281,17 +284,17 @@ async function compareNodeVariants(
           )} | ${CONCURRENCY.map((w) => rate(pair.label, w).toFixed(1).padStart(14)).join(" | ")} | ${rssMb([pair.jira.pid]).toFixed(0).padStart(12)} | ${rssMb([pair.supervisor.pid]).toFixed(0).padStart(18)} |`,
       );
     }
-    console.log(`\nAgainst ${base} (latency: higher is worse; turns/s: lower is worse):\n`);
-    console.log(
+    report.print(`\nAgainst ${base} (latency: higher is worse; turns/s: lower is worse):\n`);
+    report.print(
       `| ${"node options".padEnd(width)} | p50 | ${CONCURRENCY.map((w) => `turns/s at ${w}`).join(" | ")} | within ${VARIANT_TOLERANCE * 100}% |`,
     );
-    console.log(
+    report.print(
       `| ${"-".repeat(width)} | --- | ${CONCURRENCY.map((w) => "-".repeat(`turns/s at ${w}`.length)).join(" | ")} | --------- |`,
     );
     for (const pair of pairs.slice(1)) {
       const latencyOk = p50(pair.label) <= p50(base) * (1 + VARIANT_TOLERANCE);
       const rateOk = CONCURRENCY.every((w) => rate(pair.label, w) >= rate(base, w) * (1 - VARIANT_TOLERANCE));
-      console.log(
+      report.print(
         `| ${pair.label.padEnd(width)} | ${vs(p50(pair.label), p50(base))} | ${CONCURRENCY.map((w) => vs(rate(pair.label, w), rate(base, w)).padStart(`turns/s at ${w}`.length)).join(" | ")} | ${(latencyOk && rateOk ? "yes" : "no").padEnd(9)} |`,
       );
     }
@@ -424,17 +427,17 @@ async function main() {
     const samples = await timeTurns(paths, SAMPLES);
     const p50 = (path: keyof typeof paths) => quantile(samples[path] ?? [], 0.5);
     const p95 = (path: keyof typeof paths) => quantile(samples[path] ?? [], 0.95);
-    console.log(
+    report.print(
       `\nLatency, ${SAMPLES} sequential turns per path, interleaved (zero-latency scripted LLM, new conversation per turn)\n`,
     );
-    console.log("| path                           | p50 ms | p95 ms |");
-    console.log("| ------------------------------ | ------ | ------ |");
+    report.print("| path                           | p50 ms | p95 ms |");
+    report.print("| ------------------------------ | ------ | ------ |");
     for (const path of Object.keys(paths) as (keyof typeof paths)[])
-      console.log(
+      report.print(
         `| ${path.padEnd(30)} | ${p50(path).toFixed(1).padStart(6)} | ${p95(path).toFixed(1).padStart(6)} |`,
       );
     const ratio = p50("supervisor → Jira (one hop)") / p50("direct to Jira agent");
-    console.log(
+    report.print(
       `\nsupervisor overhead at p50: ×${ratio.toFixed(2)} of a direct call (judged against the bare framework's hop, below)\n`,
     );
 
@@ -446,21 +449,25 @@ async function main() {
       ["bare supervisor ÷ bare", "bare supervisor → bare Jira", "bare createAgent().invoke", "—"],
       ["bare return-direct ÷ bare", "bare supervisor, return-direct", "bare createAgent().invoke", "—"],
     ] as const;
-    console.log("| ratio                             | at p50 | at p95 | target |");
-    console.log("| --------------------------------- | ------ | ------ | ------ |");
+    report.print("| ratio                             | at p50 | at p95 | target |");
+    report.print("| --------------------------------- | ------ | ------ | ------ |");
     for (const [label, over, under, target] of ratios) {
       const atP50 = (p50(over) / p50(under)).toFixed(2);
       const atP95 = (p95(over) / p95(under)).toFixed(2);
-      console.log(
+      report.print(
         `| ${label.padEnd(33)} | ${atP50.padStart(6)} | ${atP95.padStart(6)} | ${target.padEnd(6)} |`,
       );
     }
     // The hop judged against the framework's own: ours may cost at most 1.25× what the bare hop adds.
-    console.log(
+    report.print(
       "\nThe supervisor's hop against the bare framework's (the same model calls on both sides), at p50:\n",
     );
-    console.log("| path                 | ours ÷ direct | bare ÷ bare direct | target ≤ 1.25 × bare | met |");
-    console.log("| -------------------- | ------------- | ------------------ | -------------------- | --- |");
+    report.print(
+      "| path                 | ours ÷ direct | bare ÷ bare direct | target ≤ 1.25 × bare | met |",
+    );
+    report.print(
+      "| -------------------- | ------------- | ------------------ | -------------------- | --- |",
+    );
     for (const [label, ours, bareRoute] of [
       ["one hop", "supervisor → Jira (one hop)", "bare supervisor → bare Jira"],
       ["forwarded (final)", "supervisor → Jira, forwarded", "bare supervisor, return-direct"],
@@ -468,11 +475,11 @@ async function main() {
       const our = p50(ours) / p50("direct to Jira agent");
       const bareRatio = p50(bareRoute) / p50("bare createAgent().invoke");
       const limit = TARGET_HOP_VS_BARE * bareRatio;
-      console.log(
+      report.print(
         `| ${label.padEnd(20)} | ${our.toFixed(2).padStart(13)} | ${bareRatio.toFixed(2).padStart(18)} | ${limit.toFixed(2).padStart(20)} | ${(our <= limit ? "yes" : "no").padEnd(3)} |`,
       );
     }
-    console.log(
+    report.print(
       "\nbare: createAgent() from langchain in the bench process, no A2A, no middleware; the agents store each step while the next runs (durability \"async\"), holding a model's answer and a tool's start until it is stored.\n" +
         "bare supervisor ÷ bare: what the framework alone spends on a routed turn against a direct one, the floor under supervisor ÷ direct.\n",
     );
@@ -486,26 +493,26 @@ async function main() {
     ] as const;
     const kinds = [...new Set(columns.flatMap(([, column]) => Object.keys(column?.commands ?? {})))].sort();
     const cell = (value: number | undefined) => (value ?? 0).toFixed(1).padStart(10);
-    console.log(
+    report.print(
       `Per turn, counted over ${STATS_TURNS} sequential turns of each path, in each agent process:\n`,
     );
-    console.log(`| MongoDB command             | ${columns.map(([label]) => label).join(" | ")} |`);
-    console.log(
+    report.print(`| MongoDB command             | ${columns.map(([label]) => label).join(" | ")} |`);
+    report.print(
       `| --------------------------- | ${columns.map(([label]) => "-".repeat(label.length)).join(" | ")} |`,
     );
     const row = (label: string, value: (column: (typeof columns)[number][1]) => number | undefined) =>
-      console.log(
+      report.print(
         `| ${label.padEnd(27)} | ${columns.map(([name, column]) => cell(value(column)).padStart(name.length)).join(" | ")} |`,
       );
     for (const kind of kinds) row(kind, (column) => column?.commands[kind]);
     row("all commands", (column) => Object.values(column?.commands ?? {}).reduce((sum, n) => sum + n, 0));
     row("CPU ms", (column) => column?.cpuMs);
-    console.log("");
+    report.print("");
 
-    console.log(
+    report.print(
       "| concurrent conversations | turns | supervisor turns/s | bare supervisor turns/s | forwarded turns/s | bare return-direct turns/s |",
     );
-    console.log(
+    report.print(
       "| ------------------------ | ----- | ------------------ | ----------------------- | ----------------- | -------------------------- |",
     );
     // At the target's concurrency, ROUNDS rounds of the four: the verdict is the median of each
@@ -530,18 +537,18 @@ async function main() {
         const forwardedPair = await measure(forwarded, bareForwarded);
         if (workers === TARGET_CONCURRENCY) atTarget.push({ oneHop, forwarded: forwardedPair });
         const label = rounds > 1 ? `${workers}, round ${round}` : String(workers);
-        console.log(
+        report.print(
           `| ${label.padStart(24)} | ${String(turns).padStart(5)} | ${oneHop.ours.rate.toFixed(1).padStart(18)} | ${oneHop.bare.rate.toFixed(1).padStart(23)} | ${forwardedPair.ours.rate.toFixed(1).padStart(17)} | ${forwardedPair.bare.rate.toFixed(1).padStart(26)} |`,
         );
       }
     }
-    console.log(
+    report.print(
       `\nAt ${TARGET_CONCURRENCY} concurrent conversations, each round: turns/s, the CPU time every process of the bench spent per turn (this one with the bare graphs, the scripted LLM and the fake Jira; the two agents; the test MongoDB when the bench started it) and the machine's idle share of its ${availableParallelism()} cores meanwhile\n`,
     );
-    console.log(
+    report.print(
       "| round | path      | ours turns/s | bare turns/s | ours ÷ bare | CPU ms/turn, ours / bare | idle, ours / bare |",
     );
-    console.log(
+    report.print(
       "| ----- | --------- | ------------ | ------------ | ----------- | ------------------------ | ----------------- |",
     );
     const pair = (a: number, b: number, digits: number, unit = "") =>
@@ -549,7 +556,7 @@ async function main() {
     atTarget.forEach((round, index) => {
       for (const path of ["oneHop", "forwarded"] as const) {
         const { ours, bare: bareSide } = round[path];
-        console.log(
+        report.print(
           `| ${String(index + 1).padStart(5)} | ${(path === "oneHop" ? "one hop" : "forwarded").padEnd(9)} | ${ours.rate.toFixed(1).padStart(12)} | ${bareSide.rate.toFixed(1).padStart(12)} | ${(ours.rate / bareSide.rate).toFixed(2).padStart(11)} | ${pair(ours.cpuMsPerTurn, bareSide.cpuMsPerTurn, 1).padStart(24)} | ${pair(ours.idlePercent, bareSide.idlePercent, 0, " %").padStart(17)} |`,
         );
       }
@@ -562,7 +569,7 @@ async function main() {
       );
       return `${ratios.map((ratio) => ratio.toFixed(2)).join(", ")}; median ${median.toFixed(2)} (${median >= TARGET_RATE_VS_BARE ? "met" : "not met"})`;
     };
-    console.log(
+    report.print(
       `\ntarget: routed turns/s at ${TARGET_CONCURRENCY} concurrent conversations ≥ ${TARGET_RATE_VS_BARE} × the bare framework's, ours ÷ bare in each of ${atTarget.length} rounds:` +
         `\n  one hop:   ${verdict("oneHop")}` +
         `\n  forwarded: ${verdict("forwarded")}` +
@@ -574,7 +581,7 @@ async function main() {
     await Promise.all([supervisor.kill("SIGTERM"), jiraAgentProcess.kill("SIGTERM")]);
     if (receiver) {
       // The agents export what they still buffer as they shut down.
-      console.log(`\ntracing on: ${receiver.spans.length} spans exported to the local OTLP receiver`);
+      report.print(`\ntracing on: ${receiver.spans.length} spans exported to the local OTLP receiver`);
       await receiver.close();
     }
     rmSync(statsDir, { recursive: true, force: true });
@@ -586,3 +593,4 @@ async function main() {
 }
 
 await main();
+report.save();

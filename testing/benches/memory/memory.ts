@@ -16,9 +16,12 @@ import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { z } from "zod";
-import { MemoryBook } from "../src/memory/memory-book.js";
-import { type RunningAgent, serveAgent } from "../src/serve.js";
-import { defineTool } from "../src/tools/define-tool.js";
+import { MemoryBook } from "../../../packages/agent-runtime/src/memory/memory-book.js";
+import { type RunningAgent, serveAgent } from "../../../packages/agent-runtime/src/serve.js";
+import { defineTool } from "../../../packages/agent-runtime/src/tools/define-tool.js";
+import { benchReport } from "../src/index.js";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "memory");
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const RECALLS = Number(process.env.BENCH_RECALLS ?? 50);
@@ -141,18 +144,18 @@ async function main(): Promise<void> {
     for (let i = 0; i < SAMPLES; i++) for (const [name] of variants) times[name]?.push(await turn(name));
 
     const off = quantile(times["memory off"] ?? [], 0.5);
-    console.log(
+    report.print(
       `\nA turn (new conversation, zero-latency scripted LLM), ${SAMPLES} each, interleaved; MongoDB: ${process.env.MONGODB_URI ? "MONGODB_URI" : "mongo-java-server"}\n`,
     );
-    console.log(
+    report.print(
       row(["memory", "p50 ms", "p95 ms", "p50 vs off", `target ≤ ${TARGET_OVERHEAD * 100} % at 1,000`]),
     );
-    console.log(row(["---", "---", "---", "---", "---"]));
+    report.print(row(["---", "---", "---", "---", "---"]));
     for (const [name, count] of variants) {
       const p50 = quantile(times[name] ?? [], 0.5);
       const overhead = (p50 - off) / off;
       const verdict = count === 1_000 ? (overhead <= TARGET_OVERHEAD ? "met" : "MISSED") : "";
-      console.log(
+      report.print(
         row([
           name,
           p50.toFixed(1),
@@ -163,11 +166,11 @@ async function main(): Promise<void> {
       );
     }
 
-    console.log(
+    report.print(
       `\nRecall alone (MemoryBook.recall, ${RECALLS} each): cold = the user's memories read from the store, warm = revision unchanged\n`,
     );
-    console.log(row(["memories", "cold p50 ms", "cold p95 ms", "warm p50 ms", "warm p95 ms"]));
-    console.log(row(["---", "---", "---", "---", "---"]));
+    report.print(row(["memories", "cold p50 ms", "cold p95 ms", "warm p50 ms", "warm p95 ms"]));
+    report.print(row(["---", "---", "---", "---", "---"]));
     for (const count of SIZES) {
       const handle = await openStore({
         env: { MONGODB_URI: uri, LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: `${prefix}_${count}` },
@@ -195,7 +198,7 @@ async function main(): Promise<void> {
         await fresh.recall(owner, "where is the runbook of svc-9?", 2_000);
         warm.push(performance.now() - start);
       }
-      console.log(
+      report.print(
         row([
           count.toLocaleString("en"),
           ...[cold, warm].flatMap((values) => [
@@ -220,4 +223,5 @@ async function main(): Promise<void> {
 }
 
 await main();
+report.save();
 process.exit(0);

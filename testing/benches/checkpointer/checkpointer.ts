@@ -38,6 +38,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createLogger } from "@switchboard/common";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
+import { benchReport } from "../src/index.js";
 import {
   type AgentGraph,
   agentGraph,
@@ -48,6 +49,8 @@ import {
 import { type ListTarget, type Row, renderRows, targetVerdicts } from "./checkpointer-report.js";
 import { type Contender, createContenders, SAVER_NAMES, type SaverName } from "./checkpointer-savers.js";
 import { type SampleBudget, sideBySide } from "./checkpointer-stats.js";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "checkpointer");
 
 const numbers = (value: string) =>
   value
@@ -392,22 +395,23 @@ async function main() {
     await mongo?.stop();
   }
 
-  console.log(
+  report.print(
     `\nMongoDB: ${external ? "MONGODB_URI" : "test MongoDB (mongo-java-server: no indexes, every query scans)"}; ` +
       `conversations of ${FILL_TURNS} turns; up to ${SAMPLES} rounds (${OP_SECONDS} s) per read row, ` +
       `${TURNS} rounds (${TURN_SECONDS} s) of turns; savers side by side, one sample each per round.\n` +
       "warm: the process read (or wrote) the conversation before; cold: a fresh saver instance, cache empty.\n" +
       "ops/s: one caller, calls back to back (1000 ÷ mean ms). n: samples of the row's least-sampled saver.\n",
   );
-  console.log(renderRows(rows, names, target));
+  report.print(renderRows(rows, names, target));
   const verdicts = targetVerdicts(rows, target);
   if (verdicts.length > 0) {
-    console.log(
+    report.print(
       `\nTarget: ours, list with ${target.stored.toLocaleString("en-US")} stored, p50 under ${target.ms} ms:`,
     );
-    for (const line of verdicts) console.log(line);
+    for (const line of verdicts) report.print(line);
   }
   say(`total ${elapsed(started)}`);
 }
 
 await main();
+report.save();

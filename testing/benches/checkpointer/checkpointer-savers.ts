@@ -4,10 +4,14 @@ import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph-chec
 import { MongoDBSaver } from "@langchain/langgraph-checkpoint-mongodb";
 import type { Logger } from "@switchboard/common";
 import type { Db, Document, MongoClient } from "mongodb";
-import { instrumentSaver } from "../src/checkpoint-metrics.js";
-import { closeCheckpointer, getCheckpointer, getCheckpointerDb } from "../src/checkpointer.js";
-import { MongoCheckpointSaver } from "../src/mongo-saver.js";
-import { agentCollections } from "../src/saver/documents.js";
+import { instrumentSaver } from "../../../packages/utils/src/checkpoint-metrics.js";
+import {
+  closeCheckpointer,
+  getCheckpointer,
+  getCheckpointerDb,
+} from "../../../packages/utils/src/checkpointer.js";
+import { MongoCheckpointSaver } from "../../../packages/utils/src/mongo-saver.js";
+import { agentCollections } from "../../../packages/utils/src/saver/documents.js";
 
 export const SAVER_NAMES = ["memory", "upstream", "ours"] as const;
 export type SaverName = (typeof SAVER_NAMES)[number];

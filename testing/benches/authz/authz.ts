@@ -12,13 +12,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { connectAgent } from "@switchboard/a2a-client";
+import { jiraAgent } from "@switchboard/agent-jira/agent";
 import { PolicyEngine, parsePolicies, type RunningAgent, serveAgent } from "@switchboard/agent-runtime";
 import { createLogger } from "@switchboard/common";
 import { startFakeJira } from "@switchboard-testing/fake-jira";
 import { callTool, replyFromToolResult, rules, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { SignJWT } from "jose";
-import { jiraAgent } from "../src/agent.js";
+import { benchReport } from "../src/index.js";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "authz");
 
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 20_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -75,11 +78,11 @@ function benchDecisions(): Array<[string, number, number]> {
 }
 
 async function main(): Promise<void> {
-  console.log(`\nOne decision (Cedar, embedded), ${DECISIONS} each after warm-up\n`);
-  console.log(row(["decision", "p50 ms", "p95 ms", `target p50 ≤ ${TARGET_DECISION_MS} ms`]));
-  console.log(row(["---", "---", "---", "---"]));
+  report.print(`\nOne decision (Cedar, embedded), ${DECISIONS} each after warm-up\n`);
+  report.print(row(["decision", "p50 ms", "p95 ms", `target p50 ≤ ${TARGET_DECISION_MS} ms`]));
+  report.print(row(["---", "---", "---", "---"]));
   for (const [name, p50, p95] of benchDecisions()) {
-    console.log(row([name, p50.toFixed(4), p95.toFixed(4), p50 <= TARGET_DECISION_MS ? "met" : "MISSED"]));
+    report.print(row([name, p50.toFixed(4), p95.toFixed(4), p50 <= TARGET_DECISION_MS ? "met" : "MISSED"]));
   }
 
   const mongo = process.env.MONGODB_URI ? undefined : await startTestMongo();
@@ -163,13 +166,13 @@ async function main(): Promise<void> {
     }
     const open = times["no policy"] ?? [];
     const guarded = times["with policy"] ?? [];
-    console.log(`\nA Jira turn (one hop, reach + one read decided), ${SAMPLES} turns each, interleaved\n`);
-    console.log(row(["agent", "turn p50 ms", "turn p95 ms"]));
-    console.log(row(["---", "---", "---"]));
-    console.log(row(["no policy", quantile(open, 0.5).toFixed(2), quantile(open, 0.95).toFixed(2)]));
-    console.log(row(["with policy", quantile(guarded, 0.5).toFixed(2), quantile(guarded, 0.95).toFixed(2)]));
+    report.print(`\nA Jira turn (one hop, reach + one read decided), ${SAMPLES} turns each, interleaved\n`);
+    report.print(row(["agent", "turn p50 ms", "turn p95 ms"]));
+    report.print(row(["---", "---", "---"]));
+    report.print(row(["no policy", quantile(open, 0.5).toFixed(2), quantile(open, 0.95).toFixed(2)]));
+    report.print(row(["with policy", quantile(guarded, 0.5).toFixed(2), quantile(guarded, 0.95).toFixed(2)]));
     const added = quantile(guarded, 0.5) - quantile(open, 0.5);
-    console.log(
+    report.print(
       `\nAdded per hop at p50: ${added.toFixed(2)} ms (${((added / quantile(open, 0.5)) * 100).toFixed(1)}% of the turn; within the run's noise when near 0).`,
     );
   } finally {
@@ -181,3 +184,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+report.save();

@@ -1,4 +1,4 @@
-// `pnpm bench:conversations` (pnpm --filter @switchboard/agent-runtime bench:conversations): how long
+// `pnpm bench:conversations` (pnpm --filter @switchboard-testing/benches bench:conversations): how long
 // a caller's conversation list takes (GET /conversations, which the web chat asks for after every
 // turn) as their tasks grow, read task by task through the A2A TaskStore interface (the in-memory
 // store's way) against grouped in MongoDB (MongoTaskStore.conversationsOf), on the same tasks.
@@ -9,8 +9,11 @@ import { Task } from "@a2a-js/sdk";
 import { ServerCallContext, type TaskStore, type User } from "@a2a-js/sdk/server";
 import { startTestMongo } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
-import { listConversations } from "../src/conversations/history.js";
-import { MongoTaskStore } from "../src/tasks/mongo-task-store.js";
+import { listConversations } from "../../../packages/agent-runtime/src/conversations/history.js";
+import { MongoTaskStore } from "../../../packages/agent-runtime/src/tasks/mongo-task-store.js";
+import { benchReport } from "../src/index.js";
+
+const report = benchReport(new URL("./README.md", import.meta.url), "conversations");
 
 const SIZES = [20, 200, 2000];
 const ROUNDS = 7;
@@ -52,8 +55,8 @@ try {
     load: (taskId, context) => grouped.load(taskId, context),
     list: (params, context) => grouped.list(params, context),
   };
-  console.log("| tasks | conversations | read task by task, ms p50 | grouped in MongoDB, ms p50 | ratio |");
-  console.log("| ---: | ---: | ---: | ---: | ---: |");
+  report.print("| tasks | conversations | read task by task, ms p50 | grouped in MongoDB, ms p50 | ratio |");
+  report.print("| ---: | ---: | ---: | ---: | ---: |");
   for (const size of SIZES) {
     const user: User = { isAuthenticated: true, userName: `caller-${size}` };
     const context = new ServerCallContext({ user });
@@ -62,7 +65,7 @@ try {
     // Each way twice, alternating, the better median kept: a slow spell lands on both alike.
     const plain = Math.min(await listTime(taskByTask, user), await listTime(taskByTask, user));
     const inMongo = Math.min(await listTime(grouped, user), await listTime(grouped, user));
-    console.log(
+    report.print(
       `| ${size} | ${conversations} | ${plain.toFixed(1)} | ${inMongo.toFixed(1)} | ${(plain / inMongo).toFixed(1)}× |`,
     );
   }
@@ -71,3 +74,4 @@ try {
   await client.close();
   await mongo?.stop();
 }
+report.save();

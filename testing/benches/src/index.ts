@@ -1,0 +1,8 @@
+export {
+  type BenchReport,
+  benchReport,
+  measuredOn,
+  recordTable,
+  replaceSection,
+  WRITE_README,
+} from "./readme.js";
