@@ -153,9 +153,9 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
     why: "they initialise CAIPE's MongoDB container; Switchboard reads only MONGODB_URI (put the user and password in it)",
   },
   {
-    names: ["LANGGRAPH_STORE_REDIS_URL", "LANGGRAPH_STORE_POSTGRES_DSN", "LANGGRAPH_STORE_EMBEDDINGS_DIMS"],
+    names: ["LANGGRAPH_STORE_REDIS_URL", "LANGGRAPH_STORE_EMBEDDINGS_DIMS"],
     why:
-      "Switchboard keeps long-term memory in MongoDB (LANGGRAPH_STORE_MONGODB_URI or MONGODB_URI) and " +
+      "Switchboard keeps long-term memory in MongoDB or PostgreSQL (LANGGRAPH_STORE_TYPE=postgres), not Redis, and " +
       "reads the embeddings' size from the model's answer",
   },
   {
