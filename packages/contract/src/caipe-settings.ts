@@ -73,11 +73,12 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
       "DYNAMIC_AGENTS_ENABLED",
       "BOOTSTRAP_ADMIN_EMAILS",
       "ALLOW_DEV_ADMIN_WHEN_SSO_DISABLED",
-      "SSO_ENABLED",
       "IDENTITY_SYNC_*",
     ],
     inert: OFF,
-    why: "CAIPE's Next.js UI; Switchboard's web chat (tools/web) takes its place, configured by WEB_* and OIDC_*",
+    why:
+      "CAIPE's Next.js UI; Switchboard's web chat (tools/web) takes its place, configured by WEB_* and OIDC_* " +
+      "(SSO_ENABLED=true signs users in there, as CAIPE's NEXT_PUBLIC_SSO_ENABLED did)",
   },
   {
     names: ["ENABLE_AGENT_FORGE", "AGENT_FORGE_BASE_URL"],
