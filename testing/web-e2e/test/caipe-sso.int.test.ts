@@ -91,5 +91,7 @@ describe("the web chat on CAIPE's SSO_ENABLED=true, OIDC_ISSUER and OIDC_CLIENT_
     expect(listed.status).toBe(200);
     expect(listed.body).toContain("jira: open issues in PLAT");
     expect((await fetch(`${webUrl}/api/conversations`)).status).toBe(401);
+    // This supervisor asks for tokens: the web chat had nothing to warn about.
+    expect(web.logs()).not.toContain("does not ask for their tokens");
   });
 });
