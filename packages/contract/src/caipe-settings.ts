@@ -73,11 +73,12 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
       "DYNAMIC_AGENTS_ENABLED",
       "BOOTSTRAP_ADMIN_EMAILS",
       "ALLOW_DEV_ADMIN_WHEN_SSO_DISABLED",
-      "SSO_ENABLED",
       "IDENTITY_SYNC_*",
     ],
     inert: OFF,
-    why: "CAIPE's Next.js UI; Switchboard's web chat (tools/web) takes its place, configured by WEB_* and OIDC_*",
+    why:
+      "CAIPE's Next.js UI; Switchboard's web chat (tools/web) takes its place, configured by WEB_* and OIDC_* " +
+      "(SSO_ENABLED=true signs users in there, as CAIPE's NEXT_PUBLIC_SSO_ENABLED did)",
   },
   {
     names: ["ENABLE_AGENT_FORGE", "AGENT_FORGE_BASE_URL"],
@@ -153,9 +154,9 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
     why: "they initialise CAIPE's MongoDB container; Switchboard reads only MONGODB_URI (put the user and password in it)",
   },
   {
-    names: ["LANGGRAPH_STORE_REDIS_URL", "LANGGRAPH_STORE_POSTGRES_DSN", "LANGGRAPH_STORE_EMBEDDINGS_DIMS"],
+    names: ["LANGGRAPH_STORE_REDIS_URL", "LANGGRAPH_STORE_EMBEDDINGS_DIMS"],
     why:
-      "Switchboard keeps long-term memory in MongoDB (LANGGRAPH_STORE_MONGODB_URI or MONGODB_URI) and " +
+      "Switchboard keeps long-term memory in MongoDB or PostgreSQL (LANGGRAPH_STORE_TYPE=postgres), not Redis, and " +
       "reads the embeddings' size from the model's answer",
   },
   {

@@ -1,7 +1,7 @@
 import { createLogger } from "@switchboard/common";
+import { startPostgres, type TestPostgres } from "@switchboard-testing/test-postgres";
 import pg from "pg";
 import * as vitest from "vitest";
-import { startPostgres, type TestPostgres } from "../test/postgres-server.js";
 import { closeCheckpointer, getCheckpointer, getCheckpointerInfo, openCheckpointer } from "./checkpointer.js";
 import { postgresSchema } from "./postgres-checkpointer.js";
 

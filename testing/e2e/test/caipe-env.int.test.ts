@@ -117,6 +117,22 @@ describe("a CAIPE .env, its blanks filled in", () => {
     ).toBe(true);
   });
 
+  it("signs the web chat's users in on CAIPE's SSO_ENABLED=true, warning that the agents do not check tokens yet", async () => {
+    const webUrl = fleet.web?.url as string;
+    expect(await (await fetch(`${webUrl}/config.json`)).json()).toEqual({
+      signIn: {
+        mode: "oidc",
+        issuer: "http://localhost:7080/realms/caipe",
+        clientId: "caipe-ui",
+        scope: "openid profile",
+      },
+    });
+    // CAIPE's file sets no AUTH_MODE: the supervisor would serve every signed-in user as one.
+    expect(
+      lines.some((line) => line.startsWith("web ") && line.includes("does not ask for their tokens")),
+    ).toBe(true);
+  });
+
   it("names at start-up, one line per group, what Switchboard does not use, secrets never shown", () => {
     const supervisor = lines.filter((line) => line.startsWith("supervisor "));
     for (const expected of [

@@ -7,7 +7,10 @@ const WebEnv = z.object({
   HOST: z.string().default("0.0.0.0"),
   SWITCHBOARD_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8000"),
   SLACK_BOT_URL: z.url({ protocol: /^https?$/ }).optional(),
-  AUTH_MODE: z.enum(["none", "jwt"]).default("none"),
+  // Unset: sign-in follows CAIPE's SSO_ENABLED, else none.
+  AUTH_MODE: z.enum(["none", "jwt"]).optional(),
+  // CAIPE's switch for its UI's single sign-on: true signs users in as AUTH_MODE=jwt does.
+  SSO_ENABLED: z.stringbool().optional(),
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_SCOPE: z.string().default("openid profile"),
@@ -34,16 +37,42 @@ export function readWebSettings(env: NodeJS.ProcessEnv): WebSettings {
     supervisorUrl: new URL(e.SWITCHBOARD_URL),
     ...(e.SLACK_BOT_URL ? { slackBotUrl: new URL(e.SLACK_BOT_URL) } : {}),
   };
-  if (e.AUTH_MODE === "none") return { ...settings, signIn: { mode: "none" } };
+  const by = signInSetting(e.AUTH_MODE, e.SSO_ENABLED);
+  if (!by) return { ...settings, signIn: { mode: "none" } };
+  const missing = [
+    e.OIDC_ISSUER ? "" : "OIDC_ISSUER (your identity provider)",
+    e.OIDC_CLIENT_ID
+      ? ""
+      : "OIDC_CLIENT_ID (a public client allowed to redirect to <this server>/auth/callback)",
+  ].filter(Boolean);
   if (!e.OIDC_ISSUER || !e.OIDC_CLIENT_ID) {
     throw new SwitchboardError(
       "web.config",
       "user",
-      "AUTH_MODE=jwt: the web chat signs users in with OpenID Connect; set OIDC_ISSUER (your identity provider) and OIDC_CLIENT_ID (a public client allowed to redirect to <this server>/auth/callback).",
+      `${by}: the web chat signs users in with OpenID Connect; set ${missing.join(" and ")}.`,
     );
   }
   return {
     ...settings,
     signIn: { mode: "oidc", issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, scope: e.OIDC_SCOPE },
   };
+}
+
+/**
+ * Which setting turns sign-in on (named in errors), if any: Switchboard's AUTH_MODE or CAIPE's
+ * SSO_ENABLED. Set both, they must agree: a file saying both "sign in" and "nobody signs in" stops
+ * the start rather than leaving the chat open or closed by a guess.
+ */
+function signInSetting(authMode: "none" | "jwt" | undefined, sso: boolean | undefined): string | undefined {
+  if (authMode !== undefined && sso !== undefined && (authMode === "jwt") !== sso) {
+    throw new SwitchboardError(
+      "web.config",
+      "user",
+      `AUTH_MODE=${authMode} and SSO_ENABLED=${sso} (CAIPE's) disagree on whether the web chat signs users in: ` +
+        `set both to sign in (AUTH_MODE=jwt, SSO_ENABLED=true), both to not (none, false), or leave one unset.`,
+    );
+  }
+  if (authMode === "jwt") return "AUTH_MODE=jwt";
+  if (sso) return "SSO_ENABLED=true";
+  return undefined;
 }

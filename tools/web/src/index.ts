@@ -5,12 +5,14 @@ import { announceReady } from "@switchboard/contract";
 import { createWebApp } from "./app.js";
 import { readWebSettings } from "./env.js";
 import { identityProviderOrigins } from "./identity-provider.js";
+import { warnIfSupervisorIgnoresTokens } from "./supervisor-auth.js";
 
 const logger = createLogger({ base: { agent: "web" } });
 try {
   const settings = readWebSettings(process.env);
   const connectOrigins =
     settings.signIn.mode === "oidc" ? await identityProviderOrigins(settings.signIn.issuer, logger) : [];
+  if (settings.signIn.mode === "oidc") await warnIfSupervisorIgnoresTokens(settings.supervisorUrl, logger);
   const app = createWebApp({
     supervisorUrl: settings.supervisorUrl,
     ...(settings.slackBotUrl ? { slackBotUrl: settings.slackBotUrl } : {}),

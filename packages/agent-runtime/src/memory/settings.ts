@@ -87,3 +87,64 @@ export function memoryTokens(settings: MemorySettings, maxContextTokens: number 
     maxContextTokens ?? Number.POSITIVE_INFINITY,
   );
 }
+
+/** LANGGRAPH_STORE_TYPE's values (CAIPE's): redis is read and ignored (named at start-up). */
+const STORE_TYPES = ["mongodb", "postgres", "memory", "none", "redis"] as const;
+
+const dsn = z.string().trim().min(1).optional();
+
+const StoreChoiceEnv = z.object({
+  // CAIPE lower-cases it too.
+  LANGGRAPH_STORE_TYPE: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(
+      z.enum(STORE_TYPES, {
+        error: (issue) =>
+          `"${String(issue.input)}" is not a long-term store: use mongodb, postgres, memory or none ` +
+          "(CAIPE's redis is accepted and ignored)",
+      }),
+    )
+    .optional(),
+  // CAIPE's DSN names, in its order; then the checkpoints' PostgreSQL (one server for both).
+  LANGGRAPH_STORE_POSTGRES_DSN: dsn,
+  POSTGRES_DSN: dsn,
+  LANGGRAPH_CHECKPOINT_POSTGRES_DSN: dsn,
+});
+
+export type DsnVariable =
+  | "LANGGRAPH_STORE_POSTGRES_DSN"
+  | "POSTGRES_DSN"
+  | "LANGGRAPH_CHECKPOINT_POSTGRES_DSN";
+
+/** Where long-term memory is kept: PostgreSQL here, or what @switchboard/utils' openStore chooses. */
+export type StoreChoice =
+  | { backend: "postgres"; dsn: string; dsnVariable: DsnVariable }
+  | {
+      backend: "openStore";
+      /** LANGGRAPH_STORE_TYPE for openStore (lower-cased); undefined: its default, MongoDB when a URI is set. */
+      type?: "mongodb" | "memory" | "none";
+      /** LANGGRAPH_STORE_TYPE=redis was set: Switchboard keeps no store on Redis, so openStore's default is used. */
+      ignoredRedis: boolean;
+    };
+
+export function readStoreChoice(env: NodeJS.ProcessEnv): StoreChoice {
+  const e = parseEnv(StoreChoiceEnv, env, { code: "store.config", what: "long-term store settings" });
+  const type = e.LANGGRAPH_STORE_TYPE;
+  if (type === "redis") return { backend: "openStore", ignoredRedis: true };
+  if (type !== "postgres") return { backend: "openStore", ignoredRedis: false, ...(type ? { type } : {}) };
+  const dsnVariable = (
+    ["LANGGRAPH_STORE_POSTGRES_DSN", "POSTGRES_DSN", "LANGGRAPH_CHECKPOINT_POSTGRES_DSN"] as const
+  ).find((name) => e[name]);
+  if (!dsnVariable) {
+    throw new SwitchboardError(
+      "store.config",
+      "user",
+      "LANGGRAPH_STORE_TYPE=postgres needs a PostgreSQL DSN: set LANGGRAPH_STORE_POSTGRES_DSN " +
+        "(e.g. postgresql://langgraph:secret@localhost:5432/langgraph; POSTGRES_DSN and the checkpoints' " +
+        "LANGGRAPH_CHECKPOINT_POSTGRES_DSN are read after it), or set LANGGRAPH_STORE_TYPE=mongodb, memory or none.",
+    );
+  }
+  return { backend: "postgres", dsn: e[dsnVariable] as string, dsnVariable };
+}

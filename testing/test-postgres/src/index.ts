@@ -1,6 +1,7 @@
-// A real PostgreSQL (Debian's) on loopback for the Postgres checkpointer's tests: a fresh cluster in a
-// temporary folder, trust authentication, fsync off. Installed with apt-get when missing (CI machines
-// start without it), as the browser tests install Chromium.
+// A real PostgreSQL (Debian's) on loopback for the tests of what Switchboard keeps on PostgreSQL
+// (checkpoints, long-term memory): a fresh cluster in a temporary folder, trust authentication, fsync
+// off. Installed with apt-get when missing (CI machines start without it), as the browser tests
+// install Chromium.
 import { spawnSync } from "node:child_process";
 import { chownSync, existsSync, readdirSync } from "node:fs";
 import { appendFile, mkdtemp, rm } from "node:fs/promises";

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { readWebSettings } from "./env.js";
+
+const oidc = { OIDC_ISSUER: "https://idp.example.com/realms/caipe", OIDC_CLIENT_ID: "caipe-ui" };
+
+describe("the web chat's sign-in settings", () => {
+  it("signs users in on CAIPE's SSO_ENABLED=true with OIDC_ISSUER and OIDC_CLIENT_ID alone", () => {
+    expect(readWebSettings({ SSO_ENABLED: "true", ...oidc }).signIn).toEqual({
+      mode: "oidc",
+      issuer: oidc.OIDC_ISSUER,
+      clientId: "caipe-ui",
+      scope: "openid profile",
+    });
+    // Switchboard's own name keeps working, and the two may say the same.
+    expect(readWebSettings({ AUTH_MODE: "jwt", ...oidc }).signIn.mode).toBe("oidc");
+    expect(readWebSettings({ AUTH_MODE: "jwt", SSO_ENABLED: "true", ...oidc }).signIn.mode).toBe("oidc");
+  });
+
+  it("signs nobody in when neither asks, or SSO_ENABLED=false", () => {
+    expect(readWebSettings({ ...oidc }).signIn).toEqual({ mode: "none" });
+    expect(readWebSettings({ SSO_ENABLED: "false", ...oidc }).signIn).toEqual({ mode: "none" });
+    expect(readWebSettings({ AUTH_MODE: "none", SSO_ENABLED: "false" }).signIn).toEqual({ mode: "none" });
+  });
+
+  it("stops the start when SSO_ENABLED=true is half set, naming what is missing", () => {
+    expect(() => readWebSettings({ SSO_ENABLED: "true", OIDC_ISSUER: oidc.OIDC_ISSUER })).toThrow(
+      /^SSO_ENABLED=true: the web chat signs users in with OpenID Connect; set OIDC_CLIENT_ID \(a public client/,
+    );
+    expect(() => readWebSettings({ SSO_ENABLED: "true", OIDC_CLIENT_ID: "caipe-ui" })).toThrow(
+      /^SSO_ENABLED=true: .*; set OIDC_ISSUER \(your identity provider\)\.$/,
+    );
+  });
+
+  it("stops the start when AUTH_MODE and SSO_ENABLED disagree, naming both", () => {
+    for (const env of [
+      { AUTH_MODE: "none", SSO_ENABLED: "true", ...oidc },
+      { AUTH_MODE: "jwt", SSO_ENABLED: "false", ...oidc },
+    ]) {
+      expect(() => readWebSettings(env)).toThrow(
+        new RegExp(`^AUTH_MODE=${env.AUTH_MODE} and SSO_ENABLED=${env.SSO_ENABLED} \\(CAIPE's\\) disagree`),
+      );
+    }
+  });
+});
