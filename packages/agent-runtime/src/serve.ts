@@ -196,7 +196,7 @@ async function serveWith(
     conversations: stores,
     access: access.access,
   });
-  const metrics = createMetrics();
+  const metrics = createMetrics(checkpoints.metrics);
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.
   const audit = new AuditTrail(name, access.log, access.access);
   const { host, additions } = createHost({
