@@ -5,7 +5,7 @@ import { type CheckpointerHandle, openCheckpointer } from "@switchboard/utils";
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll } from "vitest";
 import { AuthenticatedCaller } from "../../src/auth/caller.js";
-import { type AgentStores, agentStores } from "../../src/stores/agent-stores.js";
+import { type AgentStoreOptions, type AgentStores, agentStores } from "../../src/stores/agent-stores.js";
 import type { LockSettings } from "../../src/tasks/thread-lock.js";
 
 // The two backends every store is asserted against (as LangGraph's checkpoint-validation suite runs
@@ -17,7 +17,11 @@ export const silent: Logger = createLogger({ level: "silent" });
 export interface StoreBackend {
   name: "memory" | "mongodb";
   /** The agent's stores on this backend (MongoDB: one test database per file, shared by its agents). */
-  open(agent: string, locks?: Partial<LockSettings>): Promise<AgentStores>;
+  open(
+    agent: string,
+    locks?: Partial<LockSettings>,
+    extra?: Pick<AgentStoreOptions, "audit" | "linking">,
+  ): Promise<AgentStores>;
 }
 
 const LOCKS: LockSettings = { policy: "reject", leaseMs: 30_000, waitMs: 2_000 };
@@ -47,7 +51,7 @@ export function storeBackends(file: string): StoreBackend[] {
   });
   return (["memory", "mongodb"] as const).map((name) => ({
     name,
-    async open(agent, locks) {
+    async open(agent, locks, extra) {
       const handle = await openCheckpointer({ env: envs[name], agentName: agent, logger: silent });
       handles.push(handle);
       return agentStores(handle, agent, {
@@ -55,6 +59,7 @@ export function storeBackends(file: string): StoreBackend[] {
         locks: { ...LOCKS, ...locks },
         logger: silent,
         audit: {},
+        ...extra,
       });
     },
   }));
