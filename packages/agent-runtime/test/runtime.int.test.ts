@@ -335,7 +335,7 @@ describe("agent runtime over A2A", () => {
     expect(metrics).toMatch(/switchboard_a2a_requests_total\{method="sendMessage",outcome="ok"\} \d+/);
     expect(metrics).toMatch(/switchboard_turn_duration_seconds_count\{outcome="completed"\} \d+/);
     expect(metrics).toMatch(
-      /switchboard_checkpoint_write_duration_seconds_count\{operation="put",backend="mongodb"\}/,
+      /switchboard_checkpoint_write_duration_seconds_count\{agent="notes",operation="put",backend="mongodb"\}/,
     );
   });
 
