@@ -7,7 +7,6 @@ import {
   serveAgent,
 } from "@switchboard/agent-runtime";
 import { createLogger } from "@switchboard/common";
-import { getCheckpointer } from "@switchboard/utils";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
 import {
@@ -151,7 +150,7 @@ describe("bounded model context in the supervisor", () => {
     for (let i = 1; i <= TURNS; i++) expect(known).toMatch(new RegExp(`topic-${i}\\b`));
 
     // The checkpoint keeps every message (2 per chat turn, 4 per hop) and the summary beside them.
-    const tuple = await (await getCheckpointer()).getTuple({ configurable: { thread_id: contextId } });
+    const tuple = await supervisor.checkpointer.getTuple({ configurable: { thread_id: contextId } });
     const channels = tuple?.checkpoint.channel_values ?? {};
     const stored = (channels.messages ?? []) as Array<{ content: unknown; id?: string }>;
     expect(stored).toHaveLength((TURNS / 3) * 4 + ((2 * TURNS) / 3) * 2);
@@ -182,7 +181,7 @@ describe("bounded model context in the supervisor", () => {
         );
       expect(kinds).toEqual(["refused", "summary", "ok"]);
       // The summary is kept beside the whole history, for the next turns.
-      const tuple = await (await getCheckpointer()).getTuple({ configurable: { thread_id: contextId } });
+      const tuple = await roomy.checkpointer.getTuple({ configurable: { thread_id: contextId } });
       expect((tuple?.checkpoint.channel_values.contextSummary as ContextSummary | undefined)?.text).toContain(
         "bulky notes",
       );

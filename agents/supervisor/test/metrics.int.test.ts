@@ -89,13 +89,13 @@ describe("Prometheus metrics of a supervisor → Jira turn (tracing off)", () =>
     expect(metrics).toMatch(/switchboard_subagent_hop_errors_total\{subagent="github"\} 1/);
   });
 
-  it("times checkpoint reads and writes under the design record's names", async () => {
+  it("times checkpoint reads and writes under the design record's names, labelled by agent", async () => {
     const metrics = await scrape(jiraPort);
     expect(metrics).toMatch(
-      /switchboard_checkpoint_read_duration_seconds_count\{operation="getTuple",backend="mongodb"\} [1-9]/,
+      /switchboard_checkpoint_read_duration_seconds_count\{agent="jira",operation="getTuple",backend="mongodb"\} [1-9]/,
     );
     expect(metrics).toMatch(
-      /switchboard_checkpoint_write_duration_seconds_count\{operation="put",backend="mongodb"\} [1-9]/,
+      /switchboard_checkpoint_write_duration_seconds_count\{agent="jira",operation="put",backend="mongodb"\} [1-9]/,
     );
     expect(metrics).toContain("# TYPE switchboard_checkpoint_errors_total counter");
   });

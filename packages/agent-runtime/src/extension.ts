@@ -2,6 +2,7 @@ import type { User } from "@a2a-js/sdk/server";
 import type { Logger } from "@switchboard/common";
 import type { Request, Response } from "express";
 import type { AuditTrail } from "./audit/audit-trail.js";
+import type { DeletionHook } from "./conversations/deletion.js";
 import type { UserData } from "./memory/user-data.js";
 import type { AgentMetrics } from "./telemetry/metrics.js";
 
@@ -25,14 +26,6 @@ export interface AgentRoutes {
   put(path: string, handler: RouteHandler): void;
   delete(path: string, handler: RouteHandler): void;
 }
-
-/**
- * A step in deleting one of the caller's conversations (DELETE /conversations/:contextId), run
- * after this agent's own state is gone, for the verified caller (the supervisor signs each subagent
- * a token of its own for them): what it returns is added to the deletion's answer (the
- * supervisor's: `subagents`, each subagent's own answer).
- */
-export type DeletionHook = (contextId: string, user: User) => Promise<Record<string, unknown>>;
 
 /** What an agent is given to add to the runtime, in `extend` (any agent) or in its own `graph`. */
 export interface AgentHost {

@@ -6,14 +6,14 @@ export { type AuthzDecision, PolicyEngine } from "./authz/engine.js";
 export { type PolicyTexts, parsePolicies } from "./authz/policy-set.js";
 export type { Principal } from "./authz/principal.js";
 export type { AuthzAction, AuthzQuestion, ToolResource } from "./authz/request.js";
-export type { DeletedConversation } from "./conversations/deletion.js";
+export type { DeletedConversation, DeletionHook } from "./conversations/deletion.js";
 export type {
   ConversationHistory,
   ConversationSummary,
   ConversationTask,
 } from "./conversations/history.js";
 export type { AgentDefinition, GraphDeps, SkillSpec, TurnGraph } from "./definition.js";
-export type { AgentHost, AgentRoutes, DeletionHook, RouteHandler } from "./extension.js";
+export type { AgentHost, AgentRoutes, RouteHandler } from "./extension.js";
 export {
   boundedHistory,
   type ContextBudget,

@@ -1,23 +1,13 @@
 import { createServer, type ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { InMemoryPushNotificationStore, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createLogger, isSwitchboardError, type Logger, listenHttp } from "@switchboard/common";
-import { announceReady, collectionsFor, packageDirOwning, readAgentPackage } from "@switchboard/contract";
+import { announceReady, packageDirOwning, readAgentPackage } from "@switchboard/contract";
 import { createChatModel } from "@switchboard/llm";
-import {
-  closeCheckpointer,
-  detectAgentName,
-  getCheckpointer,
-  getCheckpointerDb,
-  getCheckpointerInfo,
-} from "@switchboard/utils";
-import type { Db } from "mongodb";
+import { type CheckpointerHandle, detectAgentName, openCheckpointer } from "@switchboard/utils";
 import { AnchoredAuditLog, AnchorFile } from "./audit/anchor.js";
 import type { AuditLog } from "./audit/audit-log.js";
 import { AuditTrail } from "./audit/audit-trail.js";
-import { MemoryAuditLog } from "./audit/memory-audit-log.js";
-import { MongoAuditLog } from "./audit/mongo-audit-log.js";
 import { AuditRecorder } from "./audit/recorder.js";
 import { type AuditSettings, auditKeyProblem, readAuditSettings } from "./audit/settings.js";
 import { readAuthSettings } from "./auth/bearer.js";
@@ -26,7 +16,7 @@ import { loadPolicies } from "./authz/policy-source.js";
 import { readAuthzSettings } from "./authz/settings.js";
 import type { ConversationStore } from "./conversations/deletion.js";
 import { LinkedTokenRoutes } from "./credentials/linked-route.js";
-import { type LinkableVendor, LinkedTokens } from "./credentials/linked-tokens.js";
+import type { LinkableVendor } from "./credentials/linked-tokens.js";
 import { readLinkingSettings } from "./credentials/settings.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
@@ -40,13 +30,12 @@ import { mcpToolsFor } from "./mcp/tools.js";
 import { memoryRoutes } from "./memory/routes.js";
 import { agentMemory } from "./memory/setup.js";
 import { PushDelivery } from "./push/delivery.js";
-import { MongoPushConfigStore } from "./push/store.js";
-import { MongoTaskStore } from "./tasks/mongo-task-store.js";
+import { type AgentStores, agentStores } from "./stores/agent-stores.js";
 import { AgentRequestHandler } from "./tasks/request-handler.js";
-import { MemoryThreadLocks, MongoThreadLocks } from "./tasks/thread-lock.js";
 import { createMetrics } from "./telemetry/metrics.js";
 import { processTracing } from "./telemetry/process-tracing.js";
 import { readTracingSettings } from "./telemetry/tracing-settings.js";
+import type { AgentTool } from "./tools/define-tool.js";
 import { AgentTurnExecutor } from "./turn/executor.js";
 import { TurnCheckpoints } from "./turn/turn-checkpoints.js";
 
@@ -55,6 +44,8 @@ export interface RunningAgent {
   /** The URL it listens on (loopback form of the bound address). */
   url: string;
   publicUrl: string;
+  /** The agent's own checkpoint saver (tests read what a turn stored through it). */
+  checkpointer: BaseCheckpointSaver;
   /**
    * Shuts down without losing a turn: not ready and turning new requests away at once, the running
    * turns given `graceMs` (default SHUTDOWN_GRACE_SECONDS) to finish, any still running then failed
@@ -71,7 +62,7 @@ const SHUTDOWN_REASON =
 export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
-  /** A saver to use instead of getCheckpointer()'s (benchmarks compare savers this way). */
+  /** A saver to use instead of the agent's own (benchmarks compare savers this way). */
   checkpointer?: BaseCheckpointSaver;
 }
 
@@ -114,41 +105,98 @@ export async function serveAgent(
     timeoutMs: settings.mcpStartupTimeoutMs,
     nativeTools,
   });
-  // This agent's own checkpointer (by its settings): another agent in the process has its own.
-  const store = { env, agentName: name, logger };
-  const checkpointer = options.checkpointer ?? (await getCheckpointer(store));
-  const db = await getCheckpointerDb(store);
+  // The agent's own checkpointer (by its settings), held here and closed with the agent: another
+  // agent in the process has its own. Fails fast when MongoDB is configured but unreachable.
+  const checkpoints = await openCheckpointer({ env, agentName: name, logger });
+  const started: Started = {
+    env,
+    logger,
+    name,
+    settings,
+    auth,
+    auditSettings,
+    tracingSettings,
+    tracing,
+    nativeTools,
+    mcp,
+  };
+  try {
+    return await serveWith(definition, options, started, checkpoints);
+  } catch (error) {
+    await checkpoints.close();
+    await mcp.close();
+    throw error;
+  }
+}
+
+/** What serveAgent has read and started before the agent's checkpointer opens. */
+interface Started {
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  name: string;
+  settings: ReturnType<typeof readRuntimeSettings>;
+  auth: ReturnType<typeof readAuthSettings>;
+  auditSettings: AuditSettings;
+  tracingSettings: ReturnType<typeof readTracingSettings>;
+  tracing: Awaited<ReturnType<typeof processTracing.join>> | undefined;
+  nativeTools: AgentTool[];
+  mcp: Awaited<ReturnType<typeof mcpToolsFor>>;
+}
+
+/** The rest of the start, on the agent's own checkpointer: closed (with the MCP servers) if it fails. */
+async function serveWith(
+  definition: AgentDefinition,
+  options: ServeOptions,
+  started: Started,
+  checkpoints: CheckpointerHandle,
+): Promise<RunningAgent> {
+  const { env, logger, name, settings, auth, auditSettings, tracingSettings, tracing, nativeTools, mcp } =
+    started;
+  const checkpointer = options.checkpointer ?? checkpoints.saver;
+  // Keyed when AUDIT_HMAC_KEY is set; required with signed-in users and MongoDB (audit/settings.ts).
+  const keyProblem = auditKeyProblem(auditSettings, {
+    authMode: auth.mode,
+    stored: checkpoints.db !== undefined,
+  });
+  if (keyProblem && "error" in keyProblem) throw keyProblem.error;
+  if (keyProblem) logger.warn(keyProblem.warning);
+  const linking = linkingFor(name, env, definition.linkedTokens, logger);
+  // Tasks, push configs, leases, audit trail and linked tokens: beside the checkpoints, chosen once.
+  const stores = await agentStores(checkpoints, name, {
+    checkpointer,
+    locks: settings.locks,
+    logger,
+    audit: {
+      ...(auditSettings.retentionDays ? { retentionDays: auditSettings.retentionDays } : {}),
+      ...(auditSettings.key ? { key: auditSettings.key } : {}),
+    },
+    ...(linking.on ? { linking: linking.on } : {}),
+  });
   const llm = await createChatModel({ env, agent: name });
   // The offline model reads only the newest message (or tool results) and cannot summarize: its
   // "summary" would be its help text in place of the history.
   const context = llm.offline ? undefined : settings.context;
   const turnCheckpoints = new TurnCheckpoints(checkpointer);
-  const linking = await linkingFor(name, env, db, definition.linkedTokens, logger);
   const access = await accessFor({
     agent: name,
     env,
     audit: auditSettings,
     authMode: auth.mode,
-    db,
+    stores,
     logger,
-    linked: linking.tokens,
     tracing: tracingSettings.enabled,
   });
   // Long-term memory (store_<agent>): what users asked to be remembered, across conversations.
-  let conversations: ConversationStore | undefined;
   const memory = await agentMemory({
     agent: name,
     env,
     logger,
     model: llm.offline ? undefined : llm.model,
     maxContextTokens: context?.maxTokens,
-    conversations: () => {
-      if (!conversations) throw new Error("the agent's conversations are not set up yet");
-      return conversations;
-    },
+    conversations: stores,
     access: access.access,
   });
-  const metrics = createMetrics();
+  const metrics = createMetrics(checkpoints.metrics);
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.
   const audit = new AuditTrail(name, access.log, access.access);
   const { host, additions } = createHost({
@@ -189,13 +237,8 @@ export async function serveAgent(
         memories: memory.memories,
         maxContextTokens: context?.maxTokens,
       });
-  const taskStore = db ? await MongoTaskStore.create(db, name) : new InMemoryTaskStore();
-  const locks = db
-    ? await MongoThreadLocks.create(db, name, settings.locks, logger)
-    : new MemoryThreadLocks(settings.locks);
-  const pushConfigs = db ? await MongoPushConfigStore.create(db, name) : new InMemoryPushNotificationStore();
   const pushDelivery = new PushDelivery({
-    store: pushConfigs,
+    store: stores.pushConfigs,
     allowPrivate: settings.allowPrivateWebhooks,
     logger,
   });
@@ -210,14 +253,14 @@ export async function serveAgent(
     agent: name,
     graph,
     checkpoints: turnCheckpoints,
-    locks,
+    locks: stores.locks,
     logger,
     metrics,
     // A task the SDK has just given an id: neither its store nor its push configs need be read.
     tasks: {
       willCreate: (taskId, context) => {
-        if (taskStore instanceof MongoTaskStore) taskStore.willCreate(taskId, context);
-        if (pushConfigs instanceof MongoPushConfigStore) pushConfigs.willCreate(taskId, context);
+        stores.tasks.willCreate(taskId, context);
+        stores.pushConfigs.willCreate(taskId, context);
       },
     },
     tracing: tracingSettings.enabled ? { captureContent: tracingSettings.captureContent } : undefined,
@@ -227,15 +270,13 @@ export async function serveAgent(
   });
   const requestHandler = new AgentRequestHandler({
     card,
-    tasks: taskStore,
+    tasks: stores.tasks,
     executor,
-    pushConfigs,
+    pushConfigs: stores.pushConfigs,
     pushDelivery,
-    ...(taskStore instanceof MongoTaskStore && locks instanceof MongoThreadLocks
-      ? { follower: { tasks: taskStore, locks, leaseMs: settings.locks.leaseMs } }
-      : {}),
+    ...(stores.follower ? { follower: { ...stores.follower, leaseMs: settings.locks.leaseMs } } : {}),
   });
-  conversations = { agent: name, checkpointer, db, tasks: taskStore, hooks: additions.deletionHooks };
+  const conversations: ConversationStore = { ...stores, hooks: additions.deletionHooks };
   // Requests being answered: a drain closes the connections only once none is left.
   const answering = new Set<ServerResponse>();
   server.on("request", (_req, res) => {
@@ -248,7 +289,7 @@ export async function serveAgent(
       agent: name,
       requestHandler,
       logger,
-      ready: () => reachable(db),
+      ready: () => stores.ready(),
       draining: () => draining,
       maxBodyBytes: settings.maxBodyBytes,
       allowPrivateWebhooks: settings.allowPrivateWebhooks,
@@ -263,7 +304,7 @@ export async function serveAgent(
     }),
   );
   const url = `http://127.0.0.1:${port}`;
-  const info = await getCheckpointerInfo(store);
+  const { info } = checkpoints;
   logger.info(
     {
       url: publicUrl,
@@ -284,7 +325,7 @@ export async function serveAgent(
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     for (const cleanup of cleanups) await cleanup();
-    await closeCheckpointer(store);
+    await checkpoints.close();
     // Spans still buffered are exported before the process goes.
     await tracing?.shutdown();
   };
@@ -292,6 +333,7 @@ export async function serveAgent(
     name,
     url,
     publicUrl,
+    checkpointer,
     drain: async (graceMs = settings.shutdownGraceMs) => {
       // Connections stay open until every request has its answer: a new request on one is answered
       // 503 (and the connection closed), which a client or proxy can send elsewhere; a socket closed
@@ -317,17 +359,6 @@ export async function serveAgent(
     },
     close,
   };
-}
-
-/** Whether the agent's checkpoint store answers now (/ready); the memory backend always does. */
-async function reachable(db: Db | undefined): Promise<boolean> {
-  if (!db) return true;
-  try {
-    await db.command({ ping: 1 });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** How long a draining replica keeps answering 503 before it closes, at least. */
@@ -372,7 +403,6 @@ export async function runAgent(definition: AgentDefinition): Promise<void> {
       { err: isSwitchboardError(error) ? undefined : error },
       `${definition.name} agent cannot start: ${message}`,
     );
-    await closeCheckpointer();
     process.exit(1);
   }
 }
@@ -391,18 +421,16 @@ async function accessFor({
   env,
   audit,
   authMode,
-  db,
+  stores,
   logger,
-  linked,
   tracing,
 }: {
   agent: string;
   env: NodeJS.ProcessEnv;
   audit: AuditSettings;
   authMode: "none" | "jwt";
-  db: Db | undefined;
+  stores: AgentStores;
   logger: Logger;
-  linked: LinkedTokens | undefined;
   /** Whether the agent exports traces and logs: its audit lines are then log records too. */
   tracing: boolean;
 }): Promise<{ access: Access; log: AuditLog; close(): void }> {
@@ -424,21 +452,12 @@ async function accessFor({
       "AUTH_MODE=jwt with no policy: every signed-in user may use every tool of this agent. Set AUTHZ_POLICY_FILE (Cedar) or RBAC_ADMIN_GROUPS / RBAC_READONLY_GROUPS.",
     );
   }
-  // Keyed when AUDIT_HMAC_KEY is set; required with signed-in users and MongoDB (audit/settings.ts).
-  const keyProblem = auditKeyProblem(audit, { authMode, stored: db !== undefined });
-  if (keyProblem && "error" in keyProblem) throw keyProblem.error;
-  if (keyProblem) logger.warn(keyProblem.warning);
-  const stored = db
-    ? await MongoAuditLog.create(db, collectionsFor(agent).audit, {
-        ...(audit.retentionDays ? { retentionDays: audit.retentionDays } : {}),
-        ...(audit.key ? { key: audit.key } : {}),
-      })
-    : new MemoryAuditLog(audit.key);
+  const stored = stores.auditLog;
   // Each line's sequence number and link leave the process as it is stored: to AUDIT_ANCHOR_FILE,
   // and, with tracing on, in its OpenTelemetry log record (log-records.ts; loaded only then: the
   // logs API is CommonJS only and brings a second, CommonJS copy of @opentelemetry/api).
   const anchor = audit.anchorFile ? AnchorFile.open(audit.anchorFile) : undefined;
-  if (!anchor && !tracing && db && authMode === "jwt") {
+  if (!anchor && !tracing && stores.backend === "mongodb" && authMode === "jwt") {
     logger.warn(
       "The audit trail's head is not exported (no AUDIT_ANCHOR_FILE, no OpenTelemetry logs): `pnpm audit:verify` cannot see its newest lines or the whole trail deleted. Set AUDIT_ANCHOR_FILE.",
     );
@@ -452,7 +471,7 @@ async function accessFor({
     policies?.engine,
     new AuditRecorder(log, agent),
     settings.groupClaims,
-    linked,
+    stores.linkedTokens,
   );
   return {
     access,
@@ -470,13 +489,12 @@ async function accessFor({
  * the start with what to set, on every agent (one env file feeds the fleet: a weak key is refused
  * wherever it is set, not only where it is used). Off, GET /linked-tokens says why.
  */
-async function linkingFor(
+function linkingFor(
   agent: string,
   env: NodeJS.ProcessEnv,
-  db: Db | undefined,
   vendor: LinkableVendor | undefined,
   logger: Logger,
-): Promise<{ tokens?: LinkedTokens; off?: { reason: string; vendor?: LinkableVendor } }> {
+): { on?: { vendor: LinkableVendor; key: Buffer }; off?: { reason: string; vendor?: LinkableVendor } } {
   const settings = readLinkingSettings(env);
   if (!vendor) {
     return {
@@ -489,5 +507,5 @@ async function linkingFor(
     logger.info(`${vendor.title} tokens of users' own: off. ${settings.reason}`);
     return { off: { reason: settings.reason, vendor } };
   }
-  return { tokens: await LinkedTokens.open(db, agent, vendor, settings.key) };
+  return { on: { vendor, key: settings.key } };
 }

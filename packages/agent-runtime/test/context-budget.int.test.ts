@@ -3,7 +3,6 @@ import { taskStateToJSON } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import type { BaseMessage } from "@langchain/core/messages";
 import { createLogger } from "@switchboard/common";
-import { getCheckpointer } from "@switchboard/utils";
 import {
   type ChatCompletionRequest,
   callTool,
@@ -110,7 +109,8 @@ describe("bounded model context in an agent", () => {
 
   /** The conversation as the running agent stored it (read through its own saver). */
   const storedMessages = async (thread: string): Promise<BaseMessage[]> => {
-    const tuple = await (await getCheckpointer()).getTuple({ configurable: { thread_id: thread } });
+    if (!agent) throw new Error("no agent is running");
+    const tuple = await agent.checkpointer.getTuple({ configurable: { thread_id: thread } });
     return (tuple?.checkpoint.channel_values.messages as BaseMessage[] | undefined) ?? [];
   };
 

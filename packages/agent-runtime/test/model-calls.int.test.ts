@@ -2,6 +2,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { context, trace } from "@opentelemetry/api";
 import { tracing } from "@opentelemetry/sdk-node";
 import { createChatModel } from "@switchboard/llm";
+import { checkpointMetrics } from "@switchboard/utils";
 import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMetrics } from "../src/telemetry/metrics.js";
@@ -31,7 +32,7 @@ describe("model call spans", () => {
     const parent = trace.setSpan(context.active(), turn);
     const observer = new ModelCallObserver({
       agent: "jira",
-      metrics: createMetrics(),
+      metrics: createMetrics(checkpointMetrics()),
       parent,
       captureContent,
     });

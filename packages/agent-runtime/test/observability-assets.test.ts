@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { checkpointMetrics } from "@switchboard/utils";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 // The supervisor's hop metrics are its own; their definitions are plain data, read here by path.
@@ -9,7 +10,7 @@ import { createMetrics } from "../src/telemetry/metrics.js";
 const docs = join(import.meta.dirname, "..", "..", "..", "docs", "observability");
 
 /** Every metric the fleet exports: the runtime's (each agent's) and the supervisor's hop metrics. */
-const fleet = createMetrics();
+const fleet = createMetrics(checkpointMetrics());
 fleet.agentMetrics.histogram(HOP_DURATION);
 fleet.agentMetrics.counter(HOP_ERRORS);
 const metricsRegistry = fleet.registry;

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { TaskState, taskStateToJSON } from "@a2a-js/sdk";
 import { HumanMessage } from "@langchain/core/messages";
 import { createChatModel } from "@switchboard/llm";
-import { getCheckpointer } from "@switchboard/utils";
 import {
   callTool,
   guardOutboundConnections,
@@ -180,7 +179,8 @@ describe("agent runtime over A2A", () => {
   });
 
   it("continues a conversation paused by the human-in-the-loop step agents had before, changing nothing", async () => {
-    const client = await clientFor((await start()).url);
+    const running = await start();
+    const client = await clientFor(running.url);
     const contextId = `ctx-${randomUUID()}`;
     // What an agent before confirm-changes.ts stored: a pause in langchain's own step after the model.
     const before = createAgent({
@@ -188,7 +188,7 @@ describe("agent runtime over A2A", () => {
       tools: notesAgent(notes)
         .tools({})
         .map(({ tool }) => tool),
-      checkpointer: await getCheckpointer(),
+      checkpointer: running.checkpointer,
       middleware: [humanInTheLoopMiddleware({ interruptOn: { add_note: true } })],
     });
     const config = { configurable: { thread_id: contextId } };
@@ -335,7 +335,7 @@ describe("agent runtime over A2A", () => {
     expect(metrics).toMatch(/switchboard_a2a_requests_total\{method="sendMessage",outcome="ok"\} \d+/);
     expect(metrics).toMatch(/switchboard_turn_duration_seconds_count\{outcome="completed"\} \d+/);
     expect(metrics).toMatch(
-      /switchboard_checkpoint_write_duration_seconds_count\{operation="put",backend="mongodb"\}/,
+      /switchboard_checkpoint_write_duration_seconds_count\{agent="notes",operation="put",backend="mongodb"\}/,
     );
   });
 

@@ -57,6 +57,30 @@ describe("two different agents served in one process", () => {
     await expect.poll(() => calls(notes, "notes")).toBe("1");
     expect(await calls(desk, "notes")).toBeUndefined();
     expect(await calls(desk, "desk")).toBe("1");
+    // And its own checkpointer's reads and writes, labelled by agent: the other's are not on its page.
+    const checkpointCounts = async (agent: RunningAgent, kind: "write" | "read") => {
+      const page = await (await fetch(`${agent.url}/metrics`)).text();
+      const counts: Record<string, number> = {};
+      const line = new RegExp(
+        `^switchboard_checkpoint_${kind}_duration_seconds_count\\{([^}]*)\\} (\\d+)$`,
+        "gm",
+      );
+      for (const [, labels, value] of page.matchAll(line)) {
+        const agent = /agent="([^"]*)"/.exec(labels ?? "")?.[1] ?? "(no agent label)";
+        counts[agent] = (counts[agent] ?? 0) + Number(value);
+      }
+      return counts;
+    };
+    for (const [agent, name] of [
+      [notes, "notes"],
+      [desk, "desk"],
+    ] as const) {
+      for (const kind of ["write", "read"] as const) {
+        const counts = await checkpointCounts(agent, kind);
+        expect(Object.keys(counts), `${name}'s checkpoint ${kind}s`).toEqual([name]);
+        expect(counts[name]).toBeGreaterThan(0);
+      }
+    }
 
     // Closing one leaves the other serving, with its checkpoint store.
     await notes.close();

@@ -6,7 +6,7 @@ import { type Db, MongoClient } from "mongodb";
 import { agentLogger, withoutAgent } from "./agent-logger.js";
 import { assertValidAgentName, detectAgentName } from "./agent-name.js";
 import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-env.js";
-import { instrumentSaver } from "./checkpoint-metrics.js";
+import { type CheckpointMetrics, checkpointMetrics, instrumentSaver } from "./checkpoint-metrics.js";
 import { MongoCheckpointSaver } from "./mongo-saver.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
 import { agentCollections, EXPIRY_FIELD, type SaverCollections } from "./saver/documents.js";
@@ -49,6 +49,11 @@ export interface CheckpointerHandle {
   readonly info: CheckpointerInfo;
   /** The database checkpoints live in (A2A tasks and locks go beside them); undefined for memory. */
   readonly db?: Db;
+  /**
+   * This checkpointer's own read, write and error metrics, labelled by its agent (registered
+   * nowhere: whoever serves /metrics registers them), so agents in one process report apart.
+   */
+  readonly metrics: CheckpointMetrics;
   /** Whether the store answers now; always true for the memory backend. */
   ping(): Promise<boolean>;
   /** Closes its MongoDB client (nothing to close for memory). */
@@ -131,8 +136,10 @@ export async function buildCheckpointer(resolved: ResolvedCheckpointer): Promise
     } else {
       logger.info("LANGGRAPH_CHECKPOINT_TYPE=memory: conversations will not survive a restart.");
     }
+    const metrics = checkpointMetrics();
     return {
-      saver: instrumentSaver(new MemorySaver(), "memory"),
+      saver: instrumentSaver(new MemorySaver(), "memory", agent, metrics),
+      metrics,
       info: { agent, backend: "memory" },
       ping: async () => true,
       close: async () => undefined,
@@ -182,8 +189,10 @@ async function buildMongo(
     };
     if (ttlSeconds) info.ttlSeconds = ttlSeconds;
     logger.info(withoutAgent(info), "Checkpoints persist to MongoDB");
+    const metrics = checkpointMetrics();
     return {
-      saver: instrumentSaver(saver, "mongodb"),
+      saver: instrumentSaver(saver, "mongodb", agent, metrics),
+      metrics,
       info,
       db,
       ping: () => pingDb(db),

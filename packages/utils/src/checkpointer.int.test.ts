@@ -4,14 +4,15 @@ import { emptyCheckpoint, MemorySaver } from "@langchain/langgraph-checkpoint";
 import { createLogger } from "@switchboard/common";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
+  type CheckpointerHandle,
+  type CheckpointerOptions,
   closeCheckpointer,
   getCheckpointer,
   getCheckpointerDb,
   getCheckpointerInfo,
   openCheckpointer,
-  pingCheckpointer,
 } from "./checkpointer.js";
 import { MongoCheckpointSaver } from "./mongo-saver.js";
 
@@ -43,10 +44,22 @@ describe("getCheckpointer", () => {
     return name;
   };
 
+  /** Checkpointers of the test's own (as the runtime opens each agent's), closed after each test. */
+  const opened: CheckpointerHandle[] = [];
+  const open = async (options: CheckpointerOptions) => {
+    const handle = await openCheckpointer(options);
+    opened.push(handle);
+    return handle;
+  };
+
   beforeAll(async () => {
     client = await MongoClient.connect(testMongoUri());
   });
-  afterEach(() => closeCheckpointer());
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((handle) => handle.close()));
+    await closeCheckpointer();
+    vi.unstubAllEnvs();
+  });
   afterAll(async () => {
     // mongo-java-server cannot drop a database after a dropped TTL index; its data dies with it anyway.
     for (const name of dbs)
@@ -59,12 +72,12 @@ describe("getCheckpointer", () => {
 
   it("binds a MongoCheckpointSaver to the agent's own collections and creates their indexes", async () => {
     const dbName = newDb("own");
-    const saver = await getCheckpointer({
+    const handle = await open({
       agentName: "jira",
       env: { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName },
     });
-    expect(saver).toBeInstanceOf(MongoCheckpointSaver);
-    expect(await getCheckpointerInfo()).toMatchObject({
+    expect(handle.saver).toBeInstanceOf(MongoCheckpointSaver);
+    expect(handle.info).toMatchObject({
       agent: "jira",
       backend: "mongodb",
       dbName,
@@ -99,7 +112,7 @@ describe("getCheckpointer", () => {
       task_id: 1,
       idx: 1,
     });
-    expect(await pingCheckpointer()).toBe(true);
+    expect(await handle.ping()).toBe(true);
   });
 
   it("is one saver per process until closed", async () => {
@@ -113,7 +126,7 @@ describe("getCheckpointer", () => {
     expect(await getCheckpointer({ agentName: "github", env })).not.toBe(a);
   });
 
-  it("gives each agent in one process its own saver, on its own collections; the first stays the default", async () => {
+  it("gives each agent in one process its own saver, on its own collections; none is anyone's default", async () => {
     const dbName = newDb("agents");
     const env = { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName };
     const jira = await getCheckpointer({ agentName: "jira", env });
@@ -126,9 +139,11 @@ describe("getCheckpointer", () => {
     expect(await getCheckpointerInfo({ agentName: "github", env })).toMatchObject({
       collection: "checkpoints_github",
     });
-    // Callers without options get the process's first checkpointer, as when there was only one.
-    expect(await getCheckpointer()).toBe(jira);
-    expect(await getCheckpointerInfo()).toMatchObject({ agent: "jira", collection: "checkpoints_jira" });
+    // Callers without options get the process's own agent by process.env, never whichever was built first.
+    vi.stubEnv("AGENT_NAME", "weather");
+    vi.stubEnv("LANGGRAPH_CHECKPOINT_TYPE", "memory");
+    expect(await getCheckpointerInfo()).toEqual({ agent: "weather", backend: "memory" });
+    expect(await getCheckpointer()).not.toBe(jira);
 
     const config = { configurable: { thread_id: "shared-context", checkpoint_ns: "" } };
     for (const [saver, text] of [
@@ -162,7 +177,6 @@ describe("getCheckpointer", () => {
     // Closing one agent's leaves the other's open and still shared.
     await closeCheckpointer({ agentName: "github", env });
     expect(await getCheckpointer({ agentName: "jira", env })).toBe(jira);
-    expect(await pingCheckpointer()).toBe(true);
     expect(await getCheckpointer({ agentName: "github", env })).not.toBe(github);
   });
 
@@ -181,9 +195,33 @@ describe("getCheckpointer", () => {
     expect(await getCheckpointer({ agentName: "aws", env })).toBe(shared);
   });
 
+  it("gives each owned checkpointer its own metrics, labelled by its agent", async () => {
+    const env = { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: newDb("metrics") };
+    const jira = await open({ agentName: "jira", env });
+    const github = await open({ agentName: "github", env: { LANGGRAPH_CHECKPOINT_TYPE: "memory" } });
+    const config = { configurable: { thread_id: "t-metrics", checkpoint_ns: "" } };
+    await jira.saver.put(config, emptyCheckpoint(), { source: "input", step: -1, parents: {} }, {});
+    await jira.saver.getTuple(config);
+    await github.saver.getTuple(config);
+    const counts = async (handle: CheckpointerHandle, metric: "readDuration" | "writeDuration") =>
+      (await handle.metrics[metric].get()).values
+        .filter((value) => value.metricName?.endsWith("_count"))
+        .map(({ labels, value }) => ({ ...labels, value }));
+    expect(await counts(jira, "writeDuration")).toEqual([
+      { agent: "jira", operation: "put", backend: "mongodb", value: 1 },
+    ]);
+    expect(await counts(jira, "readDuration")).toEqual([
+      { agent: "jira", operation: "getTuple", backend: "mongodb", value: 1 },
+    ]);
+    expect(await counts(github, "readDuration")).toEqual([
+      { agent: "github", operation: "getTuple", backend: "memory", value: 1 },
+    ]);
+    expect(await counts(github, "writeDuration")).toEqual([]);
+  });
+
   it("prefers LANGGRAPH_CHECKPOINT_MONGODB_URI over MONGODB_URI", async () => {
     const dbName = newDb("precedence");
-    await getCheckpointer({
+    const handle = await open({
       agentName: "aws",
       env: {
         LANGGRAPH_CHECKPOINT_MONGODB_URI: testMongoUri(),
@@ -191,27 +229,26 @@ describe("getCheckpointer", () => {
         LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName,
       },
     });
-    expect(await getCheckpointerInfo()).toMatchObject({ backend: "mongodb", dbName });
+    expect(handle.info).toMatchObject({ backend: "mongodb", dbName });
   });
 
   it("takes the database from the URI path, and the DB_NAME setting over it", async () => {
     const fromPath = newDb("frompath");
-    await getCheckpointer({ agentName: "aws", env: { MONGODB_URI: uriWithDb(fromPath) } });
-    expect(await getCheckpointerInfo()).toMatchObject({ dbName: fromPath });
-    await closeCheckpointer();
+    const handle = await open({ agentName: "aws", env: { MONGODB_URI: uriWithDb(fromPath) } });
+    expect(handle.info).toMatchObject({ dbName: fromPath });
 
     const explicit = newDb("explicit");
-    await getCheckpointer({
+    const named = await open({
       agentName: "aws",
       env: { MONGODB_URI: uriWithDb(fromPath), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: explicit },
     });
-    expect(await getCheckpointerInfo()).toMatchObject({ dbName: explicit });
+    expect(named.info).toMatchObject({ dbName: explicit });
   });
 
   it("defaults the database to switchboard", async () => {
     if (process.env.MONGODB_URI) return; // a shared real server's default database is not ours to touch
-    await getCheckpointer({ agentName: "defaultdb", env: { MONGODB_URI: testMongoUri() } });
-    expect(await getCheckpointerInfo()).toMatchObject({ dbName: "switchboard" });
+    const handle = await open({ agentName: "defaultdb", env: { MONGODB_URI: testMongoUri() } });
+    expect(handle.info).toMatchObject({ dbName: "switchboard" });
     await client.db("switchboard").dropDatabase();
   });
 
@@ -222,12 +259,10 @@ describe("getCheckpointer", () => {
       LANGGRAPH_CHECKPOINT_MONGODB_COLLECTION: "legacy_checkpoints",
       LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION: "legacy_writes",
     };
-    await getCheckpointer({ agentName: "jira", env });
-    expect(await getCheckpointerInfo()).toMatchObject({
+    expect((await open({ agentName: "jira", env })).info).toMatchObject({
       collection: "legacy_checkpoints",
       writesCollection: "legacy_writes",
     });
-    await closeCheckpointer();
 
     const { LANGGRAPH_CHECKPOINT_MONGODB_WRITES_COLLECTION: _, ...onlyOne } = env;
     await expect(getCheckpointer({ agentName: "jira", env: onlyOne })).rejects.toThrow(
@@ -294,7 +329,6 @@ describe("getCheckpointer", () => {
     expect(error.message).toContain("mongodb://admin:****@127.0.0.1:9/db");
     expect(error.message).not.toContain("s3cr");
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(await pingCheckpointer()).toBe(false);
   });
 
   it("refuses LANGGRAPH_CHECKPOINT_TYPE=mongodb without a URI, and an unknown type", async () => {

@@ -1,5 +1,5 @@
 export { assertValidAgentName, type DetectedAgentName, detectAgentName } from "./agent-name.js";
-export { checkpointErrors, checkpointReadDuration, checkpointWriteDuration } from "./checkpoint-metrics.js";
+export { type CheckpointMetrics, checkpointMetrics } from "./checkpoint-metrics.js";
 export {
   type CheckpointerHandle,
   type CheckpointerInfo,
@@ -9,7 +9,6 @@ export {
   getCheckpointerDb,
   getCheckpointerInfo,
   openCheckpointer,
-  pingCheckpointer,
 } from "./checkpointer.js";
 export { type ResolvedCheckpointer, resolveCheckpointer } from "./checkpointer-build.js";
 export { MAX_VALUE_BYTES, MongoCheckpointSaver, type MongoSaverOptions } from "./mongo-saver.js";

@@ -6,7 +6,7 @@ import { type Db, MongoClient } from "mongodb";
 import pg from "pg";
 import { withoutAgent } from "./agent-logger.js";
 import type { CheckpointSettings } from "./checkpoint-env.js";
-import { instrumentSaver } from "./checkpoint-metrics.js";
+import { checkpointMetrics, instrumentSaver } from "./checkpoint-metrics.js";
 import type { CheckpointerHandle, CheckpointerInfo } from "./checkpointer-build.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
 
@@ -61,8 +61,10 @@ export async function buildPostgres(
   const info: CheckpointerInfo = { agent, backend: "postgres", dsn: shown, schema };
   if (ttlSeconds) info.ttlSeconds = ttlSeconds;
   logger.info(withoutAgent(info), "Checkpoints persist to PostgreSQL");
+  const metrics = checkpointMetrics();
   return {
-    saver: instrumentSaver(saver, "postgres"),
+    saver: instrumentSaver(saver, "postgres", agent, metrics),
+    metrics,
     info,
     db: side?.db,
     ping: async () => {

@@ -2,7 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { Logger } from "@switchboard/common";
 import { openStore, readStoreSettings, type StoreHandle, type StoreInfo } from "@switchboard/utils";
 import type { Access } from "../authz/access.js";
-import type { ConversationStore } from "../conversations/deletion.js";
+import type { ConversationStores } from "../conversations/deletion.js";
 import { createEmbeddings } from "./embeddings.js";
 import { extractionModel } from "./extraction-model.js";
 import { FactExtractor } from "./fact-extraction.js";
@@ -34,7 +34,7 @@ export async function agentMemory(options: {
   logger: Logger;
   model: BaseChatModel | undefined;
   maxContextTokens: number | undefined;
-  conversations: () => ConversationStore;
+  conversations: ConversationStores;
   /** The agent's policies and linked tokens: forget me unlinks the caller's (UserData). */
   access?: Access;
 }): Promise<AgentMemory> {

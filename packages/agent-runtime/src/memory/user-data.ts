@@ -1,7 +1,6 @@
 import type { User } from "@a2a-js/sdk/server";
 import type { Access } from "../authz/access.js";
-import { type ConversationStore, deleteConversation } from "../conversations/deletion.js";
-import { listConversations } from "../conversations/history.js";
+import { type ConversationStores, deleteUserConversations } from "../conversations/deletion.js";
 import type { Memory, MemoryBook } from "./memory-book.js";
 import { ownerOfUser } from "./owner.js";
 
@@ -15,9 +14,6 @@ export interface ForgottenUser {
   linkedTokens: number;
 }
 
-/** Listings of conversations are capped (see history.ts): erasing goes round until none is left. */
-const MAX_ROUNDS = 1_000;
-
 /**
  * One agent's data about the calling user, for the user: their memories (listed, erased one by
  * one or all) and "forget me" (every conversation, task, memory and linked token of theirs on this
@@ -27,7 +23,8 @@ export class UserData {
   constructor(
     readonly agent: string,
     private readonly book: MemoryBook | undefined,
-    private readonly conversations: () => ConversationStore,
+    /** Where the user's conversations are: each store deletes its own part of them. */
+    private readonly conversations: ConversationStores,
     /** Whose linked tokens are whose, and where unlinking is recorded (as DELETE /linked-tokens). */
     private readonly access?: Access,
   ) {}
@@ -51,18 +48,7 @@ export class UserData {
 
   async forgetUser(user: User): Promise<ForgottenUser> {
     // This agent's state only: each agent is asked itself (the supervisor asks its subagents).
-    const store = { ...this.conversations(), hooks: [] };
-    let conversations = 0;
-    let tasks = 0;
-    for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const listed = await listConversations(store.tasks, user);
-      if (listed.length === 0) break;
-      for (const { contextId } of listed) {
-        const deleted = await deleteConversation(store, contextId, user);
-        conversations += 1;
-        tasks += deleted.tasks;
-      }
-    }
+    const { conversations, tasks } = await deleteUserConversations(this.conversations, user);
     const memories = await this.forgetMemories(user);
     return { agent: this.agent, conversations, tasks, memories, linkedTokens: await this.unlink(user) };
   }

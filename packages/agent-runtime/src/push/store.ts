@@ -22,7 +22,27 @@ interface PushConfigDocument {
 }
 
 // Calls without an A2A-Version header speak 0.3 (the SDK's rule).
-const LEGACY_VERSION = "0.3";
+export const LEGACY_VERSION = "0.3";
+
+/**
+ * What the runtime asks of an agent's push-config store beyond the SDK's: configs with the version
+ * each was registered over (for deliveries), a hint before a new task's first update, and deleting
+ * its part of a conversation (its tasks' configs) and of a user. Both backends keep these, asserted
+ * by one suite (test/stores/).
+ */
+export interface AgentPushConfigStore extends PushNotificationStore {
+  loadWithMetadata(
+    taskId: string,
+    context: ServerCallContext,
+    update?: DeliveredUpdate,
+  ): Promise<StoredPushNotificationConfig[]>;
+  /** A task the SDK has just given an id: only the request creating it can have registered a webhook. */
+  willCreate(taskId: string, context: ServerCallContext): void;
+  /** Deletes the owner's configs of these tasks; how many there were. */
+  deleteTasks(owner: string, taskIds: string[]): Promise<number>;
+  /** Deletes every config of the owner; how many there were. */
+  deleteUser(owner: string): Promise<number>;
+}
 
 /**
  * How long a task's configs, once read for a delivery, serve its next updates without a read:
@@ -40,7 +60,7 @@ const PROGRESS_FRESH_MS = 10_000;
  * the caller the same way: a config outlives the process that accepted it, and any replica can
  * deliver the task's updates.
  */
-export class MongoPushConfigStore implements PushNotificationStore {
+export class MongoPushConfigStore implements AgentPushConfigStore {
   /** A task's configs, read at most once per {@link FRESH_MS} however many updates ask. */
   private readonly recent = new LRUCache<string, StoredPushNotificationConfig[], Scope>({
     max: 10_000,
@@ -114,6 +134,19 @@ export class MongoPushConfigStore implements PushNotificationStore {
       config: TaskPushNotificationConfig.fromJSON(document.config),
       wireVersion: document.wireVersion,
     }));
+  }
+
+  async deleteTasks(owner: string, taskIds: string[]): Promise<number> {
+    if (taskIds.length === 0) return 0;
+    const { deletedCount } = await this.collection.deleteMany({ owner, taskId: { $in: taskIds } });
+    for (const taskId of taskIds) this.recent.delete(cacheKey({ owner, taskId }));
+    return deletedCount;
+  }
+
+  async deleteUser(owner: string): Promise<number> {
+    const { deletedCount } = await this.collection.deleteMany({ owner });
+    for (const key of this.recent.keys()) if (key.startsWith(`${owner}\u0000`)) this.recent.delete(key);
+    return deletedCount;
   }
 
   async delete(taskId: string, context: ServerCallContext, configId?: string): Promise<void> {

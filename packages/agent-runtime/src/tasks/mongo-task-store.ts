@@ -1,5 +1,5 @@
 import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from "@a2a-js/sdk";
-import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
+import { resolveUserScope, type ServerCallContext } from "@a2a-js/sdk/server";
 import { collectionsFor } from "@switchboard/contract";
 import type { Collection, Db } from "mongodb";
 import { ActiveTask } from "./active-task.js";
@@ -16,6 +16,7 @@ import {
   type TaskDocument,
 } from "./task-document.js";
 import { DEFAULT_PAGE_SIZE, encodePageToken, listFilter, pageFilter } from "./task-list.js";
+import type { AgentTaskStore } from "./task-parts.js";
 
 export { PROGRESS_WRITE_MS } from "./active-task.js";
 
@@ -47,7 +48,7 @@ interface ConversationRow {
  * a task that was finished or deleted meanwhile stays as it is, as the SDK's read-before-write
  * would leave it.
  */
-export class MongoTaskStore implements TaskStore, GroupsConversations {
+export class MongoTaskStore implements AgentTaskStore, GroupsConversations {
   private readonly collection: Collection<TaskDocument>;
   private readonly active = new Map<string, ActiveTask>();
   /** Tasks not in `active`: only "new" ever answers a `load`. */
@@ -173,6 +174,18 @@ export class MongoTaskStore implements TaskStore, GroupsConversations {
       count: row.count,
       oldest: Task.fromJSON({ id: "", contextId: row._id, history: row.history ?? [] }),
     }));
+  }
+
+  async taskIdsIn(owner: string, contextId: string): Promise<string[]> {
+    return this.collection.distinct("taskId", { owner, contextId });
+  }
+
+  async deleteConversation(owner: string, contextId: string): Promise<number> {
+    return (await this.collection.deleteMany({ owner, contextId })).deletedCount;
+  }
+
+  async deleteUser(owner: string): Promise<number> {
+    return (await this.collection.deleteMany({ owner })).deletedCount;
   }
 
   /** What this process holds back of the caller's tasks is written first, so their list shows it. */

@@ -23,6 +23,11 @@ export interface Lease {
 /** One turn at a time per conversation thread, across every replica of the agent. */
 export interface ThreadLocks {
   acquire(threadId: string, signal: AbortSignal): Promise<Lease>;
+  /**
+   * A deleted conversation's part: any lease on its thread is dropped (one a crashed replica left
+   * behind would otherwise hold the thread until it expired).
+   */
+  forget(threadId: string): Promise<void>;
 }
 
 const POLL_MS = 100;
@@ -85,6 +90,10 @@ export class MongoThreadLocks implements ThreadLocks {
     };
   }
 
+  async forget(threadId: string): Promise<void> {
+    await this.collection.deleteOne({ _id: threadId });
+  }
+
   /** When the lease on a thread runs out, if anyone holds one. */
   async leaseExpiry(threadId: string): Promise<Date | undefined> {
     return (await this.collection.findOne({ _id: threadId }))?.expiresAt;
@@ -131,12 +140,18 @@ export class MemoryThreadLocks implements ThreadLocks {
       await Promise.race([current, sleep(remaining, undefined, { signal })]);
     }
     let release = () => {};
-    this.held.set(threadId, new Promise<void>((resolve) => (release = resolve)));
+    const lease = new Promise<void>((resolve) => (release = resolve));
+    this.held.set(threadId, lease);
     return {
       release: async () => {
-        this.held.delete(threadId);
+        // Only its own: the thread may have been forgotten and taken by another turn since.
+        if (this.held.get(threadId) === lease) this.held.delete(threadId);
         release();
       },
     };
+  }
+
+  async forget(threadId: string): Promise<void> {
+    this.held.delete(threadId);
   }
 }

@@ -1,4 +1,4 @@
-import { checkpointErrors, checkpointReadDuration, checkpointWriteDuration } from "@switchboard/utils";
+import type { CheckpointMetrics } from "@switchboard/utils";
 import {
   Counter,
   type CounterConfiguration,
@@ -22,15 +22,15 @@ export type RuntimeMetrics = ReturnType<typeof createMetrics>;
 
 /**
  * A registry for one served agent, with the runtime's metrics, the process's default metrics and
- * the checkpoint store's (utils' saver metrics are its own module's: agents in one process share
- * them). One per agent, so several agents in one process each serve their own /metrics.
+ * its own checkpointer's (its handle's, labelled by agent). One per agent, so several agents in one
+ * process each serve their own /metrics.
  */
-export function createMetrics() {
+export function createMetrics(checkpoints: CheckpointMetrics) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  registry.registerMetric(checkpointReadDuration);
-  registry.registerMetric(checkpointWriteDuration);
-  registry.registerMetric(checkpointErrors);
+  registry.registerMetric(checkpoints.readDuration);
+  registry.registerMetric(checkpoints.writeDuration);
+  registry.registerMetric(checkpoints.errors);
   const registers = [registry];
   const agentMetrics: AgentMetrics = {
     counter: (config) => new Counter({ ...config, registers }),
