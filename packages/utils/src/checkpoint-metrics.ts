@@ -63,7 +63,7 @@ const WRITES = new Set<string>(["put", "putWrites", "deleteThread"]);
 export function instrumentSaver<T extends BaseCheckpointSaver>(
   saver: T,
   backend: string,
-  agent = "",
+  agent: string,
   metrics: CheckpointMetrics = checkpointMetrics(),
 ): T {
   const labels = (operation: string) => ({ agent, operation, backend });

@@ -128,14 +128,15 @@ async function oursContender(
   onCommand: () => void,
 ): Promise<Contender> {
   const env = { MONGODB_URI: monitoredUri(uri), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: db.databaseName };
-  const saver = await getCheckpointer({ agentName: agent, env, logger });
+  const options = { agentName: agent, env, logger };
+  const saver = await getCheckpointer(options);
   if (!(saver instanceof MongoCheckpointSaver)) throw new Error("getCheckpointer() did not build our saver");
-  (await getCheckpointerDb())?.client.on("commandStarted", onCommand);
+  (await getCheckpointerDb(options))?.client.on("commandStarted", onCommand);
   const collections = agentCollections(agent);
   return {
     name: "ours",
     warm: saver,
-    cold: () => instrumentSaver(new MongoCheckpointSaver({ db, collections }), "mongodb"),
+    cold: () => instrumentSaver(new MongoCheckpointSaver({ db, collections }), "mongodb", agent),
     copyThread: mongoCopier(db, Object.values(collections)),
     close: closeCheckpointer,
   };
