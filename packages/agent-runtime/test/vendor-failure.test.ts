@@ -1,8 +1,8 @@
 import { SwitchboardError } from "@switchboard/common";
 import { describe, expect, it } from "vitest";
-import { describeFailure, type FailureNames } from "../src/vendor/describe.js";
-import { classifyFailure, mergeFailure, messageOf, retryAfterSeconds } from "../src/vendor/failure.js";
-import { HttpStatusError } from "../src/vendor/http-json.js";
+import { describeFailure, type FailureNames } from "../src/vendor-client/describe.js";
+import { classifyFailure, mergeFailure, messageOf, retryAfterSeconds } from "../src/vendor-client/failure.js";
+import { HttpStatusError } from "../src/vendor-client/http-json.js";
 
 const names: FailureNames = {
   vendor: "Jira",
