@@ -1,4 +1,4 @@
-export { type EnvParseOptions, firstSetting, parseEnv, withoutEmpty } from "./env.js";
+export { type EnvParseOptions, firstSetting, notConfigured, parseEnv, withoutEmpty } from "./env.js";
 export { type ErrorCategory, isSwitchboardError, SwitchboardError } from "./errors.js";
 export {
   headerOf,
