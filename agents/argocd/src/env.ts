@@ -1,5 +1,5 @@
 import { verifiesTls } from "@switchboard/agent-runtime";
-import { notConfigured, parseEnv } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
 import { z } from "zod";
 
 export interface ArgoCdSettings {
@@ -11,10 +11,7 @@ export interface ArgoCdSettings {
 }
 
 const ArgoCdEnv = z.object({
-  ARGOCD_API_URL: z
-    .string()
-    .trim()
-    .transform((url) => url.replace(/\/+$/, "").replace(/\/api\/v1$/, "")),
+  ARGOCD_API_URL: baseUrlSetting(undefined, "/api/v1"),
   ARGOCD_TOKEN: z.string().trim(),
 });
 

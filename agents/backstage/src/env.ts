@@ -1,4 +1,4 @@
-import { notConfigured, parseEnv } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
 import { z } from "zod";
 
 export interface BackstageSettings {
@@ -8,10 +8,7 @@ export interface BackstageSettings {
 }
 
 const BackstageEnv = z.object({
-  BACKSTAGE_URL: z
-    .string()
-    .trim()
-    .transform((url) => url.replace(/\/+$/, "").replace(/\/api\/catalog$/, "")),
+  BACKSTAGE_URL: baseUrlSetting(undefined, "/api/catalog"),
   BACKSTAGE_API_TOKEN: z.string().trim(),
 });
 

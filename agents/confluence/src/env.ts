@@ -1,5 +1,5 @@
 import { verifiesTls } from "@switchboard/agent-runtime";
-import { notConfigured, parseEnv } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
 import { z } from "zod";
 
 export interface ConfluenceSettings {
@@ -12,10 +12,7 @@ export interface ConfluenceSettings {
 }
 
 const ConfluenceEnv = z.object({
-  CONFLUENCE_API_URL: z
-    .string()
-    .trim()
-    .transform((url) => url.replace(/\/+$/, "").replace(/\/wiki$/, "")),
+  CONFLUENCE_API_URL: baseUrlSetting(undefined, "/wiki"),
   CONFLUENCE_USERNAME: z.string().trim(),
   CONFLUENCE_API_TOKEN: z.string().trim(),
 });

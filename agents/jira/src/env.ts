@@ -1,5 +1,5 @@
 import { verifiesTls } from "@switchboard/agent-runtime";
-import { notConfigured, parseEnv } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
 import { z } from "zod";
 
 export interface JiraSettings {
@@ -11,10 +11,7 @@ export interface JiraSettings {
 }
 
 const JiraEnv = z.object({
-  ATLASSIAN_API_URL: z
-    .string()
-    .trim()
-    .transform((url) => url.replace(/\/+$/, "")),
+  ATLASSIAN_API_URL: baseUrlSetting(),
   ATLASSIAN_EMAIL: z.string().trim(),
   ATLASSIAN_TOKEN: z.string().trim(),
 });

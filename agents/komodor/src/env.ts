@@ -1,4 +1,4 @@
-import { notConfigured, parseEnv } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
 import { z } from "zod";
 
 export interface KomodorSettings {
@@ -11,11 +11,7 @@ export const DEFAULT_KOMODOR_API_URL = "https://api.komodor.com";
 
 const KomodorEnv = z.object({
   KOMODOR_TOKEN: z.string().trim(),
-  KOMODOR_API_URL: z
-    .string()
-    .trim()
-    .default(DEFAULT_KOMODOR_API_URL)
-    .transform((url) => url.replace(/\/+$/, "")),
+  KOMODOR_API_URL: baseUrlSetting(DEFAULT_KOMODOR_API_URL),
 });
 
 /** Komodor settings under CAIPE's names (KOMODOR_TOKEN, KOMODOR_API_URL); a missing key fails the turn. */

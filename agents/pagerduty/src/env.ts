@@ -1,4 +1,4 @@
-import { notConfigured, parseEnv } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
 import { z } from "zod";
 
 export interface PagerDutySettings {
@@ -13,11 +13,7 @@ export const DEFAULT_PAGERDUTY_API_URL = "https://api.pagerduty.com";
 
 const PagerDutyEnv = z.object({
   PAGERDUTY_API_KEY: z.string().trim(),
-  PAGERDUTY_API_URL: z
-    .string()
-    .trim()
-    .default(DEFAULT_PAGERDUTY_API_URL)
-    .transform((url) => url.replace(/\/+$/, "")),
+  PAGERDUTY_API_URL: baseUrlSetting(DEFAULT_PAGERDUTY_API_URL),
   PAGERDUTY_FROM_EMAIL: z.string().trim().optional(),
 });
 

@@ -1,4 +1,4 @@
-import { notConfigured, parseEnv } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
 import { z } from "zod";
 import { API_AUTH, DEFAULT_API_URL } from "./operations.js";
 
@@ -9,10 +9,7 @@ export interface PetstoreSettings {
 
 const PetstoreEnv = z.object({
   // The description's server, when it names one.
-  PETSTORE_API_URL: (DEFAULT_API_URL
-    ? z.string().trim().default(DEFAULT_API_URL)
-    : z.string().trim()
-  ).transform((url: string) => url.replace(/\/+$/, "")),
+  PETSTORE_API_URL: baseUrlSetting(DEFAULT_API_URL || undefined),
   // Required when the description declares a key or bearer scheme.
   PETSTORE_API_KEY: (API_AUTH ? z.string().trim() : z.string().trim().optional()) as z.ZodType<
     string | undefined

@@ -1,4 +1,4 @@
-import { notConfigured, parseEnv } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
 import { z } from "zod";
 
 export interface SplunkSettings {
@@ -8,10 +8,7 @@ export interface SplunkSettings {
 }
 
 const SplunkEnv = z.object({
-  SPLUNK_API_URL: z
-    .string()
-    .trim()
-    .transform((url) => url.replace(/\/+$/, "").replace(/\/v2$/, "")),
+  SPLUNK_API_URL: baseUrlSetting(undefined, "/v2"),
   SPLUNK_TOKEN: z.string().trim(),
 });
 

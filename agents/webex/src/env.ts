@@ -1,4 +1,4 @@
-import { notConfigured, parseEnv } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
 import { z } from "zod";
 
 export interface WebexSettings {
@@ -11,11 +11,7 @@ export const DEFAULT_WEBEX_API_URL = "https://webexapis.com/v1";
 
 const WebexEnv = z.object({
   WEBEX_TOKEN: z.string().trim(),
-  WEBEX_API_URL: z
-    .string()
-    .trim()
-    .default(DEFAULT_WEBEX_API_URL)
-    .transform((url) => url.replace(/\/+$/, "")),
+  WEBEX_API_URL: baseUrlSetting(DEFAULT_WEBEX_API_URL),
 });
 
 /** Webex settings under CAIPE's name (WEBEX_TOKEN); a missing token fails the turn that needs it. */

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { SwitchboardError } from "./errors.js";
 
 /** The environment without unset or blank variables: empty strings in env files mean "unset". */
@@ -98,4 +98,16 @@ export function firstSetting(env: NodeJS.ProcessEnv, ...names: string[]): string
  */
 export function notConfigured(agent: string, what: string): (names: string[]) => string {
   return (names) => `The ${agent} agent is not configured: set ${names.join(", ")} (${what}).`;
+}
+
+/**
+ * A base URL setting as the vendor agents read one: trimmed, `fallback` when unset (else required),
+ * without trailing slashes or `apiPath`, the path the client adds itself (`/api/v1`).
+ */
+export function baseUrlSetting(fallback?: string, apiPath?: string) {
+  const text = z.string().trim();
+  return (fallback === undefined ? text : text.default(fallback)).transform((url: string) => {
+    const bare = url.replace(/\/+$/, "");
+    return apiPath && bare.endsWith(apiPath) ? bare.slice(0, -apiPath.length) : bare;
+  });
 }

@@ -1,4 +1,11 @@
-export { type EnvParseOptions, firstSetting, notConfigured, parseEnv, withoutEmpty } from "./env.js";
+export {
+  baseUrlSetting,
+  type EnvParseOptions,
+  firstSetting,
+  notConfigured,
+  parseEnv,
+  withoutEmpty,
+} from "./env.js";
 export { type ErrorCategory, isSwitchboardError, SwitchboardError } from "./errors.js";
 export {
   headerOf,
