@@ -1,5 +1,6 @@
 import { verifiesTls } from "@switchboard/agent-runtime";
-import { firstSetting, SwitchboardError } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
+import { z } from "zod";
 
 export interface ArgoCdSettings {
   /** The Argo CD server, without a trailing slash or /api/v1. */
@@ -9,25 +10,27 @@ export interface ArgoCdSettings {
   verifyTls: boolean;
 }
 
+const ArgoCdEnv = z.object({
+  ARGOCD_API_URL: baseUrlSetting(undefined, "/api/v1"),
+  ARGOCD_TOKEN: z.string().trim(),
+});
+
 /**
  * Argo CD settings under CAIPE's names, in its order of precedence; a missing one fails the turn
  * that needs it, naming it.
  */
 export function readArgoCdSettings(env: NodeJS.ProcessEnv): ArgoCdSettings {
-  const url = firstSetting(env, "ARGOCD_API_URL", "ARGOCD_URL") ?? "";
-  const token = firstSetting(env, "ARGOCD_API_TOKEN", "ARGOCD_TOKEN", "ARGOCD_AUTH_TOKEN") ?? "";
-  const missing = [...(url ? [] : ["ARGOCD_API_URL"]), ...(token ? [] : ["ARGOCD_TOKEN"])];
-  if (missing.length > 0) {
-    throw new SwitchboardError(
-      "argocd.credentials",
-      "user",
-      `The Argo CD agent is not configured: set ${missing.join(", ")} (the server's URL, e.g. ` +
-        "https://argocd.example.com, and an API token from argocd account generate-token).",
-    );
-  }
-  return {
-    url: url.replace(/\/+$/, "").replace(/\/api\/v1$/, ""),
-    token,
-    verifyTls: verifiesTls(env, "ARGOCD_VERIFY_SSL"),
-  };
+  const e = parseEnv(ArgoCdEnv, env, {
+    code: "argocd.credentials",
+    what: "Argo CD settings",
+    aliases: {
+      ARGOCD_API_URL: ["ARGOCD_API_URL", "ARGOCD_URL"],
+      ARGOCD_TOKEN: ["ARGOCD_API_TOKEN", "ARGOCD_TOKEN", "ARGOCD_AUTH_TOKEN"],
+    },
+    unset: notConfigured(
+      "Argo CD",
+      "the server's URL, e.g. https://argocd.example.com, and an API token from argocd account generate-token",
+    ),
+  });
+  return { url: e.ARGOCD_API_URL, token: e.ARGOCD_TOKEN, verifyTls: verifiesTls(env, "ARGOCD_VERIFY_SSL") };
 }

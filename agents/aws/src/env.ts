@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/common";
+import { firstSetting, parseEnv } from "@switchboard/common";
+import { z } from "zod";
 
 /**
  * What the AWS clients are built from, read from the agent's environment under the AWS SDK's own
@@ -43,64 +44,78 @@ export const CREDENTIAL_HINT =
   "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary keys), " +
   "or AWS_PROFILE, and AWS_REGION";
 
-function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const text = env[name]?.trim();
-  return text ? text : undefined;
-}
-
-/** AWS_REGION, else AWS_DEFAULT_REGION (the SDK's names). */
-export function regionOf(env: NodeJS.ProcessEnv): string | undefined {
-  return value(env, "AWS_REGION") ?? value(env, "AWS_DEFAULT_REGION");
-}
-
-export function readAwsSettings(env: NodeJS.ProcessEnv): AwsSettings {
-  const accessKeyId = value(env, "AWS_ACCESS_KEY_ID");
-  const secretAccessKey = value(env, "AWS_SECRET_ACCESS_KEY");
-  const sessionToken = value(env, "AWS_SESSION_TOKEN");
-  const region = regionOf(env);
-  const profile = value(env, "AWS_PROFILE");
-  const ignoreEndpoints = value(env, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")?.toLowerCase() === "true";
-  const webIdentity = readWebIdentityRole(env);
-  return {
-    ...(webIdentity ? { webIdentity } : {}),
-    ...(region ? { region } : {}),
-    ...(profile ? { profile } : {}),
-    ...(accessKeyId && secretAccessKey
-      ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } }
-      : {}),
-    endpointFor: (service) =>
-      ignoreEndpoints
-        ? undefined
-        : (value(env, `AWS_ENDPOINT_URL_${service}`) ?? value(env, "AWS_ENDPOINT_URL")),
-    secrets: [accessKeyId, secretAccessKey, sessionToken].filter((secret): secret is string =>
-      Boolean(secret),
-    ),
-  };
-}
-
 /** STS's bounds for a role session: 15 minutes to 12 hours (the role's own maximum may be lower). */
 const MIN_SESSION_SECONDS = 900;
 const MAX_SESSION_SECONDS = 43_200;
 
-function readWebIdentityRole(env: NodeJS.ProcessEnv): WebIdentityRole | undefined {
-  const roleArn = value(env, "AWS_WEB_IDENTITY_ROLE_ARN");
-  const duration = value(env, "AWS_ROLE_SESSION_DURATION_SECONDS");
-  if (!roleArn) return undefined;
-  if (!/^arn:aws[\w-]*:iam::\d{12}:role\/.+$/.test(roleArn)) {
-    throw new SwitchboardError(
-      "aws.config",
-      "user",
-      `AWS_WEB_IDENTITY_ROLE_ARN must be an IAM role ARN like arn:aws:iam::123456789012:role/switchboard-users (got "${roleArn}").`,
-    );
-  }
-  if (duration === undefined) return { roleArn };
-  const seconds = Number(duration);
-  if (!Number.isInteger(seconds) || seconds < MIN_SESSION_SECONDS || seconds > MAX_SESSION_SECONDS) {
-    throw new SwitchboardError(
-      "aws.config",
-      "user",
-      `AWS_ROLE_SESSION_DURATION_SECONDS must be a whole number of seconds from ${MIN_SESSION_SECONDS} to ${MAX_SESSION_SECONDS} (got "${duration}").`,
-    );
-  }
-  return { roleArn, durationSeconds: seconds };
+const text = z.string().trim().optional();
+
+const AwsEnv = z
+  .object({
+    AWS_ACCESS_KEY_ID: text,
+    AWS_SECRET_ACCESS_KEY: text,
+    AWS_SESSION_TOKEN: text,
+    AWS_REGION: text,
+    AWS_PROFILE: text,
+    AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: text.transform((value) => value?.toLowerCase() === "true"),
+    AWS_WEB_IDENTITY_ROLE_ARN: z
+      .string()
+      .trim()
+      .regex(/^arn:aws[\w-]*:iam::\d{12}:role\/.+$/, {
+        error: (issue) =>
+          `AWS_WEB_IDENTITY_ROLE_ARN must be an IAM role ARN like arn:aws:iam::123456789012:role/switchboard-users (got "${issue.input}").`,
+      })
+      .optional(),
+    AWS_ROLE_SESSION_DURATION_SECONDS: text,
+  })
+  .transform(
+    ({ AWS_WEB_IDENTITY_ROLE_ARN: roleArn, AWS_ROLE_SESSION_DURATION_SECONDS: duration, ...rest }, ctx) => {
+      // The session's length counts only with a role to take.
+      if (!roleArn) return { ...rest, webIdentity: undefined };
+      if (duration === undefined) return { ...rest, webIdentity: { roleArn } };
+      const seconds = Number(duration);
+      if (!Number.isInteger(seconds) || seconds < MIN_SESSION_SECONDS || seconds > MAX_SESSION_SECONDS) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["AWS_ROLE_SESSION_DURATION_SECONDS"],
+          message: `AWS_ROLE_SESSION_DURATION_SECONDS must be a whole number of seconds from ${MIN_SESSION_SECONDS} to ${MAX_SESSION_SECONDS} (got "${duration}").`,
+        });
+        return z.NEVER;
+      }
+      return { ...rest, webIdentity: { roleArn, durationSeconds: seconds } };
+    },
+  );
+
+/** AWS_REGION, else AWS_DEFAULT_REGION (the SDK's names). */
+export function regionOf(env: NodeJS.ProcessEnv): string | undefined {
+  return firstSetting(env, "AWS_REGION", "AWS_DEFAULT_REGION");
+}
+
+export function readAwsSettings(env: NodeJS.ProcessEnv): AwsSettings {
+  const e = parseEnv(AwsEnv, env, {
+    code: "aws.config",
+    what: "AWS settings",
+    aliases: { AWS_REGION: ["AWS_REGION", "AWS_DEFAULT_REGION"] },
+  });
+  const {
+    AWS_ACCESS_KEY_ID: accessKeyId,
+    AWS_SECRET_ACCESS_KEY: secretAccessKey,
+    AWS_SESSION_TOKEN: sessionToken,
+  } = e;
+  return {
+    ...(e.webIdentity ? { webIdentity: e.webIdentity } : {}),
+    ...(e.AWS_REGION ? { region: e.AWS_REGION } : {}),
+    ...(e.AWS_PROFILE ? { profile: e.AWS_PROFILE } : {}),
+    ...(accessKeyId && secretAccessKey
+      ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } }
+      : {}),
+    // Per service, so read from the environment by name: AWS_ENDPOINT_URL_<SERVICE>, then AWS_ENDPOINT_URL.
+    endpointFor: (service) =>
+      e.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS
+        ? undefined
+        : firstSetting(env, `AWS_ENDPOINT_URL_${service}`, "AWS_ENDPOINT_URL"),
+    secrets: [accessKeyId, secretAccessKey, sessionToken].filter((secret): secret is string =>
+      Boolean(secret),
+    ),
+  };
 }

@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
+import { z } from "zod";
 
 export interface BackstageSettings {
   /** The Backstage backend, without a trailing slash: the catalog is at `<url>/api/catalog`. */
@@ -6,18 +7,20 @@ export interface BackstageSettings {
   token: string;
 }
 
+const BackstageEnv = z.object({
+  BACKSTAGE_URL: baseUrlSetting(undefined, "/api/catalog"),
+  BACKSTAGE_API_TOKEN: z.string().trim(),
+});
+
 /** Backstage settings under CAIPE's names; a missing one fails the turn that needs it, naming it. */
 export function readBackstageSettings(env: NodeJS.ProcessEnv): BackstageSettings {
-  const url = env.BACKSTAGE_URL?.trim() ?? "";
-  const token = env.BACKSTAGE_API_TOKEN?.trim() ?? "";
-  const missing = [...(url ? [] : ["BACKSTAGE_URL"]), ...(token ? [] : ["BACKSTAGE_API_TOKEN"])];
-  if (missing.length > 0) {
-    throw new SwitchboardError(
-      "backstage.credentials",
-      "user",
-      `The Backstage agent is not configured: set ${missing.join(", ")} (the backend's URL, e.g. ` +
-        "https://backstage.example.com, and a static token from backend.auth.externalAccess).",
-    );
-  }
-  return { url: url.replace(/\/+$/, "").replace(/\/api\/catalog$/, ""), token };
+  const e = parseEnv(BackstageEnv, env, {
+    code: "backstage.credentials",
+    what: "Backstage settings",
+    unset: notConfigured(
+      "Backstage",
+      "the backend's URL, e.g. https://backstage.example.com, and a static token from backend.auth.externalAccess",
+    ),
+  });
+  return { url: e.BACKSTAGE_URL, token: e.BACKSTAGE_API_TOKEN };
 }

@@ -1,5 +1,6 @@
 import { verifiesTls } from "@switchboard/agent-runtime";
-import { firstSetting, SwitchboardError } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
+import { z } from "zod";
 
 export interface ConfluenceSettings {
   /** The site, e.g. https://your-company.atlassian.net (confluence.js adds /wiki/rest/api). */
@@ -10,35 +11,40 @@ export interface ConfluenceSettings {
   verifyTls: boolean;
 }
 
+const ConfluenceEnv = z.object({
+  CONFLUENCE_API_URL: baseUrlSetting(undefined, "/wiki"),
+  CONFLUENCE_USERNAME: z.string().trim(),
+  CONFLUENCE_API_TOKEN: z.string().trim(),
+});
+
 /**
  * Confluence Cloud credentials under CAIPE's names, in its Confluence client's order of precedence
  * (the shared Atlassian account first for email and token, the Confluence URL first for the site);
  * a missing one fails the turn that needs it, naming it.
  */
 export function readConfluenceSettings(env: NodeJS.ProcessEnv): ConfluenceSettings {
-  const url = firstSetting(env, "CONFLUENCE_API_URL", "ATLASSIAN_API_URL", "CONFLUENCE_URL") ?? "";
-  const email =
-    firstSetting(env, "ATLASSIAN_EMAIL", "CONFLUENCE_EMAIL", "CONFLUENCE_USER", "CONFLUENCE_USERNAME") ?? "";
-  const token =
-    firstSetting(env, "ATLASSIAN_TOKEN", "ATLASSIAN_API_TOKEN", "CONFLUENCE_API_TOKEN", "CONFLUENCE_TOKEN") ??
-    "";
-  const missing = [
-    ...(url ? [] : ["CONFLUENCE_API_URL"]),
-    ...(email ? [] : ["CONFLUENCE_USERNAME"]),
-    ...(token ? [] : ["CONFLUENCE_API_TOKEN"]),
-  ];
-  if (missing.length > 0) {
-    throw new SwitchboardError(
-      "confluence.credentials",
-      "user",
-      `The Confluence agent is not configured: set ${missing.join(", ")} (your site URL such as ` +
-        "https://your-company.atlassian.net, the account email, and an Atlassian API token).",
-    );
-  }
+  const e = parseEnv(ConfluenceEnv, env, {
+    code: "confluence.credentials",
+    what: "Confluence settings",
+    aliases: {
+      CONFLUENCE_API_URL: ["CONFLUENCE_API_URL", "ATLASSIAN_API_URL", "CONFLUENCE_URL"],
+      CONFLUENCE_USERNAME: ["ATLASSIAN_EMAIL", "CONFLUENCE_EMAIL", "CONFLUENCE_USER", "CONFLUENCE_USERNAME"],
+      CONFLUENCE_API_TOKEN: [
+        "ATLASSIAN_TOKEN",
+        "ATLASSIAN_API_TOKEN",
+        "CONFLUENCE_API_TOKEN",
+        "CONFLUENCE_TOKEN",
+      ],
+    },
+    unset: notConfigured(
+      "Confluence",
+      "your site URL such as https://your-company.atlassian.net, the account email, and an Atlassian API token",
+    ),
+  });
   return {
-    url: url.replace(/\/+$/, "").replace(/\/wiki$/, ""),
-    email,
-    token,
+    url: e.CONFLUENCE_API_URL,
+    email: e.CONFLUENCE_USERNAME,
+    token: e.CONFLUENCE_API_TOKEN,
     verifyTls: verifiesTls(env, "ATLASSIAN_VERIFY_SSL"),
   };
 }

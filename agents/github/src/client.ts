@@ -130,7 +130,7 @@ function githubFailure(error: unknown, { apiUrl }: GithubSettings): Partial<Vend
     ...(limited ? { kind: "rate-limited" } : {}),
     // Retry-After (secondary limits) is read by the runtime; the primary limit says when it resets.
     ...(limited && !headers["retry-after"] && headers["x-ratelimit-remaining"] === "0" && reset > 0
-      ? { retryAfterSeconds: Math.max(0, Math.ceil(reset - Date.now() / 1000)) }
+      ? { retryAfterMs: Math.max(0, reset * 1000 - Date.now()) }
       : {}),
   };
 }

@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/common";
+import { notConfigured, parseEnv } from "@switchboard/common";
+import { z } from "zod";
 
 export interface GitLabSettings {
   /** GitLab's base URL, e.g. https://gitlab.com: @gitbeaker/rest adds /api/v4. */
@@ -6,22 +7,30 @@ export interface GitLabSettings {
   token: string;
 }
 
+const GitLabEnv = z.object({
+  GITLAB_TOKEN: z.string().trim(),
+  // A host name as CAIPE reads it (https is implied), or a whole URL.
+  GITLAB_HOST: z
+    .string()
+    .trim()
+    .default("gitlab.com")
+    .transform((given) =>
+      (/^https?:\/\//i.test(given) ? given : `https://${given}`)
+        .replace(/\/+$/, "")
+        .replace(/\/api\/v4$/, ""),
+    ),
+});
+
 /**
  * GitLab settings under CAIPE's names: GITLAB_TOKEN (else GITLAB_PERSONAL_ACCESS_TOKEN) and
  * GITLAB_HOST, a host name as CAIPE reads it (https is implied) or a whole URL.
  */
 export function readGitLabSettings(env: NodeJS.ProcessEnv): GitLabSettings {
-  const token = env.GITLAB_TOKEN?.trim() || env.GITLAB_PERSONAL_ACCESS_TOKEN?.trim() || "";
-  if (!token) {
-    throw new SwitchboardError(
-      "gitlab.credentials",
-      "user",
-      "The GitLab agent is not configured: set GITLAB_TOKEN (a personal, project or group access token with scope api).",
-    );
-  }
-  const given = env.GITLAB_HOST?.trim() || "gitlab.com";
-  const host = (/^https?:\/\//i.test(given) ? given : `https://${given}`)
-    .replace(/\/+$/, "")
-    .replace(/\/api\/v4$/, "");
-  return { host, token };
+  const e = parseEnv(GitLabEnv, env, {
+    code: "gitlab.credentials",
+    what: "GitLab settings",
+    aliases: { GITLAB_TOKEN: ["GITLAB_TOKEN", "GITLAB_PERSONAL_ACCESS_TOKEN"] },
+    unset: notConfigured("GitLab", "a personal, project or group access token with scope api"),
+  });
+  return { host: e.GITLAB_HOST, token: e.GITLAB_TOKEN };
 }

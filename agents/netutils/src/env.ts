@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/common";
+import { parseEnv } from "@switchboard/common";
+import { z } from "zod";
 
 /** The setting that lets NetUtils' checks reach loopback, link-local and private networks. */
 export const ALLOW_PRIVATE_NETWORKS = "NETUTILS_ALLOW_PRIVATE_NETWORKS";
@@ -23,46 +24,82 @@ export interface NetUtilsSettings {
   timeoutMs: number;
 }
 
-function problem(message: string): never {
-  throw new SwitchboardError("netutils.settings", "user", message);
-}
-
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
-  const text = env[name]?.trim();
-  if (!text) return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > max)
-    problem(`${name}=${JSON.stringify(text)} is not a whole number from 1 to ${max}.`);
-  return value;
-}
-
-/** `host`, `host:port`, `[v6]:port`; the port defaults to `port`. */
-export function parseHostAndPort(text: string, port: number, setting: string): HostAndPort {
+/** `host`, `host:port`, `[v6]:port`; the port defaults to `port`. Undefined: neither. */
+export function parseHostAndPort(text: string, port: number): HostAndPort | undefined {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
   const plain = /^([^:\s]+)(?::(\d+))?$/.exec(text);
   const match = bracketed ?? plain;
   if (match?.[1]) return { host: match[1], port: match[2] ? Number(match[2]) : port };
   // A bare IPv6 address carries no port.
   if (text.includes(":") && !/\s/.test(text)) return { host: text, port };
-  return problem(`${setting}=${JSON.stringify(text)} is not a host or host:port.`);
+  return undefined;
 }
+
+/** A whole number from 1 to `max`, `fallback` when unset. */
+function count(name: string, fallback: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return fallback;
+      const value = Number(text);
+      if (Number.isInteger(value) && value >= 1 && value <= max) return value;
+      ctx.addIssue({
+        code: "custom",
+        message: `${name}=${JSON.stringify(text)} is not a whole number from 1 to ${max}.`,
+      });
+      return z.NEVER;
+    });
+}
+
+const NetUtilsEnv = z.object({
+  NETUTILS_ALLOW_PRIVATE_NETWORKS: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .refine((text) => text === undefined || text === "true" || text === "false", {
+      error: (issue) =>
+        `${ALLOW_PRIVATE_NETWORKS} must be true or false, not ${JSON.stringify(issue.input)}.`,
+    })
+    .transform((text) => text === "true"),
+  NETUTILS_DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((text) =>
+      (text ?? "")
+        .split(",")
+        .map((one) => one.trim())
+        .filter(Boolean),
+    ),
+  NETUTILS_WHOIS_SERVER: z
+    .string()
+    .trim()
+    .default("whois.iana.org")
+    .transform((text, ctx) => {
+      const server = parseHostAndPort(text, 43);
+      if (server) return server;
+      ctx.addIssue({
+        code: "custom",
+        message: `NETUTILS_WHOIS_SERVER=${JSON.stringify(text)} is not a host or host:port.`,
+      });
+      return z.NEVER;
+    }),
+  MAX_PING_COUNT: count("MAX_PING_COUNT", 10, 100),
+  MAX_TRACEROUTE_HOPS: count("MAX_TRACEROUTE_HOPS", 30, 64),
+  CURL_TIMEOUT: count("CURL_TIMEOUT", 15, 300),
+});
 
 /** NetUtils' settings (CAIPE's names for the limits it had); a bad value stops the start, naming it. */
 export function readNetUtilsSettings(env: NodeJS.ProcessEnv): NetUtilsSettings {
-  const allow = env.NETUTILS_ALLOW_PRIVATE_NETWORKS?.trim().toLowerCase() ?? "";
-  if (!["", "true", "false"].includes(allow))
-    problem(`${ALLOW_PRIVATE_NETWORKS} must be true or false, not ${JSON.stringify(allow)}.`);
-  const dnsServers = (env.NETUTILS_DNS_SERVERS ?? "")
-    .split(",")
-    .map((one) => one.trim())
-    .filter(Boolean);
-  const whois = env.NETUTILS_WHOIS_SERVER?.trim() || "whois.iana.org";
+  const e = parseEnv(NetUtilsEnv, env, { code: "netutils.settings", what: "NetUtils settings" });
   return {
-    allowPrivate: allow === "true",
-    dnsServers,
-    whoisServer: parseHostAndPort(whois, 43, "NETUTILS_WHOIS_SERVER"),
-    maxPingCount: positive(env, "MAX_PING_COUNT", 10, 100),
-    maxHops: positive(env, "MAX_TRACEROUTE_HOPS", 30, 64),
-    timeoutMs: positive(env, "CURL_TIMEOUT", 15, 300) * 1000,
+    allowPrivate: e.NETUTILS_ALLOW_PRIVATE_NETWORKS,
+    dnsServers: e.NETUTILS_DNS_SERVERS,
+    whoisServer: e.NETUTILS_WHOIS_SERVER,
+    maxPingCount: e.MAX_PING_COUNT,
+    maxHops: e.MAX_TRACEROUTE_HOPS,
+    timeoutMs: e.CURL_TIMEOUT * 1000,
   };
 }

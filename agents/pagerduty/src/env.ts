@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
+import { z } from "zod";
 
 export interface PagerDutySettings {
   /** REST API base, without a trailing slash. */
@@ -10,20 +11,21 @@ export interface PagerDutySettings {
 
 export const DEFAULT_PAGERDUTY_API_URL = "https://api.pagerduty.com";
 
+const PagerDutyEnv = z.object({
+  PAGERDUTY_API_KEY: z.string().trim(),
+  PAGERDUTY_API_URL: baseUrlSetting(DEFAULT_PAGERDUTY_API_URL),
+  PAGERDUTY_FROM_EMAIL: z.string().trim().optional(),
+});
+
 /** PagerDuty settings under CAIPE's names (PAGERDUTY_API_KEY, PAGERDUTY_API_URL); a missing key fails the turn. */
 export function readPagerDutySettings(env: NodeJS.ProcessEnv): PagerDutySettings {
-  const apiKey = env.PAGERDUTY_API_KEY?.trim() ?? "";
-  if (!apiKey) {
-    throw new SwitchboardError(
-      "pagerduty.credentials",
-      "user",
-      "The PagerDuty agent is not configured: set PAGERDUTY_API_KEY (a REST API key from " +
-        "Integrations > API Access Keys, or a user API token).",
-    );
-  }
-  return {
-    url: (env.PAGERDUTY_API_URL?.trim() || DEFAULT_PAGERDUTY_API_URL).replace(/\/+$/, ""),
-    apiKey,
-    fromEmail: env.PAGERDUTY_FROM_EMAIL?.trim() || undefined,
-  };
+  const e = parseEnv(PagerDutyEnv, env, {
+    code: "pagerduty.credentials",
+    what: "PagerDuty settings",
+    unset: notConfigured(
+      "PagerDuty",
+      "a REST API key from Integrations > API Access Keys, or a user API token",
+    ),
+  });
+  return { url: e.PAGERDUTY_API_URL, apiKey: e.PAGERDUTY_API_KEY, fromEmail: e.PAGERDUTY_FROM_EMAIL };
 }

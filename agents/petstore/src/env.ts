@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
+import { z } from "zod";
 import { API_AUTH, DEFAULT_API_URL } from "./operations.js";
 
 export interface PetstoreSettings {
@@ -6,24 +7,25 @@ export interface PetstoreSettings {
   apiKey: string | undefined;
 }
 
+const PetstoreEnv = z.object({
+  // The description's server, when it names one.
+  PETSTORE_API_URL: baseUrlSetting(DEFAULT_API_URL || undefined),
+  // Required when the description declares a key or bearer scheme.
+  PETSTORE_API_KEY: (API_AUTH ? z.string().trim() : z.string().trim().optional()) as z.ZodType<
+    string | undefined
+  >,
+});
+
 /**
  * The API's address (PETSTORE_API_URL, by default the description's server) and its key
  * (PETSTORE_API_KEY, required when the description declares a key or bearer scheme); a missing one
  * fails the turn that needs it, naming it.
  */
 export function readPetstoreSettings(env: NodeJS.ProcessEnv): PetstoreSettings {
-  const url = env.PETSTORE_API_URL?.trim() || DEFAULT_API_URL;
-  const apiKey = env.PETSTORE_API_KEY?.trim() || undefined;
-  const missing = [
-    ...(url ? [] : ["PETSTORE_API_URL"]),
-    ...(API_AUTH && !apiKey ? ["PETSTORE_API_KEY"] : []),
-  ];
-  if (missing.length > 0) {
-    throw new SwitchboardError(
-      "petstore.credentials",
-      "user",
-      `The Petstore agent is not configured: set ${missing.join(", ")} (the API's base URL and its API key).`,
-    );
-  }
-  return { url: url.replace(/\/+$/, ""), apiKey };
+  const e = parseEnv(PetstoreEnv, env, {
+    code: "petstore.credentials",
+    what: "Petstore settings",
+    unset: notConfigured("Petstore", "the API's base URL and its API key"),
+  });
+  return { url: e.PETSTORE_API_URL, apiKey: e.PETSTORE_API_KEY };
 }

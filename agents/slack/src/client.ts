@@ -58,7 +58,8 @@ function slackFailure(error: unknown): Partial<VendorFailure> | undefined {
   }
   if (slackError) return { detail: slackError };
   if (code === "slack_webapi_rate_limited_error") {
-    return { kind: "rate-limited", ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}) };
+    // Slack's client gives Retry-After in seconds.
+    return { kind: "rate-limited", ...(retryAfter !== undefined ? { retryAfterMs: retryAfter * 1000 } : {}) };
   }
   if (code === "slack_webapi_request_error") {
     // axios says ECONNABORTED (or ETIMEDOUT) when the 30 s timeout ends a call.

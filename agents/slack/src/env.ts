@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/common";
+import { notConfigured, parseEnv } from "@switchboard/common";
+import { z } from "zod";
 
 export interface SlackSettings {
   token: string;
@@ -8,17 +9,24 @@ export interface SlackSettings {
 
 export const DEFAULT_SLACK_API_URL = "https://slack.com/api/";
 
+const SlackEnv = z.object({
+  SLACK_BOT_TOKEN: z.string().trim(),
+  SLACK_API_URL: z
+    .string()
+    .trim()
+    .default(DEFAULT_SLACK_API_URL)
+    .transform((url) => (url.endsWith("/") ? url : `${url}/`)),
+});
+
 /** Slack settings: SLACK_BOT_TOKEN (CAIPE's name) and SLACK_API_URL; a missing token fails the turn. */
 export function readSlackSettings(env: NodeJS.ProcessEnv): SlackSettings {
-  const token = env.SLACK_BOT_TOKEN?.trim() ?? "";
-  if (!token) {
-    throw new SwitchboardError(
-      "slack.credentials",
-      "user",
-      "The Slack agent is not configured: set SLACK_BOT_TOKEN (a bot token, xoxb-…, with channels:read, " +
-        "channels:history, users:read and chat:write).",
-    );
-  }
-  const apiUrl = env.SLACK_API_URL?.trim() || DEFAULT_SLACK_API_URL;
-  return { token, apiUrl: apiUrl.endsWith("/") ? apiUrl : `${apiUrl}/` };
+  const e = parseEnv(SlackEnv, env, {
+    code: "slack.credentials",
+    what: "Slack settings",
+    unset: notConfigured(
+      "Slack",
+      "a bot token, xoxb-…, with channels:read, channels:history, users:read and chat:write",
+    ),
+  });
+  return { token: e.SLACK_BOT_TOKEN, apiUrl: e.SLACK_API_URL };
 }

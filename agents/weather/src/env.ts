@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/common";
+import { parseEnv } from "@switchboard/common";
+import { z } from "zod";
 
 export interface WeatherSettings {
   /** Open-Meteo's forecast API, without a trailing slash. */
@@ -12,21 +13,30 @@ export interface WeatherSettings {
 export const DEFAULT_FORECAST_URL = "https://api.open-meteo.com";
 export const DEFAULT_GEOCODING_URL = "https://geocoding-api.open-meteo.com";
 
-function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const value = env[name]?.trim() || fallback;
-  try {
-    new URL(value);
-  } catch {
-    throw new SwitchboardError("weather.settings", "user", `${name}=${JSON.stringify(value)} is not a URL.`);
-  }
-  return value.replace(/\/+$/, "");
+/** A URL setting with its default, without a trailing slash; a value that is no URL is named. */
+function url(name: string, fallback: string) {
+  return z
+    .string()
+    .trim()
+    .default(fallback)
+    .refine((value) => URL.canParse(value), {
+      error: (issue) => `${name}=${JSON.stringify(issue.input)} is not a URL.`,
+    })
+    .transform((value) => value.replace(/\/+$/, ""));
 }
+
+const WeatherEnv = z.object({
+  WEATHER_API_URL: url("WEATHER_API_URL", DEFAULT_FORECAST_URL),
+  WEATHER_GEOCODING_API_URL: url("WEATHER_GEOCODING_API_URL", DEFAULT_GEOCODING_URL),
+  WEATHER_API_KEY: z.string().trim().optional(),
+});
 
 /** Open-Meteo needs no key: the defaults work as they are; the settings point elsewhere (a mirror, tests). */
 export function readWeatherSettings(env: NodeJS.ProcessEnv): WeatherSettings {
+  const e = parseEnv(WeatherEnv, env, { code: "weather.settings", what: "Weather settings" });
   return {
-    forecastUrl: url(env, "WEATHER_API_URL", DEFAULT_FORECAST_URL),
-    geocodingUrl: url(env, "WEATHER_GEOCODING_API_URL", DEFAULT_GEOCODING_URL),
-    apiKey: env.WEATHER_API_KEY?.trim() || undefined,
+    forecastUrl: e.WEATHER_API_URL,
+    geocodingUrl: e.WEATHER_GEOCODING_API_URL,
+    apiKey: e.WEATHER_API_KEY,
   };
 }

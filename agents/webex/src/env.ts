@@ -1,4 +1,5 @@
-import { SwitchboardError } from "@switchboard/common";
+import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
+import { z } from "zod";
 
 export interface WebexSettings {
   /** The REST API base, e.g. https://webexapis.com/v1, without a trailing slash. */
@@ -8,16 +9,20 @@ export interface WebexSettings {
 
 export const DEFAULT_WEBEX_API_URL = "https://webexapis.com/v1";
 
+const WebexEnv = z.object({
+  WEBEX_TOKEN: z.string().trim(),
+  WEBEX_API_URL: baseUrlSetting(DEFAULT_WEBEX_API_URL),
+});
+
 /** Webex settings under CAIPE's name (WEBEX_TOKEN); a missing token fails the turn that needs it. */
 export function readWebexSettings(env: NodeJS.ProcessEnv): WebexSettings {
-  const token = env.WEBEX_TOKEN?.trim() ?? "";
-  if (!token) {
-    throw new SwitchboardError(
-      "webex.credentials",
-      "user",
-      "The Webex agent is not configured: set WEBEX_TOKEN (a bot's access token from " +
-        "developer.webex.com > My Webex Apps, or an integration's user token).",
-    );
-  }
-  return { url: (env.WEBEX_API_URL?.trim() || DEFAULT_WEBEX_API_URL).replace(/\/+$/, ""), token };
+  const e = parseEnv(WebexEnv, env, {
+    code: "webex.credentials",
+    what: "Webex settings",
+    unset: notConfigured(
+      "Webex",
+      "a bot's access token from developer.webex.com > My Webex Apps, or an integration's user token",
+    ),
+  });
+  return { url: e.WEBEX_API_URL, token: e.WEBEX_TOKEN };
 }

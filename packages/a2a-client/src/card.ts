@@ -1,7 +1,6 @@
 import type { AgentCard } from "@a2a-js/sdk";
-import { type Logger, maskSecrets } from "@switchboard/common";
+import { type Logger, maskSecrets, sleep } from "@switchboard/common";
 import { describeCallError, errorDetail } from "./describe-error.js";
-import { sleep } from "./draining.js";
 import { A2ACallError } from "./errors.js";
 import type { AgentCardSummary } from "./types.js";
 

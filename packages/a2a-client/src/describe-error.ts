@@ -1,4 +1,4 @@
-import { maskSecrets } from "@switchboard/common";
+import { httpStatusOf, maskSecrets, networkFailureOf } from "@switchboard/common";
 import { A2ACallError } from "./errors.js";
 
 /** What the caller was doing, for the message: `send`, `stream`, `getTask`, `cancel`, `agent card fetch`. */
@@ -22,6 +22,9 @@ const NETWORK_HINTS: Record<string, string> = {
   ETIMEDOUT: "connection timed out",
   UND_ERR_SOCKET: "the agent closed the connection",
   UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+  UND_ERR_HEADERS_TIMEOUT: "the agent accepted the connection but sent no answer in time",
+  UND_ERR_BODY_TIMEOUT: "the agent stopped sending its answer",
+  EPROTO: "TLS handshake failed; does the URL's scheme (http or https) match the agent's?",
 };
 
 /** Maps anything the SDK or fetch throws to an A2ACallError that says who failed and why. */
@@ -41,7 +44,7 @@ export function describeCallError(error: unknown, site: CallSite): A2ACallError 
     );
   }
 
-  const network = networkCode(error);
+  const network = networkFailureOf(error)?.code;
   if (network) {
     const hint = NETWORK_HINTS[network] ?? "network error";
     return new A2ACallError(
@@ -80,21 +83,6 @@ export function describeCallError(error: unknown, site: CallSite): A2ACallError 
   });
 }
 
-/** undici puts the socket error (with its errno code) on `cause` of a `TypeError: fetch failed`. */
-function networkCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && (code in NETWORK_HINTS || /^E[A-Z]+$/.test(code))) return code;
-    const errors = (current as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors[0] instanceof Error) {
-      current = errors[0]; // AggregateError from happy-eyeballs: every address refused
-      continue;
-    }
-    current = current.cause;
-  }
-  return undefined;
-}
-
 function rpcError(error: unknown): { code: number; name: string; message: string } | undefined {
   if (!(error instanceof Error)) return undefined;
   const code = (error as { envelopeCode?: unknown }).envelopeCode;
@@ -103,8 +91,8 @@ function rpcError(error: unknown): { code: number; name: string; message: string
 }
 
 function httpStatus(error: unknown, message: string): number | undefined {
-  const statusCode = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (typeof statusCode === "number") return statusCode;
+  const status = httpStatusOf(error);
+  if (status !== undefined) return status;
   // The SDK only reports HTTP failures inside the message text.
   const match = /Status: (\d{3})|establishing stream for \w+: (\d{3})|Agent Card from \S+: (\d{3})/.exec(
     message,

@@ -1,3 +1,5 @@
+import { retryAfterMs, sleep } from "@switchboard/common";
+
 /** Sends after a draining replica's 503 at most this many times. */
 const DRAIN_RETRIES = 3;
 /** Longest wait between them, whatever Retry-After asks. */
@@ -19,30 +21,8 @@ export function retryWhenDraining(fetchImpl: typeof fetch): typeof fetch {
       if (response.status !== 503 || retryAfter === null || !resendable || attempt >= DRAIN_RETRIES)
         return response;
       await response.body?.cancel();
-      await sleep(waitMs(retryAfter), init?.signal ?? undefined);
+      // A Retry-After that is neither seconds nor a date asks for no wait: send again at once.
+      await sleep(retryAfterMs(retryAfter, { maxMs: MAX_DRAIN_WAIT_MS }) ?? 0, init?.signal ?? undefined);
     }
   };
-}
-
-/** Retry-After in seconds (or an HTTP date), capped. */
-function waitMs(retryAfter: string): number {
-  const seconds = Number(retryAfter);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
-  return Math.min(Math.max(Number.isFinite(ms) ? ms : 0, 0), MAX_DRAIN_WAIT_MS);
-}
-
-/** Resolves after `ms`; rejects with the signal's reason if it aborts first. Runs in browsers too. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

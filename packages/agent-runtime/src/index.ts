@@ -47,14 +47,8 @@ export { type AgentTool, defineTool, type ToolSpec } from "./tools/define-tool.j
 export { type DecisionAnswer, readDecision } from "./turn/decision.js";
 export type { RelayedAnswer, RelayedQuestion } from "./turn/interrupts.js";
 export { currentTurn, type Progress, type TurnContext } from "./turn/turn-context.js";
-export type { FailureNames } from "./vendor/describe.js";
-export {
-  type FailureKind,
-  headerOf,
-  networkCodeOf,
-  type VendorFailure,
-  type VendorReading,
-} from "./vendor/failure.js";
-export { HttpStatusError, type JsonRequest, requestJson } from "./vendor/http-json.js";
-export { dispatcherFor, httpsAgentFor, verifiesTls, warnIfTlsUnverified } from "./vendor/tls.js";
-export { VendorClient, type VendorSpec } from "./vendor/vendor-client.js";
+export type { FailureNames } from "./vendor-client/describe.js";
+export type { FailureKind, VendorFailure, VendorReading } from "./vendor-client/failure.js";
+export { HttpStatusError, type JsonRequest, requestJson } from "./vendor-client/http-json.js";
+export { dispatcherFor, httpsAgentFor, verifiesTls, warnIfTlsUnverified } from "./vendor-client/tls.js";
+export { VendorClient, type VendorSpec } from "./vendor-client/vendor-client.js";

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { SwitchboardError } from "@switchboard/common";
 import { freePort } from "@switchboard/vitest-config/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpStatusError, requestJson } from "../src/vendor/http-json.js";
-import { VendorClient, type VendorSpec } from "../src/vendor/vendor-client.js";
+import { HttpStatusError, requestJson } from "../src/vendor-client/http-json.js";
+import { VendorClient, type VendorSpec } from "../src/vendor-client/vendor-client.js";
 
 const TOKEN = "tok-3f9a1c77e0secret";
 

@@ -1,8 +1,8 @@
 import { SwitchboardError } from "@switchboard/common";
 import { describe, expect, it } from "vitest";
-import { describeFailure, type FailureNames } from "../src/vendor/describe.js";
-import { classifyFailure, mergeFailure, messageOf, retryAfterSeconds } from "../src/vendor/failure.js";
-import { HttpStatusError } from "../src/vendor/http-json.js";
+import { describeFailure, type FailureNames } from "../src/vendor-client/describe.js";
+import { classifyFailure, mergeFailure, messageOf } from "../src/vendor-client/failure.js";
+import { HttpStatusError } from "../src/vendor-client/http-json.js";
 
 const names: FailureNames = {
   vendor: "Jira",
@@ -29,6 +29,8 @@ describe("reading what a vendor's client threw", () => {
     [{ $metadata: { httpStatusCode: 404 } }, "not-found"], // AWS SDK
     [{ body: { response: { statusCode: 403 } } }, "forbidden"], // Backstage
     [{ response: { status: 429, headers: { "Retry-After": "7" } } }, "rate-limited"], // octokit
+    [{ status_code: 404 }, "not-found"], // ollama-js's shape
+    [new Error("wrapped", { cause: refused(401) }), "credentials"], // a wrapper's cause
   ])("%o is %s", (error, kind) => {
     expect(classifyFailure(error).kind).toBe(kind);
   });
@@ -44,12 +46,14 @@ describe("reading what a vendor's client threw", () => {
     expect(classifyFailure(new Error("something else")).kind).toBe("unknown");
   });
 
-  it("reads Retry-After as seconds or as a date", () => {
+  it("reads Retry-After as seconds or as a date, in milliseconds", () => {
     const now = Date.parse("2026-01-01T00:00:00Z");
-    expect(retryAfterSeconds("30", now)).toBe(30);
-    expect(retryAfterSeconds("Thu, 01 Jan 2026 00:01:00 GMT", now)).toBe(60);
-    expect(retryAfterSeconds("soon", now)).toBeUndefined();
-    expect(classifyFailure(refused(429, { "retry-after": "12" })).retryAfterSeconds).toBe(12);
+    const waitOf = (value: string) =>
+      classifyFailure(refused(429, { "retry-after": value }), now).retryAfterMs;
+    expect(waitOf("30")).toBe(30_000);
+    expect(waitOf("Thu, 01 Jan 2026 00:01:00 GMT")).toBe(60_000);
+    expect(waitOf("soon")).toBeUndefined();
+    expect(classifyFailure(refused(429, { "retry-after": "12" })).retryAfterMs).toBe(12_000);
   });
 
   it("takes a vendor's message from the usual body fields", () => {
@@ -62,9 +66,9 @@ describe("reading what a vendor's client threw", () => {
   it("lets a vendor's reading decide: a status it adds sets the kind", () => {
     const generic = classifyFailure(new Error("HTTP error"));
     expect(mergeFailure(generic, { status: 401 }).kind).toBe("credentials");
-    expect(mergeFailure(generic, { kind: "rate-limited", retryAfterSeconds: 60 })).toMatchObject({
+    expect(mergeFailure(generic, { kind: "rate-limited", retryAfterMs: 60_000 })).toMatchObject({
       kind: "rate-limited",
-      retryAfterSeconds: 60,
+      retryAfterMs: 60_000,
     });
   });
 });
@@ -85,8 +89,10 @@ describe("the error a failed call becomes", () => {
   });
 
   it("says how long a rate limit asks to wait", () => {
-    const error = describeFailure({ kind: "rate-limited", status: 429, retryAfterSeconds: 30 }, names);
+    const error = describeFailure({ kind: "rate-limited", status: 429, retryAfterMs: 30_000 }, names);
     expect(error.message).toContain("try again in 30 s");
+    const part = describeFailure({ kind: "rate-limited", status: 429, retryAfterMs: 1_500 }, names);
+    expect(part.message).toContain("try again in 2 s");
   });
 
   it("names the call that was not found", () => {

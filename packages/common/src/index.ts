@@ -1,5 +1,23 @@
-export { type EnvParseOptions, firstSetting, parseEnv, withoutEmpty } from "./env.js";
+export {
+  baseUrlSetting,
+  type EnvParseOptions,
+  firstSetting,
+  notConfigured,
+  parseEnv,
+  withoutEmpty,
+} from "./env.js";
 export { type ErrorCategory, isSwitchboardError, SwitchboardError } from "./errors.js";
+export {
+  headerOf,
+  headersOf,
+  httpStatusOf,
+  MAX_RETRY_AFTER_MS,
+  type NetworkFailure,
+  networkFailureOf,
+  type RetryAfterOptions,
+  retryAfterMs,
+  retryAfterMsOf,
+} from "./failure.js";
 export { KEEP_ALIVE_TIMEOUT_MS, listenHttp } from "./http-server.js";
 export { createLogger, getLogger, type Logger, type LoggerConfig } from "./logger.js";
 export {
@@ -10,6 +28,7 @@ export {
   SECRET_LOG_PATHS,
   SECRET_MASK,
 } from "./redact.js";
+export { sleep } from "./sleep.js";
 export {
   GEMINI_SCHEMA_KEYWORDS,
   type OfferedTool,

@@ -2,7 +2,7 @@ import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
-import { isSwitchboardError } from "@switchboard/common";
+import { isSwitchboardError, sleep } from "@switchboard/common";
 import type { LlmProvider } from "./env.js";
 import {
   classifyFailure,
@@ -33,21 +33,6 @@ type Options = BaseChatModel["ParsedCallOptions"] & { [INSIDE]?: true };
 /** Exponential backoff with jitter when the provider names no wait: 0.5 s, 1 s, 2 s … at most 8 s. */
 function backoffMs(attempt: number): number {
   return Math.min(8_000, 500 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** One call's attempts: the time it has left, and what to do after a failed attempt. */

@@ -1,4 +1,4 @@
-import { SwitchboardError } from "@switchboard/common";
+import { httpStatusOf, networkFailureOf, retryAfterMsOf, SwitchboardError } from "@switchboard/common";
 import type { LlmProvider } from "./env.js";
 
 /** What went wrong with a model call, in the same terms for every provider. */
@@ -72,44 +72,17 @@ export function providerLabel(provider: LlmProvider): string {
 }
 
 type Loose = Record<string, unknown> & {
-  status?: unknown;
-  status_code?: unknown;
   name?: unknown;
   message?: unknown;
   code?: unknown;
-  headers?: unknown;
   errorDetails?: unknown;
-  $metadata?: { httpStatusCode?: unknown };
-  $response?: { headers?: Record<string, string | undefined> };
   cause?: unknown;
 };
 
-function statusOf(e: Loose): number | undefined {
-  const status = e.status ?? e.status_code ?? e.$metadata?.httpStatusCode;
-  return typeof status === "number" ? status : undefined;
-}
-
-function header(e: Loose, name: string): string | undefined {
-  const headers = e.headers;
-  if (headers && typeof (headers as Headers).get === "function")
-    return (headers as Headers).get(name) ?? undefined;
-  if (headers && typeof headers === "object") {
-    const value = (headers as Record<string, unknown>)[name];
-    if (typeof value === "string") return value;
-  }
-  return e.$response?.headers?.[name];
-}
-
+/** The wait asked for: retry-after-ms or Retry-After (read as every package reads them), else Gemini's RetryInfo. */
 function retryAfterMs(e: Loose): number | undefined {
-  const ms = Number(header(e, "retry-after-ms"));
-  if (Number.isFinite(ms) && ms >= 0 && header(e, "retry-after-ms") !== undefined) return ms;
-  const after = header(e, "retry-after");
-  if (after !== undefined) {
-    const seconds = Number(after);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-    const at = Date.parse(after);
-    if (!Number.isNaN(at)) return Math.max(0, at - Date.now());
-  }
+  const asked = retryAfterMsOf(e);
+  if (asked !== undefined) return asked;
   // Gemini: a google.rpc.RetryInfo detail, e.g. { retryDelay: "7s" }.
   if (Array.isArray(e.errorDetails)) {
     for (const detail of e.errorDetails as Record<string, unknown>[]) {
@@ -130,20 +103,11 @@ const TOO_LONG =
   /context[_ ]length|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds? the (maximum|context)|input token count|context limit|context window/i;
 const NO_MODEL =
   /model identifier is invalid|model.*(not found|does not exist)|not found.*model|unknown model/i;
-const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT)$/;
-
-function networkCode(e: unknown, depth = 0): string | undefined {
-  if (depth > 4 || typeof e !== "object" || e === null) return undefined;
-  const code = (e as Loose).code;
-  if (typeof code === "string" && UNREACHABLE.test(code)) return code;
-  return networkCode((e as Loose).cause, depth + 1);
-}
-
 /** Sorts a provider SDK's error (OpenAI, Anthropic, AWS, Google and Ollama clients) into one kind. */
 export function classifyFailure(error: unknown): ProviderFailure {
   if (typeof error !== "object" || error === null) return { kind: "other" };
   const e = error as Loose;
-  const status = statusOf(e);
+  const status = httpStatusOf(e);
   const name = typeof e.name === "string" ? e.name : "";
   const message = typeof e.message === "string" ? e.message : "";
   const code = typeof e.code === "string" ? e.code : "";
@@ -178,7 +142,7 @@ export function classifyFailure(error: unknown): ProviderFailure {
   if (status === 403) return withStatus("auth");
   if (status !== undefined && status >= 500) return withStatus("server");
   if (status === 408 || name === "ModelTimeoutException") return withStatus("server");
-  if (networkCode(error)) return { kind: "unreachable" };
+  if (networkFailureOf(error)) return { kind: "unreachable" };
   return withStatus("other");
 }
 

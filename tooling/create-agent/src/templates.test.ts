@@ -39,7 +39,7 @@ describe("agent templates", () => {
       description: 'Says "hi"',
       switchboard: { port: 8017 },
     });
-    expect(files.get("src/env.ts")).toContain("env.STATUS_PAGE_API_URL");
+    expect(files.get("src/env.ts")).toContain("STATUS_PAGE_API_URL: baseUrlSetting(),");
   });
 
   it("refuses a placeholder it does not know", () => {

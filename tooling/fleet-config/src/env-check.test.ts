@@ -58,11 +58,13 @@ describe("the env scanner", () => {
         '  return [env.FROM_ENV, env["FROM_ELEMENT"], options.env.FROM_OPTIONS, value(env, "FROM_HELPER"),',
         "    env[`${prefix}_AGENT_URL`], env.npm_package_name, /^ENABLE_([A-Z0-9_]+)$/];",
         "}",
+        'parseEnv(Env, env, { code: "x", what: "y", aliases: { FROM_ZOD: ["FROM_ALIAS", "FROM_ZOD"] } });',
       ].join("\n"),
       "pkg/src/env.test.ts": "export const b = process.env.ONLY_IN_TESTS;",
     });
     const reads = scanEnvReads(root, [join(root, "pkg")]);
     expect([...reads.names.keys()].sort()).toEqual([
+      "FROM_ALIAS",
       "FROM_ELEMENT",
       "FROM_ENV",
       "FROM_HELPER",

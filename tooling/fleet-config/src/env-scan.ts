@@ -14,6 +14,8 @@ import ts from "typescript";
  *  4. `z.object({ NAME: … })`: the upper-case keys of a zod object schema (the env.ts modules).
  *  5. A regular expression literal like /^ENABLE_([A-Z0-9_]+)$/: a dynamic pattern `ENABLE_…`
  *     (how the supervisor finds ENABLE_<AGENT> among all variables).
+ *  6. `aliases: { NAME: ["NAME", "OTHER_NAME"] }`: the names in parseEnv's aliases (CAIPE's other
+ *     names for one setting, as the agents' env.ts modules give them).
  * Only names in UPPER_SNAKE_CASE count: lower-case ones (npm_package_name) are set by tools, not users.
  */
 export interface EnvReads {
@@ -97,6 +99,16 @@ export function scanEnvReads(repoRoot: string, packageDirs: string[]): EnvReads 
               addName(property.name.text);
             }
           }
+        }
+      } else if (
+        ts.isPropertyAssignment(node) &&
+        ts.isIdentifier(node.name) &&
+        node.name.text === "aliases" &&
+        ts.isObjectLiteralExpression(node.initializer)
+      ) {
+        for (const alias of node.initializer.properties) {
+          if (!ts.isPropertyAssignment(alias) || !ts.isArrayLiteralExpression(alias.initializer)) continue;
+          for (const name of alias.initializer.elements) addArgument(name);
         }
       } else if (ts.isRegularExpressionLiteral(node)) {
         const prefix = DYNAMIC_REGEX.exec(node.text)?.[1];

@@ -54,8 +54,8 @@ export function describeFailure(
         ];
       case "rate-limited": {
         const wait =
-          failure.retryAfterSeconds !== undefined
-            ? `try again in ${failure.retryAfterSeconds} s`
+          failure.retryAfterMs !== undefined
+            ? `try again in ${Math.ceil(failure.retryAfterMs / 1000)} s`
             : "try again later";
         return [
           "rate-limited",
