@@ -157,8 +157,7 @@ export async function serveAgent(
     logger,
     metrics: metrics.agentMetrics,
     audit,
-    mayReach: (agent, caller) =>
-      access.access.callerMayReach(agent, caller ? access.access.principal(caller) : undefined),
+    mayReach: (agent, caller) => access.access.callerMayReach(access.access.principal(caller), agent),
     userData: memory.userData,
   });
   const cleanups = additions.cleanups;
