@@ -1,6 +1,6 @@
 import type { Task, TaskState } from "@a2a-js/sdk";
 import { AgentEvent, type ExecutionEventBus } from "@a2a-js/sdk/server";
-import { agentMessage, textArtifact } from "./messages.js";
+import { agentMessage, textArtifact } from "../context/a2a-messages.js";
 
 /**
  * The one way a turn's A2A events are published, on the bus of the request that runs it: the task,
