@@ -33,8 +33,8 @@ const listApplications = (argocd: ArgoCdClient) =>
     }),
     // Argo CD project names are Kubernetes names too.
     resource: ({ project }): Record<string, string> => (project ? { project } : {}),
-    run: async ({ project, sync_status, health_status }) => {
-      const { items } = await argocd.call((api) => api.listApplications(project));
+    run: async ({ project, sync_status, health_status }, ctx) => {
+      const { items } = await argocd.call(ctx, (api) => api.listApplications(project));
       const matching = (items ?? []).filter(
         (app) =>
           (!sync_status || app.status?.sync?.status === sync_status) &&
@@ -52,7 +52,8 @@ const getApplication = (argocd: ArgoCdClient) =>
       "Inspect one Argo CD application: sync and health status, last operation, and its resources that are out of sync or unhealthy",
     schema: z.object({ name }),
     resource: ({ name: app }) => ({ application: app }),
-    run: async ({ name: app }) => formatApplication(await argocd.call((api) => api.getApplication(app))),
+    run: async ({ name: app }, ctx) =>
+      formatApplication(await argocd.call(ctx, (api) => api.getApplication(app))),
   });
 
 const getApplicationHistory = (argocd: ArgoCdClient) =>
@@ -61,7 +62,8 @@ const getApplicationHistory = (argocd: ArgoCdClient) =>
     description: "An Argo CD application's deployment history (ids to roll back to), newest first",
     schema: z.object({ name }),
     resource: ({ name: app }) => ({ application: app }),
-    run: async ({ name: app }) => formatHistory(await argocd.call((api) => api.getApplication(app))),
+    run: async ({ name: app }, ctx) =>
+      formatHistory(await argocd.call(ctx, (api) => api.getApplication(app))),
   });
 
 const syncApplication = (argocd: ArgoCdClient) =>
@@ -76,8 +78,10 @@ const syncApplication = (argocd: ArgoCdClient) =>
     confirm: ({ name: app, revision, prune }) =>
       `Sync Argo CD application ${app} to ${revision ?? "its target revision"}${prune ? ", pruning resources no longer in git" : ""}.`,
     resource: ({ name: app }) => ({ application: app }),
-    run: async ({ name: app, revision, prune }) => {
-      const result = await argocd.call((api) => api.sync(app, { prune, ...(revision ? { revision } : {}) }));
+    run: async ({ name: app, revision, prune }, ctx) => {
+      const result = await argocd.call(ctx, (api) =>
+        api.sync(app, { prune, ...(revision ? { revision } : {}) }),
+      );
       return `Sync of ${app} started (revision ${revision ?? result.spec.source?.targetRevision ?? "HEAD"}${prune ? ", pruning" : ""}); now ${formatApplicationLine(result)}`;
     },
   });
@@ -95,8 +99,8 @@ const rollbackApplication = (argocd: ArgoCdClient) =>
     confirm: ({ name: app, history_id }) =>
       `Roll Argo CD application ${app} back to deployment id ${history_id}.`,
     resource: ({ name: app }) => ({ application: app }),
-    run: async ({ name: app, history_id, prune }) => {
-      const result = await argocd.call((api) => api.rollback(app, { id: history_id, prune }));
+    run: async ({ name: app, history_id, prune }, ctx) => {
+      const result = await argocd.call(ctx, (api) => api.rollback(app, { id: history_id, prune }));
       const entry = result.status?.history?.find((one) => one.id === history_id);
       return `Rollback of ${app} to history id ${history_id}${entry ? ` (${entry.revision.slice(0, 12)})` : ""} started; now ${formatApplicationLine(result)}`;
     },

@@ -3,7 +3,7 @@ import type { CostExplorerClient } from "@aws-sdk/client-cost-explorer";
 import type { EC2Client } from "@aws-sdk/client-ec2";
 import type { EKSClient } from "@aws-sdk/client-eks";
 import type { S3Client } from "@aws-sdk/client-s3";
-import { VendorClient, type VendorFailure } from "@switchboard/agent-runtime";
+import { type ToolCallContext, VendorClient, type VendorFailure } from "@switchboard/agent-runtime";
 import { maskSecrets, SwitchboardError } from "@switchboard/common";
 import { type AwsKeys, type AwsSettings, CREDENTIAL_HINT, readAwsSettings, regionOf } from "./env.js";
 import { type RoleSession, type SignedInUser, signedInUser, UserRoleSessions } from "./user-role.js";
@@ -59,7 +59,10 @@ export function awsConnection(env: NodeJS.ProcessEnv): AwsConnection {
  * session; every other call on the agent's credentials (the SDK's standard chain).
  */
 export interface AwsService<Sdk, Client> {
-  call<T>(run: (service: { client: Client; sdk: Sdk }, settings: AwsSettings) => Promise<T>): Promise<T>;
+  call<T>(
+    ctx: Pick<ToolCallContext, "principal" | "token" | "credential">,
+    run: (service: { client: Client; sdk: Sdk }, settings: AwsSettings) => Promise<T>,
+  ): Promise<T>;
 }
 
 export interface AwsConnection {
@@ -155,9 +158,9 @@ function awsService<Sdk, Client extends { destroy(): void }>(
     return client;
   };
   return {
-    call: (run) =>
-      vendor.call(async (own, settings) => {
-        const user = settings.webIdentity ? signedInUser() : undefined;
+    call: (ctx, run) =>
+      vendor.call(ctx, async (own, settings) => {
+        const user = settings.webIdentity ? signedInUser(ctx) : undefined;
         if (!user) return run(own, settings);
         const session = await users.sessionFor(user, settings);
         try {

@@ -69,14 +69,14 @@ const listEc2Instances = (aws: AwsConnection) =>
     // One named instance is scoped to it; a listing of several (or all) is scoped to the region.
     resource: ({ instance_ids }) =>
       inRegion(aws, instance_ids?.length === 1 && instance_ids[0] ? { instance: instance_ids[0] } : {}),
-    run: async ({ states, tags, instance_ids, max_results }) => {
+    run: async ({ states, tags, instance_ids, max_results }, ctx) => {
       const filters: Filter[] = [];
       if (states?.length) filters.push({ Name: "instance-state-name", Values: states });
       for (const { key, value } of tags ?? []) filters.push({ Name: `tag:${key}`, Values: [value] });
       const instances: Instance[] = [];
       let nextToken: string | undefined;
       do {
-        const page = await aws.ec2.call(({ client, sdk }) =>
+        const page = await aws.ec2.call(ctx, ({ client, sdk }) =>
           client.send(
             new sdk.DescribeInstancesCommand({
               ...(filters.length ? { Filters: filters } : {}),
@@ -105,8 +105,8 @@ const stopInstance = (aws: AwsConnection) =>
     schema: z.object({ instance_ids: instanceIds }),
     confirm: ({ instance_ids }) => `Stop the EC2 instances ${instance_ids.join(", ")}.`,
     resource: ({ instance_ids }) => inRegion(aws, { instance: instance_ids.join(",") }),
-    run: async ({ instance_ids }) => {
-      const result = await aws.ec2.call(({ client, sdk }) =>
+    run: async ({ instance_ids }, ctx) => {
+      const result = await aws.ec2.call(ctx, ({ client, sdk }) =>
         client.send(new sdk.StopInstancesCommand({ InstanceIds: instance_ids })),
       );
       return `Stopping:\n${(result.StoppingInstances ?? []).map(formatStateChange).join("\n")}`;
@@ -120,8 +120,8 @@ const startInstance = (aws: AwsConnection) =>
     schema: z.object({ instance_ids: instanceIds }),
     confirm: ({ instance_ids }) => `Start the EC2 instances ${instance_ids.join(", ")}.`,
     resource: ({ instance_ids }) => inRegion(aws, { instance: instance_ids.join(",") }),
-    run: async ({ instance_ids }) => {
-      const result = await aws.ec2.call(({ client, sdk }) =>
+    run: async ({ instance_ids }, ctx) => {
+      const result = await aws.ec2.call(ctx, ({ client, sdk }) =>
         client.send(new sdk.StartInstancesCommand({ InstanceIds: instance_ids })),
       );
       return `Starting:\n${(result.StartingInstances ?? []).map(formatStateChange).join("\n")}`;
@@ -136,8 +136,8 @@ const listS3Buckets = (aws: AwsConnection) =>
       prefix: z.string().optional().describe("Only buckets whose name starts with this"),
     }),
     // S3's bucket listing is global (every region's buckets): the tool as a whole.
-    run: async ({ prefix }) => {
-      const result = await aws.s3.call(({ client, sdk }) => client.send(new sdk.ListBucketsCommand({})));
+    run: async ({ prefix }, ctx) => {
+      const result = await aws.s3.call(ctx, ({ client, sdk }) => client.send(new sdk.ListBucketsCommand({})));
       const buckets = (result.Buckets ?? []).filter((bucket) => !prefix || bucket.Name?.startsWith(prefix));
       if (buckets.length === 0) return prefix ? `No S3 buckets start with "${prefix}".` : "No S3 buckets.";
       const shown = buckets.slice(0, 100);
@@ -156,8 +156,8 @@ const listCloudwatchAlarms = (aws: AwsConnection) =>
       name_prefix: z.string().optional(),
     }),
     resource: () => inRegion(aws),
-    run: async ({ state, name_prefix }) => {
-      const result = await aws.cloudwatch.call(({ client, sdk }) =>
+    run: async ({ state, name_prefix }, ctx) => {
+      const result = await aws.cloudwatch.call(ctx, ({ client, sdk }) =>
         client.send(
           new sdk.DescribeAlarmsCommand({
             ...(state ? { StateValue: state } : {}),
@@ -185,11 +185,11 @@ const listEksClusters = (aws: AwsConnection) =>
       "List EKS clusters with their Kubernetes version, status and API endpoint; give a name to describe one",
     schema: z.object({ name: z.string().min(1).optional().describe("One cluster's name") }),
     resource: ({ name }) => inRegion(aws, name ? { cluster: name } : {}),
-    run: async ({ name }) => {
+    run: async ({ name }, ctx) => {
       const names = name
         ? [name]
         : ((
-            await aws.eks.call(({ client, sdk }) =>
+            await aws.eks.call(ctx, ({ client, sdk }) =>
               client.send(new sdk.ListClustersCommand({ maxResults: 100 })),
             )
           ).clusters ?? []);
@@ -198,7 +198,9 @@ const listEksClusters = (aws: AwsConnection) =>
         names
           .slice(0, CLUSTERS_DESCRIBED)
           .map((cluster) =>
-            aws.eks.call(({ client, sdk }) => client.send(new sdk.DescribeClusterCommand({ name: cluster }))),
+            aws.eks.call(ctx, ({ client, sdk }) =>
+              client.send(new sdk.DescribeClusterCommand({ name: cluster })),
+            ),
           ),
       );
       const lines = described.map(({ cluster }) => formatClusterLine(cluster ?? {}));
@@ -219,7 +221,7 @@ const costByService = (aws: AwsConnection) =>
       top: z.number().int().min(1).max(50).default(10),
     }),
     // Cost Explorer is global (the account's costs in every region): the tool as a whole.
-    run: async ({ start, end, top }) => {
+    run: async ({ start, end, top }, ctx) => {
       const until = end ?? day(new Date());
       const from = start ?? day(new Date(Date.parse(until) - 30 * DAY_MS));
       if (from >= until)
@@ -228,7 +230,7 @@ const costByService = (aws: AwsConnection) =>
       const results: ResultByTime[] = [];
       let nextPageToken: string | undefined;
       for (let page = 0; page < COST_PAGES; page += 1) {
-        const answer = await aws.costExplorer.call(({ client, sdk }) =>
+        const answer = await aws.costExplorer.call(ctx, ({ client, sdk }) =>
           client.send(
             new sdk.GetCostAndUsageCommand({
               TimePeriod: { Start: from, End: until },

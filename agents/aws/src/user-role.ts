@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { AssumeRoleWithWebIdentityCommandOutput, STSClient } from "@aws-sdk/client-sts";
-import { currentTurn } from "@switchboard/agent-runtime";
+import type { ToolCallContext } from "@switchboard/agent-runtime";
 import { getLogger, maskSecrets, SwitchboardError } from "@switchboard/common";
 import type { AwsKeys, AwsSettings, WebIdentityRole } from "./env.js";
 
-/** The signed-in caller of the running turn, as AWS will know them. */
+/** The signed-in caller of a tool call, as AWS will know them. */
 export interface SignedInUser {
   /** The verified token's subject: whose role session this is. */
   subject: string;
@@ -30,19 +30,12 @@ export interface RoleSession {
 const RENEW_BEFORE_MS = 5 * 60_000;
 
 /**
- * The caller of this turn when they signed in (AUTH_MODE=jwt: a verified token and its principal);
- * undefined for an anonymous turn (AUTH_MODE=none) or outside a turn, whose calls use the agent's
- * own credentials.
+ * The caller of a tool call when they signed in (AUTH_MODE=jwt: a verified token and its principal);
+ * undefined for an anonymous caller (AUTH_MODE=none), whose calls use the agent's own credentials.
  */
-export function signedInUser(): SignedInUser | undefined {
-  let turn: ReturnType<typeof currentTurn>;
-  try {
-    turn = currentTurn();
-  } catch {
-    return undefined;
-  }
-  const { token, principal } = turn;
-  if (!principal?.authenticated || !principal.subject) return undefined;
+export function signedInUser(ctx: Pick<ToolCallContext, "principal" | "token">): SignedInUser | undefined {
+  const { token, principal } = ctx;
+  if (!principal.authenticated || !principal.subject) return undefined;
   // Signed in, but through the supervisor, which hands the user's identity-provider token to no agent
   // unless told to: never the agent's own credentials in place of the user's role.
   if (!token) {

@@ -35,7 +35,7 @@ const searchCatalog = (backstage: BackstageConnection) =>
       limit: z.number().int().min(1).max(100).default(25),
     }),
     resource: ({ kind }): Record<string, string> => (kind ? { kind: kind.toLowerCase() } : {}),
-    run: async ({ text, kind, type, owner, limit }) => {
+    run: async ({ text, kind, type, owner, limit }, ctx) => {
       const filter: Record<string, string> = {
         ...(kind ? { kind } : {}),
         ...(type ? { "spec.type": type } : {}),
@@ -43,7 +43,7 @@ const searchCatalog = (backstage: BackstageConnection) =>
           ? { "relations.ownedBy": completeRef(owner.includes(":") ? owner : `group:${owner}`) }
           : {}),
       };
-      const result = await backstage.call((client, { token }) =>
+      const result = await backstage.call(ctx, (client, { token }) =>
         client.queryEntities(
           {
             filter,
@@ -70,9 +70,9 @@ const getEntity = (backstage: BackstageConnection) =>
       "Read one catalog entity: its owner, lifecycle, system, relations (owner, dependencies, members) and links",
     schema: z.object({ ref }),
     resource: ({ ref: given }) => entityResource(given),
-    run: async ({ ref: given }) => {
+    run: async ({ ref: given }, ctx) => {
       const full = completeRef(given);
-      const entity = await backstage.call((client, { token }) => client.getEntityByRef(full, { token }));
+      const entity = await backstage.call(ctx, (client, { token }) => client.getEntityByRef(full, { token }));
       if (!entity) return `The catalog has no entity ${full}; search_catalog finds the right ref.`;
       return formatEntity(entity);
     },
@@ -86,9 +86,9 @@ const refreshEntity = (backstage: BackstageConnection) =>
     confirm: ({ ref: given }) =>
       `Refresh the Backstage catalog entity ${completeRef(given)} from its source.`,
     resource: ({ ref: given }) => entityResource(given),
-    run: async ({ ref: given }) => {
+    run: async ({ ref: given }, ctx) => {
       const full = completeRef(given);
-      await backstage.call((client, { token }) => client.refreshEntity(full, { token }));
+      await backstage.call(ctx, (client, { token }) => client.refreshEntity(full, { token }));
       return `Asked Backstage to refresh ${full}: it re-reads the entity's catalog-info.yaml shortly.`;
     },
   });

@@ -28,8 +28,8 @@ const search = (confluence: ConfluenceConnection) =>
       limit: z.number().int().min(1).max(50).default(10),
     }),
     // A CQL query may name any number of spaces (or none): scoped by its tool only.
-    run: async ({ cql, limit }) => {
-      const { results = [], totalSize } = await confluence.call((client) =>
+    run: async ({ cql, limit }, ctx) => {
+      const { results = [], totalSize } = await confluence.call(ctx, (client) =>
         client.search.searchByCQL({ cql, limit }),
       );
       if (results.length === 0) return `Nothing matches: ${cql}`;
@@ -51,8 +51,8 @@ const getPage = (confluence: ConfluenceConnection) =>
     schema: z.object({ id: pageId }),
     // A page id names no space; Confluence's own permissions decide which pages it shows.
     resource: ({ id }) => ({ page: id }),
-    run: async ({ id }) => {
-      const page = await confluence.call((client) =>
+    run: async ({ id }, ctx) => {
+      const page = await confluence.call(ctx, (client) =>
         client.content.getContentById({ id, expand: ["body.storage", "version", "space"] }),
       );
       const version = page.version
@@ -77,8 +77,8 @@ const createPage = (confluence: ConfluenceConnection) =>
       space: spaceKey(space),
       ...(parent_id ? { page: parent_id } : {}),
     }),
-    run: async ({ space, title, body, parent_id }) => {
-      const page = await confluence.call((client) =>
+    run: async ({ space, title, body, parent_id }, ctx) => {
+      const page = await confluence.call(ctx, (client) =>
         client.content.createContent({
           type: "page",
           title,
@@ -103,12 +103,12 @@ const updatePage = (confluence: ConfluenceConnection) =>
     confirm: ({ id, title }) =>
       `Replace the text of Confluence page ${id}${title ? ` and retitle it "${title}"` : ""}.`,
     resource: ({ id }) => ({ page: id }),
-    run: async ({ id, body, title }) => {
-      const current = await confluence.call((client) =>
+    run: async ({ id, body, title }, ctx) => {
+      const current = await confluence.call(ctx, (client) =>
         client.content.getContentById({ id, expand: ["version"] }),
       );
       const next = (current.version?.number ?? 0) + 1;
-      const page = await confluence.call((client) =>
+      const page = await confluence.call(ctx, (client) =>
         client.content.updateContent({
           id,
           type: "page",

@@ -43,7 +43,7 @@ describe("githubConnection with the real Octokit", () => {
       GITHUB_PERSONAL_ACCESS_TOKEN: github.token,
     });
     const before = github.requests.length;
-    const { data } = await connection.call((client) => client.rest.users.getAuthenticated());
+    const { data } = await connection.call({}, (client) => client.rest.users.getAuthenticated());
     expect(data.login).toBe("octo-dev");
     // The first call builds the client: the one request it made is the call's own.
     expect(github.requests.slice(before)).toEqual([
@@ -68,7 +68,7 @@ describe("githubConnection with the real Octokit", () => {
     });
     const started = Date.now();
     const error = await failure(
-      connection.call((client) => client.rest.repos.get({ owner: "acme", repo: "infra" })),
+      connection.call({}, (client) => client.rest.repos.get({ owner: "acme", repo: "infra" })),
     );
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(isSwitchboardError(error) && error.category).toBe("third-party");
@@ -93,7 +93,7 @@ describe("githubConnection with the real Octokit", () => {
       GITHUB_PERSONAL_ACCESS_TOKEN: "ghp_x",
     });
     const read = await failure(
-      connection.call((client) => client.rest.repos.get({ owner: "acme", repo: "infra" })),
+      connection.call({}, (client) => client.rest.repos.get({ owner: "acme", repo: "infra" })),
     );
     expect(read.message).toBe("GitHub answered HTTP 502 to GET /repos/acme/infra: Bad gateway");
     expect(broken.hits()).toBe(2);
@@ -117,7 +117,7 @@ describe("githubConnection with the real Octokit", () => {
       GITHUB_PERSONAL_ACCESS_TOKEN: "ghp_x",
     });
     const error = await failure(
-      connection.call((client) => client.rest.repos.get({ owner: "acme", repo: "infra" })),
+      connection.call({}, (client) => client.rest.repos.get({ owner: "acme", repo: "infra" })),
     );
     expect(isSwitchboardError(error) && error.category).toBe("user");
     expect(error.message).toContain("with a web page, not the GitHub REST API: set GITHUB_API_URL");

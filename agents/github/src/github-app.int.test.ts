@@ -89,11 +89,11 @@ describe("a GitHub App (GITHUB_APP_ID, its private key and installation)", () =>
   });
 
   it("names what is missing or malformed", async () => {
-    await expect(githubConnection(appEnv({})).call(async () => 0)).rejects.toThrow(
+    await expect(githubConnection(appEnv({})).call({}, async () => 0)).rejects.toThrow(
       /GitHub App is not configured: set GITHUB_APP_PRIVATE_KEY/,
     );
     await expect(
-      githubConnection(appEnv({ GITHUB_APP_PRIVATE_KEY: "not a key" })).call(async () => 0),
+      githubConnection(appEnv({ GITHUB_APP_PRIVATE_KEY: "not a key" })).call({}, async () => 0),
     ).rejects.toThrow(/GITHUB_APP_PRIVATE_KEY is neither a PEM private key nor its base64/);
   });
 });

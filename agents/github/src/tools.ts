@@ -104,8 +104,8 @@ const listRepos = (github: GithubConnection, org: string | undefined) =>
     }),
     // Without an owner the token's own repositories are listed: the tool as a whole.
     resource: ({ owner }): Record<string, string> => (owner ? { owner: owner.toLowerCase() } : {}),
-    run: async ({ owner, limit }) => {
-      const { data, headers } = await github.call(async (client, { auth }) => {
+    run: async ({ owner, limit }, ctx) => {
+      const { data, headers } = await github.call(ctx, async (client, { auth }) => {
         if (!owner && auth.kind === "app") {
           // An App installation has no user of its own: the repositories it was given.
           const answer = await client.rest.apps.listReposAccessibleToInstallation({ per_page: limit });
@@ -135,8 +135,8 @@ const getRepo = (github: GithubConnection, repoName: RepoName) =>
     description: "Get one repository: description, visibility, default branch, language, topics, activity",
     schema: z.object({ repo: repoName }),
     resource: ({ repo }) => repoResource(repo),
-    run: async ({ repo }) => {
-      const { data } = await github.call((client) => client.rest.repos.get(split(repo)));
+    run: async ({ repo }, ctx) => {
+      const { data } = await github.call(ctx, (client) => client.rest.repos.get(split(repo)));
       return formatRepo(data);
     },
   });
@@ -151,8 +151,8 @@ const listPullRequests = (github: GithubConnection, repoName: RepoName) =>
       limit: limit(20),
     }),
     resource: ({ repo }) => repoResource(repo),
-    run: async ({ repo, state, limit }) => {
-      const { data, headers } = await github.call((client) =>
+    run: async ({ repo, state, limit }, ctx) => {
+      const { data, headers } = await github.call(ctx, (client) =>
         client.rest.pulls.list({
           ...split(repo),
           state,
@@ -172,8 +172,8 @@ const getPullRequest = (github: GithubConnection, repoName: RepoName) =>
     description: "Get one pull request: state, branches, mergeability, size and description",
     schema: z.object({ repo: repoName, number: z.number().int().min(1) }),
     resource: ({ repo }) => repoResource(repo),
-    run: async ({ repo, number }) => {
-      const { data } = await github.call((client) =>
+    run: async ({ repo, number }, ctx) => {
+      const { data } = await github.call(ctx, (client) =>
         client.rest.pulls.get({ ...split(repo), pull_number: number }),
       );
       return formatPull(data);
@@ -191,8 +191,8 @@ const listIssues = (github: GithubConnection, repoName: RepoName) =>
       limit: limit(20),
     }),
     resource: ({ repo }) => repoResource(repo),
-    run: async ({ repo, state, labels, limit }) => {
-      const { issues, more } = await github.call(async (client) => {
+    run: async ({ repo, state, labels, limit }, ctx) => {
+      const { issues, more } = await github.call(ctx, async (client) => {
         const found: GithubIssue[] = [];
         let pages = 0;
         const iterator = client.paginate.iterator(client.rest.issues.listForRepo, {
@@ -232,8 +232,8 @@ const listWorkflowRuns = (github: GithubConnection, repoName: RepoName) =>
       limit: limit(10),
     }),
     resource: ({ repo }) => repoResource(repo),
-    run: async ({ repo, status, branch, limit }) => {
-      const { data } = await github.call((client) =>
+    run: async ({ repo, status, branch, limit }, ctx) => {
+      const { data } = await github.call(ctx, (client) =>
         client.rest.actions.listWorkflowRunsForRepo({
           ...split(repo),
           per_page: limit,
@@ -261,8 +261,8 @@ const createIssue = (github: GithubConnection, repoName: RepoName) =>
     }),
     confirm: ({ repo, title }) => `Create an issue in ${repo}: "${title}".`,
     resource: ({ repo }) => repoResource(repo),
-    run: async ({ repo, title, body, labels, assignees }) => {
-      const { data } = await github.call((client) =>
+    run: async ({ repo, title, body, labels, assignees }, ctx) => {
+      const { data } = await github.call(ctx, (client) =>
         client.rest.issues.create({
           ...split(repo),
           title,
@@ -291,8 +291,8 @@ const createPullRequest = (github: GithubConnection, repoName: RepoName) =>
     confirm: ({ repo, title, head, base, draft }) =>
       `Open a ${draft ? "draft " : ""}pull request in ${repo} from ${head} into ${base ?? "the default branch"}: "${title}".`,
     resource: ({ repo }) => repoResource(repo),
-    run: async ({ repo, title, head, base, body, draft }) => {
-      const { data } = await github.call(async (client) => {
+    run: async ({ repo, title, head, base, body, draft }, ctx) => {
+      const { data } = await github.call(ctx, async (client) => {
         const into = base ?? (await client.rest.repos.get(split(repo))).data.default_branch;
         return client.rest.pulls.create({
           ...split(repo),

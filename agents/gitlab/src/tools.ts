@@ -45,8 +45,8 @@ const listProjects = (gitlab: GitLabConnection) =>
     name: "list_projects",
     description: "List the GitLab projects you are a member of, optionally those whose path contains a text",
     schema: z.object({ search: z.string().optional() }),
-    run: async ({ search }) => {
-      const projects = (await gitlab.call((client) =>
+    run: async ({ search }, ctx) => {
+      const projects = (await gitlab.call(ctx, (client) =>
         client.Projects.all({ ...ONE_PAGE, membership: true, ...(search ? { search } : {}) }),
       )) as GitLabProject[];
       if (projects.length === 0)
@@ -64,8 +64,8 @@ const listMergeRequests = (gitlab: GitLabConnection) =>
       state: z.enum(["opened", "merged", "closed", "all"]).default("opened"),
     }),
     resource: ({ project: projectId }) => projectResource(projectId),
-    run: async ({ project: projectId, state }) => {
-      const mrs = (await gitlab.call((client) =>
+    run: async ({ project: projectId, state }, ctx) => {
+      const mrs = (await gitlab.call(ctx, (client) =>
         client.MergeRequests.all({ ...ONE_PAGE, projectId, ...(state === "all" ? {} : { state }) }),
       )) as GitLabMergeRequest[];
       if (mrs.length === 0) return `No ${state === "all" ? "" : `${state} `}merge requests in ${projectId}.`;
@@ -85,8 +85,8 @@ const listPipelines = (gitlab: GitLabConnection) =>
         .optional(),
     }),
     resource: ({ project: projectId }) => projectResource(projectId),
-    run: async ({ project: projectId, ref, status }) => {
-      const pipelines = (await gitlab.call((client) =>
+    run: async ({ project: projectId, ref, status }, ctx) => {
+      const pipelines = (await gitlab.call(ctx, (client) =>
         client.Pipelines.all(projectId, {
           ...ONE_PAGE,
           ...(ref ? { ref } : {}),
@@ -113,12 +113,13 @@ const createMergeRequest = (gitlab: GitLabConnection) =>
     confirm: ({ project: projectId, source_branch, target_branch, title }) =>
       `Open a merge request in ${projectId} from ${source_branch} into ${target_branch ?? "the default branch"}: "${title}".`,
     resource: ({ project: projectId }) => projectResource(projectId),
-    run: async ({ project: projectId, source_branch, target_branch, title, description }) => {
+    run: async ({ project: projectId, source_branch, target_branch, title, description }, ctx) => {
       const target =
         target_branch ??
-        ((await gitlab.call((client) => client.Projects.show(projectId))) as GitLabProject).default_branch ??
+        ((await gitlab.call(ctx, (client) => client.Projects.show(projectId))) as GitLabProject)
+          .default_branch ??
         "main";
-      const mr = (await gitlab.call((client) =>
+      const mr = (await gitlab.call(ctx, (client) =>
         client.MergeRequests.create(projectId, source_branch, target, title, {
           ...(description ? { description } : {}),
         }),
@@ -139,8 +140,8 @@ const createIssue = (gitlab: GitLabConnection) =>
     }),
     confirm: ({ project: projectId, title }) => `Create an issue in ${projectId}: "${title}".`,
     resource: ({ project: projectId }) => projectResource(projectId),
-    run: async ({ project: projectId, title, description, labels }) => {
-      const issue = (await gitlab.call((client) =>
+    run: async ({ project: projectId, title, description, labels }, ctx) => {
+      const issue = (await gitlab.call(ctx, (client) =>
         client.Issues.create(projectId, title, {
           ...(description ? { description } : {}),
           ...(labels?.length ? { labels: labels.join(",") } : {}),
@@ -157,8 +158,8 @@ const retryPipeline = (gitlab: GitLabConnection) =>
     schema: z.object({ project, pipeline_id: z.number().int().min(1) }),
     confirm: ({ project: projectId, pipeline_id }) => `Retry pipeline ${pipeline_id} in ${projectId}.`,
     resource: ({ project: projectId }) => projectResource(projectId),
-    run: async ({ project: projectId, pipeline_id }) => {
-      const pipeline = (await gitlab.call((client) =>
+    run: async ({ project: projectId, pipeline_id }, ctx) => {
+      const pipeline = (await gitlab.call(ctx, (client) =>
         client.Pipelines.retry(projectId, pipeline_id),
       )) as GitLabPipeline;
       return `Retried ${formatPipeline(pipeline)} in ${projectId}`;

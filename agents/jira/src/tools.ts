@@ -41,8 +41,8 @@ const searchIssues = (jira: JiraConnection) =>
       jql: z.string().min(1).describe("A bounded JQL query (name a project, assignee, status or text)"),
       max_results: z.number().int().min(1).max(50).default(20),
     }),
-    run: async ({ jql, max_results }) => {
-      const result = await jira.call((client) =>
+    run: async ({ jql, max_results }, ctx) => {
+      const result = await jira.call(ctx, (client) =>
         client.issueSearch.searchForIssuesUsingJqlEnhancedSearch({
           jql,
           fields: SEARCH_FIELDS,
@@ -62,8 +62,8 @@ const getIssue = (jira: JiraConnection) =>
     description: "Get one Jira issue with its description and latest comments",
     schema: z.object({ key: z.string().regex(/^[A-Z][A-Z0-9_]+-\d+$/, "an issue key like PLAT-12") }),
     resource: ({ key }) => issueResource(key),
-    run: async ({ key }) => {
-      const issue = await jira.call((client) => client.issues.getIssue({ issueIdOrKey: key }));
+    run: async ({ key }, ctx) => {
+      const issue = await jira.call(ctx, (client) => client.issues.getIssue({ issueIdOrKey: key }));
       return formatIssue(issue as unknown as JiraIssue);
     },
   });
@@ -73,8 +73,10 @@ const listProjects = (jira: JiraConnection) =>
     name: "list_projects",
     description: "List Jira projects (key and name), optionally filtered by a search text",
     schema: z.object({ query: z.string().optional() }),
-    run: async ({ query }) => {
-      const page = await jira.call((client) => client.projects.searchProjects({ query, maxResults: 50 }));
+    run: async ({ query }, ctx) => {
+      const page = await jira.call(ctx, (client) =>
+        client.projects.searchProjects({ query, maxResults: 50 }),
+      );
       const projects = page.values ?? [];
       if (projects.length === 0) return query ? `No projects match "${query}".` : "No projects are visible.";
       return projects.map((project) => `${project.key}: ${project.name}`).join("\n");
@@ -95,8 +97,8 @@ const createIssue = (jira: JiraConnection) =>
     }),
     confirm: ({ project, summary, issue_type }) => `Create a Jira ${issue_type} in ${project}: "${summary}".`,
     resource: ({ project }) => ({ project: project.toUpperCase() }),
-    run: async ({ project, summary, issue_type, description, priority, labels }) => {
-      const created = await jira.call((client) =>
+    run: async ({ project, summary, issue_type, description, priority, labels }, ctx) => {
+      const created = await jira.call(ctx, (client) =>
         client.issues.createIssue({
           fields: {
             project: { key: project },
@@ -119,8 +121,8 @@ const addComment = (jira: JiraConnection) =>
     schema: z.object({ key: issueKey, body: z.string().min(1) }),
     confirm: ({ key, body }) => `Add a comment to ${key}: "${body}".`,
     resource: ({ key }) => issueResource(key),
-    run: async ({ key, body }) => {
-      const comment = await jira.call((client) =>
+    run: async ({ key, body }, ctx) => {
+      const comment = await jira.call(ctx, (client) =>
         client.issueComments.addComment({ issueIdOrKey: key, comment: textToAdf(body) }),
       );
       return `Commented on ${key} (comment ${comment.id}): ${adfToText(comment.body).trim()}`;
@@ -134,8 +136,8 @@ const transitionIssue = (jira: JiraConnection) =>
     schema: z.object({ key: issueKey, status: z.string().min(1) }),
     confirm: ({ key, status }) => `Move ${key} to "${status}".`,
     resource: ({ key }) => issueResource(key),
-    run: async ({ key, status }) => {
-      const { transitions = [] } = await jira.call((client) =>
+    run: async ({ key, status }, ctx) => {
+      const { transitions = [] } = await jira.call(ctx, (client) =>
         client.issues.getTransitions({ issueIdOrKey: key }),
       );
       const wanted = status.toLowerCase();
@@ -147,7 +149,7 @@ const transitionIssue = (jira: JiraConnection) =>
         const options = transitions.map((transition) => transition.to?.name ?? transition.name).join(", ");
         return `${key} cannot move to "${status}". Available: ${options || "none"}.`;
       }
-      await jira.call((client) =>
+      await jira.call(ctx, (client) =>
         client.issues.doTransition({ issueIdOrKey: key, transition: { id: match.id } }),
       );
       return `Moved ${key} to ${match.to?.name ?? match.name}.`;

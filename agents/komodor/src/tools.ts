@@ -1,4 +1,4 @@
-import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool, type ToolCallContext } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import type { KomodorClient } from "./client.js";
 
@@ -59,8 +59,8 @@ const listClusters = (komodor: KomodorClient) =>
     name: "list_clusters",
     description: "List the Kubernetes clusters Komodor watches (provider, version, region)",
     schema: z.object({}),
-    run: async () => {
-      const { data } = await komodor.call((api) =>
+    run: async (_args, ctx) => {
+      const { data } = await komodor.call(ctx, (api) =>
         api.get<{
           data: {
             clusters: Array<{
@@ -104,8 +104,8 @@ const searchIssues = (komodor: KomodorClient) =>
       hours,
     }),
     resource: scope,
-    run: async ({ cluster, namespace, open_only, hours }) => {
-      const { data } = await komodor.call((api) =>
+    run: async ({ cluster, namespace, open_only, hours }, ctx) => {
+      const { data } = await komodor.call(ctx, (api) =>
         api.post<{ data: { issues: Issue[] } }>("/clusters/issues/search", {
           scope: { cluster, ...(namespace ? { namespaces: [namespace] } : {}) },
           ...window(hours),
@@ -135,8 +135,8 @@ const searchEvents = (komodor: KomodorClient) =>
       hours,
     }),
     resource: scope,
-    run: async ({ cluster, namespace, warnings_only, hours }) => {
-      const { data } = await komodor.call((api) =>
+    run: async ({ cluster, namespace, warnings_only, hours }, ctx) => {
+      const { data } = await komodor.call(ctx, (api) =>
         api.post<{
           data: {
             events: Array<{
@@ -192,8 +192,8 @@ const listHealthRisks = (komodor: KomodorClient) =>
       limit: z.number().int().min(1).max(100).default(50),
     }),
     resource: ({ cluster }): Record<string, string> => (cluster ? { cluster } : {}),
-    run: async ({ cluster, severity, status, limit }) => {
-      const { violations, hasMore } = await komodor.call((api) =>
+    run: async ({ cluster, severity, status, limit }, ctx) => {
+      const { violations, hasMore } = await komodor.call(ctx, (api) =>
         api.get<{ violations: Violation[]; hasMore?: boolean }>("/health/risks", {
           pageSize: limit,
           offset: 0,
@@ -216,8 +216,8 @@ const getHealthRisk = (komodor: KomodorClient) =>
     description: "Get one Komodor health risk: its check, severity, status and what it affects",
     schema: z.object({ risk: riskId }),
     resource: ({ risk }) => ({ risk }),
-    run: async ({ risk }) => {
-      const { violation } = await komodor.call((api) =>
+    run: async ({ risk }, ctx) => {
+      const { violation } = await komodor.call(ctx, (api) =>
         api.get<{ violation: Violation }>(`/health/risks/${encodeURIComponent(risk)}`),
       );
       return formatRisk(violation);
@@ -233,8 +233,8 @@ const costAllocation = (komodor: KomodorClient) =>
       time_frame: z.enum(["7d", "14d", "30d"]).default("30d"),
     }),
     resource: ({ cluster }): Record<string, string> => (cluster ? { cluster } : {}),
-    run: async ({ cluster, time_frame }) => {
-      const { rows } = await komodor.call((api) =>
+    run: async ({ cluster, time_frame }, ctx) => {
+      const { rows } = await komodor.call(ctx, (api) =>
         api.get<{
           rows: Array<{
             clusterName: string;
@@ -267,8 +267,8 @@ const rightSizing = (komodor: KomodorClient) =>
       "Right-sizing recommendations per service: requested vs recommended CPU and memory, and the monthly saving",
     schema: z.object({ cluster: cluster.optional() }),
     resource: ({ cluster }): Record<string, string> => (cluster ? { cluster } : {}),
-    run: async ({ cluster }) => {
-      const { rows } = await komodor.call((api) =>
+    run: async ({ cluster }, ctx) => {
+      const { rows } = await komodor.call(ctx, (api) =>
         api.get<{
           rows: Array<{
             clusterName: string;
@@ -300,8 +300,8 @@ const searchJobs = (komodor: KomodorClient) =>
       "List a cluster's Jobs and CronJobs with their last run's status; optionally failed ones only",
     schema: z.object({ cluster, namespace: namespace.optional(), failed_only: z.boolean().default(false) }),
     resource: scope,
-    run: async ({ cluster, namespace, failed_only }) => {
-      const { data } = await komodor.call((api) =>
+    run: async ({ cluster, namespace, failed_only }, ctx) => {
+      const { data } = await komodor.call(ctx, (api) =>
         api.post<{
           data: {
             jobs: Array<{
@@ -341,8 +341,8 @@ const getRootCause = (komodor: KomodorClient) =>
     description: "Read a Klaudia root-cause analysis session's result (started with start_root_cause)",
     schema: z.object({ session: z.string().min(1).describe("The session id start_root_cause gave") }),
     resource: ({ session }) => ({ rca_session: session }),
-    run: async ({ session }) => {
-      const result = await komodor.call((api) =>
+    run: async ({ session }, ctx) => {
+      const result = await komodor.call(ctx, (api) =>
         api.get<RcaResult>(`/klaudia/rca/sessions/${encodeURIComponent(session)}`),
       );
       if (!result.isComplete)
@@ -356,8 +356,8 @@ const listRoles = (komodor: KomodorClient) =>
     name: "list_rbac_roles",
     description: "List Komodor's RBAC roles",
     schema: z.object({}),
-    run: async () => {
-      const roles = await komodor.call((api) =>
+    run: async (_args, ctx) => {
+      const roles = await komodor.call(ctx, (api) =>
         api.get<Array<{ id: string; name: string; isDefault?: boolean }>>("/rbac/roles"),
       );
       return roles.length
@@ -372,8 +372,8 @@ const userPermissions = (komodor: KomodorClient) =>
     description: "What a Komodor user may do: their effective permissions per cluster and namespace",
     schema: z.object({ email: z.email().transform((value) => value.toLowerCase()) }),
     resource: ({ email }) => ({ user: email }),
-    run: async ({ email }) => {
-      const rows = await komodor.call((api) =>
+    run: async ({ email }, ctx) => {
+      const rows = await komodor.call(ctx, (api) =>
         api.get<Array<{ action: string; cluster: string; namespaces: string[] }>>(
           "/users/effective-permissions",
           { email },
@@ -398,9 +398,9 @@ const auditLog = (komodor: KomodorClient) =>
         .max(24 * 90)
         .default(24),
     }),
-    run: async ({ user, hours }) => {
+    run: async ({ user, hours }, ctx) => {
       const toEpoch = Date.now();
-      const { data } = await komodor.call((api) =>
+      const { data } = await komodor.call(ctx, (api) =>
         api.get<{
           data: Array<{
             eventTime: number;
@@ -429,8 +429,8 @@ const setHealthRiskStatus = (komodor: KomodorClient) =>
     schema: z.object({ risk: riskId, status: z.enum(["open", "confirmed", "ignored", "manually_resolved"]) }),
     confirm: ({ risk, status }) => `Set Komodor health risk ${risk} to ${status.replace("_", " ")}.`,
     resource: ({ risk }) => ({ risk }),
-    run: async ({ risk, status }) => {
-      const { violation } = await komodor.call((api) =>
+    run: async ({ risk, status }, ctx) => {
+      const { violation } = await komodor.call(ctx, (api) =>
         api.put<{ violation: Violation }>(`/health/risks/${encodeURIComponent(risk)}`, { status }),
       );
       return `Updated: ${formatRisk(violation)}`;
@@ -451,8 +451,8 @@ const startRootCause = (komodor: KomodorClient) =>
     confirm: ({ cluster, namespace, kind, name }) =>
       `Start a Klaudia root-cause analysis of ${kind} ${namespace}/${name} in ${cluster}.`,
     resource: scope,
-    run: async ({ cluster, namespace, kind, name }) => {
-      const { sessionId } = await komodor.call((api) =>
+    run: async ({ cluster, namespace, kind, name }, ctx) => {
+      const { sessionId } = await komodor.call(ctx, (api) =>
         api.post<{ sessionId: string }>("/klaudia/rca/sessions", {
           clusterName: cluster,
           namespace,
@@ -460,7 +460,7 @@ const startRootCause = (komodor: KomodorClient) =>
           name,
         }),
       );
-      const result = await komodor.call((api) =>
+      const result = await komodor.call(ctx, (api) =>
         api.get<RcaResult>(`/klaudia/rca/sessions/${encodeURIComponent(sessionId)}`),
       );
       if (!result.isComplete)
@@ -481,10 +481,10 @@ const roleName = z
   .describe("The RBAC role's name (or id), as list_rbac_roles shows it");
 
 /** The user's and the role's ids, or an error naming which is unknown (and the roles there are). */
-async function userAndRole(komodor: KomodorClient, email: string, role: string) {
+async function userAndRole(komodor: KomodorClient, ctx: ToolCallContext, email: string, role: string) {
   const [user, roles] = await Promise.all([
-    komodor.call((api) => api.get<{ id: string; email: string }>(`/users/${encodeURIComponent(email)}`)),
-    komodor.call((api) => api.get<Array<{ id: string; name: string }>>("/rbac/roles")),
+    komodor.call(ctx, (api) => api.get<{ id: string; email: string }>(`/users/${encodeURIComponent(email)}`)),
+    komodor.call(ctx, (api) => api.get<Array<{ id: string; name: string }>>("/rbac/roles")),
   ]);
   const found = roles.find((one) => one.name === role || one.id === role);
   if (!found)
@@ -512,9 +512,9 @@ const assignRole = (komodor: KomodorClient) =>
     confirm: ({ email, role, until }) =>
       `Give Komodor user ${email} the RBAC role ${role}${until ? ` until ${until}` : ""}.`,
     resource: rbacResource,
-    run: async ({ email, role, until }) => {
-      const { userId, roleId, roleName } = await userAndRole(komodor, email, role);
-      await komodor.call((api) =>
+    run: async ({ email, role, until }, ctx) => {
+      const { userId, roleId, roleName } = await userAndRole(komodor, ctx, email, role);
+      await komodor.call(ctx, (api) =>
         api.post("/rbac/users/roles", { userId, roleId, ...(until ? { expiration: until } : {}) }),
       );
       return `${email} now has the Komodor role ${roleName}${until ? ` until ${until}` : ""}.`;
@@ -528,9 +528,9 @@ const removeRole = (komodor: KomodorClient) =>
     schema: z.object({ email: userEmail, role: roleName }),
     confirm: ({ email, role }) => `Remove the RBAC role ${role} from Komodor user ${email}.`,
     resource: rbacResource,
-    run: async ({ email, role }) => {
-      const { userId, roleId, roleName } = await userAndRole(komodor, email, role);
-      await komodor.call((api) => api.delete("/rbac/users/roles", { userId, roleId }));
+    run: async ({ email, role }, ctx) => {
+      const { userId, roleId, roleName } = await userAndRole(komodor, ctx, email, role);
+      await komodor.call(ctx, (api) => api.delete("/rbac/users/roles", { userId, roleId }));
       return `${email} no longer has the Komodor role ${roleName}.`;
     },
   });

@@ -1,4 +1,4 @@
-import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool, type ToolCallContext } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import type { PagerDutyConnection } from "./client.js";
 import {
@@ -54,9 +54,9 @@ const listIncidents = (pagerduty: PagerDutyConnection) =>
       limit: z.number().int().min(1).max(100).default(25),
     }),
     resource: ({ service }): Record<string, string> => (service ? { service: serviceName(service) } : {}),
-    run: async ({ statuses, service, urgency, limit }) => {
-      const serviceIds = service ? [(await resolveService(pagerduty, service)).id] : [];
-      const page = await pagerduty.call((pd) =>
+    run: async ({ statuses, service, urgency, limit }, ctx) => {
+      const serviceIds = service ? [(await resolveService(pagerduty, ctx, service)).id] : [];
+      const page = await pagerduty.call(ctx, (pd) =>
         pd.request<Page<"incidents", PagerDutyIncident>>("/incidents", {
           query: {
             "statuses[]": statuses,
@@ -80,8 +80,8 @@ const getIncident = (pagerduty: PagerDutyConnection) =>
     description: "Get one PagerDuty incident: status, urgency, service, assignees, acknowledgements",
     schema: z.object({ id: incidentId }),
     resource: ({ id }) => ({ incident: id }),
-    run: async ({ id }) => {
-      const { incident } = await pagerduty.call((pd) =>
+    run: async ({ id }, ctx) => {
+      const { incident } = await pagerduty.call(ctx, (pd) =>
         pd.request<{ incident: PagerDutyIncident }>(`/incidents/${id}`, { query: { "include[]": ["body"] } }),
       );
       return formatIncident(incident);
@@ -94,8 +94,8 @@ const whoIsOnCall = (pagerduty: PagerDutyConnection) =>
     description:
       "Who is on call now, per escalation policy and level; optionally only where a policy, schedule or person's name contains a text",
     schema: z.object({ filter: z.string().optional().describe("e.g. platform, data primary") }),
-    run: async ({ filter }) => {
-      const { oncalls } = await pagerduty.call((pd) =>
+    run: async ({ filter }, ctx) => {
+      const { oncalls } = await pagerduty.call(ctx, (pd) =>
         pd.request<Page<"oncalls", PagerDutyOnCall>>("/oncalls", {
           query: { earliest: "true", limit: "100" },
         }),
@@ -122,8 +122,8 @@ const listServices = (pagerduty: PagerDutyConnection) =>
     name: "list_services",
     description: "List PagerDuty services (id, name, status), optionally those whose name contains a text",
     schema: z.object({ query: z.string().optional() }),
-    run: async ({ query }) => {
-      const { services } = await pagerduty.call((pd) =>
+    run: async ({ query }, ctx) => {
+      const { services } = await pagerduty.call(ctx, (pd) =>
         pd.request<Page<"services", PagerDutyService>>("/services", {
           query: { ...(query ? { query } : {}), limit: "100" },
         }),
@@ -140,8 +140,8 @@ const acknowledgeIncident = (pagerduty: PagerDutyConnection) =>
     schema: z.object({ id: incidentId }),
     confirm: ({ id }) => `Acknowledge PagerDuty incident ${id}.`,
     resource: ({ id }) => ({ incident: id }),
-    run: async ({ id }) => {
-      const incident = await setStatus(pagerduty, id, "acknowledged");
+    run: async ({ id }, ctx) => {
+      const incident = await setStatus(pagerduty, ctx, id, "acknowledged");
       return `Acknowledged ${formatIncidentLine(incident)}`;
     },
   });
@@ -154,8 +154,8 @@ const resolveIncident = (pagerduty: PagerDutyConnection) =>
     confirm: ({ id, resolution }) =>
       `Resolve PagerDuty incident ${id}${resolution ? ` ("${resolution}")` : ""}.`,
     resource: ({ id }) => ({ incident: id }),
-    run: async ({ id, resolution }) => {
-      const incident = await setStatus(pagerduty, id, "resolved", resolution);
+    run: async ({ id, resolution }, ctx) => {
+      const incident = await setStatus(pagerduty, ctx, id, "resolved", resolution);
       return `Resolved ${formatIncidentLine(incident)}`;
     },
   });
@@ -173,9 +173,9 @@ const createIncident = (pagerduty: PagerDutyConnection) =>
     confirm: ({ service, title, urgency }) =>
       `Create a ${urgency}-urgency PagerDuty incident on ${service}: "${title}". It pages whoever is on call.`,
     resource: ({ service }) => ({ service: serviceName(service) }),
-    run: async ({ service, title, urgency, details }) => {
-      const target = await resolveService(pagerduty, service);
-      const { incident } = await pagerduty.call((pd) =>
+    run: async ({ service, title, urgency, details }, ctx) => {
+      const target = await resolveService(pagerduty, ctx, service);
+      const { incident } = await pagerduty.call(ctx, (pd) =>
         pd.request<{ incident: PagerDutyIncident }>("/incidents", {
           method: "POST",
           asUser: true,
@@ -195,8 +195,12 @@ const createIncident = (pagerduty: PagerDutyConnection) =>
   });
 
 /** A service id as given, or the one service whose name contains the text. */
-async function resolveService(pagerduty: PagerDutyConnection, service: string): Promise<PagerDutyService> {
-  const { services } = await pagerduty.call((pd) =>
+async function resolveService(
+  pagerduty: PagerDutyConnection,
+  ctx: ToolCallContext,
+  service: string,
+): Promise<PagerDutyService> {
+  const { services } = await pagerduty.call(ctx, (pd) =>
     pd.request<Page<"services", PagerDutyService>>("/services", { query: { query: service, limit: "25" } }),
   );
   const exact = services.find(
@@ -214,11 +218,12 @@ async function resolveService(pagerduty: PagerDutyConnection, service: string): 
 
 async function setStatus(
   pagerduty: PagerDutyConnection,
+  ctx: ToolCallContext,
   id: string,
   status: "acknowledged" | "resolved",
   resolution?: string,
 ): Promise<PagerDutyIncident> {
-  const { incident } = await pagerduty.call((pd) =>
+  const { incident } = await pagerduty.call(ctx, (pd) =>
     pd.request<{ incident: PagerDutyIncident }>(`/incidents/${id}`, {
       method: "PUT",
       asUser: true,

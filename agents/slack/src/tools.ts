@@ -1,5 +1,5 @@
 import type { WebClient } from "@slack/web-api";
-import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool, type ToolCallContext } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import type { SlackConnection } from "./client.js";
 
@@ -37,9 +37,9 @@ const listChannels = (slack: SlackConnection) =>
       query: z.string().optional().describe("Part of the channel name, e.g. incident"),
       include_archived: z.boolean().default(false),
     }),
-    run: async ({ query, include_archived }) => {
+    run: async ({ query, include_archived }, ctx) => {
       const wanted = query?.replace(/^#/, "").toLowerCase();
-      const channels = (await slack.call(allChannels))
+      const channels = (await slack.call(ctx, allChannels))
         .filter((one) => include_archived || !one.is_archived)
         .filter((one) => !wanted || one.name?.toLowerCase().includes(wanted));
       if (channels.length === 0) return query ? `No channels match "${query}".` : "No channels are visible.";
@@ -56,9 +56,9 @@ const readChannel = (slack: SlackConnection) =>
       limit: z.number().int().min(1).max(200).default(20),
     }),
     resource: ({ channel }) => ({ channel: channelName(channel) }),
-    run: async ({ channel, limit }) => {
-      const target = await resolveChannel(slack, channel);
-      const { messages = [], has_more } = await slack.call((client) =>
+    run: async ({ channel, limit }, ctx) => {
+      const target = await resolveChannel(slack, ctx, channel);
+      const { messages = [], has_more } = await slack.call(ctx, (client) =>
         client.conversations.history({ channel: target.id as string, limit }),
       );
       if (messages.length === 0) return `#${target.name} has no messages.`;
@@ -66,7 +66,7 @@ const readChannel = (slack: SlackConnection) =>
       const ids = [...new Set(messages.map((one) => one.user).filter((id): id is string => Boolean(id)))];
       const names = new Map<string, string>();
       for (const id of ids) {
-        const { user } = await slack.call((client) => client.users.info({ user: id }));
+        const { user } = await slack.call(ctx, (client) => client.users.info({ user: id }));
         names.set(id, user?.real_name || user?.name || id);
       }
       // Oldest first, as a conversation reads.
@@ -93,9 +93,9 @@ const postMessage = (slack: SlackConnection) =>
     confirm: ({ channel, text, thread_ts }) =>
       `Post to ${channel.startsWith("#") || /^[CG][A-Z0-9]+$/.test(channel) ? channel : `#${channel}`}${thread_ts ? ` (in thread ${thread_ts})` : ""}: "${text}".`,
     resource: ({ channel }) => ({ channel: channelName(channel) }),
-    run: async ({ channel, text, thread_ts }) => {
-      const target = await resolveChannel(slack, channel);
-      const posted = await slack.call((client) =>
+    run: async ({ channel, text, thread_ts }, ctx) => {
+      const target = await resolveChannel(slack, ctx, channel);
+      const posted = await slack.call(ctx, (client) =>
         client.chat.postMessage({
           channel: target.id as string,
           text,
@@ -107,9 +107,13 @@ const postMessage = (slack: SlackConnection) =>
   });
 
 /** A channel id as given (C…, G…), else the channel of that name, with or without `#`. */
-async function resolveChannel(slack: SlackConnection, channel: string): Promise<SlackChannel> {
+async function resolveChannel(
+  slack: SlackConnection,
+  ctx: ToolCallContext,
+  channel: string,
+): Promise<SlackChannel> {
   const name = channel.replace(/^#/, "").toLowerCase();
-  const channels = await slack.call(allChannels);
+  const channels = await slack.call(ctx, allChannels);
   const found = channels.find((one) => one.id === channel || one.name?.toLowerCase() === name);
   if (!found?.id)
     throw new Error(`No Slack channel named "${channel}" is visible to the bot; list_channels shows them.`);

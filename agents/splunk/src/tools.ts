@@ -51,8 +51,8 @@ const listDetectors = (splunk: SplunkClient) =>
     description:
       "List Splunk Observability detectors and their rules (label, severity, disabled), optionally by name",
     schema: z.object({ name: z.string().optional().describe("A text the detector's name contains"), limit }),
-    run: async ({ name, limit }) => {
-      const page = await splunk.call((api) => api.get<Page<Detector>>("/detector", { name, limit }));
+    run: async ({ name, limit }, ctx) => {
+      const page = await splunk.call(ctx, (api) => api.get<Page<Detector>>("/detector", { name, limit }));
       if (page.results.length === 0) return name ? `No detectors named like "${name}".` : "No detectors.";
       const more = page.count > page.results.length ? `\n(${page.count} in all; narrow by name)` : "";
       return `${page.results.map(formatDetectorLine).join("\n")}${more}`;
@@ -65,10 +65,10 @@ const getDetector = (splunk: SplunkClient) =>
     description: "Get one detector: its rules, teams and SignalFlow program, and its incidents",
     schema: z.object({ detector: detectorId }),
     resource: ({ detector }) => ({ detector }),
-    run: async ({ detector }) => {
+    run: async ({ detector }, ctx) => {
       const [found, incidents] = await Promise.all([
-        splunk.call((api) => api.get<Detector>(`/detector/${detector}`)),
-        splunk.call((api) => api.get<Incident[]>(`/detector/${detector}/incidents`)),
+        splunk.call(ctx, (api) => api.get<Detector>(`/detector/${detector}`)),
+        splunk.call(ctx, (api) => api.get<Incident[]>(`/detector/${detector}/incidents`)),
       ]);
       const list = incidents.length ? incidents.map(formatIncident).join("\n") : "none";
       return `${formatDetector(found)}\nIncidents:\n${list}`;
@@ -80,8 +80,8 @@ const listIncidents = (splunk: SplunkClient) =>
     name: "list_incidents",
     description: "List Splunk Observability alert incidents: the active ones, or cleared ones too",
     schema: z.object({ include_cleared: z.boolean().default(false), limit }),
-    run: async ({ include_cleared, limit }) => {
-      const incidents = await splunk.call((api) =>
+    run: async ({ include_cleared, limit }, ctx) => {
+      const incidents = await splunk.call(ctx, (api) =>
         api.get<Incident[]>("/incident", { includeResolved: include_cleared, limit }),
       );
       if (incidents.length === 0) return include_cleared ? "No incidents." : "No active incidents.";
@@ -94,8 +94,8 @@ const listMutingRules = (splunk: SplunkClient) =>
     name: "list_muting_rules",
     description: "List alert muting rules in effect now or later (or all, past ones too)",
     schema: z.object({ all: z.boolean().default(false), limit }),
-    run: async ({ all, limit }) => {
-      const page = await splunk.call((api) =>
+    run: async ({ all, limit }, ctx) => {
+      const page = await splunk.call(ctx, (api) =>
         api.get<Page<MutingRule>>("/alertmuting", { include: all ? "All" : "Open", limit }),
       );
       return page.results.length ? page.results.map(formatMutingRule).join("\n") : "No muting rules.";
@@ -107,8 +107,8 @@ const searchMetrics = (splunk: SplunkClient) =>
     name: "search_metrics",
     description: "Find metrics by name (metric metadata: type, description)",
     schema: z.object({ query: search("name:http.server.*"), limit }),
-    run: async ({ query, limit }) => {
-      const page = await splunk.call((api) =>
+    run: async ({ query, limit }, ctx) => {
+      const page = await splunk.call(ctx, (api) =>
         api.get<Page<{ name: string; type: string; description?: string }>>("/metric", { query, limit }),
       );
       if (page.results.length === 0) return `No metrics match ${query}.`;
@@ -123,8 +123,8 @@ const searchTimeSeries = (splunk: SplunkClient) =>
     name: "search_time_series",
     description: "Find metric time series (a metric and its dimensions), e.g. which hosts report a metric",
     schema: z.object({ query: search("sf_metric:cpu.utilization AND host:web-*"), limit }),
-    run: async ({ query, limit }) => {
-      const page = await splunk.call((api) =>
+    run: async ({ query, limit }, ctx) => {
+      const page = await splunk.call(ctx, (api) =>
         api.get<Page<{ id: string; metric: string; dimensions: Record<string, string> }>>(
           "/metrictimeseries",
           {
@@ -150,8 +150,8 @@ const searchDimensions = (splunk: SplunkClient) =>
     name: "search_dimensions",
     description: "Find dimension values and their metadata (description, tags, custom properties)",
     schema: z.object({ query: search("key:service"), limit }),
-    run: async ({ query, limit }) => {
-      const page = await splunk.call((api) =>
+    run: async ({ query, limit }, ctx) => {
+      const page = await splunk.call(ctx, (api) =>
         api.get<
           Page<{
             key: string;
@@ -192,9 +192,9 @@ const findEvents = (splunk: SplunkClient) =>
         .default(24),
       limit,
     }),
-    run: async ({ query, hours, limit }) => {
+    run: async ({ query, hours, limit }, ctx) => {
       const endTime = Date.now();
-      const events = await splunk.call((api) =>
+      const events = await splunk.call(ctx, (api) =>
         api.get<
           Array<{
             eventType: string;
@@ -223,8 +223,8 @@ const listTeams = (splunk: SplunkClient) =>
     name: "list_teams",
     description: "List Splunk Observability teams (id, name, member count), optionally by name",
     schema: z.object({ name: z.string().optional() }),
-    run: async ({ name }) => {
-      const page = await splunk.call((api) =>
+    run: async ({ name }, ctx) => {
+      const page = await splunk.call(ctx, (api) =>
         api.get<Page<{ id: string; name: string; description?: string; members?: string[] }>>("/team", {
           name,
         }),
@@ -254,10 +254,10 @@ const toggleDetector = (splunk: SplunkClient, action: "enable" | "disable") =>
     confirm: ({ detector, labels }) =>
       `${action === "disable" ? "Disable" : "Enable"} ${labels?.length ? `the rules ${labels.map((one) => `"${one}"`).join(", ")} of` : "every rule of"} Splunk detector ${detector}.`,
     resource: ({ detector }) => ({ detector }),
-    run: async ({ detector, labels }) => {
-      const found = await splunk.call((api) => api.get<Detector>(`/detector/${detector}`));
+    run: async ({ detector, labels }, ctx) => {
+      const found = await splunk.call(ctx, (api) => api.get<Detector>(`/detector/${detector}`));
       const chosen = labels?.length ? labels : (found.rules ?? []).map((rule) => rule.detectLabel);
-      await splunk.call((api) => api.put(`/detector/${detector}/${action}`, chosen));
+      await splunk.call(ctx, (api) => api.put(`/detector/${detector}/${action}`, chosen));
       return `${action === "disable" ? "Disabled" : "Enabled"} ${chosen.map((one) => `"${one}"`).join(", ")} on ${found.name} (${detector}).`;
     },
   });
@@ -272,8 +272,8 @@ const clearIncident = (splunk: SplunkClient) =>
     schema: z.object({ incident: objectId("incident") }),
     confirm: ({ incident }) => `Clear Splunk incident ${incident}.`,
     resource: ({ incident }) => ({ incident }),
-    run: async ({ incident }) => {
-      await splunk.call((api) => api.put(`/incident/${incident}/clear`));
+    run: async ({ incident }, ctx) => {
+      await splunk.call(ctx, (api) => api.put(`/incident/${incident}/clear`));
       return `Cleared incident ${incident}.`;
     },
   });
@@ -297,9 +297,9 @@ const muteAlerts = (splunk: SplunkClient) =>
       `Mute Splunk alerts where ${property}=${value} for ${minutes} minutes ("${reason}").`,
     // A policy names what is muted as Splunk writes dimension filters: `service:etl`.
     resource: ({ property, value }) => ({ dimension: `${property}:${value}` }),
-    run: async ({ property, value, minutes, reason }) => {
+    run: async ({ property, value, minutes, reason }, ctx) => {
       const startTime = Date.now();
-      const rule = await splunk.call((api) =>
+      const rule = await splunk.call(ctx, (api) =>
         api.post<MutingRule>("/alertmuting", {
           description: reason,
           filters: [{ property, propertyValue: value, NOT: false }],
@@ -318,8 +318,8 @@ const unmuteAlerts = (splunk: SplunkClient) =>
     schema: z.object({ rule: objectId("muting rule") }),
     confirm: ({ rule }) => `End Splunk muting rule ${rule} now (its alerts notify again).`,
     resource: ({ rule }) => ({ muting_rule: rule }),
-    run: async ({ rule }) => {
-      await splunk.call((api) => api.put(`/alertmuting/${rule}/unmute`));
+    run: async ({ rule }, ctx) => {
+      await splunk.call(ctx, (api) => api.put(`/alertmuting/${rule}/unmute`));
       return `Ended muting rule ${rule}.`;
     },
   });

@@ -8,24 +8,26 @@ import {
 import {
   ANSWER_WITHOUT_TOKENS_EXTENSION,
   approverOf,
-  currentTurn,
   type DecisionAnswer,
   MEMORIES_HEADER,
   passOnMemories,
+  type TurnContext,
   type TurnMemories,
+  type User,
 } from "@switchboard/agent-runtime";
 import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { HopTelemetry } from "./hop-telemetry.js";
 import type { Roster, Subagent } from "./roster.js";
 
 /**
- * What a hop needs: the subagents to route to, where the hop is timed and traced, and whether the
- * turn's caller may reach an agent (the supervisor's policies; each subagent decides again itself).
+ * What a hop needs: the subagents to route to, where the hop is timed and traced, and whether a
+ * caller may reach an agent (the supervisor's policies, on the turn's caller: undefined when
+ * anonymous; each subagent decides again itself).
  */
 export interface Hops {
   roster: Roster;
   telemetry: HopTelemetry;
-  mayReach: (agent: string) => boolean;
+  mayReach: (agent: string, caller: User | undefined) => boolean;
   /** The user's memories recalled for this turn: a new hop passes them on (the subagent has its own store). */
   memories?: TurnMemories;
 }
@@ -62,11 +64,13 @@ export interface HopOptions {
  * its answer too.
  */
 export async function askSubagent(
-  { roster, telemetry, mayReach, memories }: Hops,
+  { roster, telemetry, mayReach: mayReachFor, memories }: Hops,
+  turn: TurnContext,
   name: string,
   message: string,
   { taskId, forward = false, decision }: HopOptions = {},
 ): Promise<HopResult> {
+  const mayReach = (agent: string) => mayReachFor(agent, turn.caller);
   const agent = roster.get(name);
   // Said as if it were not enabled: a caller learns nothing of agents kept from them.
   if (!agent || !mayReach(agent.config.name)) {
@@ -90,7 +94,6 @@ export async function askSubagent(
     );
   }
 
-  const turn = currentTurn();
   turn.report({
     text: `Asking the ${agent.config.name} agent`,
     metadata: { kind: "agent-call", agent: agent.config.name },
@@ -98,7 +101,7 @@ export async function askSubagent(
   // What the user asked to be remembered goes with a new request, never with an answer to a
   // question, and in a header (MEMORIES_HEADER), not the message: the subagent's prompt reads it
   // for this turn, its checkpoints and tasks never store it, so a memory deleted is gone there too.
-  const recalled = taskId ? undefined : memories?.recalledInTurn();
+  const recalled = taskId ? undefined : memories?.recalledInTurn(turn);
   const token = await roster.bearerFor(agent, turn.caller);
   const input: SendInput = {
     text: message,
@@ -132,7 +135,7 @@ export async function askSubagent(
   try {
     result = await telemetry.observe(agent.config.name, () =>
       collectTurn(
-        relayEvents(agent, connection.stream(input), streams, (id) => {
+        relayEvents(agent, turn, connection.stream(input), streams, (id) => {
           subtask = id;
         }),
       ),
@@ -188,11 +191,11 @@ function fromResult(agent: Subagent, result: TurnResult): HopResult {
  */
 async function* relayEvents(
   agent: Subagent,
+  { report, streamAnswer }: Pick<TurnContext, "report" | "streamAnswer">,
   events: AsyncIterable<TurnEvent>,
   forward: boolean,
   onTask: (taskId: string) => void,
 ): AsyncIterable<TurnEvent> {
-  const { report, streamAnswer } = currentTurn();
   const answer = { artifactId: "", text: "" };
   for await (const event of events) {
     if (event.kind === "task") onTask(event.taskId);

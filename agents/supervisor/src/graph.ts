@@ -16,15 +16,16 @@ import {
   boundedHistory,
   type ContextBudget,
   type ContextSummary,
-  currentTurn,
   type GuardedTools,
   lastUserText,
   type RelayedAnswer,
   type RelayedQuestion,
+  requireTurn,
   retryWhenTooLong,
   roomLeft,
   type Summarize,
   type TurnGraph,
+  turnOf,
 } from "@switchboard/agent-runtime";
 import type { SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
@@ -98,7 +99,8 @@ export function buildSupervisorGraph(
   const routed = model.bindTools([callAgentTool, ...(ownTools?.tools ?? [])]);
 
   const callModel = async (state: State, config: LangGraphRunnableConfig) => {
-    const prompt = supervisorPrompt(hops.roster, hops.mayReach);
+    const turn = turnOf(config);
+    const prompt = supervisorPrompt(hops.roster, (agent) => hops.mayReach(agent, turn?.caller));
     const message = lastUserText(state.messages);
     // `refused`: the provider said the conversation is too long for the model; summarized now.
     const send = async (refused?: SwitchboardError) => {
@@ -113,6 +115,7 @@ export function buildSupervisorGraph(
         : { messages: state.messages };
       if (refused && !sent.summary) throw refused;
       const recalled = await memories?.contextFor(
+        turn,
         message,
         roomLeft(context?.budget.maxTokens, [new SystemMessage(prompt), ...sent.messages]),
       );
@@ -123,11 +126,12 @@ export function buildSupervisorGraph(
       return { sent, response };
     };
     const { sent, response } = context ? await retryWhenTooLong(context.budget, send) : await send();
-    if ((response.tool_calls?.length ?? 0) === 0) memories?.afterAnswer(message, contentText(response));
+    if ((response.tool_calls?.length ?? 0) === 0) memories?.afterAnswer(turn, message, contentText(response));
     return sent.summary ? { messages: [response], contextSummary: sent.summary } : { messages: [response] };
   };
 
   const delegate = async (state: State, config: LangGraphRunnableConfig) => {
+    const turn = requireTurn(config);
     const last = state.messages.at(-1);
     const calls = last && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : [];
     const pendingRelays: PendingRelay[] = [];
@@ -151,7 +155,7 @@ export function buildSupervisorGraph(
                   kind: "answer",
                   text: `call_agent needs an agent name and a message: ${parsed.error.message}`,
                 }
-              : await askSubagent(hops, parsed.data.agent, parsed.data.message, { forward: final });
+              : await askSubagent(hops, turn, parsed.data.agent, parsed.data.message, { forward: final });
         if (hop.kind === "question") {
           pendingRelays.push({
             agent: parsed.data?.agent ?? "",
@@ -169,21 +173,21 @@ export function buildSupervisorGraph(
     return { messages, pendingRelays };
   };
 
-  const relay = async (state: State) => {
+  const relay = async (state: State, config: LangGraphRunnableConfig) => {
     const [pending, ...rest] = state.pendingRelays;
     if (!pending) return {};
-    const turn = currentTurn();
+    const turn = requireTurn(config);
     // Who is asked, recorded with the pause: only their message to this task answers it (executor.ts).
     const question: RelayedQuestion = {
       question: `The ${pending.agent} agent asks: ${pending.question}`,
       ...(pending.argsHashes ? { argsHashes: pending.argsHashes } : {}),
       taskId: turn.taskId,
-      ...(turn.principal ? { subject: turn.principal.subject } : {}),
+      subject: turn.principal.subject,
     };
     const answer = interrupt(question) as RelayedAnswer;
     // A decision sent without words (a pressed button) goes with its word too, for agents that read only text.
     const words = answer.text || (answer.decision ? decisionText(answer.decision.decision) : "");
-    const hop = await askSubagent(hops, pending.agent, words, {
+    const hop = await askSubagent(hops, turn, pending.agent, words, {
       taskId: pending.taskId,
       forward: pending.final,
       ...(answer.decision ? { decision: answer.decision } : {}),

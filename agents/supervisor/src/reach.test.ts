@@ -1,3 +1,4 @@
+import type { TurnContext } from "@switchboard/agent-runtime";
 import { createLogger } from "@switchboard/common";
 import { describe, expect, it } from "vitest";
 import { askSubagent } from "./delegate.js";
@@ -14,6 +15,15 @@ const roster = () =>
     createLogger({ level: "silent" }),
   );
 const notAws = (agent: string) => agent !== "aws";
+const anonymousTurn: TurnContext = {
+  contextId: "c",
+  taskId: "t",
+  threadId: "t",
+  principal: { subject: "local", groups: [], authenticated: false },
+  report: () => undefined,
+  stored: async () => undefined,
+  signal: new AbortController().signal,
+};
 
 describe("agents a user may not reach", () => {
   it("are left out of the supervisor's prompt", () => {
@@ -26,6 +36,7 @@ describe("agents a user may not reach", () => {
   it("are answered as not enabled when the model names one anyway, with no hop", async () => {
     const hop = await askSubagent(
       { roster: roster(), telemetry: {} as HopTelemetry, mayReach: notAws },
+      anonymousTurn,
       "aws",
       "stop i-123",
     );

@@ -1,4 +1,4 @@
-import { HttpStatusError, requestJson, VendorClient } from "@switchboard/agent-runtime";
+import { HttpStatusError, requestJson, type ToolCallContext, VendorClient } from "@switchboard/agent-runtime";
 import { SwitchboardError } from "@switchboard/common";
 import { readVictorOpsSettings, type VictorOpsOrg, type VictorOpsSettings } from "./env.js";
 import type { AckOrResolveResult, ActiveIncident, OnCallTeam, RoutingKeyInfo, TeamDetail } from "./format.js";
@@ -118,10 +118,11 @@ export function actingUser({ username }: VictorOpsSettings): string {
  */
 export async function callOrg<T>(
   victorops: VictorOpsClient,
+  ctx: ToolCallContext,
   org: string | undefined,
   run: (api: VictorOpsApi, settings: VictorOpsSettings) => Promise<T>,
 ): Promise<T> {
-  const slugs = await victorops.call(async (orgs) => orgs.slugs);
+  const slugs = await victorops.call(ctx, async (orgs) => orgs.slugs);
   const slug = org ?? (slugs.length === 1 ? slugs[0] : undefined);
   if (!slug || !slugs.includes(slug)) {
     throw new Error(
@@ -130,5 +131,5 @@ export async function callOrg<T>(
         : `Several Splunk On-Call organisations are set up (${slugs.join(", ")}): name the one to use (org).`,
     );
   }
-  return victorops.call((orgs, settings) => run(orgs.api(slug), settings));
+  return victorops.call(ctx, (orgs, settings) => run(orgs.api(slug), settings));
 }

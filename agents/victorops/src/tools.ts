@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool, type ToolCallContext } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import { actingUser, callOrg, type VictorOpsClient } from "./client.js";
 import { type ActiveIncident, formatIncident, formatIncidentLine, PHASE_NAMES } from "./format.js";
@@ -50,8 +50,12 @@ export function victorOpsTools(victorops: VictorOpsClient): AgentTool[] {
   ];
 }
 
-async function incidents(victorops: VictorOpsClient, org: string | undefined): Promise<ActiveIncident[]> {
-  const { incidents = [] } = await callOrg(victorops, org, (vo) => vo.listIncidents());
+async function incidents(
+  victorops: VictorOpsClient,
+  ctx: ToolCallContext,
+  org: string | undefined,
+): Promise<ActiveIncident[]> {
+  const { incidents = [] } = await callOrg(victorops, ctx, org, (vo) => vo.listIncidents());
   return incidents;
 }
 
@@ -60,7 +64,7 @@ const listOrganisations = (victorops: VictorOpsClient) =>
     name: "list_organisations",
     description: "List the Splunk On-Call organisations set up here (VICTOROPS_ORGS), by slug",
     schema: z.object({}),
-    run: async () => (await victorops.call(async (orgs) => orgs.slugs)).join("\n"),
+    run: async (_args, ctx) => (await victorops.call(ctx, async (orgs) => orgs.slugs)).join("\n"),
   });
 
 const onTeam = (incident: ActiveIncident, team: string) =>
@@ -80,9 +84,9 @@ const listIncidents = (victorops: VictorOpsClient) =>
       org: orgField,
     }),
     resource: ({ team, org }): Record<string, string> => ({ ...inOrgScope(org), ...(team ? { team } : {}) }),
-    run: async ({ phases, team, org }) => {
+    run: async ({ phases, team, org }, ctx) => {
       const wanted = new Set(phases.map((phase) => PHASE_OF[phase]));
-      const matching = (await incidents(victorops, org))
+      const matching = (await incidents(victorops, ctx, org))
         .filter((one) => wanted.has(one.currentPhase))
         .filter((one) => !team || onTeam(one, team))
         .sort((a, b) => Number(b.incidentNumber) - Number(a.incidentNumber));
@@ -97,8 +101,8 @@ const getIncident = (victorops: VictorOpsClient) =>
     description: "Get one Splunk On-Call incident: phase, routing key, who was paged, its timeline",
     schema: z.object({ incident: incidentNumber, org: orgField }),
     resource: ({ incident, org }) => ({ ...inOrgScope(org), incident }),
-    run: async ({ incident, org }) => {
-      const found = (await incidents(victorops, org)).find((one) => one.incidentNumber === incident);
+    run: async ({ incident, org }, ctx) => {
+      const found = (await incidents(victorops, ctx, org)).find((one) => one.incidentNumber === incident);
       // The incident list holds open and recently resolved incidents; older ones are in the reporting API.
       return found
         ? formatIncident(found)
@@ -116,8 +120,8 @@ const whoIsOnCall = (victorops: VictorOpsClient) =>
       org: orgField,
     }),
     resource: ({ team, org }): Record<string, string> => ({ ...inOrgScope(org), ...(team ? { team } : {}) }),
-    run: async ({ team, org }) => {
-      const { teamsOnCall = [] } = await callOrg(victorops, org, (vo) => vo.currentOnCall());
+    run: async ({ team, org }, ctx) => {
+      const { teamsOnCall = [] } = await callOrg(victorops, ctx, org, (vo) => vo.currentOnCall());
       const lines = teamsOnCall
         .filter((one) => !team || one.team.slug === team || one.team.name.toLowerCase().includes(team))
         .flatMap((one) =>
@@ -137,8 +141,8 @@ const listTeams = (victorops: VictorOpsClient) =>
     description: "List Splunk On-Call teams (name, slug, member count)",
     schema: z.object({ org: orgField }),
     resource: ({ org }) => inOrgScope(org),
-    run: async ({ org }) => {
-      const teams = await callOrg(victorops, org, (vo) => vo.listTeams());
+    run: async ({ org }, ctx) => {
+      const teams = await callOrg(victorops, ctx, org, (vo) => vo.listTeams());
       if (teams.length === 0) return "No teams are visible.";
       return teams
         .map((team) => `${team.name} (${team.slug}), ${team.memberCount ?? "?"} members`)
@@ -153,8 +157,8 @@ const listServices = (victorops: VictorOpsClient) =>
       "List Splunk On-Call services: the routing keys alerts arrive on and the escalation policies they page",
     schema: z.object({ org: orgField }),
     resource: ({ org }) => inOrgScope(org),
-    run: async ({ org }) => {
-      const { routingKeys = [] } = await callOrg(victorops, org, (vo) => vo.listRoutingKeys());
+    run: async ({ org }, ctx) => {
+      const { routingKeys = [] } = await callOrg(victorops, ctx, org, (vo) => vo.listRoutingKeys());
       if (routingKeys.length === 0) return "No routing keys are set up.";
       return routingKeys
         .map((key) => {
@@ -183,9 +187,9 @@ const createIncident = (victorops: VictorOpsClient) =>
       ...inOrgScope(org),
       ...(policy ? { policy } : user ? { user } : {}),
     }),
-    run: async ({ summary, details, policy, user, org }) => {
+    run: async ({ summary, details, policy, user, org }, ctx) => {
       if (!policy && !user) throw new Error("Name the escalation policy (its slug) or the user to page.");
-      const created = await callOrg(victorops, org, (vo, settings) =>
+      const created = await callOrg(victorops, ctx, org, (vo, settings) =>
         vo.createIncident({
           summary,
           details,
@@ -217,8 +221,8 @@ const transitionTool = (victorops: VictorOpsClient, action: "ack" | "resolve") =
     confirm: ({ incident, message, org }) =>
       `${verb} Splunk On-Call incident #${incident}${inOrg(org)}${message ? ` ("${message}")` : ""}.`,
     resource: ({ incident, org }) => ({ ...inOrgScope(org), incident }),
-    run: async ({ incident, message, org }) => {
-      const { results = [] } = await callOrg(victorops, org, (vo, settings) =>
+    run: async ({ incident, message, org }, ctx) => {
+      const { results = [] } = await callOrg(victorops, ctx, org, (vo, settings) =>
         vo.transition(action, {
           userName: actingUser(settings),
           incidentNames: [incident],
@@ -247,8 +251,8 @@ const addNote = (victorops: VictorOpsClient) =>
     confirm: ({ incident, text, org }) =>
       `Add a note to Splunk On-Call incident #${incident}${inOrg(org)}: "${text}".`,
     resource: ({ incident, org }) => ({ ...inOrgScope(org), incident }),
-    run: async ({ incident, text, org }) => {
-      await callOrg(victorops, org, (vo, settings) =>
+    run: async ({ incident, text, org }, ctx) => {
+      await callOrg(victorops, ctx, org, (vo, settings) =>
         vo.addNote(incident, {
           // A note's name is its key on the incident; the text goes in its value.
           name: `switchboard-${randomUUID()}`,

@@ -1,4 +1,4 @@
-import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool, type ToolCallContext } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import type { Place, WeatherClient } from "./client.js";
 import { formatCurrent, formatDaily, placeLabel } from "./format.js";
@@ -39,8 +39,10 @@ export function weatherTools(weather: WeatherClient): AgentTool[] {
       description: "Find places by name (city, region, country and coordinates), most relevant first",
       schema: z.object({ place, country, count: z.number().int().min(1).max(20).default(5) }),
       resource: ({ place, country }) => placeResource(place, country),
-      run: async ({ place, country, count }) => {
-        const places = await weather.call((api) => api.search(place, { count, ...countryOption(country) }));
+      run: async ({ place, country, count }, ctx) => {
+        const places = await weather.call(ctx, (api) =>
+          api.search(place, { count, ...countryOption(country) }),
+        );
         if (places.length === 0) return noPlace(place, country);
         return places.map(placeLabel).join("\n");
       },
@@ -51,9 +53,9 @@ export function weatherTools(weather: WeatherClient): AgentTool[] {
         "The weather now at a place: temperature, feels-like, conditions, humidity, wind, precipitation",
       schema: z.object({ place, country }),
       resource: ({ place, country }) => placeResource(place, country),
-      run: async ({ place, country }) => {
-        const { chosen, others } = await locate(weather, place, country);
-        const forecast = await weather.call((api) => api.forecast(chosen, { current: CURRENT }));
+      run: async ({ place, country }, ctx) => {
+        const { chosen, others } = await locate(weather, ctx, place, country);
+        const forecast = await weather.call(ctx, (api) => api.forecast(chosen, { current: CURRENT }));
         return formatCurrent(chosen, forecast) + others;
       },
     }),
@@ -62,9 +64,9 @@ export function weatherTools(weather: WeatherClient): AgentTool[] {
       description: "The daily forecast for a place: conditions, low and high, precipitation and its chance",
       schema: z.object({ place, country, days: z.number().int().min(1).max(16).default(3) }),
       resource: ({ place, country }) => placeResource(place, country),
-      run: async ({ place, country, days }) => {
-        const { chosen, others } = await locate(weather, place, country);
-        const forecast = await weather.call((api) =>
+      run: async ({ place, country, days }, ctx) => {
+        const { chosen, others } = await locate(weather, ctx, place, country);
+        const forecast = await weather.call(ctx, (api) =>
           api.forecast(chosen, { daily: DAILY, forecastDays: days }),
         );
         return formatDaily(chosen, forecast) + others;
@@ -83,10 +85,11 @@ function noPlace(name: string, country: string | undefined): string {
 /** The most relevant place of that name, and a note naming the others so the user can pick one. */
 async function locate(
   weather: WeatherClient,
+  ctx: ToolCallContext,
   name: string,
   country: string | undefined,
 ): Promise<{ chosen: Place; others: string }> {
-  const places = await weather.call((api) => api.search(name, { count: 3, ...countryOption(country) }));
+  const places = await weather.call(ctx, (api) => api.search(name, { count: 3, ...countryOption(country) }));
   const [chosen, ...rest] = places;
   if (!chosen) throw new Error(noPlace(name, country));
   const others =

@@ -1,4 +1,4 @@
-import { type AgentTool, defineTool } from "@switchboard/agent-runtime";
+import { type AgentTool, defineTool, type ToolCallContext } from "@switchboard/agent-runtime";
 import { z } from "zod";
 import type { WebexClient } from "./client.js";
 import { formatMember, formatMessage, formatRoom, type WebexMessage, type WebexRoom } from "./format.js";
@@ -38,8 +38,8 @@ const listRooms = (webex: WebexClient) =>
       type: z.enum(["group", "direct"]).optional(),
       max: z.number().int().min(1).max(100).default(50),
     }),
-    run: async ({ type, max }) => {
-      const { items = [] } = await webex.call((api) => api.listRooms({ type, max }));
+    run: async ({ type, max }, ctx) => {
+      const { items = [] } = await webex.call(ctx, (api) => api.listRooms({ type, max }));
       return items.length ? items.map(formatRoom).join("\n") : "The agent is in no Webex rooms.";
     },
   });
@@ -50,7 +50,7 @@ const getRoom = (webex: WebexClient) =>
     description: "Get one Webex room: title, type, id, last activity",
     schema: z.object({ room }),
     resource: ({ room }) => ({ room: roomName(room) }),
-    run: async ({ room }) => formatRoom(await resolveRoom(webex, room)),
+    run: async ({ room }, ctx) => formatRoom(await resolveRoom(webex, ctx, room)),
   });
 
 const listMessages = (webex: WebexClient) =>
@@ -64,9 +64,9 @@ const listMessages = (webex: WebexClient) =>
       max: z.number().int().min(1).max(100).default(20),
     }),
     resource: ({ room }) => ({ room: roomName(room) }),
-    run: async ({ room, thread, max }) => {
-      const target = await resolveRoom(webex, room);
-      const { items = [] } = await webex.call((api) =>
+    run: async ({ room, thread, max }, ctx) => {
+      const target = await resolveRoom(webex, ctx, room);
+      const { items = [] } = await webex.call(ctx, (api) =>
         api.listMessages({ roomId: target.id, max, ...(thread ? { parentId: thread } : {}) }),
       );
       if (items.length === 0)
@@ -82,9 +82,9 @@ const listMembers = (webex: WebexClient) =>
     description: "List the people in a Webex room, with its moderators",
     schema: z.object({ room }),
     resource: ({ room }) => ({ room: roomName(room) }),
-    run: async ({ room }) => {
-      const target = await resolveRoom(webex, room);
-      const { items = [] } = await webex.call((api) => api.listMemberships(target.id));
+    run: async ({ room }, ctx) => {
+      const target = await resolveRoom(webex, ctx, room);
+      const { items = [] } = await webex.call(ctx, (api) => api.listMemberships(target.id));
       return `${target.title} has ${items.length} ${items.length === 1 ? "member" : "members"}:\n${items.map(formatMember).join("\n")}`;
     },
   });
@@ -102,9 +102,9 @@ const postMessage = (webex: WebexClient) =>
     confirm: ({ room, text, thread }) =>
       `Post to the Webex room "${room}"${thread ? " (as a reply in a thread)" : ""}: "${text}".`,
     resource: ({ room }) => ({ room: roomName(room) }),
-    run: async ({ room, text, thread }) => {
-      const target = await resolveRoom(webex, room);
-      const posted = await webex.call((api) =>
+    run: async ({ room, text, thread }, ctx) => {
+      const target = await resolveRoom(webex, ctx, room);
+      const posted = await webex.call(ctx, (api) =>
         api.postMessage({ roomId: target.id, markdown: text, ...(thread ? { parentId: thread } : {}) }),
       );
       return `Posted to ${target.title}${thread ? " in the thread" : ""} (message id ${posted.id}).`;
@@ -121,8 +121,10 @@ const createRoom = (webex: WebexClient) =>
     }),
     confirm: ({ title, team }) => `Create the Webex room "${title}"${team ? ` in team ${team}` : ""}.`,
     resource: ({ team }): Record<string, string> => (team ? { team } : {}),
-    run: async ({ title, team }) => {
-      const created = await webex.call((api) => api.createRoom({ title, ...(team ? { teamId: team } : {}) }));
+    run: async ({ title, team }, ctx) => {
+      const created = await webex.call(ctx, (api) =>
+        api.createRoom({ title, ...(team ? { teamId: team } : {}) }),
+      );
       return `Created the room ${formatRoom(created)}.`;
     },
   });
@@ -139,9 +141,9 @@ const addMember = (webex: WebexClient) =>
     confirm: ({ room, email, moderator }) =>
       `Add ${email} to the Webex room "${room}"${moderator ? " as a moderator" : ""}.`,
     resource: ({ room, email }) => ({ room: roomName(room), person: email }),
-    run: async ({ room, email, moderator }) => {
-      const target = await resolveRoom(webex, room);
-      const added = await webex.call((api) =>
+    run: async ({ room, email, moderator }, ctx) => {
+      const target = await resolveRoom(webex, ctx, room);
+      const added = await webex.call(ctx, (api) =>
         api.addMembership({ roomId: target.id, personEmail: email, isModerator: moderator }),
       );
       return `Added ${formatMember(added)} to ${target.title}.`;
@@ -149,10 +151,10 @@ const addMember = (webex: WebexClient) =>
   });
 
 /** A room by id as given, or the one room the agent is in whose title matches (exactly, else containing). */
-async function resolveRoom(webex: WebexClient, given: string): Promise<WebexRoom> {
+async function resolveRoom(webex: WebexClient, ctx: ToolCallContext, given: string): Promise<WebexRoom> {
   const wanted = given.trim();
-  if (isWebexId(wanted)) return webex.call((api) => api.getRoom(wanted));
-  const { items = [] } = await webex.call((api) => api.listRooms({ max: 1000 }));
+  if (isWebexId(wanted)) return webex.call(ctx, (api) => api.getRoom(wanted));
+  const { items = [] } = await webex.call(ctx, (api) => api.listRooms({ max: 1000 }));
   const lower = wanted.toLowerCase();
   const exact = items.find((one) => one.title.toLowerCase() === lower);
   if (exact) return exact;

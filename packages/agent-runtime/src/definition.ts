@@ -2,6 +2,7 @@ import type { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { McpServerInput } from "@switchboard/contract";
+import type { TurnContext } from "./context/turn-context.js";
 import type { LinkableVendor } from "./credentials/linked-tokens.js";
 import type { AgentHost } from "./extension.js";
 import type { ContextBudget } from "./graph/context-budget.js";
@@ -89,6 +90,11 @@ export interface TurnGraph {
     input: unknown,
     options: {
       configurable: { thread_id: string };
+      /**
+       * The turn, as LangGraph's run context: a node reads it with `turnOf(config)`, a middleware
+       * with `turnOf(request.runtime)`. Never persisted (see context/turn-context.ts).
+       */
+      context: TurnContext;
       signal: AbortSignal;
       streamMode: Array<"updates" | "values" | "messages">;
       durability: "sync" | "async" | "exit";

@@ -39,11 +39,11 @@ export interface AgentHost {
   /** The agent's own audit trail, read as GET /audit reads it (policy decided, caller scoped). */
   audit: AuditTrail;
   /**
-   * Whether a caller may reach another agent, by this agent's policies (true with none): the
-   * caller of the turn running now, or with `caller` a route's (`await callerOf(req)`). The
+   * Whether `caller` may reach another agent, by this agent's policies (true with none): a route's
+   * (`await callerOf(req)`) or a turn's (`turn.caller`); undefined is an anonymous caller. The
    * supervisor routes, and lists in GET /subagents, only where the user may go.
    */
-  mayReach(agent: string, caller?: User): boolean;
+  mayReach(agent: string, caller: User | undefined): boolean;
   /**
    * The calling user's data on this agent: memories (list, erase) and "forget me". The runtime
    * serves them at /memories and /me unless the agent serves those paths itself (the supervisor

@@ -6,6 +6,8 @@ export { type AuthzDecision, PolicyEngine } from "./authz/engine.js";
 export { type PolicyTexts, parsePolicies } from "./authz/policy-set.js";
 export type { Principal } from "./authz/principal.js";
 export type { AuthzAction, AuthzQuestion, ToolResource } from "./authz/request.js";
+export type { CallCredential, ToolCallContext } from "./context/tool-call-context.js";
+export { type Progress, requireTurn, type TurnContext, turnOf } from "./context/turn-context.js";
 export type { DeletedConversation, DeletionHook } from "./conversations/deletion.js";
 export type {
   ConversationHistory,
@@ -46,7 +48,6 @@ export type { AgentMetrics } from "./telemetry/metrics.js";
 export { type AgentTool, defineTool, type ToolSpec } from "./tools/define-tool.js";
 export { type DecisionAnswer, readDecision } from "./turn/decision.js";
 export type { RelayedAnswer, RelayedQuestion } from "./turn/interrupts.js";
-export { currentTurn, type Progress, type TurnContext } from "./turn/turn-context.js";
 export type { FailureNames } from "./vendor-client/describe.js";
 export type { FailureKind, VendorFailure, VendorReading } from "./vendor-client/failure.js";
 export { HttpStatusError, type JsonRequest, requestJson } from "./vendor-client/http-json.js";

@@ -205,8 +205,7 @@ async function serveWith(
     logger,
     metrics: metrics.agentMetrics,
     audit,
-    mayReach: (agent, caller) =>
-      access.access.callerMayReach(agent, caller ? access.access.principal(caller) : undefined),
+    mayReach: (agent, caller) => access.access.callerMayReach(access.access.principal(caller), agent),
     userData: memory.userData,
   });
   const cleanups = additions.cleanups;

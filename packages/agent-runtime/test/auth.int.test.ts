@@ -218,6 +218,22 @@ describe("bearer-token authentication and per-user isolation", () => {
     expect(stored).toContain("rotate keys");
     expect(stored).not.toContain(bearer);
     expect(logLines.join("")).not.toContain(bearer);
+    // The turn, token and all, went to the graph as LangGraph's run context (never its
+    // `configurable`, whose values land in checkpoint metadata): the turn's checkpoints and their
+    // pending writes were stored, and neither holds the token nor any other part of the turn.
+    const db = mongo.db(dbName);
+    const checkpoints = (await db.listCollections().toArray())
+      .map(({ name }) => name)
+      .filter((name) => name.startsWith("checkpoint"));
+    expect(checkpoints.length).toBeGreaterThan(0);
+    for (const name of checkpoints) {
+      const text = JSON.stringify(await db.collection(name).find().toArray(), (_key, value) =>
+        value?._bsontype === "Binary" ? Buffer.from(value.buffer).toString("utf8") : value,
+      );
+      expect(text).not.toContain(bearer);
+      expect(text).not.toContain("principal");
+    }
+    expect(await db.collection("checkpoints_notes").countDocuments()).toBeGreaterThan(0);
   });
 
   it("verifies RS256 tokens against AUTH_JWKS_URL", async () => {

@@ -16,7 +16,6 @@ import { LOCAL_PRINCIPAL } from "../src/authz/principal.js";
 import { McpServerConnection } from "../src/mcp/connection.js";
 import { readMcpSettings } from "../src/mcp/settings.js";
 import type { RunningAgent } from "../src/serve.js";
-import { runInTurn } from "../src/turn/turn-context.js";
 import { send, stateOf, statusText } from "./a2a.js";
 import { CapturedLog, serveDeskAgent, startObedientLlm } from "./desk-agent.js";
 
@@ -207,19 +206,12 @@ describe("MCP servers receive the user's own token (FORWARD_JWT_TO_MCP, forwardU
       userIdleMs: 3_000,
     });
     const asUser = (user: "alice" | "bob") =>
-      runInTurn(
-        {
-          contextId: "c",
-          taskId: "t",
-          threadId: "t",
+      connection
+        .forCaller({
           token: tokens[user] as string,
           principal: { subject: user, groups: [], authenticated: true },
-          report: () => undefined,
-          signal: new AbortController().signal,
-          stored: async () => {},
-        },
-        () => connection.callTool({ name: "whoami", arguments: {} }),
-      );
+        })
+        .callTool({ name: "whoami", arguments: {} });
     const [alice, bob] = await Promise.all([asUser("alice"), asUser("bob")]);
     expect(JSON.stringify(alice)).toContain("You are alice.");
     expect(JSON.stringify(bob)).toContain("You are bob.");
@@ -253,18 +245,9 @@ describe("MCP servers receive the user's own token (FORWARD_JWT_TO_MCP, forwardU
       logger: log.logger,
       timeoutMs: 5_000,
     });
-    const result = await runInTurn(
-      {
-        contextId: "c",
-        taskId: "t",
-        threadId: "t",
-        principal: LOCAL_PRINCIPAL,
-        report: () => undefined,
-        signal: new AbortController().signal,
-        stored: async () => {},
-      },
-      () => connection.callTool({ name: "whoami", arguments: {} }),
-    );
+    const result = await connection
+      .forCaller({ principal: LOCAL_PRINCIPAL })
+      .callTool({ name: "whoami", arguments: {} });
     expect(JSON.stringify(result)).toContain("You are static.");
     expect(connection.userConnections).toBe(0);
     await connection.close();

@@ -6,11 +6,10 @@ import type { ScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv } from "@switchboard-testing/test-mongo";
 import type { AgentDefinition } from "../src/definition.js";
 import { type RunningAgent, serveAgent } from "../src/serve.js";
-import { currentTurn } from "../src/turn/turn-context.js";
 
 /** The shared notes agent (see @switchboard-testing/agent-conformance), on this package's sources. */
 export function notesAgent(notes: string[]): AgentDefinition {
-  return sharedNotesAgent(notes, { currentTurn });
+  return sharedNotesAgent(notes);
 }
 
 export interface NotesAgentOptions {

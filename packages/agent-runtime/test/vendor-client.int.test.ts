@@ -75,22 +75,22 @@ describe("a vendor client against a real HTTP API", () => {
   });
 
   it("answers a call", async () => {
-    expect(await client.call((acme) => acme.get("/items"))).toEqual([{ id: "1" }]);
+    expect(await client.call({}, (acme) => acme.get("/items"))).toEqual([{ id: "1" }]);
   });
 
   it("says which setting is missing, and connects once it is set", async () => {
     const env: NodeJS.ProcessEnv = { ACME_URL: url };
     const late = new VendorClient(vendorSpec(), env);
-    expect((await failureOf(late.call((acme) => acme.get("/items")))).message).toBe(
+    expect((await failureOf(late.call({}, (acme) => acme.get("/items")))).message).toBe(
       "Set ACME_URL and ACME_TOKEN.",
     );
     env.ACME_TOKEN = TOKEN;
-    expect(await late.call((acme) => acme.get("/items"))).toEqual([{ id: "1" }]);
+    expect(await late.call({}, (acme) => acme.get("/items"))).toEqual([{ id: "1" }]);
   });
 
   it("sends refused credentials to the user, naming the setting", async () => {
     const wrong = new VendorClient(vendorSpec(), { ACME_URL: url, ACME_TOKEN: "nope" });
-    const error = await failureOf(wrong.call((acme) => acme.get("/items")));
+    const error = await failureOf(wrong.call({}, (acme) => acme.get("/items")));
     expect(error).toMatchObject({ code: "acme.credentials", category: "user" });
     expect(error.message).toContain(
       "Acme refused the credentials (HTTP 401: Bad credentials): check ACME_TOKEN",
@@ -98,13 +98,13 @@ describe("a vendor client against a real HTTP API", () => {
   });
 
   it("tells a missing permission, a missing thing and a rate limit apart", async () => {
-    const forbidden = await failureOf(client.call((acme) => acme.get("/forbidden")));
+    const forbidden = await failureOf(client.call({}, (acme) => acme.get("/forbidden")));
     expect(forbidden).toMatchObject({ code: "acme.forbidden", category: "third-party" });
     expect(forbidden.message).toContain("lack the permission");
-    const missing = await failureOf(client.call((acme) => acme.get("/nothing")));
+    const missing = await failureOf(client.call({}, (acme) => acme.get("/nothing")));
     expect(missing).toMatchObject({ code: "acme.not-found", category: "third-party" });
     expect(missing.message).toContain("404 Not Found for GET /nothing: No such item");
-    const busy = await failureOf(client.call((acme) => acme.get("/busy")));
+    const busy = await failureOf(client.call({}, (acme) => acme.get("/busy")));
     expect(busy).toMatchObject({ code: "acme.rate-limited" });
     expect(busy.message).toContain("try again in 17 s");
   });
@@ -112,15 +112,15 @@ describe("a vendor client against a real HTTP API", () => {
   it("names the URL it cannot reach, and a timeout", async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
     const unreachable = new VendorClient(vendorSpec(), { ACME_URL: down, ACME_TOKEN: TOKEN });
-    const error = await failureOf(unreachable.call((acme) => acme.get("/items")));
+    const error = await failureOf(unreachable.call({}, (acme) => acme.get("/items")));
     expect(error).toMatchObject({ code: "acme.unreachable" });
     expect(error.message).toContain(`Cannot reach Acme at ${down} (ECONNREFUSED): check ACME_URL`);
-    const slow = await failureOf(client.call((acme) => acme.get("/slow")));
+    const slow = await failureOf(client.call({}, (acme) => acme.get("/slow")));
     expect(slow).toMatchObject({ code: "acme.timeout" });
   });
 
   it("never repeats the token, even when the vendor echoes it", async () => {
-    const error = await failureOf(client.call((acme) => acme.get("/echo")));
+    const error = await failureOf(client.call({}, (acme) => acme.get("/echo")));
     expect(error.message).toContain("Acme answered HTTP 400");
     expect(error.message).not.toContain(TOKEN);
   });

@@ -1,2 +1,7 @@
-export { type NotesAgentDefinition, type NotesRuntime, notesAgent } from "./notes-agent.js";
+export {
+  type NotesAgentDefinition,
+  type NotesCallContext,
+  type NotesTool,
+  notesAgent,
+} from "./notes-agent.js";
 export { type AgentUnderTest, agentConformance, type ConformanceOptions } from "./suite.js";

@@ -2,21 +2,19 @@ import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
 
-/**
- * The part of agent-runtime's turn context the notes agent uses. The caller passes the runtime's own
- * `currentTurn`: the one of the build that serves the agent (its sources in agent-runtime's tests, its
- * package elsewhere), since each holds its own turn storage.
- */
-export interface NotesRuntime {
-  currentTurn(): {
-    signal: AbortSignal;
-    report(progress: { text: string; metadata?: Record<string, unknown> }): void;
-  };
+/** The part of agent-runtime's `ToolCallContext` the notes agent's tools use. */
+export interface NotesCallContext {
+  signal: AbortSignal;
+  report(progress: { text: string; metadata?: Record<string, unknown> }): void;
 }
 
-/** An agent-runtime `AgentTool`: a change tool carries the question asked before it runs. */
+/**
+ * An agent-runtime `AgentTool`: a change tool carries the question asked before it runs; a tool
+ * that needs its call's context is made for each call (`forCall`), as `defineTool` makes them.
+ */
 export interface NotesTool {
   tool: StructuredToolInterface;
+  forCall?: (ctx: NotesCallContext) => StructuredToolInterface;
   confirm?: (args: Record<string, unknown>) => string;
 }
 
@@ -38,7 +36,7 @@ const noArgs = z.object({});
  * 20 MiB; `slow_notes` reports progress and runs until canceled; `ask_jira` reports progress the way
  * the supervisor relays a subagent's.
  */
-export function notesAgent(notes: string[], runtime: NotesRuntime): NotesAgentDefinition {
+export function notesAgent(notes: string[]): NotesAgentDefinition {
   return {
     name: "notes",
     title: "Notes",
@@ -93,31 +91,34 @@ export function notesAgent(notes: string[], runtime: NotesRuntime): NotesAgentDe
           schema: noArgs,
         }),
       },
-      {
-        tool: tool(
-          async () => {
-            const { signal, report } = runtime.currentTurn();
-            report({ text: "still thinking", metadata: { kind: "progress" } });
-            await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
-            return "stopped";
-          },
-          { name: "slow_notes", description: "Takes until canceled", schema: noArgs },
-        ),
-      },
-      {
-        tool: tool(
-          async () => {
-            const { report } = runtime.currentTurn();
-            report({ text: "Asking the jira agent", metadata: { kind: "agent-call", agent: "jira" } });
-            report({
-              text: "jira: Calling search_issues",
-              metadata: { kind: "agent-status", agent: "jira", tool: "search_issues" },
-            });
-            return "JIRA-7 is open";
-          },
-          { name: "ask_jira", description: "Ask the Jira agent", schema: noArgs },
-        ),
-      },
+      withContext(
+        { name: "slow_notes", description: "Takes until canceled", schema: noArgs },
+        async (ctx) => {
+          ctx.report({ text: "still thinking", metadata: { kind: "progress" } });
+          await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+          return "stopped";
+        },
+      ),
+      withContext({ name: "ask_jira", description: "Ask the Jira agent", schema: noArgs }, async (ctx) => {
+        ctx.report({ text: "Asking the jira agent", metadata: { kind: "agent-call", agent: "jira" } });
+        ctx.report({
+          text: "jira: Calling search_issues",
+          metadata: { kind: "agent-status", agent: "jira", tool: "search_issues" },
+        });
+        return "JIRA-7 is open";
+      }),
     ],
+  };
+}
+
+/** A tool without arguments that runs with its call's context (outside a call: none reported, never aborted). */
+function withContext(
+  declared: { name: string; description: string; schema: typeof noArgs },
+  run: (ctx: NotesCallContext) => Promise<string>,
+): NotesTool {
+  const forCall = (ctx: NotesCallContext) => tool(() => run(ctx), declared);
+  return {
+    tool: forCall({ signal: new AbortController().signal, report: () => undefined }),
+    forCall,
   };
 }

@@ -131,7 +131,7 @@ export function toolsModule(source: OpenApiSource, values: TemplateValues): stri
       `      schema: argumentsOf(${key}),`,
       ...(operation.read ? [] : [`      confirm: (args) => confirmationOf(${key}, args),`]),
       ...(resources ? [`      resource: (args) => ({ ${resources} }),`] : []),
-      `      run: (args) => client.call((api) => api.call(${key}, args)),`,
+      `      run: (args, ctx) => client.call(ctx, (api) => api.call(${key}, args)),`,
       "    }),",
     ].join("\n");
   });

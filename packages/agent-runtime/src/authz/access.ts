@@ -1,12 +1,11 @@
 import type { User } from "@a2a-js/sdk/server";
 import { SwitchboardError } from "@switchboard/common";
 import type { AuditRecorder } from "../audit/recorder.js";
-import type { CallCredential } from "../credentials/call-credential.js";
+import type { CallCredential } from "../context/tool-call-context.js";
 import type { LinkedTokens } from "../credentials/linked-tokens.js";
-import type { ChangeConfirmation } from "../turn/interrupts.js";
-import { turnIfAny } from "../turn/turn-context.js";
 import type { PolicyEngine } from "./engine.js";
-import { LOCAL_PRINCIPAL, type Principal, principalOf } from "./principal.js";
+import { type Principal, principalOf } from "./principal.js";
+import type { ToolResource } from "./request.js";
 
 /**
  * Who may do what on this agent, decided where it runs: its policies (none: everything allowed),
@@ -39,14 +38,12 @@ export class Access {
   }
 
   /**
-   * Whether `principal` (default: the caller of the turn running now) may reach `agent` by these
-   * policies (true with none): the supervisor routes, and lists in GET /subagents, only those. The
-   * agent itself decides again.
+   * Whether `principal` may reach `agent` by these policies (true with none): the supervisor routes,
+   * and lists in GET /subagents, only those. The agent itself decides again.
    */
-  callerMayReach(agent: string, principal?: Principal): boolean {
+  callerMayReach(principal: Principal, agent: string): boolean {
     if (!this.policies) return true;
-    const who = principal ?? turnIfAny()?.principal ?? LOCAL_PRINCIPAL;
-    return this.policies.decide({ principal: who, action: "reach", agent }).allowed;
+    return this.policies.decide({ principal, action: "reach", agent }).allowed;
   }
 
   /**
@@ -58,7 +55,7 @@ export class Access {
   async checkApproval(
     approver: Principal,
     requester: Principal,
-    change: ChangeConfirmation,
+    change: { tool?: string; resource?: ToolResource },
     contextId: string,
   ): Promise<string | undefined> {
     const question = {

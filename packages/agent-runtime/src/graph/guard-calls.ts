@@ -4,11 +4,11 @@ import { createMiddleware } from "langchain";
 import type { AuditedCall } from "../audit/recorder.js";
 import type { Access } from "../authz/access.js";
 import { LOCAL_PRINCIPAL, type Principal } from "../authz/principal.js";
-import { type CallCredential, runWithCredential } from "../credentials/call-credential.js";
+import { type CallCredential, toolCallContext } from "../context/tool-call-context.js";
+import { turnOf } from "../context/turn-context.js";
 import type { AgentTool } from "../tools/define-tool.js";
 import { argsHash } from "../turn/args-hash.js";
 import type { ChangeConfirmation, ChangeResume } from "../turn/interrupts.js";
-import { turnIfAny } from "../turn/turn-context.js";
 
 /**
  * Every tool call passes here, in this order, inside the call itself:
@@ -24,7 +24,9 @@ import { turnIfAny } from "../turn/turn-context.js";
  *    arguments it is about to run with, else answers that it did not run;
  * 3. an approved change is audited before it runs and again with how it ended, so a crash leaves
  *    the attempt on record.
- * The call then runs with the credential decided (VendorClient reads it from the call's context).
+ * The call then runs with its `ToolCallContext`, built here once from the turn LangGraph hands the
+ * call (`runtime.context`, see context/turn-context.ts) and the credential decided: the tool's
+ * `run(args, ctx)` gets it, and passes it on (VendorClient.call(ctx, …), an MCP server's session).
  * Reads asked for beside a change run at once and are not run again on resume. langchain's
  * `humanInTheLoopMiddleware` asks from a step of its own after every model call instead, which
  * writes a checkpoint for nothing on each call that asks for no change.
@@ -36,7 +38,7 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
     wrapToolCall: async (request, handler) => {
       const { name, args, id } = request.toolCall;
       const tool = byName.get(name);
-      const turn = turnIfAny();
+      const turn = turnOf(request.runtime);
       const principal: Principal = turn?.principal ?? LOCAL_PRINCIPAL;
       const change = tool?.confirm?.(args);
       const resource = tool?.resource?.(args);
@@ -73,9 +75,12 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
           return answer(notAllowed(principal, action, options.agent, name, resource, decision.policies));
         }
       }
-      const run = linked
-        ? (next: typeof request) => runWithCredential(linked, async () => handler(next))
-        : (next: typeof request) => handler(next);
+      // The tool for this call, holding its context; a tool built without one runs as it is.
+      const ctx = toolCallContext(turn, principal, linked, request.runtime.signal);
+      const run = async (next: typeof request) => {
+        const bound = await tool?.forCall?.(ctx);
+        return handler(bound ? { ...next, tool: bound } : next);
+      };
       // A read, or arguments the tool refuses anyway (it answers the model; nobody is asked). A tool
       // marked `audited` (remember) is recorded as a change is, confirmed by its caller's own request.
       if (change === undefined) {

@@ -31,14 +31,17 @@ export function guardedTools(tools: AgentTool[], access: Access): GuardedTools {
       const entry = byName.get(toolCall.name);
       if (!entry) throw new Error(`${toolCall.name} is not one of this graph's guarded tools`);
       // The guard reads only the call; state and runtime belong to createAgent's loop, not this graph.
+      // The turn rides in the graph's run context (`config.context`), as createAgent's runtime has it.
       const request = {
         toolCall,
         tool: entry.tool,
         state: { messages: [] },
-        runtime: {},
+        runtime: { context: config.context, signal: config.signal },
       } as unknown as Parameters<typeof wrap>[0];
       const result = await wrap(request, async (allowed) => {
-        const output = await entry.tool.invoke(allowed.toolCall.args, config);
+        // The guard hands the tool bound to this call's context (AgentTool.forCall).
+        const bound = (allowed.tool ?? entry.tool) as StructuredToolInterface;
+        const output: unknown = await bound.invoke(allowed.toolCall.args, config);
         return new ToolMessage({
           content: typeof output === "string" ? output : JSON.stringify(output),
           tool_call_id: toolCall.id ?? "",

@@ -11,13 +11,19 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type Logger, redactSecrets, SwitchboardError } from "@switchboard/common";
 import { LRUCache } from "lru-cache";
-import { turnIfAny } from "../turn/turn-context.js";
+import type { ToolCallContext } from "../context/tool-call-context.js";
 import type { McpServerSettings } from "./settings.js";
 
 /** Lines of a stdio server's stderr kept to explain why it would not start. */
 const STDERR_LINES = 5;
 
 type CallToolArgs = Parameters<Client["callTool"]>;
+
+/** Who a call is made for: the tool call's verified principal and identity-provider token. */
+export type McpCaller = Pick<ToolCallContext, "principal" | "token">;
+
+/** The methods of an MCP SDK `Client` that @langchain/mcp-adapters calls. */
+export type McpClientMethods = Pick<McpServerConnection, "listTools" | "readResource" | "callTool">;
 
 /** How long a user's own connection (a server that forwards the user's token) stays open unused. */
 const USER_IDLE_MS = 5 * 60_000;
@@ -48,7 +54,7 @@ function newSession(user?: { token: string }): Session {
  * connection. Every error names the server, without its secrets.
  *
  * A server that forwards the user's token (`forwardUserToken`, FORWARD_JWT_TO_MCP) gets, for a call
- * made in a turn with a verified token, a connection of that user's own (keyed by the token's
+ * made for a caller with a verified token (`forCaller`, from the tool call's context), a connection of that user's own (keyed by the token's
  * subject, never shared), whose every request carries the user's latest token as
  * `Authorization: Bearer …` in place of the static one; it closes after USER_IDLE_MS unused. Listing
  * tools at start-up, and calls with no user token (AUTH_MODE=none), use the shared connection and the
@@ -108,6 +114,24 @@ export class McpServerConnection {
   callTool = (params: CallToolArgs[0], resultSchema?: CallToolArgs[1], options?: RequestOptions) =>
     this.request(`run ${params.name}`, (client) => client.callTool(params, resultSchema, options));
 
+  /**
+   * The same methods, on `caller`'s own connection when this server receives the user's token
+   * (undefined: the shared connection, as for listing tools at start-up).
+   */
+  forCaller(caller: McpCaller | undefined): McpClientMethods {
+    return {
+      listTools: (...args) => this.request("list its tools", (client) => client.listTools(...args), caller),
+      readResource: (...args) =>
+        this.request("read a resource", (client) => client.readResource(...args), caller),
+      callTool: (params, resultSchema, options) =>
+        this.request(
+          `run ${params.name}`,
+          (client) => client.callTool(params, resultSchema, options),
+          caller,
+        ),
+    };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const sessions = [this.shared, ...(this.users?.values() ?? [])];
@@ -116,11 +140,10 @@ export class McpServerConnection {
   }
 
   /** The connection for the caller: their own when the server forwards the user's token and they sent one. */
-  private sessionForCaller(): Session {
+  private sessionForCaller(caller: McpCaller | undefined): Session {
     if (!this.users) return this.shared;
-    const turn = turnIfAny();
-    if (!turn?.principal?.authenticated) return this.shared;
-    const token = turn.token;
+    if (!caller?.principal.authenticated) return this.shared;
+    const token = caller.token;
     // A signed-in caller without their identity-provider token came through the supervisor, which
     // hands that token to no agent unless told to: never fall back to the shared connection for them.
     if (!token) {
@@ -128,7 +151,7 @@ export class McpServerConnection {
         `MCP server "${this.name}" receives the user's token (FORWARD_JWT_TO_MCP), and this call came through the supervisor, which passes the user's identity-provider token on only to agents named in its AUTH_FORWARD_USER_TOKEN_TO`,
       );
     }
-    const subject = turn.principal.subject;
+    const subject = caller.principal.subject;
     if (!subject) {
       throw new Error(
         `MCP server "${this.name}" receives the user's token, and the caller's token names no subject (sub): sign in again`,
@@ -144,8 +167,12 @@ export class McpServerConnection {
     return session;
   }
 
-  private async request<T>(what: string, run: (client: Client) => Promise<T>): Promise<T> {
-    const session = this.sessionForCaller();
+  private async request<T>(
+    what: string,
+    run: (client: Client) => Promise<T>,
+    caller?: McpCaller,
+  ): Promise<T> {
+    const session = this.sessionForCaller(caller);
     session.busy += 1;
     try {
       return await this.requestOn(session, what, run);

@@ -1,12 +1,12 @@
-import type { StructuredToolInterface } from "@langchain/core/tools";
+import { DynamicStructuredTool, type StructuredToolInterface } from "@langchain/core/tools";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Progress as McpProgress } from "@modelcontextprotocol/sdk/types.js";
+import type { Progress as McpProgress, Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import { type Logger, SwitchboardError } from "@switchboard/common";
+import type { ToolCallContext } from "../context/tool-call-context.js";
 import type { AgentDefinition } from "../definition.js";
 import type { AgentTool } from "../tools/define-tool.js";
-import { turnIfAny } from "../turn/turn-context.js";
-import type { McpServerConnection } from "./connection.js";
+import type { McpClientMethods, McpServerConnection } from "./connection.js";
 import { makePortable } from "./portable-tools.js";
 import { type McpSettings, readMcpSettings } from "./settings.js";
 
@@ -62,8 +62,9 @@ export async function mcpToolsFor(
  * Connects to every configured MCP server (all at once; any that cannot be started or reached fails
  * the start with its reason) and makes their tools agent tools: a tool its server does not mark
  * read-only asks the user first, unless `<AGENT>_MCP_READ_ONLY_TOOLS` names it, and one marked
- * read-only asks when `<AGENT>_MCP_CONFIRM_TOOLS` names it. Progress a server reports while a tool
- * runs reaches the caller as the turn's progress.
+ * read-only asks when `<AGENT>_MCP_CONFIRM_TOOLS` names it. Each call runs with its own context
+ * (`AgentTool.forCall`): on the caller's own connection when the server receives the user's token,
+ * and progress the server reports while the tool runs reaches the caller as the call's progress.
  */
 export async function connectMcpTools(
   settings: McpSettings,
@@ -89,7 +90,9 @@ export async function connectMcpTools(
       connections.map(async (connection) => ({ connection, tools: await toolsOf(connection) })),
     );
     const tools = loaded.flatMap(({ connection, tools }) =>
-      tools.map((tool) => agentTool(tool, connection.name, settings)),
+      tools.map(({ tool, definition }) =>
+        agentTool(tool, connection.name, settings, (ctx) => toolForCall(tool, definition, connection, ctx)),
+      ),
     );
     checkNames(tools, options.nativeToolNames, settings);
     const renamed = makePortable(
@@ -118,18 +121,43 @@ export async function connectMcpTools(
   }
 }
 
-async function toolsOf(connection: McpServerConnection): Promise<StructuredToolInterface[]> {
+/** How the adapter loads a server's tools, at start-up and for each call alike. */
+async function loadTools(
+  connection: McpServerConnection,
+  client: McpClientMethods,
+): Promise<StructuredToolInterface[]> {
   const { loadMcpTools } = await import("@langchain/mcp-adapters");
+  // loadMcpTools calls only listTools, callTool and readResource, which the client has.
+  return loadMcpTools(connection.name, client as unknown as Client, {
+    throwOnLoadError: true,
+    prefixToolNameWithServerName: connection.settings.config.prefixToolNames,
+    // Text, images and embedded resources all go to the model's message (trimmed there): nothing is
+    // kept aside as an artifact, which would be stored in every checkpoint untrimmed.
+    outputHandling: "content",
+    // Asks the SDK to request progress notifications; reportingProgress passes them on.
+    onProgress: () => undefined,
+  });
+}
+
+/** The server's tools as the model is offered them, each with the MCP definition it was made from. */
+async function toolsOf(
+  connection: McpServerConnection,
+): Promise<Array<{ tool: StructuredToolInterface; definition: McpToolDefinition }>> {
+  const definitions = new Map<string, McpToolDefinition>();
+  const listing: McpClientMethods = {
+    ...connection.forCaller(undefined),
+    listTools: async (...args) => {
+      const page = await connection.listTools(...args);
+      for (const definition of page.tools) definitions.set(definition.name, definition);
+      return page;
+    },
+  };
   try {
-    // loadMcpTools calls only listTools, callTool and readResource, which the connection has.
-    return await loadMcpTools(connection.name, reportingProgress(connection) as unknown as Client, {
-      throwOnLoadError: true,
-      prefixToolNameWithServerName: connection.settings.config.prefixToolNames,
-      // Text, images and embedded resources all go to the model's message (trimmed there): nothing is
-      // kept aside as an artifact, which would be stored in every checkpoint untrimmed.
-      outputHandling: "content",
-      // Asks the SDK to request progress notifications; reportingProgress passes them on.
-      onProgress: () => undefined,
+    const tools = await loadTools(connection, listing);
+    const prefix = connection.settings.config.prefixToolNames ? `${connection.name}__` : "";
+    return tools.flatMap((tool) => {
+      const definition = definitions.get(tool.name.slice(prefix.length));
+      return definition ? [{ tool, definition }] : [];
     });
   } catch (error) {
     throw new SwitchboardError(
@@ -141,39 +169,70 @@ async function toolsOf(connection: McpServerConnection): Promise<StructuredToolI
 }
 
 /**
- * The connection as loadMcpTools sees it, with each tool call's progress notifications reported to
- * the turn the call runs in (the notifications arrive outside it, from the transport).
+ * `offered` (the tool the model sees, renamed and with a portable schema) for one call: the adapter's
+ * own call of its MCP tool, made on `ctx`'s caller's connection with its progress reported to `ctx`.
  */
-function reportingProgress(connection: McpServerConnection): McpServerConnection {
-  const callTool: McpServerConnection["callTool"] = (params, schema, requestOptions?: RequestOptions) => {
-    const turn = turnIfAny();
+async function toolForCall(
+  offered: StructuredToolInterface,
+  definition: McpToolDefinition,
+  connection: McpServerConnection,
+  ctx: ToolCallContext,
+): Promise<StructuredToolInterface> {
+  const client: McpClientMethods = {
+    ...reportingProgress(connection.forCaller(ctx), connection.name, ctx),
+    listTools: async () => ({ tools: [definition] }),
+  };
+  const [made] = await loadTools(connection, client);
+  if (!(made instanceof DynamicStructuredTool))
+    throw new Error(`MCP tool ${definition.name} could not be made`);
+  return new DynamicStructuredTool({
+    name: offered.name,
+    description: offered.description,
+    schema: offered.schema as DynamicStructuredTool["schema"],
+    responseFormat: "content_and_artifact",
+    metadata: (offered as { metadata?: Record<string, unknown> }).metadata,
+    func: made.func,
+  });
+}
+
+/**
+ * A caller's connection as loadMcpTools sees it, with its tool call's progress notifications
+ * reported to the call (they arrive from the transport).
+ */
+function reportingProgress(
+  client: McpClientMethods,
+  server: string,
+  ctx: Pick<ToolCallContext, "report">,
+): McpClientMethods {
+  const callTool: McpClientMethods["callTool"] = (params, schema, requestOptions?: RequestOptions) => {
     const onprogress = (progress: McpProgress) => {
       requestOptions?.onprogress?.(progress);
       const counted = progress.total ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
-      turn?.report({
+      ctx.report({
         text: `${params.name}: ${progress.message ?? counted}`,
         metadata: {
           kind: "tool-progress",
           tool: params.name,
-          mcpServer: connection.name,
+          mcpServer: server,
           progress: progress.progress,
           ...(progress.total === undefined ? {} : { total: progress.total }),
         },
       });
     };
-    return connection.callTool(params, schema, {
+    return client.callTool(params, schema, {
       ...requestOptions,
       onprogress,
       resetTimeoutOnProgress: true,
     });
   };
-  return Object.assign(Object.create(connection) as McpServerConnection, { callTool });
+  return { ...client, callTool };
 }
 
 function agentTool(
   tool: StructuredToolInterface,
   server: string,
   settings: McpSettings,
+  forCall: (ctx: ToolCallContext) => Promise<StructuredToolInterface>,
 ): { agentTool: AgentTool; server: string } {
   const annotations = (tool as { metadata?: { annotations?: ToolAnnotations } }).metadata?.annotations ?? {};
   const asks = settings.confirmTools.has(tool.name)
@@ -181,11 +240,12 @@ function agentTool(
     : settings.readOnlyTools.has(tool.name)
       ? false
       : annotations.readOnlyHint !== true;
-  if (!asks) return { agentTool: { tool }, server };
+  if (!asks) return { agentTool: { tool, forCall }, server };
   const destructive = annotations.destructiveHint === true ? " (the server marks it destructive)" : "";
   return {
     agentTool: {
       tool,
+      forCall,
       // Every argument follows in the question, whole (graph/guard-calls.ts).
       confirm: () => `Run ${tool.name} on the "${server}" MCP server${destructive}.`,
     },

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { type AgentTool, defineTool } from "../tools/define-tool.js";
-import { currentTurn } from "../turn/turn-context.js";
 import { MAX_MEMORY_CHARS, type MemoryBook } from "./memory-book.js";
 import { ownerOfPrincipal } from "./owner.js";
 
 /**
  * `remember`, which every agent has: the user's own request to keep a fact for later
- * conversations. Whose memory it is comes from the turn's verified caller, never from the arguments.
+ * conversations. Whose memory it is comes from the call's verified caller (`ctx.principal`), never
+ * from the arguments.
  */
 export function rememberTool(book: MemoryBook): AgentTool {
   return defineTool({
@@ -20,8 +20,8 @@ export function rememberTool(book: MemoryBook): AgentTool {
     }),
     // What later prompts (and subagents) read: decided by the policy as every tool, and on record.
     audited: true,
-    run: async ({ memory, topic }) => {
-      const owner = ownerOfPrincipal(currentTurn().principal);
+    run: async ({ memory, topic }, ctx) => {
+      const owner = ownerOfPrincipal(ctx.principal);
       const result = await book.remember(owner, memory, topic, "user");
       if (result.status === "refused") return result.reason;
       return result.status === "updated"

@@ -1,8 +1,8 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { Logger } from "@switchboard/common";
 import { countTokensApproximately, createMiddleware } from "langchain";
+import { type TurnContext, turnOf } from "../context/turn-context.js";
 import type { AgentTool } from "../tools/define-tool.js";
-import { type TurnContext, turnIfAny } from "../turn/turn-context.js";
 import type { FactExtractor } from "./fact-extraction.js";
 import { MemoryBook, type Recalled } from "./memory-book.js";
 import { ownerOfPrincipal } from "./owner.js";
@@ -17,21 +17,25 @@ export interface TurnMemories {
   /** `remember`, for the agent's model. */
   readonly tools: AgentTool[];
   /**
-   * The memory block for the running turn's message (recalled once per turn, or taken from its
-   * prefetch), cut to `roomTokens`: what the conversation leaves of MAX_CONTEXT_TOKENS in this model
-   * call.
+   * The memory block for `turn`'s message (recalled once per turn, or taken from its prefetch), cut
+   * to `roomTokens`: what the conversation leaves of MAX_CONTEXT_TOKENS in this model call. None
+   * outside a turn.
    */
-  contextFor(message: string, roomTokens?: number): Promise<string | undefined>;
+  contextFor(
+    turn: TurnContext | undefined,
+    message: string,
+    roomTokens?: number,
+  ): Promise<string | undefined>;
   /**
-   * Starts the running turn's recall for its message now, without waiting: the executor calls it
-   * as the turn begins, so the read overlaps the conversation's; contextFor for the same message
-   * then awaits the same recall.
+   * Starts `turn`'s recall for its message now, without waiting: the executor calls it as the turn
+   * begins, so the read overlaps the conversation's; contextFor for the same message then awaits
+   * the same recall.
    */
-  prefetch(message: string): void;
-  /** The block already recalled in the running turn, for a hop to pass on; undefined if none. */
-  recalledInTurn(): string | undefined;
-  /** After the turn's answer: facts extracted in the background when ENABLE_FACT_EXTRACTION is on. */
-  afterAnswer(message: string, answer: string): void;
+  prefetch(turn: TurnContext, message: string): void;
+  /** The block already recalled in `turn`, for a hop to pass on; undefined if none. */
+  recalledInTurn(turn: TurnContext): string | undefined;
+  /** After `turn`'s answer: facts extracted in the background when ENABLE_FACT_EXTRACTION is on. */
+  afterAnswer(turn: TurnContext | undefined, message: string, answer: string): void;
 }
 
 export function turnMemories(
@@ -60,23 +64,19 @@ export function turnMemories(
   };
   return {
     tools,
-    prefetch(message) {
-      const turn = turnIfAny();
-      if (turn) void recallIn(turn, message);
+    prefetch(turn, message) {
+      void recallIn(turn, message);
     },
-    async contextFor(message, roomTokens = budgetTokens) {
-      const turn = turnIfAny();
+    async contextFor(turn, message, roomTokens = budgetTokens) {
       if (!turn) return undefined;
       const text = MemoryBook.render(await recallIn(turn, message), Math.min(roomTokens, budgetTokens));
       recalled.set(turn, text);
       return text;
     },
-    recalledInTurn() {
-      const turn = turnIfAny();
-      return turn ? recalled.get(turn) : undefined;
+    recalledInTurn(turn) {
+      return recalled.get(turn);
     },
-    afterAnswer(message, answer) {
-      const turn = turnIfAny();
+    afterAnswer(turn, message, answer) {
       if (!extractor || !turn || !message.trim() || !answer.trim()) return;
       extractor.schedule(ownerOfPrincipal(turn.principal), message, answer);
     },
@@ -97,19 +97,21 @@ export function memoryMiddleware(memories: TurnMemories, maxContextTokens: numbe
   return createMiddleware({
     name: "SwitchboardMemory",
     wrapModelCall: async (request, handler) => {
+      const turn = turnOf(request.runtime);
       const message = lastUserText(request.messages);
       const block = await memories.contextFor(
+        turn,
         message,
         roomLeft(maxContextTokens, [new SystemMessage(request.systemPrompt ?? ""), ...request.messages]),
       );
       // What a supervisor passed on with this hop goes with the user's message, in this call only.
-      const passed = turnIfAny()?.passedOnMemories;
+      const passed = turn?.passedOnMemories;
       const sent = passed ? { ...request, messages: withPassedOn(request.messages, passed) } : request;
       const answer = await handler(
         block ? { ...sent, systemPrompt: `${request.systemPrompt ?? ""}\n\n${block}`.trim() } : sent,
       );
       if (AIMessage.isInstance(answer) && (answer.tool_calls?.length ?? 0) === 0) {
-        memories.afterAnswer(message, textOf(answer));
+        memories.afterAnswer(turn, message, textOf(answer));
       }
       return answer;
     },

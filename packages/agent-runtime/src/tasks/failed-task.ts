@@ -1,5 +1,5 @@
 import { Task, TaskState } from "@a2a-js/sdk";
-import { agentMessage } from "../turn/messages.js";
+import { agentMessage } from "../context/a2a-messages.js";
 import { storableTask, type TaskDocument } from "./task-document.js";
 
 /**

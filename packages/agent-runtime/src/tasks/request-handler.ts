@@ -16,7 +16,7 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
-import { markBlockingSend } from "../turn/answer-delivery.js";
+import { markBlockingSend } from "../context/blocking-send.js";
 import { withCaipeContextId } from "./caipe-context.js";
 import { turnRunning } from "./task-document.js";
 import { failIfAbandoned, followStoredTask, type TaskFollowerDeps } from "./task-follower.js";

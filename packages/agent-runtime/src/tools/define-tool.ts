@@ -1,6 +1,8 @@
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import type { z } from "zod";
+import { LOCAL_PRINCIPAL } from "../authz/principal.js";
 import type { ToolResource } from "../authz/request.js";
+import { type ToolCallContext, toolCallContext } from "../context/tool-call-context.js";
 
 /** A zod object schema: a tool's arguments are always named fields. */
 type ArgsSchema = z.ZodObject;
@@ -11,7 +13,13 @@ type ArgsSchema = z.ZodObject;
  * asks the user that question before the tool runs. MCP tools are built into this shape too.
  */
 export interface AgentTool {
+  /** What the model is offered (name, description, schema); run as is only when `forCall` is absent. */
   tool: StructuredToolInterface;
+  /**
+   * The tool for one call, with that call's context (graph/guard-calls.ts builds it once, after
+   * the policy decided): what `defineTool`'s `run(args, ctx)` and MCP tools are run as.
+   */
+  forCall?: (ctx: ToolCallContext) => StructuredToolInterface | Promise<StructuredToolInterface>;
   /**
    * The question asked before a change runs, from the call's raw arguments; undefined when there
    * is nothing to ask (arguments the tool will refuse anyway never reach the user).
@@ -37,8 +45,12 @@ export interface ToolSpec<S extends ArgsSchema> {
   /** What the model reads to decide whether and how to call it. */
   description: string;
   schema: S;
-  /** Does the work; its text is the tool result the model reads. */
-  run: (args: z.output<S>) => Promise<string> | string;
+  /**
+   * Does the work; its text is the tool result the model reads. `ctx` is the call's own context:
+   * who asks, the vendor credential the guard chose (hand it to `VendorClient.call(ctx, …)`), the
+   * conversation, progress reporting and the turn's abort signal.
+   */
+  run: (args: z.output<S>, ctx: ToolCallContext) => Promise<string> | string;
   /**
    * Present on tools that change something: the sentence that leads the question the user answers
    * (yes or no) before `run` is called, from the validated arguments. The question lists every
@@ -60,11 +72,12 @@ export interface ToolSpec<S extends ArgsSchema> {
  * checked against the schema before anything runs (and before the user is asked).
  */
 export function defineTool<S extends ArgsSchema>(spec: ToolSpec<S>): AgentTool {
-  const built: StructuredToolInterface = tool((args: z.output<S>) => spec.run(args), {
-    name: spec.name,
-    description: spec.description,
-    schema: spec.schema,
-  });
+  const declared = { name: spec.name, description: spec.description, schema: spec.schema };
+  const forCall = (ctx: ToolCallContext): StructuredToolInterface =>
+    tool((args: z.output<S>) => spec.run(args, ctx), declared);
+  // Offered to the model. Run as is only outside a guarded call (a test): as the local principal
+  // with the service's credential, as a call outside a turn always ran.
+  const built = forCall(toolCallContext(undefined, LOCAL_PRINCIPAL, undefined, undefined));
   const { confirm, resource } = spec;
   // Both read the arguments as the tool will run with them (defaults filled); arguments the tool
   // refuses anyway are neither asked about nor decided on: the call fails before it acts.
@@ -76,6 +89,7 @@ export function defineTool<S extends ArgsSchema>(spec: ToolSpec<S>): AgentTool {
     };
   return {
     tool: built,
+    forCall,
     ...(confirm ? { confirm: validated(confirm) } : {}),
     runArgs: validated((args) => args as Record<string, unknown>),
     ...(resource ? { resource: validated(resource) } : {}),

@@ -1,17 +1,7 @@
-import type { RequestContext, ServerCallContext } from "@a2a-js/sdk/server";
+import type { RequestContext } from "@a2a-js/sdk/server";
+import { isBlockingSend } from "../context/blocking-send.js";
 import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../http/card.js";
 import { readsAnswerOnce } from "./answer-once.js";
-
-/**
- * Set in a call's state (the SDK's per-call bag, which reaches the executor as the request's
- * context) when its caller waits for the final task of a blocking send (message/send, SendMessage).
- */
-const BLOCKING_SEND = "switchboard.blockingSend";
-
-/** Notes, on the call itself, that its caller reads only the final task (called by the request handler). */
-export function markBlockingSend(context: ServerCallContext): void {
-  context.state.set(BLOCKING_SEND, true);
-}
 
 /** How the turn's caller reads the answer, which decides what the turn sends it. */
 export interface AnswerDelivery {
@@ -38,7 +28,7 @@ export function answerDelivery(request: RequestContext): AnswerDelivery {
 function awaitsOnlyTheResult(request: RequestContext): boolean {
   const context = request.context;
   if (context === undefined) return false;
-  if (context.state.get(BLOCKING_SEND) === true) return true;
+  if (isBlockingSend(context)) return true;
   // The SDK keeps only the requested extensions the card declares.
   if (!context.requestedExtensions?.includes(ANSWER_WITHOUT_TOKENS_EXTENSION)) return false;
   context.addActivatedExtension(ANSWER_WITHOUT_TOKENS_EXTENSION);

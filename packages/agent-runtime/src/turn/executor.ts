@@ -1,12 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Part, type Task, TaskState } from "@a2a-js/sdk";
-import {
-  AgentEvent,
-  type AgentExecutor,
-  type ExecutionEventBus,
-  type RequestContext,
-  type ServerCallContext,
-} from "@a2a-js/sdk/server";
+import type { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext } from "@a2a-js/sdk/server";
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { Command, INTERRUPT } from "@langchain/langgraph";
 import { context, type Span, trace } from "@opentelemetry/api";
@@ -15,6 +9,7 @@ import type { Logger } from "@switchboard/common";
 import { AuthenticatedCaller, approverOf, threadIdFor, tokenOf } from "../auth/caller.js";
 import type { Access } from "../authz/access.js";
 import type { Principal } from "../authz/principal.js";
+import type { Progress, TurnContext } from "../context/turn-context.js";
 import type { TurnGraph } from "../definition.js";
 import { passedOnMemories } from "../memory/passed-on.js";
 import type { TurnMemories } from "../memory/turn-memories.js";
@@ -29,10 +24,9 @@ import { refusedApproval } from "./approval.js";
 import { describeFailure } from "./failure.js";
 import { isStepConfirmation, type PendingInterrupt, questionFor } from "./interrupts.js";
 import { answersToLostToolCalls, UNANSWERED_RESULT, UNCONFIRMED_RESULT } from "./lost-tool-calls.js";
-import { statusUpdate, textArtifact } from "./messages.js";
 import { reportToolActivity } from "./tool-activity.js";
 import { pendingInterrupts, type TurnCheckpoints } from "./turn-checkpoints.js";
-import { type Progress, runInTurn } from "./turn-context.js";
+import { TurnEvents } from "./turn-events.js";
 import { WriteBarrier } from "./write-barrier.js";
 
 type Outcome = "completed" | "input-required" | "failed" | "canceled";
@@ -101,10 +95,11 @@ export class AgentTurnExecutor implements AgentExecutor {
     const log = () => this.deps.logger.child({ contextId: ids.contextId, taskId: ids.taskId });
     const abort = new AbortController();
     this.running.set(ids.taskId, { abort, contextId: ids.contextId });
+    const events = new TurnEvents(bus, ids);
     // The SDK gave a message without a task a fresh id: the task is new.
     if (!request.task) this.deps.tasks?.willCreate(ids.taskId, request.context);
-    bus.publish(AgentEvent.task(request.task ?? newTask(ids, request)));
-    bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_WORKING)));
+    events.task(request.task ?? newTask(ids, request));
+    events.status(TaskState.TASK_STATE_WORKING);
 
     const stopTimer = this.deps.metrics.turnDuration.startTimer();
     let outcome: Outcome = "failed";
@@ -119,50 +114,42 @@ export class AgentTurnExecutor implements AgentExecutor {
         ? { principal: this.deps.access.principal(approverCaller), token: approverCaller.token }
         : undefined;
       const report = (progress: Progress) =>
-        bus.publish(
-          AgentEvent.statusUpdate(
-            statusUpdate(ids, TaskState.TASK_STATE_WORKING, progress.text, progress.metadata),
-          ),
-        );
+        events.status(TaskState.TASK_STATE_WORKING, progress.text, { metadata: progress.metadata });
       // One turn at a time per thread, across replicas: no interleaved or lost turns.
       const lease = await this.deps.locks.acquire(threadId, abort.signal);
       try {
         // What the caller reads of the answer decides whether the model streams tokens.
         const delivery = answerDelivery(request);
-        const stream = new AnswerStream(ids, bus, delivery);
+        const stream = new AnswerStream(events, delivery);
         answer = stream;
         // Only a caller that reads the answer as it is written is handed pieces of it.
         const streamAnswer = stream.tokens ? { streamAnswer: stream.write } : {};
-        outcome = await runInTurn(
+        // The turn, passed to the graph as its run context (context/turn-context.ts).
+        const turn: TurnContext = {
+          ...ids,
+          threadId,
+          token,
+          ...(request.context.user instanceof AuthenticatedCaller ? { caller: request.context.user } : {}),
+          principal,
+          ...(approver ? { approver } : {}),
+          ...passedOn(request),
+          report,
+          ...streamAnswer,
+          stored: () => this.deps.checkpoints.stored(threadId),
+          signal: abort.signal,
+        };
+        outcome = await this.runTurn(
+          turn,
           {
-            ...ids,
-            threadId,
-            token,
-            ...(request.context.user instanceof AuthenticatedCaller ? { caller: request.context.user } : {}),
-            principal,
-            ...(approver ? { approver } : {}),
-            ...passedOn(request),
-            report,
-            ...streamAnswer,
-            stored: () => this.deps.checkpoints.stored(threadId),
-            signal: abort.signal,
+            text: partsText(request.userMessage?.parts, "\n"),
+            parts: request.userMessage?.parts ?? [],
+            // The task the message answers: only one it names itself (A2A taskId, which the SDK
+            // loaded as request.task; it gives a message without one a fresh id), never a guess.
+            taskId: request.task ? request.taskId : undefined,
           },
-          () =>
-            this.runTurn(
-              ids,
-              threadId,
-              {
-                text: partsText(request.userMessage?.parts, "\n"),
-                parts: request.userMessage?.parts ?? [],
-                // The task the message answers: only one it names itself (A2A taskId, which the SDK
-                // loaded as request.task; it gives a message without one a fresh id), never a guess.
-                taskId: request.task ? request.taskId : undefined,
-              },
-              { caller: principal, ...(approver ? { approver: approver.principal } : {}) },
-              abort.signal,
-              bus,
-              stream,
-            ),
+          { caller: principal, ...(approver ? { approver: approver.principal } : {}) },
+          events,
+          stream,
         );
       } finally {
         this.deps.checkpoints.release(threadId);
@@ -173,16 +160,12 @@ export class AgentTurnExecutor implements AgentExecutor {
     } catch (error) {
       const stopped = this.running.get(ids.taskId)?.stopped;
       if (stopped) {
-        bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_FAILED, stopped)));
+        events.status(TaskState.TASK_STATE_FAILED, stopped);
       } else if (abort.signal.aborted) {
         outcome = "canceled";
       } else {
         log().error({ err: error }, "turn failed");
-        bus.publish(
-          AgentEvent.statusUpdate(
-            statusUpdate(ids, TaskState.TASK_STATE_FAILED, describeFailure(error, this.deps.agent)),
-          ),
-        );
+        events.status(TaskState.TASK_STATE_FAILED, describeFailure(error, this.deps.agent));
       }
     } finally {
       this.running.delete(ids.taskId);
@@ -190,7 +173,7 @@ export class AgentTurnExecutor implements AgentExecutor {
       answer?.close();
       stopTimer({ outcome });
       if (span) endTurnSpan(span, outcome);
-      bus.finished();
+      events.finished();
     }
   }
 
@@ -213,24 +196,23 @@ export class AgentTurnExecutor implements AgentExecutor {
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
     const turn = this.running.get(taskId);
     turn?.abort.abort();
-    const ids = { taskId, contextId: turn?.contextId ?? "" };
-    bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_CANCELED, "Canceled.")));
-    bus.finished();
+    const events = new TurnEvents(bus, { taskId, contextId: turn?.contextId ?? "" });
+    events.status(TaskState.TASK_STATE_CANCELED, "Canceled.");
+    events.finished();
   }
 
   private async runTurn(
-    ids: Ids,
-    threadId: string,
+    turn: TurnContext,
     message: { text: string; parts: readonly Part[]; taskId: string | undefined },
     who: { caller: Principal; approver?: Principal },
-    signal: AbortSignal,
-    bus: ExecutionEventBus,
+    events: TurnEvents,
     answer: AnswerStream,
   ): Promise<Outcome> {
     const { text } = message;
+    const { threadId, signal } = turn;
     // The memories for this message are read while its conversation is (an answer to a pause
     // recalls for the message it answers instead: this read is then the one wasted).
-    this.deps.memories?.prefetch(text);
+    this.deps.memories?.prefetch(turn, text);
     // The graph's own first read of the thread is handed this same checkpoint (see TurnCheckpoints).
     const latest = await this.deps.checkpoints.latest(threadId);
     const pending = pendingInterrupts(latest);
@@ -263,7 +245,7 @@ export class AgentTurnExecutor implements AgentExecutor {
           answer.finish(verdict.text);
           return "completed";
         case "ask":
-          return this.askUser(ids, verdict.question, bus, questionMetadata(pending));
+          return this.askUser(events, verdict.question, questionMetadata(pending));
         case "resume": {
           // Someone else answering: each change waiting is theirs to decide only if the policy says so.
           if (who.approver) {
@@ -272,9 +254,9 @@ export class AgentTurnExecutor implements AgentExecutor {
               this.deps.access,
               { caller, approver },
               pending,
-              ids.contextId,
+              turn.contextId,
             );
-            if (refused) return this.askUser(ids, refused, bus, questionMetadata(pending));
+            if (refused) return this.askUser(events, refused, questionMetadata(pending));
           }
           input = new Command({ resume: verdict.resume });
         }
@@ -285,6 +267,8 @@ export class AgentTurnExecutor implements AgentExecutor {
     // it is (write-barrier.ts): a crash loses nothing acknowledged, and no tool runs unrecorded.
     const stream = await this.deps.graph.stream(input, {
       configurable: { thread_id: threadId },
+      // The turn goes as LangGraph's run context, never in `configurable` (context/turn-context.ts).
+      context: turn,
       signal,
       streamMode: answer.tokens ? ["updates", "values", "messages"] : ["updates", "values"],
       durability: "async",
@@ -305,7 +289,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     const paused = new Map<string, PendingInterrupt>();
     for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
       if (mode === "messages") answer.onMessageChunk(chunk);
-      else if (mode === "updates") reportToolActivity(this.deps.agent, ids, chunk, bus);
+      else if (mode === "updates") reportToolActivity(this.deps.agent, chunk, events);
       else if (mode === "values") {
         const interrupts = (chunk as Record<string, unknown>)[INTERRUPT];
         if (!Array.isArray(interrupts)) values = chunk as typeof values;
@@ -314,7 +298,7 @@ export class AgentTurnExecutor implements AgentExecutor {
     }
     if (paused.size > 0) {
       const asked = [...paused.values()];
-      return this.askUser(ids, questionFor(asked), bus, questionMetadata(asked));
+      return this.askUser(events, questionFor(asked), questionMetadata(asked));
     }
 
     const last = values?.messages?.findLast((message) => AIMessage.isInstance(message));
@@ -322,16 +306,11 @@ export class AgentTurnExecutor implements AgentExecutor {
     return "completed";
   }
 
-  private askUser(
-    ids: Ids,
-    question: string,
-    bus: ExecutionEventBus,
-    metadata?: Record<string, unknown>,
-  ): Outcome {
-    const update = statusUpdate(ids, TaskState.TASK_STATE_INPUT_REQUIRED, question);
+  private askUser(events: TurnEvents, question: string, metadata?: Record<string, unknown>): Outcome {
     // On the question's message, so the stored task keeps it for clients that read it later.
-    if (update.status?.message && metadata) update.status.message.metadata = metadata;
-    bus.publish(AgentEvent.statusUpdate(update));
+    events.status(TaskState.TASK_STATE_INPUT_REQUIRED, question, {
+      ...(metadata ? { messageMetadata: metadata } : {}),
+    });
     return "input-required";
   }
 }
@@ -354,8 +333,7 @@ class AnswerStream {
   private readonly inStatus: boolean;
 
   constructor(
-    private readonly ids: Ids,
-    private readonly bus: ExecutionEventBus,
+    private readonly events: TurnEvents,
     { tokens, answerInStatus }: AnswerDelivery,
   ) {
     this.tokens = tokens;
@@ -383,8 +361,7 @@ class AnswerStream {
     if (!this.closed) this.flush();
     this.close();
     this.publish(text, false, true);
-    const status = this.inStatus ? text : undefined;
-    this.bus.publish(AgentEvent.statusUpdate(statusUpdate(this.ids, TaskState.TASK_STATE_COMPLETED, status)));
+    this.events.status(TaskState.TASK_STATE_COMPLETED, this.inStatus ? text : undefined);
   }
 
   /** Sends nothing more of what was written (the final text, if any, replaces it). */
@@ -403,15 +380,7 @@ class AnswerStream {
   }
 
   private publish(text: string, append: boolean, lastChunk: boolean): void {
-    this.bus.publish(
-      AgentEvent.artifactUpdate({
-        ...this.ids,
-        artifact: textArtifact(this.artifactId, "answer", text),
-        append,
-        lastChunk,
-        metadata: undefined,
-      }),
-    );
+    this.events.artifact(this.artifactId, "answer", text, append, lastChunk);
   }
 }
 

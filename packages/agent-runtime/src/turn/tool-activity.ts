@@ -1,20 +1,14 @@
 import { TaskState } from "@a2a-js/sdk";
-import { AgentEvent, type ExecutionEventBus } from "@a2a-js/sdk/server";
 import { AIMessage, type BaseMessage, RemoveMessage, ToolMessage } from "@langchain/core/messages";
-import { statusUpdate } from "./messages.js";
+import type { TurnEvents } from "./turn-events.js";
 
 /**
  * Reports a graph step's node updates as working-status progress: the model asking for a tool
  * ("Calling <tool>") and a tool answering ("<tool> done" or "failed"), with metadata naming them.
  */
-export function reportToolActivity(
-  agent: string,
-  ids: { taskId: string; contextId: string },
-  update: unknown,
-  bus: ExecutionEventBus,
-): void {
-  const working = (text: string, progress: Record<string, unknown>) =>
-    bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_WORKING, text, progress)));
+export function reportToolActivity(agent: string, update: unknown, events: TurnEvents): void {
+  const working = (text: string, metadata: Record<string, unknown>) =>
+    events.status(TaskState.TASK_STATE_WORKING, text, { metadata });
   // A node that wrote one channel twice (an answer, then a rewritten history) has a list of updates.
   const values = Object.values(update as Record<string, unknown>).flat();
   for (const value of values as Array<{ messages?: unknown } | undefined>) {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { isSwitchboardError, redactSecrets, SwitchboardError } from "@switchboard/common";
-import { type CallCredential, callCredential } from "../credentials/call-credential.js";
+import type { CallCredential, ToolCallContext } from "../context/tool-call-context.js";
 import { describeFailure, type FailureNames } from "./describe.js";
 import { classifyFailure, mergeFailure, type VendorFailure, type VendorReading } from "./failure.js";
 
@@ -62,10 +62,15 @@ export class VendorClient<Client, Settings> {
 
   /**
    * Runs one call with the client (and the settings it was made from): the caller's own client
-   * when the call's guard chose their linked token for this vendor, else the service's.
+   * when the tool call's guard chose their linked token for this vendor (`ctx.credential`, from
+   * the tool's `run(args, ctx)`), else the service's.
    */
-  async call<T>(run: (client: Client, settings: Settings) => Promise<T>): Promise<T> {
-    const linked = this.spec.linkedToken ? callCredential(this.spec.code) : undefined;
+  async call<T>(
+    ctx: Pick<ToolCallContext, "credential">,
+    run: (client: Client, settings: Settings) => Promise<T>,
+  ): Promise<T> {
+    const credential = ctx.credential;
+    const linked = this.spec.linkedToken && credential?.vendor === this.spec.code ? credential : undefined;
     const { client, settings } = await (linked ? this.userConnection(linked) : this.connection());
     try {
       return await run(client, settings);

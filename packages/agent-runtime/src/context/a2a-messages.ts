@@ -1,12 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  type Artifact,
-  type Message,
-  type Part,
-  Role,
-  type TaskState,
-  type TaskStatusUpdateEvent,
-} from "@a2a-js/sdk";
+import { type Artifact, type Message, type Part, Role } from "@a2a-js/sdk";
 
 // The SDK's types are ts-proto shapes where every field is required; these build them.
 
@@ -29,24 +22,6 @@ export function agentMessage(text: string, ids: { taskId: string; contextId: str
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
-  };
-}
-
-export function statusUpdate(
-  ids: { taskId: string; contextId: string },
-  state: TaskState,
-  text?: string,
-  metadata?: Record<string, unknown>,
-): TaskStatusUpdateEvent {
-  return {
-    taskId: ids.taskId,
-    contextId: ids.contextId,
-    status: {
-      state,
-      message: text === undefined ? undefined : agentMessage(text, ids),
-      timestamp: new Date().toISOString(),
-    },
-    metadata,
   };
 }
 

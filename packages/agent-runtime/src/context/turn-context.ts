@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthenticatedCaller } from "../auth/caller.js";
 import type { Principal } from "../authz/principal.js";
 
@@ -9,8 +8,10 @@ export interface Progress {
 }
 
 /**
- * What a tool may need to know about the turn it runs in. Kept out of LangGraph's config so
- * nothing here (the caller's token above all) is ever written into a checkpoint.
+ * The turn one A2A message runs as, built by the executor (turn/executor.ts) and handed to the graph
+ * as LangGraph's run context (`graph.stream(input, { context })`): never its `configurable`, whose
+ * plain values LangGraph copies into each checkpoint's metadata, so nothing here (the caller's token
+ * above all) is ever written into a checkpoint (test/auth.int.test.ts scans them).
  */
 export interface TurnContext {
   contextId: string;
@@ -28,7 +29,7 @@ export interface TurnContext {
    */
   caller?: AuthenticatedCaller;
   /** Who is asking, from the verified token (the local principal when anonymous): what policies decide on. */
-  principal?: Principal;
+  principal: Principal;
   /**
    * Someone other than the caller answering the caller's question, from their own verified token
    * (auth/bearer.ts' APPROVER_HEADER): the token goes on with the hop that carries the answer, and
@@ -44,8 +45,7 @@ export interface TurnContext {
   /**
    * Passes answer text on to the caller as it is written, appended to the turn's answer (a hop
    * forwarding a subagent's answer as it streams); the turn's final answer still replaces it at the
-   * end. Absent when the caller reads only the final answer (a blocking send, an A2A 0.3 caller),
-   * and outside an agent's executor.
+   * end. Absent when the caller reads only the final answer (a blocking send, an A2A 0.3 caller).
    */
   streamAnswer?(text: string): void;
   /**
@@ -59,24 +59,27 @@ export interface TurnContext {
 }
 
 /**
- * One store for the process, holding nothing itself: each turn runs in its own async context
- * (`runInTurn`), so turns of several agents in one process never see each other's, and a tool
- * reaches its turn (`currentTurn()`) without it passing through LangChain's config.
+ * The running turn, as LangGraph hands its run context to a node (`config.context`) or to a
+ * middleware (`request.runtime.context`): the one place the turn is read back from LangGraph's
+ * runnable machinery. Undefined when the graph runs outside an executor's turn (a test driving it).
  */
-const storage = new AsyncLocalStorage<TurnContext>();
-
-export function runInTurn<T>(context: TurnContext, run: () => Promise<T>): Promise<T> {
-  return storage.run(context, run);
+export function turnOf(runnable: { context?: unknown } | undefined): TurnContext | undefined {
+  const context = runnable?.context;
+  return isTurn(context) ? context : undefined;
 }
 
-/** The turn the calling tool runs in; throws when called outside a turn. */
-export function currentTurn(): TurnContext {
-  const context = storage.getStore();
-  if (!context) throw new Error("currentTurn() called outside an agent turn");
-  return context;
+/** `turnOf`, for a graph node that cannot act outside a turn (a subagent hop). */
+export function requireTurn(runnable: { context?: unknown } | undefined): TurnContext {
+  const turn = turnOf(runnable);
+  if (!turn) throw new Error("this graph node runs only inside an agent turn (no turn in its run context)");
+  return turn;
 }
 
-/** The turn the caller runs in, or undefined outside one (a callback from a socket, a timer). */
-export function turnIfAny(): TurnContext | undefined {
-  return storage.getStore();
+function isTurn(value: unknown): value is TurnContext {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as TurnContext).threadId === "string" &&
+    typeof (value as TurnContext).report === "function"
+  );
 }

@@ -1,0 +1,60 @@
+import type { Task, TaskState } from "@a2a-js/sdk";
+import { AgentEvent, type ExecutionEventBus } from "@a2a-js/sdk/server";
+import { agentMessage, textArtifact } from "../context/a2a-messages.js";
+
+/**
+ * The one way a turn's A2A events are published, on the bus of the request that runs it: the task,
+ * each status update (working progress, the question, the answer's end, a failure, a cancel), the
+ * answer artifact's pieces, and the end of the stream. The executor, the answer stream and tool
+ * activity all publish through it.
+ */
+export class TurnEvents {
+  constructor(
+    private readonly bus: ExecutionEventBus,
+    readonly ids: { taskId: string; contextId: string },
+  ) {}
+
+  task(task: Task): void {
+    this.bus.publish(AgentEvent.task(task));
+  }
+
+  /**
+   * A status update: `text` as the agent's message; `metadata` on the event (what progress names),
+   * `messageMetadata` on the message itself (a question's, which the stored task keeps).
+   */
+  status(
+    state: TaskState,
+    text?: string,
+    {
+      metadata,
+      messageMetadata,
+    }: { metadata?: Record<string, unknown>; messageMetadata?: Record<string, unknown> } = {},
+  ): void {
+    const message = text === undefined ? undefined : agentMessage(text, this.ids);
+    if (message && messageMetadata) message.metadata = messageMetadata;
+    this.bus.publish(
+      AgentEvent.statusUpdate({
+        ...this.ids,
+        status: { state, message, timestamp: new Date().toISOString() },
+        metadata,
+      }),
+    );
+  }
+
+  /** A piece of a text artifact (the answer): appended to what was sent, or replacing it. */
+  artifact(artifactId: string, name: string, text: string, append: boolean, lastChunk: boolean): void {
+    this.bus.publish(
+      AgentEvent.artifactUpdate({
+        ...this.ids,
+        artifact: textArtifact(artifactId, name, text),
+        append,
+        lastChunk,
+        metadata: undefined,
+      }),
+    );
+  }
+
+  finished(): void {
+    this.bus.finished();
+  }
+}
