@@ -79,13 +79,16 @@ type Loose = Record<string, unknown> & {
   code?: unknown;
   headers?: unknown;
   errorDetails?: unknown;
+  statusCode?: unknown;
+  /** Gemini's error body, as @langchain/google's RequestError carries it: { error: { details } }. */
+  data?: { error?: { details?: unknown } };
   $metadata?: { httpStatusCode?: unknown };
   $response?: { headers?: Record<string, string | undefined> };
   cause?: unknown;
 };
 
 function statusOf(e: Loose): number | undefined {
-  const status = e.status ?? e.status_code ?? e.$metadata?.httpStatusCode;
+  const status = e.status ?? e.status_code ?? e.statusCode ?? e.$metadata?.httpStatusCode;
   return typeof status === "number" ? status : undefined;
 }
 
@@ -111,8 +114,9 @@ function retryAfterMs(e: Loose): number | undefined {
     if (!Number.isNaN(at)) return Math.max(0, at - Date.now());
   }
   // Gemini: a google.rpc.RetryInfo detail, e.g. { retryDelay: "7s" }.
-  if (Array.isArray(e.errorDetails)) {
-    for (const detail of e.errorDetails as Record<string, unknown>[]) {
+  const details = geminiDetails(e);
+  if (details) {
+    for (const detail of details) {
       const delay = typeof detail?.retryDelay === "string" ? /^([\d.]+)s$/.exec(detail.retryDelay) : null;
       if (delay) return Number(delay[1]) * 1000;
     }
@@ -120,9 +124,14 @@ function retryAfterMs(e: Loose): number | undefined {
   return undefined;
 }
 
+/** The google.rpc details of a Gemini error (the body's error.details). */
+function geminiDetails(e: Loose): Record<string, unknown>[] | undefined {
+  const details = e.errorDetails ?? e.data?.error?.details;
+  return Array.isArray(details) ? details : undefined;
+}
+
 function geminiReason(e: Loose): string | undefined {
-  if (!Array.isArray(e.errorDetails)) return undefined;
-  const info = (e.errorDetails as Record<string, unknown>[]).find((d) => typeof d?.reason === "string");
+  const info = geminiDetails(e)?.find((d) => typeof d?.reason === "string");
   return info?.reason as string | undefined;
 }
 
