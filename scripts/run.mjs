@@ -11,7 +11,13 @@ import { fileURLToPath } from "node:url";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-const nodeVersion = manifest.engines.node;
+const nodeVersion = manifest.engines?.node ?? "";
+if (!/^\d+\.\d+\.\d+$/.test(nodeVersion)) {
+  console.error(
+    `package.json engines.node is "${nodeVersion}": set it to one exact Node.js release (e.g. 26.10.0), which this script fetches.`,
+  );
+  process.exit(1);
+}
 const pnpmVersion = manifest.packageManager.replace(/^pnpm@/, "");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
@@ -28,17 +34,23 @@ function fetchOnce(name, spec, dir, entry) {
   console.log(`Fetching ${name} into .tools/ (once) ...`);
   const scratch = `${dir}.partial`;
   rmSync(scratch, { recursive: true, force: true });
-  run(npm, [
-    "install",
-    "--prefix",
-    scratch,
-    "--no-save",
-    "--no-package-lock",
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-    spec,
-  ]);
+  // Windows runs npm.cmd only through a shell (node refuses .cmd files without one).
+  const shell = process.platform === "win32";
+  run(
+    npm,
+    [
+      "install",
+      "--prefix",
+      scratch,
+      "--no-save",
+      "--no-package-lock",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      spec,
+    ],
+    { shell },
+  );
   rmSync(dir, { recursive: true, force: true });
   renameSync(scratch, dir);
 }
