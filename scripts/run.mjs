@@ -84,12 +84,24 @@ if (process.version !== `v${nodeVersion}`) {
   main();
 }
 
+/** The platform package the npm `node` package installs (as its installArchSpecificPackage names it). */
+function platformPackage() {
+  const platform = process.platform === "win32" ? "win" : process.platform;
+  const arch = platform === "win" && process.arch === "ia32" ? "x86" : process.arch;
+  const prefix = process.platform === "darwin" && process.arch === "arm64" ? "node-bin" : "node";
+  return `${prefix}-${platform}-${arch}`;
+}
+
 function main() {
   const pnpmDir = join(root, ".tools", `pnpm-${pnpmVersion}`);
   const pnpmEntry = join(pnpmDir, "node_modules", "pnpm", "bin", "pnpm.cjs");
   // turbo and package scripts look pnpm and node up on PATH; turbo's telemetry stays off.
   process.env.PATH = [nodeBinDir, join(pnpmDir, "node_modules", ".bin"), process.env.PATH].join(delimiter);
   process.env.TURBO_TELEMETRY_DISABLED ??= "1";
+  // A native addon compiles against this Node's headers (its platform package ships them), not
+  // those of a machine-wide nodedir setting.
+  const headers = join(dirname(nodeBinDir), "node_modules", platformPackage(), "include", "node");
+  if (existsSync(headers)) process.env.npm_config_nodedir = dirname(dirname(headers));
 
   const pnpm = (...args) => run(process.execPath, [pnpmEntry, ...args]);
 
