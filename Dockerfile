@@ -7,7 +7,8 @@
 # (built) and their production node_modules. tooling/fleet-config's tests run this file's `build`
 # stage RUN lines outside Docker (the literal /out is swapped for a temp folder), so keep them plain sh.
 
-ARG NODE_IMAGE=node:20-slim
+# The Node.js release package.json pins in "engines" (a fleet-config test keeps the two in step).
+ARG NODE_IMAGE=node:26.10.0-slim
 
 FROM ${NODE_IMAGE} AS build
 ARG AGENT=supervisor
@@ -52,4 +53,4 @@ EXPOSE ${AGENT_PORT}
 # Node's options for every agent: AGENT_NODE_ARGS in packages/contract (a fleet-config test keeps
 # this CMD in step with it; the fleet runner starts agents with the same). A NODE_OPTIONS you set
 # applies on top.
-CMD ["node", "--max-semi-space-size=32", "dist/index.js"]
+CMD ["node", "--max-semi-space-size=32", "--max-old-space-size-percentage=75", "dist/index.js"]

@@ -11,5 +11,16 @@
  * idle after turns, every agent ≤ 120 MB). Smaller young generations saved a few MB idle but cost
  * supervisor throughput (docs/ARCHITECTURE.md, "Memory"). The benches compare candidates:
  * BENCH_NODE_OPTIONS_VARIANTS.
+ *
+ * `--max-old-space-size-percentage=75`: V8's old generation may take 75% of the memory the process
+ * may use: the container's limit (node reads its cgroup), else the machine's. Without it V8 sizes its
+ * heap from the machine's memory, not the container's (4 GB), so under the chart's 768 Mi limit it
+ * would keep garbage it need not collect until the kernel killed the pod. 75% leaves the rest for the
+ * young generation, code, buffers and Cedar's WebAssembly memory. The limit itself is declared once,
+ * where the container is (charts/switchboard values `resources.limits.memory`); `pnpm bench:soak`
+ * shows RSS levelling off under it.
  */
-export const AGENT_NODE_ARGS: readonly string[] = ["--max-semi-space-size=32"];
+export const AGENT_NODE_ARGS: readonly string[] = [
+  "--max-semi-space-size=32",
+  "--max-old-space-size-percentage=75",
+];

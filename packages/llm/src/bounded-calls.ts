@@ -191,10 +191,13 @@ export function boundedCalls<T extends ChatModelClass>(Base: T, bounds: CallBoun
   return Bounded as T;
 }
 
-/** Gemini's client throws when a candidate was blocked and has no content: that is a filtered answer. */
+/**
+ * Gemini's client throws when the prompt was blocked (PromptBlockedError, with its blockReason) or a
+ * blocked candidate has no content (EmptyContentError, with its finishReason): a filtered answer.
+ */
 function asFiltered(error: unknown, provider: LlmProvider): unknown {
   const e = error as { name?: unknown; finishReason?: unknown; blockReason?: unknown } | undefined;
-  if (e?.name !== "EmptyContentError") return error;
+  if (e?.name !== "EmptyContentError" && e?.name !== "PromptBlockedError") return error;
   if (typeof e.finishReason === "string")
     return filteredReason({ finishReason: e.finishReason })
       ? filteredError(provider, `finishReason: ${e.finishReason}`)

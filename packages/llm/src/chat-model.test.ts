@@ -1,6 +1,6 @@
 import { ChatAnthropic } from "@langchain/anthropic";
 import { ChatBedrockConverse } from "@langchain/aws";
-import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
+import { ChatGoogle } from "@langchain/google";
 import { ChatOllama } from "@langchain/ollama";
 import { AzureChatOpenAI, ChatOpenAI } from "@langchain/openai";
 import { SwitchboardError } from "@switchboard/common";
@@ -97,7 +97,7 @@ describe("createChatModel", () => {
     expect(endpoint).toMatchObject({ protocol: "http:", hostname: "127.0.0.1", port: 5000 });
   });
 
-  it("builds ChatGoogleGenerativeAI from GOOGLE_*", async () => {
+  it("builds ChatGoogle (the Gemini API) from GOOGLE_*", async () => {
     const { model } = await createChatModel({
       env: {
         LLM_PROVIDER: "google-gemini",
@@ -105,9 +105,10 @@ describe("createChatModel", () => {
         GOOGLE_GEMINI_MODEL_NAME: "gemini-2.5-flash",
       },
     });
-    expect(model).toBeInstanceOf(ChatGoogleGenerativeAI);
-    const gemini = model as ChatGoogleGenerativeAI;
-    expect([gemini.model, gemini.temperature]).toEqual(["gemini-2.5-flash", 0.3]);
+    expect(model).toBeInstanceOf(ChatGoogle);
+    const gemini = model as ChatGoogle;
+    const { generationConfig } = gemini.invocationParams({} as ChatGoogle["ParsedCallOptions"]);
+    expect([gemini.model, generationConfig.temperature]).toEqual(["gemini-2.5-flash", 0.3]);
   });
 
   it("builds ChatOllama from OLLAMA_*", async () => {

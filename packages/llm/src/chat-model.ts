@@ -3,7 +3,6 @@ import { readAgentLlmSettings } from "./agent-env.js";
 import { withAlternatingTurns } from "./bedrock-turns.js";
 import { boundedCalls } from "./bounded-calls.js";
 import type { LlmProvider, ProviderSettings } from "./env.js";
-import { watchGeminiBlocks } from "./gemini-blocked.js";
 import { OfflineChatModel } from "./offline.js";
 
 export interface ChatModelChoice {
@@ -141,16 +140,16 @@ async function providerModel(s: ProviderSettings): Promise<BaseChatModel> {
       });
     }
     case "google-gemini": {
-      const { ChatGoogleGenerativeAI } = await import("@langchain/google-genai");
-      const gemini = new (boundedCalls(ChatGoogleGenerativeAI, bounds))({
+      // The Gemini API (platform "gai") with the key, never Vertex AI or a gateway chosen from the environment.
+      const { ChatGoogle } = await import("@langchain/google");
+      return new (boundedCalls(ChatGoogle, bounds))({
         maxRetries: 0,
         model: s.modelName,
         apiKey: s.apiKey,
+        platformType: "gai",
         temperature: s.temperature,
-        ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}),
+        ...(s.baseUrl ? { endpoint: s.baseUrl } : {}),
       });
-      watchGeminiBlocks(gemini);
-      return gemini;
     }
     case "ollama": {
       const { ChatOllama } = await import("@langchain/ollama");

@@ -76,6 +76,8 @@ type Loose = Record<string, unknown> & {
   message?: unknown;
   code?: unknown;
   errorDetails?: unknown;
+  /** Gemini's error body, as @langchain/google's RequestError carries it: { error: { details } }. */
+  data?: { error?: { details?: unknown } };
   cause?: unknown;
 };
 
@@ -84,8 +86,9 @@ function retryAfterMs(e: Loose): number | undefined {
   const asked = retryAfterMsOf(e);
   if (asked !== undefined) return asked;
   // Gemini: a google.rpc.RetryInfo detail, e.g. { retryDelay: "7s" }.
-  if (Array.isArray(e.errorDetails)) {
-    for (const detail of e.errorDetails as Record<string, unknown>[]) {
+  const details = geminiDetails(e);
+  if (details) {
+    for (const detail of details) {
       const delay = typeof detail?.retryDelay === "string" ? /^([\d.]+)s$/.exec(detail.retryDelay) : null;
       if (delay) return Number(delay[1]) * 1000;
     }
@@ -93,9 +96,14 @@ function retryAfterMs(e: Loose): number | undefined {
   return undefined;
 }
 
+/** The google.rpc details of a Gemini error (the body's error.details). */
+function geminiDetails(e: Loose): Record<string, unknown>[] | undefined {
+  const details = e.errorDetails ?? e.data?.error?.details;
+  return Array.isArray(details) ? details : undefined;
+}
+
 function geminiReason(e: Loose): string | undefined {
-  if (!Array.isArray(e.errorDetails)) return undefined;
-  const info = (e.errorDetails as Record<string, unknown>[]).find((d) => typeof d?.reason === "string");
+  const info = geminiDetails(e)?.find((d) => typeof d?.reason === "string");
   return info?.reason as string | undefined;
 }
 

@@ -56,7 +56,7 @@ export async function bundleAgent(packageDir: string): Promise<BundleReport> {
     // A package without an exports map is taken as its ES module build where it has one: a lazy
     // import() of a CommonJS build would hand back only its default export (module.exports).
     mainFields: ["module", "main"],
-    target: "node20",
+    target: "node26",
     chunkNames: "chunks/[name]-[hash]",
     // CommonJS packages in an ES module bundle call require (Node's built-ins, mostly): give them
     // the module's own, as Node gives a CommonJS file.

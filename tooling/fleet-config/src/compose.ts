@@ -113,7 +113,7 @@ function checkAgentService(
     }
     if (!healthcheckText(service).includes(`:${expected}/ready`)) {
       problems.push(
-        `${where}: its healthcheck must request http://127.0.0.1:${expected}/ready (node fetch; no curl in node:20-slim).`,
+        `${where}: its healthcheck must request http://127.0.0.1:${expected}/ready (node fetch; no curl in the node:*-slim image).`,
       );
     }
     const publicUrl = agent.name === SUPERVISOR ? undefined : `http://${serviceName}:${expected}`;

@@ -49,6 +49,18 @@ describe("Dockerfile", () => {
     }
   });
 
+  it("reports a Node.js image that drifted from package.json's engines.node", () => {
+    const fixture = fleetFixture();
+    try {
+      fixture.edit("Dockerfile", (text) => text.replace(/ARG NODE_IMAGE=\S+/, "ARG NODE_IMAGE=node:20-slim"));
+      expect(checkDockerfile(fixture.root).join("\n")).toMatch(
+        /NODE_IMAGE=node:20-slim differs from package\.json engines\.node/,
+      );
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
   it("reports a pnpm version that drifted from package.json", () => {
     const fixture = fleetFixture();
     try {

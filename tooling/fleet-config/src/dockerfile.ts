@@ -61,17 +61,24 @@ export function readDockerfile(repoRoot: string): DockerfileStage[] {
   return stages;
 }
 
-/** Static checks of the Dockerfile: pinned pnpm, legacy deploy (not offline), non-root runtime, the right CMD (with AGENT_NODE_ARGS). */
+/** Static checks of the Dockerfile: pinned Node.js and pnpm, legacy deploy (not offline), non-root runtime, the right CMD (with AGENT_NODE_ARGS). */
 export function checkDockerfile(repoRoot: string): string[] {
   if (!existsSync(join(repoRoot, "Dockerfile"))) return ["Dockerfile is missing."];
   const problems: string[] = [];
   const stages = readDockerfile(repoRoot);
   const build = stages.find((stage) => stage.name === "build");
   const runtime = stages.at(-1);
-  const { packageManager = "" } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
-    packageManager?: string;
-  };
+  const { packageManager = "", engines = {} } = JSON.parse(
+    readFileSync(join(repoRoot, "package.json"), "utf8"),
+  ) as { packageManager?: string; engines?: { node?: string } };
   if (!build) return ["Dockerfile: no stage named build."];
+  // The image runs the Node.js release that package.json pins (scripts/run.mjs brings the same one).
+  const nodeImage = /^ARG NODE_IMAGE=(\S+)/m.exec(readFileSync(join(repoRoot, "Dockerfile"), "utf8"))?.[1];
+  if (nodeImage !== `node:${engines.node}-slim`) {
+    problems.push(
+      `Dockerfile: ARG NODE_IMAGE=${nodeImage} differs from package.json engines.node ${engines.node} (use node:${engines.node}-slim).`,
+    );
+  }
   const pnpmVersion = build.args.get("PNPM_VERSION");
   if (`pnpm@${pnpmVersion}` !== packageManager) {
     problems.push(
