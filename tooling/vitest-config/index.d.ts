@@ -1,5 +1,5 @@
 import type { ViteUserConfig } from "vitest/config";
 
-export const UNIT_ONLY: string;
 export const SOURCE_CONDITION: string;
+export const sharedTestSettings: NonNullable<ViteUserConfig["test"]>;
 export function defineTestConfig(options?: { mongo?: boolean } & ViteUserConfig): ViteUserConfig;
