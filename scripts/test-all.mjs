@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// The whole suite: lint, typecheck, then every package's tests (turbo builds what they need).
-// Ends with one plain "N passed, N failed" line summed over every package's vitest report.
+// The whole suite: the unit run, lint, typecheck, then every package's tests (turbo builds what they
+// need). Ends with the ten slowest test files and one plain "N passed, N failed" line summed over
+// every package's vitest report.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -26,6 +28,18 @@ function step(command, args) {
 
 for (const dir of packageDirs) rmSync(reportOf(dir), { force: true });
 
+// The unit run is the quick check before a commit: it fails the suite when red, and when it takes
+// longer than this, timed here (the run alone, before anything else starts), so it stays quick.
+const UNIT_BUDGET_SECONDS = 60;
+const unitStart = performance.now();
+const unitGreen = step("pnpm", ["test:unit"]);
+const unitSeconds = Math.round((performance.now() - unitStart) / 1000);
+const unitProblem = !unitGreen
+  ? "the unit run (`pnpm test:unit`) failed: see its output at the top"
+  : unitSeconds > UNIT_BUDGET_SECONDS
+    ? `the unit run (\`pnpm test:unit\`) took ${unitSeconds} s, over its ${UNIT_BUDGET_SECONDS} s budget: find the slow files in its output`
+    : undefined;
+
 const lintOk = step("biome", ["check", "."]);
 // Integration tests start agents, MongoDB and Python servers; turbo's default of 10 tasks at once
 // starves them on a small machine, so run two per core unless the caller says otherwise.
@@ -42,6 +56,8 @@ const failures = [];
 // Suites that skip for a reason name it (`… [skipped: reason]`, e.g. DocumentDB tests without
 // ../shared/tools/documentdb), so the log says why those tests did not run.
 const skipReasons = new Map();
+// How long each test file ran, for the slowest ones at the end: where the suite's time goes.
+const fileTimes = [];
 for (const dir of packageDirs) {
   if (!existsSync(reportOf(dir))) continue;
   const report = JSON.parse(readFileSync(reportOf(dir), "utf8"));
@@ -50,6 +66,7 @@ for (const dir of packageDirs) {
   totals.skipped += report.numPendingTests + report.numTodoTests;
   for (const file of report.testResults) {
     const where = relative(root, file.name);
+    fileTimes.push({ where, seconds: (file.endTime - file.startTime) / 1000 });
     if (file.status === "failed" && file.message) failures.push(`${where}: ${file.message}`);
     for (const test of file.assertionResults) {
       const reason = test.ancestorTitles.map((title) => /\[skipped: (.+)\]$/.exec(title)?.[1]).find(Boolean);
@@ -62,8 +79,14 @@ for (const dir of packageDirs) {
   }
 }
 const firstLines = (text) => text.split("\n").slice(0, 12).join("\n    ");
+console.log("\nslowest test files:");
+for (const { seconds, where } of fileTimes.sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
+  console.log(`${seconds.toFixed(1).padStart(8)} s  ${where}`);
+}
 for (const failure of failures) console.log(`\nFAILED ${firstLines(failure)}`);
 for (const [reason, count] of skipReasons) console.log(`\nskipped ${count} tests: ${reason}`);
-console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+console.log(`\nunit run: ${unitGreen ? "green" : "red"}, ${unitSeconds} s (budget ${UNIT_BUDGET_SECONDS} s)`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+if (unitProblem) console.log(`FAILED ${unitProblem}`);
 if (!lintOk) console.log("lint failed: run `pnpm lint:fix`, then fix what it reports");
-process.exit(lintOk && suiteOk && failures.length === 0 ? 0 : 1);
+process.exit(!unitProblem && lintOk && suiteOk && failures.length === 0 ? 0 : 1);

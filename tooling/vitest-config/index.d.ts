@@ -1,3 +1,5 @@
 import type { ViteUserConfig } from "vitest/config";
 
+export const SOURCE_CONDITION: string;
+export const sharedTestSettings: NonNullable<ViteUserConfig["test"]>;
 export function defineTestConfig(options?: { mongo?: boolean } & ViteUserConfig): ViteUserConfig;

@@ -3,3 +3,6 @@
  * so test runs leave nothing behind.
  */
 export function scratchDir(prefix: string): string;
+
+/** Removes the scratch folders made so far (setup.js, after each test file). */
+export function removeScratchDirs(): void;

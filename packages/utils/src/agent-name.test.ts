@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SOURCE_CONDITION } from "@switchboard/vitest-config";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { describe, expect, it } from "vitest";
 import { detectAgentName } from "./agent-name.js";
@@ -84,11 +85,16 @@ describe("agent name detection", () => {
       entry,
       `import(${JSON.stringify(module)}).then((m) => process.stdout.write(m.detectAgentName().name));`,
     );
-    const result = spawnSync(process.execPath, ["--import", "tsx", entry], {
-      env: { PATH: process.env.PATH },
-      encoding: "utf8",
-      cwd: packageDir,
-    });
+    // From sources all the way down, like the test itself: nothing needs building.
+    const result = spawnSync(
+      process.execPath,
+      [`--conditions=${SOURCE_CONDITION}`, "--import", "tsx", entry],
+      {
+        env: { PATH: process.env.PATH },
+        encoding: "utf8",
+        cwd: packageDir,
+      },
+    );
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe("pagerduty");
   });

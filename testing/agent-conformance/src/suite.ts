@@ -108,11 +108,14 @@ export interface AgentUnderTest<S> {
   readonly dbName: string;
   /** The agent's env against the service, the scripted LLM and the test MongoDB. */
   env(overrides?: Env): Env;
-  /** Starts the agent as a process; it is stopped after the test. */
+  /** Starts the agent as a process of the test's own; it is stopped after the test. */
   start(overrides?: Env): Promise<AgentProcess>;
-  /** Starts the agent and connects to it. */
+  /**
+   * Connects to the agent: with settings of the test's own, to a process started for the test;
+   * without, to the process the file's tests share (the normal env), as each of them could start.
+   */
   connect(overrides?: Env): Promise<AgentConnection>;
-  /** Starts the agent and sends it one turn in a new conversation. */
+  /** Sends the agent (as `connect` chooses it) one turn in a new conversation. */
   ask(text: string, overrides?: Env): Promise<TurnResult>;
   /** A new conversation id. */
   contextId(): string;
@@ -185,10 +188,11 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
     typeof value === "function" ? (value as (service: S) => T)(ready(service, "service")) : value;
   const requests = () => (options.service.requests ? options.service.requests(agent.service) : 0);
 
-  // One agent process with the normal env serves every suite test that needs no other settings and
-  // no restart (each in its own conversation): starting an agent takes seconds of CPU, and the
-  // suite used to start one per test. Started by the card test, which comes first, so that test
-  // still sees what starting costs the service; stopped after the file.
+  // One agent process with the normal env serves every test of the file, the suite's and the
+  // agent's own, that needs no other settings and no restart (each in its own conversation):
+  // starting an agent takes seconds of CPU, and the files used to start one per test. Started by
+  // the card test, which comes first, so that test still sees what starting costs the service;
+  // stopped after the file.
   let shared: Promise<AgentProcess> | undefined;
   let requestsBeforeShared = 0;
   const sharedAgent = (): Promise<AgentProcess> => {
@@ -222,7 +226,10 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
       agents.push(started);
       return started;
     },
-    connect: async (overrides = {}) => connectAgent((await agent.start(overrides)).url),
+    connect: async (overrides = {}) =>
+      Object.keys(overrides).length === 0
+        ? connectShared()
+        : connectAgent((await agent.start(overrides)).url),
     ask: async (text, overrides = {}) =>
       (await agent.connect(overrides)).send({ text, contextId: agent.contextId() }),
     contextId: () => `${name}-${randomUUID()}`,
