@@ -1,12 +1,12 @@
 // Building one checkpointer from its options: settings resolved to a key, then the saver and its client.
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { getLogger, type Logger, SwitchboardError } from "@switchboard/common";
 import { type Db, MongoClient } from "mongodb";
 import { agentLogger, withoutAgent } from "./agent-logger.js";
 import { assertValidAgentName, detectAgentName } from "./agent-name.js";
 import { type CheckpointSettings, readCheckpointSettings } from "./checkpoint-env.js";
-import { type CheckpointMetrics, checkpointMetrics, instrumentSaver } from "./checkpoint-metrics.js";
+import { checkpointMetrics, instrumentSaver } from "./checkpoint-metrics.js";
+import type { CheckpointerHandle, CheckpointerInfo } from "./checkpointer-handle.js";
 import { MongoCheckpointSaver } from "./mongo-saver.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
 import { agentCollections, EXPIRY_FIELD, type SaverCollections } from "./saver/documents.js";
@@ -17,47 +17,6 @@ export interface CheckpointerOptions {
   /** Defaults to the detected agent name (AGENT_NAME, entry script's package, npm_package_name). */
   agentName?: string;
   logger?: Logger;
-}
-
-/** What the process persists to, for logs, /ready and tests. */
-export type CheckpointerInfo =
-  | { agent: string; backend: "memory" }
-  | {
-      agent: string;
-      backend: "mongodb";
-      /** The URI with its password redacted. */
-      uri: string;
-      dbName: string;
-      collection: string;
-      writesCollection: string;
-      messagesCollection: string;
-      ttlSeconds?: number;
-    }
-  | {
-      agent: string;
-      backend: "postgres";
-      /** The DSN with its password redacted. */
-      dsn: string;
-      /** The agent's schema, holding LangGraph's checkpoint tables. */
-      schema: string;
-      ttlSeconds?: number;
-    };
-
-/** One built checkpointer: its saver, where it persists, and its MongoDB client's lifetime. */
-export interface CheckpointerHandle {
-  readonly saver: BaseCheckpointSaver;
-  readonly info: CheckpointerInfo;
-  /** The database checkpoints live in (A2A tasks and locks go beside them); undefined for memory. */
-  readonly db?: Db;
-  /**
-   * This checkpointer's own read, write and error metrics, labelled by its agent (registered
-   * nowhere: whoever serves /metrics registers them), so agents in one process report apart.
-   */
-  readonly metrics: CheckpointMetrics;
-  /** Whether the store answers now; always true for the memory backend. */
-  ping(): Promise<boolean>;
-  /** Closes its MongoDB client (nothing to close for memory). */
-  close(): Promise<void>;
 }
 
 export const DEFAULT_DB_NAME = "switchboard";

@@ -1,10 +1,6 @@
 // The checkpointers getCheckpointer() has built, one per distinct settings.
-import {
-  buildCheckpointer,
-  type CheckpointerHandle,
-  type CheckpointerOptions,
-  resolveCheckpointer,
-} from "./checkpointer-build.js";
+import { buildCheckpointer, type CheckpointerOptions, resolveCheckpointer } from "./checkpointer-build.js";
+import type { CheckpointerHandle } from "./checkpointer-handle.js";
 
 /**
  * Checkpointers by their resolved settings (URI, database, collections, agent, retention): a call

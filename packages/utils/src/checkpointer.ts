@@ -1,20 +1,11 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { Db } from "mongodb";
-import {
-  buildCheckpointer,
-  type CheckpointerHandle,
-  type CheckpointerInfo,
-  type CheckpointerOptions,
-  resolveCheckpointer,
-} from "./checkpointer-build.js";
+import { buildCheckpointer, type CheckpointerOptions, resolveCheckpointer } from "./checkpointer-build.js";
+import type { CheckpointerHandle, CheckpointerInfo } from "./checkpointer-handle.js";
 import { CheckpointerRegistry } from "./checkpointer-registry.js";
 
-export {
-  type CheckpointerHandle,
-  type CheckpointerInfo,
-  type CheckpointerOptions,
-  DEFAULT_DB_NAME,
-} from "./checkpointer-build.js";
+export { type CheckpointerOptions, DEFAULT_DB_NAME } from "./checkpointer-build.js";
+export type { CheckpointerHandle, CheckpointerInfo } from "./checkpointer-handle.js";
 
 /**
  * The savers getCheckpointer() shares: calls with the same settings share one saver and MongoDB

@@ -7,7 +7,7 @@ import pg from "pg";
 import { withoutAgent } from "./agent-logger.js";
 import type { CheckpointSettings } from "./checkpoint-env.js";
 import { checkpointMetrics, instrumentSaver } from "./checkpoint-metrics.js";
-import type { CheckpointerHandle, CheckpointerInfo } from "./checkpointer-build.js";
+import type { CheckpointerHandle, CheckpointerInfo } from "./checkpointer-handle.js";
 import { databaseFromUri, encodeMongoUri, redactMongoUri } from "./mongo-uri.js";
 
 type PostgresSettings = Extract<CheckpointSettings, { type: "postgres" }>;

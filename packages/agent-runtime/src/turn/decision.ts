@@ -1,6 +1,8 @@
 import type { Part } from "@a2a-js/sdk";
 import { decisionWord } from "@switchboard/a2a-client";
-import type { Decision } from "./interrupts.js";
+
+/** What the user decided about a change they were asked to confirm. */
+export type Decision = "approve" | "decline";
 
 /**
  * An explicit decision on a pending change, read from the answering message: a data part

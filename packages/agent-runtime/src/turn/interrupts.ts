@@ -1,5 +1,5 @@
 import type { ToolResource } from "../authz/request.js";
-import type { DecisionAnswer } from "./decision.js";
+import type { Decision, DecisionAnswer } from "./decision.js";
 
 /**
  * A paused turn asks the user something. Two kinds of pauses exist:
@@ -26,8 +26,6 @@ export interface ChangeConfirmation {
   /** When it was asked (ms since the epoch): the answer must come within CONFIRMATION_EXPIRY_SECONDS. */
   askedAt?: number;
 }
-
-export type Decision = "approve" | "decline";
 
 /**
  * What a change's pause is resumed with: the decision, and (to approve) the hash of the arguments
