@@ -1,11 +1,10 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { createLogger } from "@switchboard/common";
 import {
   type ChatCompletionRequest,
   callTool,
-  messageText,
   replyFromToolResult,
   rules,
   type ScriptedLlm,
@@ -14,33 +13,19 @@ import {
 } from "@switchboard-testing/test-llm";
 import { uniqueDbName } from "@switchboard-testing/test-mongo";
 import { startPostgres, type TestPostgres } from "@switchboard-testing/test-postgres";
-import { SignJWT } from "jose";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../src/memory/postgres-store.js";
 import type { RunningAgent } from "../src/serve.js";
 import { send, statusText } from "./a2a.js";
+import { subjectKey, systemOf, userTokens } from "./memory-users.js";
 import { serveNotesAgent } from "./notes-agent.js";
 
 // LANGGRAPH_STORE_TYPE=postgres (CAIPE's setting) on a real PostgreSQL (Debian's): the notes agent's
 // long-term memory in LangGraph's PostgresStore, beside its checkpoints there, through whole turns.
 
 const SECRET = "memory-postgres-test-secret-32-chars!!";
-const sign = (sub: string) =>
-  new SignJWT({})
-    .setProtectedHeader({ alg: "HS256" })
-    .setIssuer("switchboard-test")
-    .setIssuedAt()
-    .setSubject(sub)
-    .setAudience("switchboard")
-    .setExpirationTime("10m")
-    .sign(new TextEncoder().encode(SECRET));
-const subjectKey = (sub: string) => createHash("sha256").update(sub).digest("hex").slice(0, 16);
-const systemOf = (request: ChatCompletionRequest) =>
-  request.messages
-    .filter((message) => message.role === "system")
-    .map((message) => messageText(message.content))
-    .join("\n");
+const sign = userTokens(SECRET);
 
 describe("LANGGRAPH_STORE_TYPE=postgres: long-term memory in LangGraph's PostgresStore", () => {
   const dbName = uniqueDbName("memory-postgres");

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import {
   type ChatCompletionRequest,
@@ -11,36 +11,19 @@ import {
   startScriptedLlm,
 } from "@switchboard-testing/test-llm";
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
-import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEmbeddings } from "../src/memory/embeddings.js";
 import { EXTRACTION_PROMPT } from "../src/memory/fact-extraction.js";
 import type { RunningAgent } from "../src/serve.js";
 import { send, statusText } from "./a2a.js";
+import { subjectKey, systemOf, userTokens } from "./memory-users.js";
 import { serveNotesAgent } from "./notes-agent.js";
 
 const SECRET = "memory-test-secret-of-at-least-32-chars!";
 const GITHUB_TOKEN = "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";
 
-const sign = (sub: string) =>
-  new SignJWT({})
-    .setProtectedHeader({ alg: "HS256" })
-    .setIssuer("switchboard-test")
-    .setIssuedAt()
-    .setSubject(sub)
-    .setAudience("switchboard")
-    .setExpirationTime("10m")
-    .sign(new TextEncoder().encode(SECRET));
-
-const subjectKey = (sub: string) => createHash("sha256").update(sub).digest("hex").slice(0, 16);
-
-/** The system prompt of a chat request (where recalled memories go). */
-const systemOf = (request: ChatCompletionRequest) =>
-  request.messages
-    .filter((message) => message.role === "system")
-    .map((message) => messageText(message.content))
-    .join("\n");
+const sign = userTokens(SECRET);
 
 describe("long-term memory: remembered across conversations, per user, under the user's control", () => {
   const dbName = uniqueDbName("memory");
