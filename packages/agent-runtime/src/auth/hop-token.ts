@@ -9,7 +9,7 @@ import type { AuthenticatedCaller } from "./caller.js";
  * with the supervisor's key (AUTH_HOP_SIGNING_KEY), which agents check with its public half
  * (AUTH_SUPERVISOR_PUBLIC_KEY). What one agent receives is refused by every other agent (another
  * audience) and by the supervisor (not its identity provider's signature): a dishonest agent has
- * nothing to replay. See ARCHITECTURE "Who may do what".
+ * nothing to replay. See the package README, "Who may do what".
  */
 export const HOP_ISSUER = "urn:switchboard:supervisor";
 /** The JOSE `typ` of a hop token: an identity provider's token never has it. */

@@ -5,7 +5,7 @@ import type { Binary } from "mongodb";
 /**
  * The documents the checkpoint saver stores, one collection of each kind per agent:
  * `checkpoints_<agent>`, `checkpoint_writes_<agent>` and `checkpoint_messages_<agent>`.
- * See docs/ARCHITECTURE.md ("Conversation state") for why state is split this way.
+ * See the package README ("Conversation state") for why state is split this way.
  */
 export interface SaverCollections {
   checkpoints: string;
