@@ -584,6 +584,7 @@ describe("supervisor routing over A2A", () => {
       const asked = await ask("forward to jira: create a bug in OPS: disk full on db-2", contextId);
       expect(asked.state).toBe("input-required");
       const done = await ask("yes", contextId, asked.taskId);
+      expect({ state: done.state, text: done.text }).toMatchObject({ state: "completed" });
       const created = jira.issues.filter((issue) => issue.summary === "disk full on db-2");
       expect(created).toHaveLength(1);
       expect(done.text).toContain(`Created ${created[0]?.key}`);

@@ -160,12 +160,12 @@ export class AgentTurnExecutor implements AgentExecutor {
     } catch (error) {
       const stopped = this.running.get(ids.taskId)?.stopped;
       if (stopped) {
-        events.status(TaskState.TASK_STATE_FAILED, stopped);
+        events.settle(TaskState.TASK_STATE_FAILED, stopped);
       } else if (abort.signal.aborted) {
         outcome = "canceled";
       } else {
         log().error({ err: error }, "turn failed");
-        events.status(TaskState.TASK_STATE_FAILED, describeFailure(error, this.deps.agent));
+        events.settle(TaskState.TASK_STATE_FAILED, describeFailure(error, this.deps.agent));
       }
     } finally {
       this.running.delete(ids.taskId);
@@ -308,7 +308,7 @@ export class AgentTurnExecutor implements AgentExecutor {
 
   private askUser(events: TurnEvents, question: string, metadata?: Record<string, unknown>): Outcome {
     // On the question's message, so the stored task keeps it for clients that read it later.
-    events.status(TaskState.TASK_STATE_INPUT_REQUIRED, question, {
+    events.settle(TaskState.TASK_STATE_INPUT_REQUIRED, question, {
       ...(metadata ? { messageMetadata: metadata } : {}),
     });
     return "input-required";
@@ -361,7 +361,7 @@ class AnswerStream {
     if (!this.closed) this.flush();
     this.close();
     this.publish(text, false, true);
-    this.events.status(TaskState.TASK_STATE_COMPLETED, this.inStatus ? text : undefined);
+    this.events.settle(TaskState.TASK_STATE_COMPLETED, this.inStatus ? text : undefined);
   }
 
   /** Sends nothing more of what was written (the final text, if any, replaces it). */

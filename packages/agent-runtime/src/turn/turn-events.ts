@@ -9,6 +9,9 @@ import { agentMessage, textArtifact } from "../context/a2a-messages.js";
  * activity all publish through it.
  */
 export class TurnEvents {
+  /** The turn's last status, held for `finished()` (see `settle`). */
+  private last: Parameters<TurnEvents["status"]> | undefined;
+
   constructor(
     private readonly bus: ExecutionEventBus,
     readonly ids: { taskId: string; contextId: string },
@@ -54,7 +57,20 @@ export class TurnEvents {
     );
   }
 
+  /**
+   * The turn's last status (its answer's end, its question, its failure), published by `finished()`
+   * with the end of the stream, after the turn has let go of its conversation (lease, checkpoints). A
+   * caller answers a question the moment it reads it, on the same task: the SDK keeps a paused task's
+   * bus for that answer, and an answer joining it before the asking turn's end would have that end
+   * close its stream, the answer's turn running unheard.
+   */
+  settle(...status: Parameters<TurnEvents["status"]>): void {
+    this.last = status;
+  }
+
   finished(): void {
+    if (this.last) this.status(...this.last);
+    this.last = undefined;
     this.bus.finished();
   }
 }
