@@ -30,7 +30,10 @@ describe("an answer sent the moment its question arrives", () => {
       startScriptedLlm({
         script: rules(
           [
-            { lastUser: /add note (.+)/, reply: (_r, { match }) => callTool("add_note", { text: match?.[1] }) },
+            {
+              lastUser: /add note (.+)/,
+              reply: (_r, { match }) => callTool("add_note", { text: match?.[1] }),
+            },
             { afterTool: true, reply: replyFromToolResult() },
           ],
           say("ok"),
