@@ -30,6 +30,11 @@ export interface SubagentConfig {
   forwardUserToken: boolean;
   /** What its card must be named (default: `name`), for an agent whose display name is not its name. */
   cardName?: string;
+  /**
+   * Where the operator configured it, as log lines name it: what enabled it and what gave its URL
+   * (default: `ENABLE_<PREFIX>` and `<PREFIX>_AGENT_URL`).
+   */
+  configuredBy?: { enabled: string; url: string };
 }
 
 /** How long the supervisor waits for a subagent to confirm a cancel. */
@@ -233,7 +238,7 @@ export class Roster {
       if (done.aborted) return undefined;
       const expected = config.cardName ?? config.name;
       if (!sameAgentName(connection.card.name, expected)) {
-        const reason = `its card is named "${connection.card.name}", but ENABLE_${config.prefix} expects "${expected}"`;
+        const reason = `its card is named "${connection.card.name}", but ${enabledBy(config)} expects "${expected}"`;
         if (agent.reason !== reason)
           this.logger.error(
             { subagent: config.name, url: config.url },
@@ -249,7 +254,7 @@ export class Roster {
       ) {
         this.logger.warn(
           { subagent: config.name, url: config.url, cardUrls: ignored },
-          `The ${config.name} agent's card points elsewhere than ${config.prefix}_AGENT_URL; calls go to ${config.url} only.`,
+          `The ${config.name} agent's card points elsewhere than ${urlFrom(config)}; calls go to ${config.url} only.`,
         );
       }
       agent.ignoredUrls = ignored;
@@ -281,6 +286,14 @@ export class Roster {
       () => undefined,
     );
   }
+}
+
+function enabledBy(config: SubagentConfig): string {
+  return config.configuredBy?.enabled ?? `ENABLE_${config.prefix}`;
+}
+
+function urlFrom(config: SubagentConfig): string {
+  return config.configuredBy?.url ?? `${config.prefix}_AGENT_URL`;
 }
 
 /** Whether two configurations of an agent reach the same endpoint and expect the same card. */
