@@ -2,13 +2,7 @@
 // host here, serving a listing the test changes and, under /agents/<id>/, real agents served by the
 // runtime; the supervisor a real process. Agents appear and leave without a restart; a listing that
 // lies, breaks or goes away changes nothing it should not.
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connectAgent } from "@switchboard/a2a-client";
 import { type AgentDefinition, type RunningAgent, serveAgent } from "@switchboard/agent-runtime";
@@ -22,6 +16,7 @@ import {
   startScriptedLlm,
 } from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConfiguredHost, startConfiguredHost } from "./configured-host.js";
 import { startAgent } from "./fleet.js";
 
 const agentDefinition = (name: string, prompt: string): AgentDefinition => ({
@@ -45,58 +40,9 @@ const script = rules(
   say("Tell me which agent to ask."),
 );
 
-type Answer = (req: IncomingMessage, res: ServerResponse) => void;
-
-/** A dynamic-agents host as the supervisor sees it: GET /agents, and each agent under /agents/<id>/. */
-async function startHost(targets: Record<string, string>) {
-  let answer: Answer = (_req, res) =>
-    res.writeHead(200, { "content-type": "application/json" }).end('{"agents":[]}');
-  let reads = 0;
-  const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://host").pathname;
-    if (req.method === "GET" && path === "/agents") {
-      reads += 1;
-      answer(req, res);
-      return;
-    }
-    // The rest passes through to the agent, the prefix stripped, as the host's own routing does.
-    const match = /^\/agents\/([^/]+)(\/.*)?$/.exec(path);
-    const target = match ? targets[match[1] as string] : undefined;
-    if (!target) {
-      res.writeHead(404).end();
-      return;
-    }
-    const upstream = httpRequest(
-      `${target}${match?.[2] ?? "/"}`,
-      { method: req.method, headers: req.headers },
-      (reply) => {
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(res);
-      },
-    );
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    /** How many times the listing was read so far. */
-    reads: () => reads,
-    answerWith(next: Answer) {
-      answer = next;
-    },
-    list(agents: unknown[]) {
-      answer = (_req, res) =>
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ agents }));
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", () => {
   let llm: ScriptedLlm;
-  let host: Awaited<ReturnType<typeof startHost>>;
+  let host: ConfiguredHost;
   let supervisor: AgentProcess;
   let bystander: Server;
   let bystanderUrl: string;
@@ -112,7 +58,7 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
 
   beforeAll(async () => {
     llm = await startScriptedLlm({ script });
-    host = await startHost(targets);
+    host = await startConfiguredHost(targets);
     bystander = createServer((_req, res) => {
       bystanderHits += 1;
       res.writeHead(404).end();
@@ -254,7 +200,7 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
   it("a listing that breaks or cannot be read keeps the last good set, and says why", async () => {
     host.list([entry("reviewer")]);
     await expect.poll(statuses).toEqual(["notes:available", "reviewer:available"]);
-    const failures: Array<[string, Answer, string]> = [
+    const failures: Array<[string, (req: IncomingMessage, res: ServerResponse) => void, string]> = [
       [
         "an error",
         (_req, res) => res.writeHead(500).end('{"error":"database down"}'),
