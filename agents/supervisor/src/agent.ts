@@ -8,7 +8,7 @@ import { readConfiguredAgentsSettings } from "./env.js";
 import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
 import { serveFleetMemories } from "./memory-route.js";
 import { supervisorPrompt } from "./prompt.js";
-import { readSubagents } from "./subagents-env.js";
+import { howToEnable, readSubagents } from "./subagents-env.js";
 import { serveSubagents } from "./subagents-route.js";
 
 export const supervisorAgent: AgentDefinition = {
@@ -72,6 +72,7 @@ export const supervisorAgent: AgentDefinition = {
       {
         roster,
         prompt: supervisorPrompt,
+        howToAdd: howToEnable,
         telemetry: new HopTelemetry(metrics),
         mayReach,
         memories,

@@ -138,7 +138,9 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
 
     host.list([entry("docs")]);
     await expect.poll(statuses).toEqual(["notes:available", "docs:available"]);
-    expect(await ask("reviewer: review pull request 8")).toContain('No agent named "reviewer" is enabled');
+    expect(await ask("reviewer: review pull request 8")).toContain(
+      'No agent named "reviewer" is enabled (enabled: notes, docs). To add one, set ENABLE_REVIEWER=true and REVIEWER_AGENT_URL.',
+    );
     expect(logLines("subagent reviewer left")).toHaveLength(1);
   });
 
