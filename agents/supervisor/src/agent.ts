@@ -1,15 +1,14 @@
 import { type AgentDefinition, contextSummarizer } from "@switchboard/agent-runtime";
 import { unusedCaipeSettings } from "@switchboard/contract";
+import { buildDelegatingGraph, HopTelemetry, Roster, readHopCredentials } from "@switchboard/delegation";
 import { serveFleetAudit } from "./audit-route.js";
+import { joinConfiguredAgents } from "./configured-agents.js";
 import { deleteFromSubagents } from "./delete-cascade.js";
-import { buildSupervisorGraph } from "./graph.js";
-import { readHopCredentials } from "./hop-credentials.js";
-import { HopTelemetry } from "./hop-telemetry.js";
+import { readConfiguredAgentsSettings } from "./env.js";
 import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
 import { serveFleetMemories } from "./memory-route.js";
 import { supervisorPrompt } from "./prompt.js";
-import { Roster } from "./roster.js";
-import { readSubagents } from "./subagents-env.js";
+import { howToEnable, readSubagents } from "./subagents-env.js";
 import { serveSubagents } from "./subagents-route.js";
 
 export const supervisorAgent: AgentDefinition = {
@@ -50,22 +49,30 @@ export const supervisorAgent: AgentDefinition = {
     for (const line of unusedCaipeSettings(env)) logger.warn(line);
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
-    if (agents.length === 0)
-      logger.warn("No subagents are enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL.");
+    const configured = readConfiguredAgentsSettings(env);
+    if (agents.length === 0 && !configured)
+      logger.warn(
+        "No subagents are enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL, or DYNAMIC_AGENTS_URL for configured agents.",
+      );
     // Each call to a subagent carries a credential meant for it alone (hop-credentials.ts).
     const roster = new Roster(agents, logger, { credentials: readHopCredentials(env, agent) });
     roster.start();
     onClose(() => roster.stop());
+    // Configured agents join and leave as the dynamic-agents host lists them, beside the ENABLE_ ones.
+    if (configured)
+      onClose(joinConfiguredAgents({ settings: configured, fromEnv: agents, roster, logger, self: agent }));
     onDeleteConversation(deleteFromSubagents(roster));
     serveSubagents({ agent, routes, mayReach }, roster);
     serveFleetAudit({ agent, routes, audit, mayReach }, roster);
     serveFleetLinkedTokens({ routes, mayReach }, roster);
     serveFleetMemories({ routes, userData, mayReach }, roster);
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
-    return buildSupervisorGraph(
+    return buildDelegatingGraph(
       model,
       {
         roster,
+        prompt: supervisorPrompt,
+        howToAdd: howToEnable,
         telemetry: new HopTelemetry(metrics),
         mayReach,
         memories,

@@ -1,23 +1,5 @@
-import { envPrefixFor, isFeatureFlag } from "@switchboard/contract";
-/** A subagent the supervisor was told about: ENABLE_<AGENT>=true plus where it lives. */
-export interface SubagentConfig {
-  /** Lowercase name from the variable: ENABLE_JIRA → jira, ENABLE_MY_TOOL → my_tool. */
-  name: string;
-  /** The variable prefix, e.g. JIRA; named in log lines and messages. */
-  prefix: string;
-  url: string;
-  /**
-   * The vendor whose linked tokens the supervisor passes on to this agent: its own name (ENABLE_GITHUB
-   * takes github tokens), or `<AGENT>_AGENT_LINKED_VENDOR`. Never what the agent says of itself.
-   */
-  vendor: string;
-  /**
-   * Named in AUTH_FORWARD_USER_TOKEN_TO: the agent is handed the user's own identity-provider token
-   * (for a vendor that trusts the provider: AWS web identity, FORWARD_JWT_TO_MCP) in place of a hop
-   * token signed for it alone.
-   */
-  forwardUserToken: boolean;
-}
+import { agentUrlVariableFor, enableVariableFor, envPrefixFor, isFeatureFlag } from "@switchboard/contract";
+import type { SubagentConfig } from "@switchboard/delegation";
 
 export interface SubagentsFromEnv {
   agents: SubagentConfig[];
@@ -68,4 +50,11 @@ export function readSubagents(env: NodeJS.ProcessEnv): SubagentsFromEnv {
       problems.push(`AUTH_FORWARD_USER_TOKEN_TO names ${name}, which is not an enabled agent.`);
   }
   return { agents, problems };
+}
+
+/** What the supervisor tells its model of an agent it has not got: the variables that add it. */
+export function howToEnable(name: string): string | undefined {
+  // A name with no letters or digits has no variables to suggest.
+  if (!envPrefixFor(name)) return undefined;
+  return `To add one, set ${enableVariableFor(name)}=true and ${agentUrlVariableFor(name)}.`;
 }

@@ -3,8 +3,8 @@ import { createLogger } from "@switchboard/common";
 import { describe, expect, it } from "vitest";
 import { askSubagent } from "./delegate.js";
 import type { HopTelemetry } from "./hop-telemetry.js";
-import { supervisorPrompt } from "./prompt.js";
 import { Roster } from "./roster.js";
+import { subagentsPrompt } from "./subagents-prompt.js";
 
 const roster = () =>
   new Roster(
@@ -26,23 +26,27 @@ const anonymousTurn: TurnContext = {
 };
 
 describe("agents a user may not reach", () => {
-  it("are left out of the supervisor's prompt", () => {
-    const prompt = supervisorPrompt(roster(), notAws);
+  it("are left out of the prompt's subagents", () => {
+    const prompt = subagentsPrompt(roster(), notAws);
     expect(prompt).toContain("- jira:");
     expect(prompt).not.toContain("aws");
-    expect(supervisorPrompt(roster())).toContain("- aws:");
+    expect(subagentsPrompt(roster())).toContain("- aws:");
   });
 
   it("are answered as not enabled when the model names one anyway, with no hop", async () => {
-    const hop = await askSubagent(
-      { roster: roster(), telemetry: {} as HopTelemetry, mayReach: notAws },
+    const hops = { roster: roster(), telemetry: {} as HopTelemetry, mayReach: notAws };
+    const hop = await askSubagent(hops, anonymousTurn, "aws", "stop i-123");
+    expect(hop).toEqual({ kind: "answer", text: 'No agent named "aws" is enabled (enabled: jira).' });
+    // With the agent's own advice on adding one (the supervisor's: its ENABLE_ variables).
+    const advised = await askSubagent(
+      { ...hops, howToAdd: (name) => `To add one, set ENABLE_${name.toUpperCase()}=true.` },
       anonymousTurn,
       "aws",
       "stop i-123",
     );
-    expect(hop).toEqual({
+    expect(advised).toEqual({
       kind: "answer",
-      text: 'No agent named "aws" is enabled (enabled: jira). To add one, set ENABLE_AWS=true and AWS_AGENT_URL.',
+      text: 'No agent named "aws" is enabled (enabled: jira). To add one, set ENABLE_AWS=true.',
     });
   });
 });
