@@ -69,10 +69,11 @@ export function definitionsApi(options: DefinitionsApiOptions): Router {
 
   router.post("/agents", json, async (req, res) => {
     const body = bodyOf(req);
-    const id =
-      typeof body.id === "string" ? body.id : typeof body.name === "string" ? slug(body.name) : undefined;
-    if (id === undefined)
-      throw invalid([{ field: "id", message: "give the agent an id, or a name to make one from" }]);
+    // An id that is there must be the id (never an object such as {"$gt": ""}); else one from the name.
+    const id = body.id !== undefined ? body.id : typeof body.name === "string" ? slug(body.name) : undefined;
+    if (typeof id !== "string") {
+      throw invalid([{ field: "id", message: "give the agent an id (text), or a name to make one from" }]);
+    }
     checkId(id, "id");
     const principal = await mayConfigure(req, id);
     const fields = checked({ ...body, id }, id, body);
