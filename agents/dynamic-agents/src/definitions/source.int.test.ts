@@ -182,6 +182,28 @@ describe("the file and the store on MongoDB, as CAIPE's seed keeps them", () => 
     expect(await agents().findOne({ _id: "gamma" })).not.toBeNull();
   });
 
+  it("serves what the file last wrote to the store when a host starts with a file that does not read", async () => {
+    const broken = join(dir, "broken.yaml");
+    await writeFile(broken, "agents:\n  - id: alpha\n   name: misindented\n");
+    const restarted = await openDefinitions({ env: { APP_CONFIG_FILE: broken }, logger, db, pollMs: 100 });
+    try {
+      const now = restarted.current();
+      expect(now.agents.find((spec) => spec.id === "alpha")).toMatchObject({
+        source: "config",
+        systemPrompt: "changed",
+      });
+      expect(now.toolSources.map((one) => one.id)).toEqual(["github"]);
+      expect(now.problems[0]).toMatchObject({
+        field: "APP_CONFIG_FILE",
+        message: expect.stringMatching(/not valid YAML/),
+      });
+      // Nothing the file wrote was removed for it.
+      expect(await agents().findOne({ _id: "alpha" })).not.toBeNull();
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it("shows every replica a change made through another, and one CAIPE's own UI wrote", async () => {
     const seen = nextDefinitions(replica, (next) => next.agents.some((spec) => spec.id === "delta"));
     await source.store.createAgent(apiAgent("delta"));

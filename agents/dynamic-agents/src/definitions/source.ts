@@ -5,7 +5,7 @@ import type { Logger } from "@switchboard/common";
 import { specOf } from "./agent-spec.js";
 import { type AppConfig, readAppConfig } from "./app-config.js";
 import { checkAgent } from "./caipe-agent.js";
-import { configDocuments, storedModel, storedServer } from "./documents.js";
+import { configDocuments, storedConfig, storedModel, storedServer } from "./documents.js";
 import { fieldPath } from "./expand.js";
 import { memoryStore } from "./memory-store.js";
 import { mongoStore } from "./mongo-store.js";
@@ -167,7 +167,10 @@ class MergedDefinitions implements DefinitionSource {
       this.store.listMcpServers(),
       this.store.listModels(),
     ]);
-    const config = this.config;
+    // Started with a file that does not read: the last good reading is what the file wrote to the store.
+    const config =
+      this.config ??
+      (this.fileProblem ? storedConfig(storedAgents, storedServers, storedModels, this.env) : undefined);
     const problems: DefinitionProblem[] = this.fileProblem ? [this.fileProblem] : [];
     problems.push(...(config?.problems ?? []));
 
