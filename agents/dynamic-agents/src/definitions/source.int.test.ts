@@ -39,7 +39,7 @@ const apiAgent = (id: string, prompt = "made through the API"): AgentDocument =>
 describe("the file and the store on MongoDB, as CAIPE's seed keeps them", () => {
   const dir = scratchDir("definitions");
   const file = join(dir, "app-config.yaml");
-  const { logger } = capturedLogger();
+  const { logger, lines } = capturedLogger();
   let client: MongoClient;
   let db: Db;
   let source: DefinitionSource;
@@ -128,6 +128,7 @@ describe("the file and the store on MongoDB, as CAIPE's seed keeps them", () => 
     expect(next.problems[0]?.message).toMatch(
       /not valid YAML.*\(everything it defined before stays as it was\)$/,
     );
+    expect(lines.some((line) => line.includes("agent definitions: APP_CONFIG_FILE"))).toBe(true);
     expect(await agents().countDocuments({ config_driven: true })).toBe(2);
     const fixed = nextDefinitions(source, (again) => again.problems.length === 0);
     await writeFile(file, fileWith(agent("alpha", "changed"), agent("beta")));
@@ -216,5 +217,30 @@ describe("the file and the store on MongoDB, as CAIPE's seed keeps them", () => 
     const gone = nextDefinitions(replica, (next) => !next.agents.some((spec) => spec.id === "delta"));
     expect(await source.store.deleteAgent("delta")).toBe(true);
     await gone;
+  });
+});
+
+describe("without MongoDB", () => {
+  it("keeps agents made through the API in memory, beside the file's", async () => {
+    const file = join(scratchDir("definitions-memory"), "app-config.yaml");
+    await writeFile(file, fileWith(agent("alpha")));
+    const { logger } = capturedLogger();
+    const source = await openDefinitions({ env: { APP_CONFIG_FILE: file }, logger, pollMs: 100 });
+    try {
+      expect(source.store.kind).toBe("memory");
+      expect(await source.store.createAgent(apiAgent("beta"))).toBe(true);
+      expect(await source.store.createAgent(apiAgent("beta"))).toBe(false);
+      await source.refresh();
+      expect(source.current().agents.map((spec) => [spec.id, spec.source])).toEqual([
+        ["alpha", "config"],
+        ["beta", "api"],
+      ]);
+      // The file's own agent is the file's: the store will not replace or delete it as API-made.
+      expect(await source.store.replaceAgent({ ...apiAgent("alpha"), system_prompt: "x" })).toBe(false);
+      expect(await source.store.deleteAgent("alpha")).toBe(false);
+      expect((await source.store.getAgent("alpha"))?.config_driven).toBe(true);
+    } finally {
+      await source.close();
+    }
   });
 });

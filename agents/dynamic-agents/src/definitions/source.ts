@@ -54,6 +54,7 @@ class MergedDefinitions implements DefinitionSource {
   private timer: NodeJS.Timeout | undefined;
   private watcher: { close(): void } | undefined;
   private pollFailing = false;
+  private saidProblems = new Set<string>();
 
   constructor(
     readonly store: DefinitionStore,
@@ -142,6 +143,21 @@ class MergedDefinitions implements DefinitionSource {
       );
     }
     await this.recompute();
+  }
+
+  /** Each problem once, when it first appears (a poll that finds it again says nothing). */
+  private sayNewProblems(problems: readonly DefinitionProblem[]): void {
+    const now = new Set<string>();
+    for (const problem of problems) {
+      const key = `${problem.field}\n${problem.message}`;
+      now.add(key);
+      if (this.saidProblems.has(key)) continue;
+      this.logger.warn(
+        { ...(problem.agent ? { agent: problem.agent } : {}), field: problem.field },
+        `agent definitions: ${problem.field}: ${problem.message}`,
+      );
+    }
+    this.saidProblems = now;
   }
 
   private async poll(): Promise<void> {
@@ -238,6 +254,7 @@ class MergedDefinitions implements DefinitionSource {
     if (said === this.said) return;
     this.said = said;
     this.definitions = next;
+    this.sayNewProblems(next.problems);
     for (const listener of this.listeners) {
       try {
         listener(next);
