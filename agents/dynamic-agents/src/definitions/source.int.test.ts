@@ -1,4 +1,4 @@
-import { rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
@@ -239,6 +239,37 @@ describe("without MongoDB", () => {
       expect(await source.store.replaceAgent({ ...apiAgent("alpha"), system_prompt: "x" })).toBe(false);
       expect(await source.store.deleteAgent("alpha")).toBe(false);
       expect((await source.store.getAgent("alpha"))?.config_driven).toBe(true);
+    } finally {
+      await source.close();
+    }
+  });
+});
+
+describe("a file in a Kubernetes ConfigMap", () => {
+  it("sees the kubelet's swap of the ..data link, as an edit of the file", async () => {
+    // The kubelet's layout: app-config.yaml → ..data/app-config.yaml, ..data → ..<timestamp>/,
+    // updated by writing a new timestamped folder and renaming a new link over ..data.
+    const dir = scratchDir("definitions-configmap");
+    const version = async (name: string, text: string) => {
+      await mkdir(join(dir, name));
+      await writeFile(join(dir, name, "app-config.yaml"), text);
+    };
+    await version("..2026_11_29_04_00_00.1", fileWith(agent("alpha", "first")));
+    await symlink("..2026_11_29_04_00_00.1", join(dir, "..data"));
+    await symlink(join("..data", "app-config.yaml"), join(dir, "app-config.yaml"));
+    const { logger } = capturedLogger();
+    const source = await openDefinitions({
+      env: { APP_CONFIG_FILE: join(dir, "app-config.yaml") },
+      logger,
+      pollMs: 100,
+    });
+    try {
+      expect(source.current().agents[0]?.systemPrompt).toBe("first");
+      const seen = nextDefinitions(source, (next) => next.agents[0]?.systemPrompt === "second");
+      await version("..2026_11_29_04_05_00.2", fileWith(agent("alpha", "second")));
+      await symlink("..2026_11_29_04_05_00.2", join(dir, "..data_tmp"));
+      await rename(join(dir, "..data_tmp"), join(dir, "..data"));
+      await seen;
     } finally {
       await source.close();
     }
