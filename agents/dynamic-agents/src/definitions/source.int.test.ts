@@ -245,6 +245,26 @@ describe("without MongoDB", () => {
   });
 });
 
+describe("a file far too large", () => {
+  it("is not read, and says why", async () => {
+    const file = join(scratchDir("definitions-large"), "app-config.yaml");
+    await writeFile(file, `${fileWith(agent("alpha"))}\n# ${"x".repeat(5 * 1024 * 1024)}\n`);
+    const { logger } = capturedLogger();
+    const source = await openDefinitions({ env: { APP_CONFIG_FILE: file }, logger, pollMs: 100 });
+    try {
+      expect(source.current().agents).toEqual([]);
+      expect(source.current().problems).toEqual([
+        {
+          field: "APP_CONFIG_FILE",
+          message: `${file} is over 4 MB: split it, or move agents to the API (everything it defined before stays as it was)`,
+        },
+      ]);
+    } finally {
+      await source.close();
+    }
+  });
+});
+
 describe("a file in a Kubernetes ConfigMap", () => {
   it("sees the kubelet's swap of the ..data link, as an edit of the file", async () => {
     // The kubelet's layout: app-config.yaml → ..data/app-config.yaml, ..data → ..<timestamp>/,
