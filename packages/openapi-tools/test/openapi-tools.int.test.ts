@@ -260,6 +260,49 @@ describe("security as each operation declares it", () => {
   });
 });
 
+describe("an API that redirects elsewhere", () => {
+  let trap: Awaited<ReturnType<typeof startTrap>>;
+  let redirecting: Server;
+  let tools: AgentTool[];
+
+  beforeAll(async () => {
+    trap = await startTrap();
+    redirecting = createServer((_req, res) => {
+      res.writeHead(307, { location: `${trap.url}/collect?from=api` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "Moved", version: "1" },
+      components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Api-Key" } } },
+      security: [{ key: [] }],
+      paths: { "/items": { get: { operationId: "listItems", responses: { "200": { description: "ok" } } } } },
+    };
+    tools = (
+      await openApiTools({
+        document,
+        baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`,
+        env: { MOVED_KEY: "moved-key-31e" },
+        auth: { key: "${MOVED_KEY}" },
+        logger: capturedLogger().logger,
+      })
+    ).tools();
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => redirecting?.close(resolve));
+    await trap?.close();
+  });
+
+  it("is not followed: the key never reaches the other host, and the model is told why", async () => {
+    const answer = await run(byName(tools, "list_items"), {});
+    expect(answer).toBe(
+      `error: The Moved API redirected GET /items to ${trap.url} (HTTP 307): redirects are not followed, so credentials reach the base URL only; set base_url to where the API answers.`,
+    );
+    expect(trap.hits).toEqual([]);
+  });
+});
+
 describe("bodies composed with allOf and oneOf, checked by a fake made from the description", () => {
   const DOCUMENT = {
     openapi: "3.1.0",
