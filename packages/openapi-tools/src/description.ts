@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import $RefParser from "@apidevtools/json-schema-ref-parser";
-import { SwitchboardError } from "@switchboard/common";
+import { maskUrlSecrets, SwitchboardError } from "@switchboard/common";
 import { parse as parseYaml } from "yaml";
 
 /** A JSON object as a description gives it. */
@@ -23,8 +23,9 @@ export interface Description {
 
 const FETCH_TIMEOUT_MS = 30_000;
 
+/** The messages of fetch and json-schema-ref-parser may quote a URL: its secrets are masked. */
 function fail(label: string, message: string): never {
-  throw new SwitchboardError("openapi.description", "user", `${label}: ${message}`);
+  throw new SwitchboardError("openapi.description", "user", `${label}: ${maskUrlSecrets(message)}`);
 }
 
 function parse(label: string, text: string): JsonObject {
@@ -72,7 +73,7 @@ export async function readDescription(
   const label =
     options.label ??
     (typeof source === "string"
-      ? `OpenAPI description ${isUrl ? source : basename(source)}`
+      ? `OpenAPI description ${isUrl ? maskUrlSecrets(source) : basename(source)}`
       : "The OpenAPI description");
   let document: JsonObject;
   if (typeof source !== "string") document = structuredClone(source);

@@ -467,30 +467,43 @@ describe("a definition that cannot work is refused at once, naming the field", (
     expect(old.names).toEqual(["get_item"]);
   });
 
-  it("a remote description cannot make this machine read its files", async () => {
-    const remote = await startTrap();
-    const served = createServer((_req, res) => {
+  it("a description at a URL: its relative server read against it; never a local file, nor its token shown", async () => {
+    const described = (paths: Record<string, unknown>) => ({
+      openapi: "3.0.3",
+      info: { title: "Remote", version: "1" },
+      servers: [{ url: "/api" }],
+      paths,
+    });
+    const served = createServer((req, res) => {
       res.setHeader("content-type", "application/json");
+      const ok = { "200": { description: "ok" } };
       res.end(
-        JSON.stringify({
-          openapi: "3.0.3",
-          info: { title: "Remote", version: "1" },
-          servers: [{ url: "/api" }],
-          paths: {
-            "/x": { get: { operationId: "getX", responses: { "200": { $ref: "file:///etc/passwd" } } } },
-          },
-        }),
+        JSON.stringify(
+          req.url?.startsWith("/good.json")
+            ? described({ "/x": { get: { operationId: "getX", responses: ok } } })
+            : described({
+                "/x": { get: { operationId: "getX", responses: { "200": { $ref: "file:///etc/passwd" } } } },
+              }),
+        ),
       );
     });
     await new Promise<void>((resolve) => served.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(served.address() as AddressInfo).port}/openapi.json`;
+    const root = `http://127.0.0.1:${(served.address() as AddressInfo).port}`;
     try {
-      await expect(openApiTools({ document: url, env: {}, logger })).rejects.toThrow(
-        /OpenAPI description http:\/\/127\.0\.0\.1:\d+\/openapi\.json: has a \$ref that cannot be resolved/,
+      const good = await openApiTools({ document: `${root}/good.json?token=doc-secret-55`, env: {}, logger });
+      expect(good.baseUrl).toBe(`${root}/api`);
+      const error = await openApiTools({
+        document: `${root}/bad.json?token=doc-secret-55`,
+        env: {},
+        logger,
+      }).catch((e: Error) => e);
+      expect(String(error)).toMatch(
+        /OpenAPI description http:\/\/127\.0\.0\.1:\d+\/bad\.json\?token=\*+: has a \$ref that cannot be resolved/,
       );
+      expect(String(error)).not.toContain("doc-secret-55");
+      expect(String(error)).not.toContain("root:");
     } finally {
       await new Promise((resolve) => served.close(resolve));
-      await remote.close();
     }
   });
 });
