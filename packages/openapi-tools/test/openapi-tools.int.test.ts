@@ -260,6 +260,90 @@ describe("security as each operation declares it", () => {
   });
 });
 
+describe("each security scheme sent as the description says", () => {
+  const ok = { "200": { description: "ok", content: { "application/json": { example: { ok: true } } } } };
+  const keyParameter = { name: "key", in: "query", required: true, schema: { type: "string" } };
+  const DOCUMENT = {
+    openapi: "3.0.3",
+    info: { title: "Schemes", version: "1" },
+    components: {
+      securitySchemes: {
+        queryKey: { type: "apiKey", in: "query", name: "key" },
+        login: { type: "http", scheme: "basic" },
+        oauth: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "/token", scopes: {} } } },
+      },
+    },
+    // The key's query parameter declared too, as many descriptions do (the fake refuses an undeclared
+    // one): it is the client's to send, not an argument the model gives.
+    paths: {
+      "/by-key": {
+        get: {
+          operationId: "byKey",
+          parameters: [keyParameter],
+          security: [{ queryKey: [] }],
+          responses: ok,
+        },
+      },
+      "/by-login": {
+        get: { operationId: "byLogin", security: [{ oauth: [] }, { login: [] }], responses: ok },
+      },
+      "/open": {
+        get: {
+          operationId: "open",
+          parameters: [keyParameter],
+          security: [{}, { queryKey: [] }],
+          responses: ok,
+        },
+      },
+      "/both": {
+        get: {
+          operationId: "both",
+          parameters: [keyParameter],
+          security: [{ queryKey: [], login: [] }],
+          responses: ok,
+        },
+      },
+    },
+  };
+  let fake: VendorServer;
+  let tools: AgentTool[];
+  const env = { SCHEMES_KEY: "query-key-88", SCHEMES_USER: "robot", SCHEMES_PASSWORD: "pa:ss-word-19" };
+  const basic = `Basic ${Buffer.from("robot:pa:ss-word-19").toString("base64")}`;
+
+  beforeAll(async () => {
+    fake = await startOpenApiFake({ vendor: "Schemes", document: DOCUMENT as never });
+    tools = (
+      await openApiTools({
+        document: DOCUMENT,
+        baseUrl: fake.url,
+        env,
+        auth: { queryKey: "${SCHEMES_KEY}", login: "${SCHEMES_USER}:${SCHEMES_PASSWORD}" },
+        logger: capturedLogger().logger,
+      })
+    ).tools();
+  });
+  afterAll(() => fake?.close());
+
+  it("a key in the query, basic credentials, a requirement met by its second choice, one needing both", async () => {
+    const sent = async (tool: string) => {
+      expect(await run(byName(tools, tool), {})).toContain('"ok": true');
+      const request = fake.requests.at(-1);
+      return { key: request?.query.get("key") ?? undefined, authorization: request?.headers.authorization };
+    };
+    expect(
+      Object.keys(
+        (toJsonSchema(byName(tools, "by_key").tool.schema as never) as { properties?: object }).properties ??
+          {},
+      ),
+    ).toEqual([]);
+    expect(await sent("by_key")).toEqual({ key: env.SCHEMES_KEY, authorization: undefined });
+    expect(await sent("by_login")).toEqual({ key: undefined, authorization: basic });
+    // `{}` first: the API takes the call without; the scheme named after it is preferred when configured.
+    expect(await sent("open")).toEqual({ key: env.SCHEMES_KEY, authorization: undefined });
+    expect(await sent("both")).toEqual({ key: env.SCHEMES_KEY, authorization: basic });
+  });
+});
+
 describe("an API that redirects elsewhere", () => {
   let trap: Awaited<ReturnType<typeof startTrap>>;
   let redirecting: Server;
