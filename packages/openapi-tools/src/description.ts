@@ -59,11 +59,28 @@ async function fetchText(label: string, url: string): Promise<string> {
 }
 
 /**
+ * Where a description's `$ref`s may lead: where the description is. A file's to files (beside it or
+ * elsewhere on this machine, the operator's own); a URL's to the same origin, with no redirect (a
+ * remote description must make this process read neither its files nor another host, such as a
+ * private address); an object's within itself.
+ */
+function referencesFrom(source: string | JsonObject) {
+  if (typeof source !== "string") return { external: false };
+  if (!/^https?:\/\//i.test(source)) return { http: false as const };
+  const origin = new URL(source).origin;
+  return {
+    file: false as const,
+    http: {
+      redirects: 0,
+      canRead: (file: { url: string }) => URL.canParse(file.url) && new URL(file.url).origin === origin,
+    },
+  };
+}
+
+/**
  * Reads an OpenAPI description: a file (JSON or YAML), an http(s) URL, or an object. Swagger 2 is
  * converted to OpenAPI 3 (swagger2openapi, as the fakes convert vendors' descriptions); `$ref`s are
- * resolved on a copy (json-schema-ref-parser): a file's references to files beside it, a URL's to
- * other URLs but never to local files (a remote description must not read this machine's), an
- * object's within itself only.
+ * resolved on a copy (json-schema-ref-parser), only where the description is (referencesFrom).
  */
 export async function readDescription(
   source: string | JsonObject,
@@ -115,10 +132,7 @@ export async function readDescription(
     resolved = (await $RefParser.dereference(
       typeof source === "string" ? source : "",
       structuredClone(document),
-      {
-        resolve: typeof source !== "string" ? { external: false } : isUrl ? { file: false } : {},
-        dereference: { circular: "ignore" },
-      },
+      { resolve: referencesFrom(source), dereference: { circular: "ignore" }, timeoutMs: FETCH_TIMEOUT_MS },
     )) as JsonObject;
   } catch (error) {
     return fail(

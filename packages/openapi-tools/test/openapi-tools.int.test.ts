@@ -551,43 +551,47 @@ describe("a definition that cannot work is refused at once, naming the field", (
     expect(old.names).toEqual(["get_item"]);
   });
 
-  it("a description at a URL: its relative server read against it; never a local file, nor its token shown", async () => {
-    const described = (paths: Record<string, unknown>) => ({
+  it("a description at a URL: its relative server read against it; $refs to its own origin only, its token never shown", async () => {
+    const trap = await startTrap();
+    const described = (response: unknown) => ({
       openapi: "3.0.3",
       info: { title: "Remote", version: "1" },
       servers: [{ url: "/api" }],
-      paths,
+      paths: { "/x": { get: { operationId: "getX", responses: { "200": response } } } },
     });
+    const bodies: Record<string, unknown> = {
+      "/good.json": described({ $ref: "/shared.json#/ok" }),
+      "/shared.json": { ok: { description: "ok" } },
+      "/local-file.json": described({ $ref: "file:///etc/passwd" }),
+      "/elsewhere.json": described({ $ref: `${trap.url}/shared.json#/ok` }),
+    };
     const served = createServer((req, res) => {
       res.setHeader("content-type", "application/json");
-      const ok = { "200": { description: "ok" } };
-      res.end(
-        JSON.stringify(
-          req.url?.startsWith("/good.json")
-            ? described({ "/x": { get: { operationId: "getX", responses: ok } } })
-            : described({
-                "/x": { get: { operationId: "getX", responses: { "200": { $ref: "file:///etc/passwd" } } } },
-              }),
-        ),
-      );
+      res.end(JSON.stringify(bodies[new URL(req.url ?? "/", "http://x").pathname] ?? {}));
     });
     await new Promise<void>((resolve) => served.listen(0, "127.0.0.1", resolve));
     const root = `http://127.0.0.1:${(served.address() as AddressInfo).port}`;
+    const refused = (file: string) =>
+      openApiTools({ document: `${root}${file}?token=doc-secret-55`, env: {}, logger }).then(
+        () => "read",
+        (error: Error) => error.message,
+      );
     try {
       const good = await openApiTools({ document: `${root}/good.json?token=doc-secret-55`, env: {}, logger });
       expect(good.baseUrl).toBe(`${root}/api`);
-      const error = await openApiTools({
-        document: `${root}/bad.json?token=doc-secret-55`,
-        env: {},
-        logger,
-      }).catch((e: Error) => e);
-      expect(String(error)).toMatch(
-        /OpenAPI description http:\/\/127\.0\.0\.1:\d+\/bad\.json\?token=\*+: has a \$ref that cannot be resolved/,
-      );
-      expect(String(error)).not.toContain("doc-secret-55");
-      expect(String(error)).not.toContain("root:");
+      expect(good.names).toEqual(["get_x"]);
+      for (const file of ["/local-file.json", "/elsewhere.json"]) {
+        const message = await refused(file);
+        expect(message).toMatch(
+          /^OpenAPI description http:\/\/127\.0\.0\.1:\d+\/[\w-]+\.json\?token=\*+: has a \$ref that cannot be resolved/,
+        );
+        expect(message).not.toContain("doc-secret-55");
+        expect(message).not.toContain("root:");
+      }
+      expect(trap.hits).toEqual([]);
     } finally {
       await new Promise((resolve) => served.close(resolve));
+      await trap.close();
     }
   });
 });
