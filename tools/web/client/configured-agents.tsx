@@ -191,11 +191,12 @@ function AgentItem({
       </p>
       <p class="item-actions">
         <button type="button" disabled={busy} onClick={onOpen}>
-          {fromFile ? `View ${agent.name}` : `Edit ${agent.name}`}
-        </button>{" "}
+          {fromFile ? "View" : "Edit"}
+          <span class="visually-hidden"> {agent.name}</span>
+        </button>
         {fromFile || agent.is_system ? null : (
           <button type="button" class="danger" onClick={onDelete}>
-            Delete {agent.name}
+            Delete<span class="visually-hidden"> {agent.name}</span>
           </button>
         )}
       </p>
