@@ -70,7 +70,7 @@ describe("the web server forwards the agent API to the dynamic-agents host (DYNA
   });
   afterAll(async () => {
     await web?.kill("SIGTERM");
-    await new Promise((done) => host?.close(done));
+    if (host?.listening) await new Promise((done) => host.close(done));
   });
 
   it("sends list, create, update, delete and the catalogs on with the caller's token, never their cookies", async () => {
@@ -121,5 +121,16 @@ describe("the web server forwards the agent API to the dynamic-agents host (DYNA
       expect(await raw(web.url, method, path), `${method} ${path}`).toBe(status);
     }
     expect(seen.length).toBe(before);
+  });
+
+  it("says the host is unreachable, where and what to set, when it is down", async () => {
+    const port = (host.address() as AddressInfo).port;
+    host.closeAllConnections();
+    await new Promise((done) => host.close(done));
+    const answer = await fetch(`${web.url}/api/v1/agents`);
+    expect(answer.status).toBe(502);
+    expect(await answer.json()).toEqual({
+      error: `Cannot reach the dynamic-agents host at http://127.0.0.1:${port} (ECONNREFUSED). Start it (npm start runs it) or set DYNAMIC_AGENTS_URL on the web server.`,
+    });
   });
 });
