@@ -131,6 +131,10 @@ describe("the Configure agents page in Chromium, against an in-memory stand-in f
     await page.locator("#agent-model").selectOption({ label: "Claude Sonnet 4 (anthropic-claude)" });
     const github = page.locator('fieldset[data-server="github"]');
     await github.getByLabel("Only these tools").check();
+    // None picked would be [] to CAIPE, which means every tool: the form refuses it and sends nothing.
+    await page.getByRole("button", { name: "Create agent" }).click();
+    await page.locator("#server-0-error", { hasText: "Pick at least one tool" }).waitFor();
+    expect(api.requests.filter((line) => line.startsWith("POST"))).toEqual([]);
     await github.getByLabel("get_issue").check();
     await github.getByLabel("create_issue").check();
     await github.getByLabel(/Ask the user first/).fill("create_issue");

@@ -98,7 +98,8 @@ export function bodyOf(draft: AgentDraft, before?: ConfiguredAgent): AgentBody {
     if (!(server in draft.tools)) interrupt[server] = use;
   }
   for (const [server, use] of Object.entries(draft.tools)) {
-    if (use.mode === "off") continue;
+    // CAIPE reads an empty list as every tool: "only these" with none picked is never sent as [].
+    if (use.mode === "off" || (use.mode === "some" && use.only.length === 0)) continue;
     allowed[server] = use.mode === "all" ? true : use.only;
     if (use.askFirst.length === 0) continue;
     const kept = before?.interrupt_on?.[server] ?? {};
@@ -120,6 +121,20 @@ export function bodyOf(draft: AgentDraft, before?: ConfiguredAgent): AgentBody {
     visibility: draft.visibility,
     enabled: draft.enabled,
   };
+}
+
+/**
+ * What the form itself refuses before sending, by field: "only these tools" with none picked, which
+ * CAIPE's API would read as every tool (an empty list means all there).
+ */
+export function draftProblems(draft: AgentDraft): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const [server, use] of Object.entries(draft.tools)) {
+    if (use.mode === "some" && use.only.length === 0) {
+      problems[`tools.${server}`] = "Pick at least one tool, or choose All its tools or Not used.";
+    }
+  }
+  return problems;
 }
 
 /** A slug CAIPE would make of a name (its create form derives the id the same way). */

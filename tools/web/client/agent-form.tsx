@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import {
   type AgentDraft,
+  draftProblems,
   modelChoices,
   namesOf,
   placeErrors,
@@ -86,6 +87,12 @@ export function AgentForm({ agent, initial, catalog, readOnly, onSave, onCancel,
   const submit = async (event: Event) => {
     event.preventDefault();
     if (readOnly) return;
+    const own = draftProblems(draft);
+    if (Object.keys(own).length > 0) {
+      setErrors(own);
+      setProblem({ message: "Nothing was saved: see the fields marked below.", other: [] });
+      return;
+    }
     setSaving(true);
     setErrors({});
     setProblem(undefined);

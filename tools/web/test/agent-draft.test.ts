@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { bodyOf, draftOf, formFieldOf, modelKey, placeErrors, slugOf } from "../client/agent-draft.js";
+import {
+  bodyOf,
+  draftOf,
+  draftProblems,
+  formFieldOf,
+  modelKey,
+  placeErrors,
+  slugOf,
+} from "../client/agent-draft.js";
 import { type ConfiguredAgent, errorOf } from "../client/agents-api.js";
 
 /** An agent as CAIPE's API answers it, with what the form does not show (builtin namespace, decisions). */
@@ -57,6 +65,16 @@ describe("an agent as the form holds it, and the body sent for it", () => {
     const body = bodyOf(draft, REVIEWER);
     expect(body.allowed_tools).toEqual({ memory: true });
     expect(body.interrupt_on).toEqual({ builtin: { fetch_url: true } });
+  });
+
+  it("never sends 'only these tools' with none picked as [], which CAIPE reads as every tool", () => {
+    const draft = draftOf(REVIEWER);
+    draft.tools.github = { mode: "some", only: [], askFirst: [] };
+    expect(draftProblems(draft)).toEqual({
+      "tools.github": "Pick at least one tool, or choose All its tools or Not used.",
+    });
+    expect(bodyOf(draft, REVIEWER).allowed_tools).toEqual({ memory: true });
+    expect(draftProblems(draftOf(REVIEWER))).toEqual({});
   });
 
   it("makes an id of a name as CAIPE's form does", () => {
