@@ -46,6 +46,8 @@ const HOSTILE_AGENT: StoredAgent = {
   enabled: false,
   is_system: false,
   config_driven: false,
+  // What the host could not take of it, as the definitions API attaches it (their words, by field).
+  problems: [{ field: "allowed_tools.memory", message: `${hostile("problem")}no tool server memory` }],
 };
 
 describe("the Configure agents page in Chromium, against an in-memory stand-in for CAIPE's agent API", () => {
@@ -150,7 +152,9 @@ describe("the Configure agents page in Chromium, against an in-memory stand-in f
     expect(await page.locator("#agent-prompt-error").textContent()).toBe("An agent needs a system prompt.");
     expect(await page.locator("#agent-prompt").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#agent-prompt").getAttribute("aria-describedby")).toBe("agent-prompt-error");
-    expect(await page.locator("#subagent-0-error").textContent()).toBe("A subagent's URL must be http(s).");
+    expect(await page.locator("#subagent-0-url-error").textContent()).toBe(
+      "A subagent's URL must be http(s).",
+    );
     // Fields the API did not name stay as they were, and the focus is on the first one it named.
     expect(await page.locator("#agent-name").getAttribute("aria-invalid")).toBe("false");
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("agent-prompt");
@@ -269,6 +273,9 @@ describe("the Configure agents page in Chromium, against an in-memory stand-in f
     const item = page.locator('li[data-agent-id="release-notes"]');
     expect(await item.locator(".agent-name").textContent()).toBe(HOSTILE_NAME);
     expect(await item.locator(".description").textContent()).toBe(HOSTILE_AGENT.description);
+    expect(await item.locator(".agent-problems li").textContent()).toBe(
+      `allowed_tools.memory: ${hostile("problem")}no tool server memory`,
+    );
     await item.getByRole("button", { name: /^Edit/ }).click();
     await page.locator("#agent-prompt").waitFor();
     expect(await page.locator("#agent-prompt").inputValue()).toBe(HOSTILE_PROMPT);

@@ -174,20 +174,26 @@ export function serverChoices(servers: ToolServer[], draft: AgentDraft): ToolSer
   return [...servers, ...missing];
 }
 
+/** A subagent's fields the form shows one by one (agent_id is its "which agent" choice). */
+export const SUBAGENT_FIELDS = ["name", "description", "agent_id", "url"];
+
 /**
  * Where on the form an error the API names belongs: `model.id` and CAIPE's legacy `model_id` are
  * the model field, `allowed_tools.<server>…` and `interrupt_on.<server>…` that server's group,
- * `subagents[2].url` the third subagent; a file's `agents[4].` prefix is dropped.
+ * `subagents[2].url` the third subagent's URL (`subagents[2]` the row); a file's `agents[4].` prefix
+ * is dropped.
  */
 export function formFieldOf(path: string): string {
   const plain = path
     .replace(/^(body\.|agents\[\d+\]\.)/, "")
     .replace(/\[(\d+)\]/g, ".$1")
     .replace(/^\./, "");
-  const [head = "", second] = plain.split(".");
+  const [head = "", second, third] = plain.split(".");
   if (head === "model" || head === "model_id" || head === "model_provider") return "model";
   if ((head === "allowed_tools" || head === "interrupt_on") && second) return `tools.${second}`;
-  if (head === "subagents" && second !== undefined && /^\d+$/.test(second)) return `subagents.${second}`;
+  if (head === "subagents" && second !== undefined && /^\d+$/.test(second)) {
+    return third && SUBAGENT_FIELDS.includes(third) ? `subagents.${second}.${third}` : `subagents.${second}`;
+  }
   if (head === "shared_with_teams") return "visibility";
   return head;
 }

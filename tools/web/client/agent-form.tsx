@@ -7,6 +7,7 @@ import {
   namesOf,
   placeErrors,
   type ServerUse,
+  SUBAGENT_FIELDS,
   type SubagentDraft,
   serverChoices,
   slugOf,
@@ -16,6 +17,7 @@ import {
   agentIdOf,
   type ConfiguredAgent,
   type LlmModel,
+  refusalOf,
   type ToolServer,
 } from "./agents-api.js";
 
@@ -81,7 +83,10 @@ export function AgentForm({ agent, initial, catalog, readOnly, onSave, onCancel,
     "enabled",
     "subagents",
     ...servers.map((server) => `tools.${server.id}`),
-    ...draft.subagents.map((_, index) => `subagents.${index}`),
+    ...draft.subagents.flatMap((_, index) => [
+      `subagents.${index}`,
+      ...SUBAGENT_FIELDS.map((field) => `subagents.${index}.${field}`),
+    ]),
   ]);
 
   const submit = async (event: Event) => {
@@ -102,8 +107,7 @@ export function AgentForm({ agent, initial, catalog, readOnly, onSave, onCancel,
       if (error instanceof AgentsApiError) {
         const { byField, other } = placeErrors(error.fields, shown);
         setErrors(byField);
-        const refused =
-          error.status === 403 ? `You may not configure agents: ${error.message}` : error.message;
+        const refused = error.status === 403 ? refusalOf(error) : error.message;
         setProblem({ message: refused, other });
       } else {
         setProblem({ message: fail(error), other: [] });
@@ -247,7 +251,7 @@ export function AgentForm({ agent, initial, catalog, readOnly, onSave, onCancel,
               index={index}
               sub={sub}
               agents={catalog.agents.filter((other) => agentIdOf(other) !== draft.id)}
-              error={errors[`subagents.${index}`]}
+              errors={errors}
               onChange={(next) =>
                 set({ subagents: draft.subagents.map((each, at) => (at === index ? next : each)) })
               }
@@ -468,52 +472,72 @@ function SubagentRow({
   index,
   sub,
   agents,
-  error,
+  errors,
   onChange,
   onRemove,
 }: {
   index: number;
   sub: SubagentDraft;
   agents: ConfiguredAgent[];
-  error: string | undefined;
+  /** The form's errors: this row's are `subagents.<index>` and `subagents.<index>.<field>`. */
+  errors: Record<string, string>;
   onChange(sub: SubagentDraft): void;
   onRemove(): void;
 }) {
   const base = `subagent-${index}`;
+  const rowError = errors[`subagents.${index}`];
+  const errorOf = (field: string) => errors[`subagents.${index}.${field}`];
+  /** A control's id, and the attributes tying it to its error (the row's goes to the first control). */
+  const control = (field: string, id: string) => {
+    const own = errorOf(field);
+    const described = [own ? `${id}-error` : "", field === "name" && rowError ? `${base}-error` : ""]
+      .filter(Boolean)
+      .join(" ");
+    return {
+      id,
+      "aria-invalid": own || (field === "name" && rowError) ? ("true" as const) : ("false" as const),
+      ...(described ? { "aria-describedby": described } : {}),
+    };
+  };
+  const said = (field: string, id: string) =>
+    errorOf(field) ? (
+      <p class="error" id={`${id}-error`}>
+        {errorOf(field)}
+      </p>
+    ) : null;
   const set = (change: Partial<SubagentDraft>) => onChange({ ...sub, ...change });
   const known = agents.some((agent) => agentIdOf(agent) === sub.agentId);
+  const invalid = rowError || SUBAGENT_FIELDS.some((field) => errorOf(field));
   return (
-    <fieldset
-      class={`subagent${error ? " invalid" : ""}`}
-      aria-describedby={error ? `${base}-error` : undefined}
-    >
+    <fieldset class={`subagent${invalid ? " invalid" : ""}`}>
       <legend>Subagent {index + 1}</legend>
-      {error ? (
+      {rowError ? (
         <p class="error" id={`${base}-error`}>
-          {error}
+          {rowError}
         </p>
       ) : null}
       <div class="field">
         <label for={`${base}-name`}>Name</label>
         <input
-          id={`${base}-name`}
+          {...control("name", `${base}-name`)}
           value={sub.name}
-          {...(error ? { "aria-invalid": "true" as const } : {})}
           onInput={(event) => set({ name: (event.target as HTMLInputElement).value })}
         />
+        {said("name", `${base}-name`)}
       </div>
       <div class="field">
         <label for={`${base}-description`}>What to ask it for</label>
         <input
-          id={`${base}-description`}
+          {...control("description", `${base}-description`)}
           value={sub.description}
           onInput={(event) => set({ description: (event.target as HTMLInputElement).value })}
         />
+        {said("description", `${base}-description`)}
       </div>
       <div class="field">
         <label for={`${base}-kind`}>Which agent</label>
         <select
-          id={`${base}-kind`}
+          {...control("agent_id", `${base}-kind`)}
           value={sub.kind === "url" ? "url" : `agent:${sub.agentId}`}
           onChange={(event) => {
             const value = (event.target as HTMLSelectElement).value;
@@ -532,17 +556,19 @@ function SubagentRow({
           ))}
           <option value="url">Another A2A agent, by URL</option>
         </select>
+        {said("agent_id", `${base}-kind`)}
       </div>
       {sub.kind === "url" ? (
         <div class="field">
           <label for={`${base}-url`}>Its URL</label>
           <input
-            id={`${base}-url`}
+            {...control("url", `${base}-url`)}
             type="url"
             value={sub.url}
             spellcheck={false}
             onInput={(event) => set({ url: (event.target as HTMLInputElement).value })}
           />
+          {said("url", `${base}-url`)}
         </div>
       ) : null}
       <button type="button" class="secondary" onClick={onRemove}>

@@ -35,6 +35,8 @@ export interface ConfiguredAgent {
   config_driven?: boolean;
   is_system?: boolean;
   updated_at?: string;
+  /** What the host could not take of this agent (it keeps serving the last good one), by field. */
+  problems?: Array<{ field: string; message: string }>;
 }
 
 /** CAIPE's `DynamicAgentConfigCreate` (and, without `id`, the fields of an update). */
@@ -144,6 +146,13 @@ export class AgentsApi {
     // CAIPE's envelope ({ success, data, error }); a bare answer (FastAPI's lists) is taken as it is.
     return isRecord(answer) && "success" in answer ? answer.data : answer;
   }
+}
+
+/** A refusal (403) in words that say the user may not configure agents, and the host's reason. */
+export function refusalOf(error: AgentsApiError): string {
+  return /^you may not\b/i.test(error.message)
+    ? error.message
+    : `You may not configure agents: ${error.message}`;
 }
 
 /** An agent's id, whichever of CAIPE's names carries it. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { bodyOf, draftOf } from "./agent-draft.js";
 import { AgentForm, type Catalog } from "./agent-form.js";
-import { AgentsApi, AgentsApiError, agentIdOf, type ConfiguredAgent } from "./agents-api.js";
+import { AgentsApi, AgentsApiError, agentIdOf, type ConfiguredAgent, refusalOf } from "./agents-api.js";
 
 type Editing = { agent: ConfiguredAgent | undefined; catalog: Catalog } | undefined;
 
@@ -28,9 +28,7 @@ export function ConfiguredAgentsPage({
   /** An error in words: a refusal says the user may not configure agents. */
   const say = useCallback(
     (error: unknown): string => {
-      if (error instanceof AgentsApiError && error.status === 403) {
-        return `You may not configure agents: ${error.message}`;
-      }
+      if (error instanceof AgentsApiError && error.status === 403) return refusalOf(error);
       return fail(error);
     },
     [fail],
@@ -182,6 +180,18 @@ function AgentItem({
         <span class="source">{fromFile ? "from the configuration file" : "made here"}</span>
       </div>
       {agent.description ? <p class="description">{agent.description}</p> : null}
+      {agent.problems?.length ? (
+        <div class="error agent-problems">
+          <p>The host cannot take this agent as saved (it keeps the last good one):</p>
+          <ul>
+            {agent.problems.map((problem) => (
+              <li key={`${problem.field}:${problem.message}`}>
+                <code>{problem.field}</code>: {problem.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <p class="muted">
         {agent.model ? `${agent.model.id} (${agent.model.provider})` : "no model"}
         {tools.length > 0 ? ` · tools from ${tools.map(([server]) => server).join(", ")}` : ""}

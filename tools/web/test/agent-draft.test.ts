@@ -112,7 +112,9 @@ describe("the API's refusals, placed beside the fields they name", () => {
     expect(formFieldOf("model_provider")).toBe("model");
     expect(formFieldOf("agents[2].allowed_tools.github")).toBe("tools.github");
     expect(formFieldOf("interrupt_on.github.create_review")).toBe("tools.github");
-    expect(formFieldOf("subagents[1].url")).toBe("subagents.1");
+    expect(formFieldOf("subagents[1].url")).toBe("subagents.1.url");
+    expect(formFieldOf("subagents[1]")).toBe("subagents.1");
+    expect(formFieldOf("subagents[1].headers")).toBe("subagents.1");
     expect(formFieldOf("body.name")).toBe("name");
     const shown = new Set(["name", "model", "tools.github", "subagents.1"]);
     expect(
