@@ -151,6 +151,7 @@ describe("the Configure agents page against the definitions API (CAIPE's /api/v1
     expect(served("release-helper")).toBeUndefined();
     expect(await seriousViolations(page)).toEqual([]);
 
+    await page.locator("#agent-owner-team").fill("platform");
     // Delegate to the file's agent instead.
     await page.locator("#subagent-0-kind").selectOption({ label: "Incident triage (incident-triage)" });
     await page.getByRole("button", { name: "Create agent" }).click();
@@ -164,6 +165,8 @@ describe("the Configure agents page against the definitions API (CAIPE's /api/v1
         allowedTools: { github: ["search_code", "get_pull_request"] },
         interruptOn: { github: { get_pull_request: true } },
         subagents: [expect.objectContaining({ name: "triage", agentId: "incident-triage" })],
+        ownerTeam: "platform",
+        sharedWithTeams: [],
         source: "api",
       }),
     );

@@ -164,6 +164,8 @@ describe("the Configure agents page in Chromium, against an in-memory stand-in f
 
     await page.locator("#agent-prompt").fill("You help the platform team.");
     await page.locator("#subagent-0-url").fill("http://weather.internal:8000");
+    await page.locator("#agent-owner-team").fill("platform");
+    await page.locator("#agent-shared-teams").fill("sre, developers");
     await page.getByRole("button", { name: "Create agent" }).click();
     await page.getByText("The agent Platform helper is created.").waitFor();
     await page.locator('li[data-agent-id="platform-helper"]').waitFor();
@@ -179,6 +181,8 @@ describe("the Configure agents page in Chromium, against an in-memory stand-in f
           { name: "weather", description: "Weather forecasts", url: "http://weather.internal:8000" },
         ],
         visibility: "team",
+        owner_team_slug: "platform",
+        shared_with_teams: ["sre", "developers"],
         enabled: true,
         owner_id: "alice",
       }),

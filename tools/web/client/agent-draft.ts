@@ -37,6 +37,9 @@ export interface AgentDraft {
   tools: Record<string, ServerUse>;
   subagents: SubagentDraft[];
   visibility: "team" | "global";
+  ownerTeam: string;
+  /** Other teams that may use it, typed as a list. */
+  sharedWithTeams: string[];
   enabled: boolean;
 }
 
@@ -72,6 +75,8 @@ export function draftOf(agent?: ConfiguredAgent): AgentDraft {
     tools,
     subagents: (agent?.subagents ?? []).map(subagentDraftOf),
     visibility: agent?.visibility === "global" ? "global" : "team",
+    ownerTeam: agent?.owner_team_slug ?? agent?.owner_team ?? "",
+    sharedWithTeams: agent?.shared_with_teams ?? [],
     enabled: agent?.enabled ?? true,
   };
 }
@@ -119,6 +124,8 @@ export function bodyOf(draft: AgentDraft, before?: ConfiguredAgent): AgentBody {
     })),
     interrupt_on: interrupt,
     visibility: draft.visibility,
+    owner_team_slug: draft.ownerTeam.trim() || null,
+    shared_with_teams: draft.sharedWithTeams,
     enabled: draft.enabled,
   };
 }
@@ -194,7 +201,7 @@ export function formFieldOf(path: string): string {
   if (head === "subagents" && second !== undefined && /^\d+$/.test(second)) {
     return third && SUBAGENT_FIELDS.includes(third) ? `subagents.${second}.${third}` : `subagents.${second}`;
   }
-  if (head === "shared_with_teams") return "visibility";
+  if (head === "owner_team" || head === "owner_team_slug") return "owner_team_slug";
   return head;
 }
 

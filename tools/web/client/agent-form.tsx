@@ -80,6 +80,8 @@ export function AgentForm({ agent, initial, catalog, readOnly, onSave, onCancel,
     "system_prompt",
     "model",
     "visibility",
+    "owner_team_slug",
+    "shared_with_teams",
     "enabled",
     "subagents",
     ...servers.map((server) => `tools.${server.id}`),
@@ -276,9 +278,36 @@ export function AgentForm({ agent, initial, catalog, readOnly, onSave, onCancel,
               set({ visibility: (event.target as HTMLSelectElement).value as AgentDraft["visibility"] })
             }
           >
-            <option value="team">Its team</option>
+            <option value="team">Its teams</option>
             <option value="global">Everyone</option>
           </select>
+        </Field>
+        <Field
+          id="agent-owner-team"
+          label="Owning team"
+          hint="Its admins manage it; its members use it."
+          error={errors.owner_team_slug}
+        >
+          <input
+            id="agent-owner-team"
+            value={draft.ownerTeam}
+            spellcheck={false}
+            {...invalid("owner_team_slug", "agent-owner-team")}
+            onInput={(event) => set({ ownerTeam: (event.target as HTMLInputElement).value })}
+          />
+        </Field>
+        <Field
+          id="agent-shared-teams"
+          label="Also used by the teams"
+          hint="Comma-separated; for an agent its teams use."
+          error={errors.shared_with_teams}
+        >
+          <NamesInput
+            id="agent-shared-teams"
+            names={draft.sharedWithTeams}
+            onChange={(sharedWithTeams) => set({ sharedWithTeams })}
+            {...invalid("shared_with_teams", "agent-shared-teams")}
+          />
         </Field>
         <div class="check">
           <input
@@ -438,32 +467,41 @@ function ServerChoice({
   );
 }
 
-/** A list of names typed with commas; kept as typed until the field is left. */
+/** A list of names typed with commas; kept as typed, the names passed on as they change. */
 function NamesInput({
   id,
   label,
   names,
   onChange,
+  ...attributes
 }: {
   id: string;
-  label: string;
+  /** Shown above it; none when a Field around it labels it. */
+  label?: string;
   names: string[];
   onChange(names: string[]): void;
+  "aria-invalid"?: "true" | "false";
+  "aria-describedby"?: string;
 }) {
   const [text, setText] = useState(names.join(", "));
+  const input = (
+    <input
+      id={id}
+      value={text}
+      spellcheck={false}
+      {...attributes}
+      onInput={(event) => {
+        const value = (event.target as HTMLInputElement).value;
+        setText(value);
+        onChange(namesOf(value));
+      }}
+    />
+  );
+  if (!label) return input;
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input
-        id={id}
-        value={text}
-        spellcheck={false}
-        onInput={(event) => {
-          const value = (event.target as HTMLInputElement).value;
-          setText(value);
-          onChange(namesOf(value));
-        }}
-      />
+      {input}
     </div>
   );
 }

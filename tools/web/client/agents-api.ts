@@ -30,6 +30,10 @@ export interface ConfiguredAgent {
   subagents?: SubagentRef[];
   interrupt_on?: InterruptOn;
   visibility?: "team" | "global" | "private";
+  /** The team that owns it (CAIPE's slug; `owner_team` in the file). */
+  owner_team_slug?: string | null;
+  owner_team?: string | null;
+  shared_with_teams?: string[] | null;
   enabled?: boolean;
   /** From the configuration file (APP_CONFIG_FILE): read-only here. */
   config_driven?: boolean;
@@ -50,6 +54,9 @@ export interface AgentBody {
   subagents: SubagentRef[];
   interrupt_on: InterruptOn;
   visibility: "team" | "global";
+  /** null: no owning team. */
+  owner_team_slug: string | null;
+  shared_with_teams: string[];
   enabled: boolean;
 }
 

@@ -27,6 +27,8 @@ const REVIEWER: ConfiguredAgent = {
     { name: "weather", description: "Weather", url: "http://weather.internal:8000" },
   ],
   visibility: "global",
+  owner_team: "platform",
+  shared_with_teams: ["sre"],
   enabled: false,
 };
 
@@ -55,6 +57,8 @@ describe("an agent as the form holds it, and the body sent for it", () => {
         { name: "weather", description: "Weather", url: "http://weather.internal:8000" },
       ],
       visibility: "global",
+      owner_team_slug: "platform",
+      shared_with_teams: ["sre"],
       enabled: false,
     });
   });
@@ -116,6 +120,7 @@ describe("the API's refusals, placed beside the fields they name", () => {
     expect(formFieldOf("subagents[1]")).toBe("subagents.1");
     expect(formFieldOf("subagents[1].headers")).toBe("subagents.1");
     expect(formFieldOf("body.name")).toBe("name");
+    expect(formFieldOf("owner_team")).toBe("owner_team_slug");
     const shown = new Set(["name", "model", "tools.github", "subagents.1"]);
     expect(
       placeErrors(
