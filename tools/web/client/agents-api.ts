@@ -119,11 +119,11 @@ export class AgentsApi {
 
   /** CAIPE's partial update: only the fields sent change (the form sends what it shows). */
   async update(id: string, body: Omit<AgentBody, "id">): Promise<ConfiguredAgent> {
-    return (await this.call("PATCH", `/api/v1/agents/${encodeURIComponent(id)}`, body)) as ConfiguredAgent;
+    return (await this.call("PATCH", agentPath(id), body)) as ConfiguredAgent;
   }
 
   async remove(id: string): Promise<void> {
-    await this.call("DELETE", `/api/v1/agents/${encodeURIComponent(id)}`);
+    await this.call("DELETE", agentPath(id));
   }
 
   async models(): Promise<LlmModel[]> {
@@ -160,6 +160,17 @@ export function refusalOf(error: AgentsApiError): string {
   return /^you may not\b/i.test(error.message)
     ? error.message
     : `You may not configure agents: ${error.message}`;
+}
+
+/**
+ * One agent's address. The id comes from the API, so it is encoded, and an empty or dot id (which
+ * the browser would resolve to another address, e.g. the list's) is refused before anything is sent.
+ */
+export function agentPath(id: string): string {
+  if (id === "" || id === "." || id === "..") {
+    throw new AgentsApiError(`The host gave an agent the id "${id}", which cannot be its address.`, 0);
+  }
+  return `/api/v1/agents/${encodeURIComponent(id)}`;
 }
 
 /** An agent's id, whichever of CAIPE's names carries it. */

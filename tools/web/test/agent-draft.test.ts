@@ -8,7 +8,7 @@ import {
   placeErrors,
   slugOf,
 } from "../client/agent-draft.js";
-import { type ConfiguredAgent, errorOf } from "../client/agents-api.js";
+import { agentPath, type ConfiguredAgent, errorOf } from "../client/agents-api.js";
 
 /** An agent as CAIPE's API answers it, with what the form does not show (builtin namespace, decisions). */
 const REVIEWER: ConfiguredAgent = {
@@ -131,5 +131,13 @@ describe("the API's refusals, placed beside the fields they name", () => {
       byField: { model: "Unknown model.", name: "Empty." },
       other: [{ field: "builtin_tools.fetch_url", message: "No such tool." }],
     });
+  });
+});
+
+describe("an agent's address", () => {
+  it("encodes the id the API gave, and refuses one the browser would resolve elsewhere", () => {
+    expect(agentPath("platform-helper")).toBe("/api/v1/agents/platform-helper");
+    expect(agentPath("../mcp-servers")).toBe("/api/v1/agents/..%2Fmcp-servers");
+    for (const id of ["", ".", ".."]) expect(() => agentPath(id)).toThrow(/cannot be its address/);
   });
 });
