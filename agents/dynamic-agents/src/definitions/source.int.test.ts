@@ -1,4 +1,4 @@
-import { rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
@@ -39,7 +39,7 @@ const apiAgent = (id: string, prompt = "made through the API"): AgentDocument =>
 describe("the file and the store on MongoDB, as CAIPE's seed keeps them", () => {
   const dir = scratchDir("definitions");
   const file = join(dir, "app-config.yaml");
-  const { logger } = capturedLogger();
+  const { logger, lines } = capturedLogger();
   let client: MongoClient;
   let db: Db;
   let source: DefinitionSource;
@@ -128,6 +128,7 @@ describe("the file and the store on MongoDB, as CAIPE's seed keeps them", () => 
     expect(next.problems[0]?.message).toMatch(
       /not valid YAML.*\(everything it defined before stays as it was\)$/,
     );
+    expect(lines.some((line) => line.includes("agent definitions: APP_CONFIG_FILE"))).toBe(true);
     expect(await agents().countDocuments({ config_driven: true })).toBe(2);
     const fixed = nextDefinitions(source, (again) => again.problems.length === 0);
     await writeFile(file, fileWith(agent("alpha", "changed"), agent("beta")));
@@ -182,6 +183,28 @@ describe("the file and the store on MongoDB, as CAIPE's seed keeps them", () => 
     expect(await agents().findOne({ _id: "gamma" })).not.toBeNull();
   });
 
+  it("serves what the file last wrote to the store when a host starts with a file that does not read", async () => {
+    const broken = join(dir, "broken.yaml");
+    await writeFile(broken, "agents:\n  - id: alpha\n   name: misindented\n");
+    const restarted = await openDefinitions({ env: { APP_CONFIG_FILE: broken }, logger, db, pollMs: 100 });
+    try {
+      const now = restarted.current();
+      expect(now.agents.find((spec) => spec.id === "alpha")).toMatchObject({
+        source: "config",
+        systemPrompt: "changed",
+      });
+      expect(now.toolSources.map((one) => one.id)).toEqual(["github"]);
+      expect(now.problems[0]).toMatchObject({
+        field: "APP_CONFIG_FILE",
+        message: expect.stringMatching(/not valid YAML/),
+      });
+      // Nothing the file wrote was removed for it.
+      expect(await agents().findOne({ _id: "alpha" })).not.toBeNull();
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it("shows every replica a change made through another, and one CAIPE's own UI wrote", async () => {
     const seen = nextDefinitions(replica, (next) => next.agents.some((spec) => spec.id === "delta"));
     await source.store.createAgent(apiAgent("delta"));
@@ -194,5 +217,81 @@ describe("the file and the store on MongoDB, as CAIPE's seed keeps them", () => 
     const gone = nextDefinitions(replica, (next) => !next.agents.some((spec) => spec.id === "delta"));
     expect(await source.store.deleteAgent("delta")).toBe(true);
     await gone;
+  });
+});
+
+describe("without MongoDB", () => {
+  it("keeps agents made through the API in memory, beside the file's", async () => {
+    const file = join(scratchDir("definitions-memory"), "app-config.yaml");
+    await writeFile(file, fileWith(agent("alpha")));
+    const { logger } = capturedLogger();
+    const source = await openDefinitions({ env: { APP_CONFIG_FILE: file }, logger, pollMs: 100 });
+    try {
+      expect(source.store.kind).toBe("memory");
+      expect(await source.store.createAgent(apiAgent("beta"))).toBe(true);
+      expect(await source.store.createAgent(apiAgent("beta"))).toBe(false);
+      await source.refresh();
+      expect(source.current().agents.map((spec) => [spec.id, spec.source])).toEqual([
+        ["alpha", "config"],
+        ["beta", "api"],
+      ]);
+      // The file's own agent is the file's: the store will not replace or delete it as API-made.
+      expect(await source.store.replaceAgent({ ...apiAgent("alpha"), system_prompt: "x" })).toBe(false);
+      expect(await source.store.deleteAgent("alpha")).toBe(false);
+      expect((await source.store.getAgent("alpha"))?.config_driven).toBe(true);
+    } finally {
+      await source.close();
+    }
+  });
+});
+
+describe("a file far too large", () => {
+  it("is not read, and says why", async () => {
+    const file = join(scratchDir("definitions-large"), "app-config.yaml");
+    await writeFile(file, `${fileWith(agent("alpha"))}\n# ${"x".repeat(5 * 1024 * 1024)}\n`);
+    const { logger } = capturedLogger();
+    const source = await openDefinitions({ env: { APP_CONFIG_FILE: file }, logger, pollMs: 100 });
+    try {
+      expect(source.current().agents).toEqual([]);
+      expect(source.current().problems).toEqual([
+        {
+          field: "APP_CONFIG_FILE",
+          message: `${file} is over 4 MB: split it, or move agents to the API (everything it defined before stays as it was)`,
+        },
+      ]);
+    } finally {
+      await source.close();
+    }
+  });
+});
+
+describe("a file in a Kubernetes ConfigMap", () => {
+  it("sees the kubelet's swap of the ..data link, as an edit of the file", async () => {
+    // The kubelet's layout: app-config.yaml → ..data/app-config.yaml, ..data → ..<timestamp>/,
+    // updated by writing a new timestamped folder and renaming a new link over ..data.
+    const dir = scratchDir("definitions-configmap");
+    const version = async (name: string, text: string) => {
+      await mkdir(join(dir, name));
+      await writeFile(join(dir, name, "app-config.yaml"), text);
+    };
+    await version("..2026_11_29_04_00_00.1", fileWith(agent("alpha", "first")));
+    await symlink("..2026_11_29_04_00_00.1", join(dir, "..data"));
+    await symlink(join("..data", "app-config.yaml"), join(dir, "app-config.yaml"));
+    const { logger } = capturedLogger();
+    const source = await openDefinitions({
+      env: { APP_CONFIG_FILE: join(dir, "app-config.yaml") },
+      logger,
+      pollMs: 100,
+    });
+    try {
+      expect(source.current().agents[0]?.systemPrompt).toBe("first");
+      const seen = nextDefinitions(source, (next) => next.agents[0]?.systemPrompt === "second");
+      await version("..2026_11_29_04_05_00.2", fileWith(agent("alpha", "second")));
+      await symlink("..2026_11_29_04_05_00.2", join(dir, "..data_tmp"));
+      await rename(join(dir, "..data_tmp"), join(dir, "..data"));
+      await seen;
+    } finally {
+      await source.close();
+    }
   });
 });
