@@ -175,6 +175,13 @@ describe("the Configure agents page against the definitions API (CAIPE's /api/v1
     await browser.clearCookies();
     const bob = await signInAs(browser, webUrl, idp.issuer, "bob", "/configured-agents");
     await bob.locator('li[data-agent-id="release-helper"]').waitFor();
+    // Told before filling a form: the API lists tool servers only to those who may configure.
+    await bob.getByRole("button", { name: "New agent" }).click();
+    await bob
+      .getByRole("alert")
+      .filter({ hasText: /^You may not list MCP servers/ })
+      .waitFor();
+    expect(await bob.locator("#agent-name").count()).toBe(0);
     bob.once("dialog", (dialog) => void dialog.accept());
     await bob.getByRole("button", { name: "Delete Release helper" }).click();
     await bob
