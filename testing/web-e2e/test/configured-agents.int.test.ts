@@ -126,6 +126,8 @@ describe("the Configure agents page in Chromium, against an in-memory stand-in f
 
     await page.getByRole("button", { name: "New agent" }).click();
     await page.getByRole("heading", { name: "New agent" }).waitFor();
+    // The form takes the focus at its heading, so a keyboard or screen reader user starts there.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("New agent");
     await page.locator("#agent-name").fill("Platform helper");
     expect(await page.locator("#agent-id").inputValue()).toBe("platform-helper");
     await page.locator("#agent-description").fill("Answers questions about the platform");
@@ -302,6 +304,30 @@ describe("the Configure agents page in Chromium, against an in-memory stand-in f
     }));
     expect(ran).toEqual({ xss: undefined, injected: 0 });
     await page.close();
+  });
+
+  it("fits a phone's width with no serious accessibility violation, list and form", async () => {
+    const phone = await launchBrowser({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await signInAs(phone, webUrl, idp.issuer, "alice", "/configured-agents");
+      await page.locator('li[data-agent-id="incident-triage"]').waitFor();
+      // Nothing reaches past the screen's edge (a long option, a hostile name), in the page or its scrolling part.
+      const fits = () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll(".side-page *")].every(
+            (element) => element.getBoundingClientRect().right <= window.innerWidth,
+          ),
+        );
+      expect(await fits()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "New agent" }).click();
+      await page.locator("#agent-name").waitFor();
+      expect(await fits()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, "configured-agent-phone");
+    } finally {
+      await phone.close();
+    }
   });
 
   it("says the feature is off, and how to turn it on, when the web server has no DYNAMIC_AGENTS_URL", async () => {
