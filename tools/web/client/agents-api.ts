@@ -94,7 +94,7 @@ export class AgentsApiError extends Error {
 }
 
 const PAGE_SIZE = 100;
-/** A list longer than this many pages is cut (and the page says so): 10,000 agents. */
+/** The list is read up to this many pages (10,000 agents), so a host that always says "more" cannot loop the page. */
 const MAX_PAGES = 100;
 
 /** CAIPE's agent API on the dynamic-agents host, through the web server's /api/v1. */
