@@ -35,3 +35,25 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: false });
   return path;
 }
+
+/**
+ * Signs `user` in through the test identity provider's own login and consent pages, from the web
+ * chat at `webUrl`, and returns the page once it shows them signed in.
+ */
+export async function signInAs(
+  context: BrowserContext,
+  webUrl: string,
+  issuer: string,
+  user: string,
+  path = "/",
+): Promise<Page> {
+  const page = await openPage(context, `${webUrl}${path}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.origin === issuer);
+  await page.locator('input[name="login"]').fill(user);
+  await page.locator('input[name="password"]').fill("any password");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.locator(".top .user", { hasText: user }).waitFor();
+  return page;
+}

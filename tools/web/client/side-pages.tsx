@@ -1,6 +1,7 @@
 import { useMemo } from "preact/hooks";
 import { AccountApi } from "./account-api.js";
 import { AuditPage } from "./audit-page.js";
+import { ConfiguredAgentsPage } from "./configured-agents.js";
 import { LinkedTokensPage } from "./linked-tokens.js";
 import { MemoriesPage } from "./memories-page.js";
 import "./side-pages.css";
@@ -10,6 +11,7 @@ export const SIDE_PAGES = [
   { path: "/linked-tokens", title: "Linked tokens" },
   { path: "/audit", title: "Audit" },
   { path: "/memories", title: "Memories" },
+  { path: "/configured-agents", title: "Configure agents" },
 ] as const;
 
 export type SidePath = (typeof SIDE_PAGES)[number]["path"];
@@ -68,6 +70,8 @@ export function SidePage({
         <LinkedTokensPage api={api} fail={fail} />
       ) : path === "/memories" ? (
         <MemoriesPage api={api} fail={fail} />
+      ) : path === "/configured-agents" ? (
+        <ConfiguredAgentsPage token={token} fail={fail} />
       ) : (
         <AuditPage api={api} fail={fail} />
       )}

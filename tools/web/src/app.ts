@@ -3,13 +3,16 @@ import { join } from "node:path";
 import type { Logger } from "@switchboard/common";
 import express, { type ErrorRequestHandler, type Request, type Response } from "express";
 import { A2A_PATH, cardForPage } from "./card.js";
+import { dynamicAgentsRoutes } from "./dynamic-agents.js";
 import type { SignIn } from "./env.js";
-import { forward } from "./forward.js";
+import { forward, type Upstream } from "./forward.js";
 import { securityHeaders } from "./security.js";
 import { offerSlackLink } from "./slack-link.js";
 
 export interface WebAppDeps {
   supervisorUrl: URL;
+  /** CAIPE's dynamic-agents host (DYNAMIC_AGENTS_URL), whose agent API the Configure agents page uses; unset: off. */
+  dynamicAgentsUrl?: URL;
   /** The Slack relay, whose account-link pages this server offers (SLACK_BOT_URL). */
   slackBotUrl?: URL;
   signIn: SignIn;
@@ -37,7 +40,15 @@ const SUPERVISOR_ROUTES: Record<string, string[]> = {
  * The page's addresses: a new conversation, one conversation (client/route.ts), sign-in's return
  * (client/auth.ts), the side pages (client/side-pages.tsx).
  */
-const PAGE_PATHS = ["/", "/c/:contextId", "/auth/callback", "/linked-tokens", "/audit", "/memories"];
+const PAGE_PATHS = [
+  "/",
+  "/c/:contextId",
+  "/auth/callback",
+  "/linked-tokens",
+  "/audit",
+  "/memories",
+  "/configured-agents",
+];
 
 const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · Switchboard</title></head>' +
@@ -66,14 +77,20 @@ export function createWebApp(deps: WebAppDeps): express.Express {
   });
 
   offerSlackLink(app, deps.slackBotUrl, deps.logger);
+  const supervisor: Upstream = {
+    url: deps.supervisorUrl,
+    name: "the supervisor",
+    fix: "Start the fleet (npm start) or set SWITCHBOARD_URL on the web server.",
+  };
   app.get("/.well-known/agent-card.json", (req, res) => void pageCard(deps, req, res));
-  app.use(A2A_PATH, (req, res) => forward(deps.supervisorUrl, deps.logger, req, res, req.url));
+  app.use(A2A_PATH, (req, res) => forward(supervisor, deps.logger, req, res, req.url));
   for (const [route, methods] of Object.entries(SUPERVISOR_ROUTES)) {
     app.all(`/api${route}`, (req, res) => {
       if (!methods.includes(req.method)) return res.status(405).json({ error: "Method not allowed." });
-      forward(deps.supervisorUrl, deps.logger, req, res, req.url.slice("/api".length));
+      forward(supervisor, deps.logger, req, res, req.url.slice("/api".length));
     });
   }
+  dynamicAgentsRoutes(app, deps.dynamicAgentsUrl, deps.logger);
   const index = join(deps.publicDir, "index.html");
   app.use(
     "/assets",

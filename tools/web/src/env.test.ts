@@ -41,4 +41,12 @@ describe("the web chat's sign-in settings", () => {
       );
     }
   });
+
+  it("reads the dynamic-agents host from CAIPE's DYNAMIC_AGENTS_URL, off when unset, and refuses one that is not http(s)", () => {
+    expect(readWebSettings({}).dynamicAgentsUrl).toBeUndefined();
+    expect(readWebSettings({ DYNAMIC_AGENTS_URL: "http://dynamic-agents:8100" }).dynamicAgentsUrl?.href).toBe(
+      "http://dynamic-agents:8100/",
+    );
+    expect(() => readWebSettings({ DYNAMIC_AGENTS_URL: "file:///etc/passwd" })).toThrow(/DYNAMIC_AGENTS_URL/);
+  });
 });

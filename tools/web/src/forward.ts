@@ -15,15 +15,25 @@ const REQUEST_HEADERS = [
   "x-a2a-extensions",
   "last-event-id",
 ];
-/** Per-connection headers: they describe the supervisor's connection to us, not ours to the page. */
+/** Per-connection headers: they describe the service's connection to us, not ours to the page. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"]);
 
+/** A service this server forwards to, and how to name it (and its setting) when it cannot be reached. */
+export interface Upstream {
+  url: URL;
+  /** e.g. "the supervisor". */
+  name: string;
+  /** What to do when it is down, e.g. "Start the fleet (npm start) or set SWITCHBOARD_URL on the web server." */
+  fix: string;
+}
+
 /**
- * Sends a request on to the supervisor at `path` and streams the answer back as it comes, so the
+ * Sends a request on to the service at `path` and streams the answer back as it comes, so the
  * A2A event stream (SSE) reaches the page event by event. A page that goes away stops the request.
- * A path that could lead anywhere but `target` (see upstreamUrl) is refused with 400, unsent.
+ * A path that could lead anywhere but the service's URL (see upstreamUrl) is refused with 400, unsent.
  */
-export function forward(target: URL, logger: Logger, req: Request, res: Response, path: string): void {
+export function forward(service: Upstream, logger: Logger, req: Request, res: Response, path: string): void {
+  const target = service.url;
   const url = upstreamUrl(target, path);
   if (!url) {
     logger.warn(
@@ -53,10 +63,11 @@ export function forward(target: URL, logger: Logger, req: Request, res: Response
       res.destroy();
       return;
     }
-    logger.warn({ supervisor: target.origin, reason: error.code ?? error.message }, "supervisor unreachable");
-    res.status(502).json({
-      error: `Cannot reach the supervisor at ${target.origin} (${error.code ?? error.message}). Start the fleet (npm start) or set SWITCHBOARD_URL on the web server.`,
-    });
+    const reason = error.code ?? error.message;
+    logger.warn({ upstream: target.origin, reason }, `${service.name} unreachable`);
+    res
+      .status(502)
+      .json({ error: `Cannot reach ${service.name} at ${target.origin} (${reason}). ${service.fix}` });
   });
   res.on("close", () => {
     if (!res.writableFinished) upstream.destroy();

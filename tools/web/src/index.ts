@@ -16,6 +16,7 @@ try {
   const app = createWebApp({
     supervisorUrl: settings.supervisorUrl,
     ...(settings.slackBotUrl ? { slackBotUrl: settings.slackBotUrl } : {}),
+    ...(settings.dynamicAgentsUrl ? { dynamicAgentsUrl: settings.dynamicAgentsUrl } : {}),
     signIn: settings.signIn,
     publicDir: join(import.meta.dirname, "public"),
     connectOrigins,
@@ -25,7 +26,12 @@ try {
   const port = await listenHttp(server, settings.port, settings.host);
   const url = `http://localhost:${port}`;
   logger.info(
-    { url, supervisor: settings.supervisorUrl.origin, signIn: settings.signIn.mode },
+    {
+      url,
+      supervisor: settings.supervisorUrl.origin,
+      dynamicAgents: settings.dynamicAgentsUrl?.origin ?? "off",
+      signIn: settings.signIn.mode,
+    },
     "web chat ready",
   );
   announceReady({ agent: "web", port, url });

@@ -1,6 +1,6 @@
 import type { Logger } from "@switchboard/common";
 import type { Express } from "express";
-import { forward } from "./forward.js";
+import { forward, type Upstream } from "./forward.js";
 
 /** The Slack relay's account-link pages (tools/slack-bot), under this origin. */
 const SLACK_LINK_PATH = "/slack/link";
@@ -16,7 +16,12 @@ const FORGET_TIMEOUT_MS = 10_000;
  */
 export function offerSlackLink(app: Express, slackBotUrl: URL | undefined, logger: Logger): void {
   if (!slackBotUrl) return;
-  app.get(`${SLACK_LINK_PATH}/*rest`, (req, res) => forward(slackBotUrl, logger, req, res, req.originalUrl));
+  const relay: Upstream = {
+    url: slackBotUrl,
+    name: "the Slack relay",
+    fix: "Start it (npm start runs it when Slack is set up) or set SLACK_BOT_URL on the web server.",
+  };
+  app.get(`${SLACK_LINK_PATH}/*rest`, (req, res) => forward(relay, logger, req, res, req.originalUrl));
   app.delete("/api/me", async (req, res, next) => {
     const authorization = req.header("authorization");
     const url = new URL(`${slackBotUrl.pathname.replace(/\/+$/, "")}/me`, slackBotUrl);

@@ -64,6 +64,27 @@ describe("the web chat's server (dist/index.js)", () => {
     expect(await unknown.json()).toEqual({ error: "Not found: GET /api/metrics." });
   });
 
+  it("answers the agent API with 503 in CAIPE's envelope when DYNAMIC_AGENTS_URL is unset, saying how to turn it on", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/v1/agents"],
+      ["POST", "/api/v1/agents"],
+      ["PATCH", "/api/v1/agents/platform-helper"],
+      ["GET", "/api/v1/llm-models"],
+    ]) {
+      const response = await fetch(`${web.url}${path}`, { method });
+      expect(response.status, path).toBe(503);
+      expect(await response.json()).toEqual({
+        success: false,
+        code: "dynamic_agents_off",
+        error: expect.stringMatching(
+          /^Agents from configuration are off .* set DYNAMIC_AGENTS_URL on the web server/,
+        ),
+      });
+    }
+    const page = await fetch(`${web.url}/configured-agents`, { headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+  });
+
   it("refuses to start with AUTH_MODE=jwt but no OpenID Connect settings, naming them", async () => {
     const started = startAgentProcess(packageDir, { env: { AUTH_MODE: "jwt" } });
     await expect(started).rejects.toThrow(/exited with code 1[\s\S]*set OIDC_ISSUER .* and OIDC_CLIENT_ID/);
