@@ -5,6 +5,7 @@ import {
   collectionsFor,
   enableVariableFor,
   envPrefixFor,
+  hostUrlVariableFor,
   sameAgentName,
   serviceNameFor,
 } from "./names.js";
@@ -23,6 +24,12 @@ describe("the names derived from an agent's name", () => {
     expect(agentUrlVariableFor("jira")).toBe("JIRA_AGENT_URL");
     expect(serviceNameFor("jira")).toBe("agent-jira");
     expect(serviceNameFor("supervisor")).toBe("supervisor");
+  });
+
+  it("names a host of configured agents by itself, and its URL variable as CAIPE does", () => {
+    expect(serviceNameFor("dynamic-agents", "host")).toBe("dynamic-agents");
+    expect(serviceNameFor("dynamic-agents")).toBe("agent-dynamic-agents");
+    expect(hostUrlVariableFor("dynamic-agents")).toBe("DYNAMIC_AGENTS_URL");
   });
 
   it("matches a card's display name to its variables leniently, and only the same name", () => {

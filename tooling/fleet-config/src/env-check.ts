@@ -1,4 +1,10 @@
-import { envPrefixFor, listAgentPackages, SUPERVISOR } from "@switchboard/contract";
+import {
+  envPrefixFor,
+  hostUrlVariableFor,
+  listAgentPackages,
+  listHostPackages,
+  SUPERVISOR,
+} from "@switchboard/contract";
 import { COMPOSE_FILE, environmentOf, readComposeFile } from "./compose.js";
 import { DOCUMENTED_AHEAD, READ_BY_LIBRARIES } from "./contract.js";
 import { readEnvExample } from "./env-example.js";
@@ -12,7 +18,8 @@ import { runtimePackageDirs } from "./workspace.js";
  * Checks that .env.example documents every variable the fleet's code reads (see env-scan.ts for how
  * reads are found) and nothing else. Besides code reads, it may hold what docker-compose.dev.yaml
  * references and the variables listed in DOCUMENTED_AHEAD. For each agent package it must carry
- * the supervisor's ENABLE_<AGENT>, <AGENT>_AGENT_URL, _HOST and _PORT.
+ * the supervisor's ENABLE_<AGENT>, <AGENT>_AGENT_URL, _HOST and _PORT; for each host of configured
+ * agents its <HOST>_URL (DYNAMIC_AGENTS_URL).
  * Returns one line per problem; an empty list means the file is right.
  */
 export function checkEnvExample(repoRoot: string): string[] {
@@ -48,6 +55,11 @@ export function checkEnvExample(repoRoot: string): string[] {
       if (!example.variables.has(name))
         problems.push(`.env.example: add ${name} (supervisor wiring for agents/${agent.folder}).`);
     }
+  }
+  for (const host of listHostPackages(repoRoot)) {
+    const name = hostUrlVariableFor(host.name);
+    if (!example.variables.has(name))
+      problems.push(`.env.example: add ${name} (where the supervisor finds agents/${host.folder}'s agents).`);
   }
 
   const composeNames = new Set<string>();
