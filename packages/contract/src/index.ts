@@ -38,6 +38,7 @@ export {
   collectionsFor,
   enableVariableFor,
   envPrefixFor,
+  hostEnabledVariableFor,
   hostUrlVariableFor,
   SUPERVISOR,
   sameAgentName,

@@ -5,6 +5,7 @@ import {
   collectionsFor,
   enableVariableFor,
   envPrefixFor,
+  hostEnabledVariableFor,
   hostUrlVariableFor,
   sameAgentName,
   serviceNameFor,
@@ -30,6 +31,7 @@ describe("the names derived from an agent's name", () => {
     expect(serviceNameFor("dynamic-agents", "host")).toBe("dynamic-agents");
     expect(serviceNameFor("dynamic-agents")).toBe("agent-dynamic-agents");
     expect(hostUrlVariableFor("dynamic-agents")).toBe("DYNAMIC_AGENTS_URL");
+    expect(hostEnabledVariableFor("dynamic-agents")).toBe("DYNAMIC_AGENTS_ENABLED");
   });
 
   it("matches a card's display name to its variables leniently, and only the same name", () => {

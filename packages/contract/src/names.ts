@@ -49,6 +49,14 @@ export function hostUrlVariableFor(hostName: string): string {
 }
 
 /**
+ * The switch that turns a host of configured agents on or off: `dynamic-agents` →
+ * `DYNAMIC_AGENTS_ENABLED`, CAIPE's name (false: not run, nobody pointed at it).
+ */
+export function hostEnabledVariableFor(hostName: string): string {
+  return `${envPrefixFor(hostName)}_ENABLED`;
+}
+
+/**
  * The compose service (and chart component) of a package under agents/: `supervisor`, a host by its
  * own name (`dynamic-agents`, as CAIPE names it), else `agent-<name>`.
  */

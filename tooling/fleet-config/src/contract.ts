@@ -2,10 +2,7 @@
  * Variables documented in .env.example ahead of the code that reads them (e.g. while an issue is
  * under way). The check tolerates these being unread; delete each once the code reads it.
  */
-export const DOCUMENTED_AHEAD: readonly string[] = [
-  // Issue 48: npm start (tools/fleet) honours CAIPE's switch for the agents-from-configuration host.
-  "DYNAMIC_AGENTS_ENABLED",
-];
+export const DOCUMENTED_AHEAD: readonly string[] = [];
 
 /**
  * Variables documented in .env.example that a library reads rather than our code: the OpenTelemetry

@@ -116,6 +116,9 @@ describe("checkEnvExample on a changed workspace", () => {
     expect(problems).toContain(
       ".env.example: add MORE_AGENTS_URL (where the supervisor finds agents/more-agents's agents).",
     );
+    expect(problems).toContain(
+      ".env.example: add MORE_AGENTS_ENABLED (whether npm start runs agents/more-agents).",
+    );
     expect(problems.some((problem) => /ENABLE_MORE_AGENTS|MORE_AGENTS_AGENT_URL/.test(problem))).toBe(false);
   });
 });

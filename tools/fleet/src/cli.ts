@@ -38,6 +38,8 @@ export async function main(root: string): Promise<void> {
   say("");
   say(`Supervisor   ${fleet.supervisor.url}`);
   for (const agent of fleet.agents) say(`${agent.name.padEnd(12)} ${agent.url}`);
+  for (const host of fleet.hosts)
+    say(`${host.name.padEnd(12)} ${host.url}/agents  (agents made from configuration)`);
   if (fleet.web) say(`${"web chat".padEnd(12)} ${fleet.web.url}`);
   if (fleet.slackBot) say(`${"slack bot".padEnd(12)} ${fleet.slackBot.url}`);
   for (const failure of fleet.failed) say(`${failure.name.padEnd(12)} not running (see its output above)`);
