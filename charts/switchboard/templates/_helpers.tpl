@@ -145,10 +145,40 @@ dynamicAgents.enabled: named as its package (docker-compose.dev.yaml's service, 
 
 {{/*
 The host's app-config file: dynamicAgents.appConfig as given (the file's text, from --set-file) or
-as YAML values.
+as YAML values. It lands in a ConfigMap, so it refuses a credential written into it: an MCP server's
+env or headers entry, or an OpenAPI source's auth entry, whose name looks secret and whose value is
+not a ${VAR} reference, and a URL with a password in it.
 */}}
 {{- define "switchboard.appConfigText" -}}
 {{- $config := .Values.dynamicAgents.appConfig }}
+{{- $parsed := $config }}
+{{- if kindIs "string" $config }}
+{{- $parsed = fromYaml $config }}
+{{- if hasKey $parsed "Error" }}
+{{- fail (printf "dynamicAgents.appConfig is not a YAML file: %s" (get $parsed "Error")) }}
+{{- end }}
+{{- end }}
+{{- $secretName := "(?i)authorization|token|secret|password|api[-_]?key|cookie|credential" }}
+{{- range $list := list "mcp_servers" "openapi_sources" }}
+{{- range $i, $entry := (get ($parsed | default dict) $list | default list) }}
+{{- if kindIs "map" $entry }}
+{{- $where := printf "dynamicAgents.appConfig.%s[%s]" $list (toString ($entry.id | default $i)) }}
+{{- range $field := list "env" "headers" "auth" }}
+{{- range $key, $value := (get $entry $field | default dict) }}
+{{- if and (regexMatch $secretName $key) (not (contains "${" (toString $value))) }}
+{{- fail (printf "%s.%s.%s is written in, and this file is a ConfigMap: refer to a variable (${%s}), put its value in secrets.values or your existingSecret and list %s in dynamicAgents.secretKeys" $where $field $key $key $key) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- range $field := list "endpoint" "url" "document" "base_url" }}
+{{- $url := toString (get $entry $field | default "") }}
+{{- if and (regexMatch "://[^/@]*:[^/@]+@" $url) (not (contains "${" $url)) }}
+{{- fail (printf "%s.%s carries a password, and this file is a ConfigMap: refer to a variable instead (https://user:${MY_PASSWORD}@…) listed in dynamicAgents.secretKeys" $where $field) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- if kindIs "string" $config }}
 {{- $config }}
 {{- else }}

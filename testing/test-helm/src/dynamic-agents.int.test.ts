@@ -320,4 +320,57 @@ describe("the host of configured agents in the Helm chart (dynamicAgents)", () =
       await refusal({ values: { supervisor: { env: { DYNAMIC_AGENTS_URL: "http://x:1" } }, ...hostValues } }),
     ).toContain("supervisor.env.DYNAMIC_AGENTS_URL is set by the chart");
   });
+
+  it("refuses a credential written into the file, which lands in a ConfigMap, and takes it by ${VAR}", async () => {
+    const server = (fields: Record<string, unknown>) => ({
+      dynamicAgents: {
+        enabled: true,
+        appConfig: { mcp_servers: [{ id: "github", name: "GitHub", ...fields }] },
+      },
+    });
+    expect(
+      await refusal({
+        values: server({
+          transport: "stdio",
+          command: "npx",
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: "ghp_x1" },
+        }),
+      }),
+    ).toContain(
+      "dynamicAgents.appConfig.mcp_servers[github].env.GITHUB_PERSONAL_ACCESS_TOKEN is written in, and this file is a ConfigMap",
+    );
+    expect(
+      await refusal({
+        values: server({
+          transport: "http",
+          endpoint: "http://x/mcp",
+          headers: { Authorization: "Bearer abc" },
+        }),
+      }),
+    ).toContain("mcp_servers[github].headers.Authorization is written in");
+    // The file's text is held to the same, and a password in a URL too.
+    const text = [
+      "openapi_sources:",
+      "  - id: tickets",
+      "    document: https://tickets.example.com/openapi.json",
+      "    base_url: https://bot:hunter2@tickets.example.com/api",
+    ].join("\n");
+    expect(await refusal({ values: { dynamicAgents: { enabled: true, appConfig: text } } })).toContain(
+      "dynamicAgents.appConfig.openapi_sources[tickets].base_url carries a password",
+    );
+    expect(await refusal({ values: { dynamicAgents: { enabled: true, appConfig: "agents: [" } } })).toContain(
+      "dynamicAgents.appConfig is not a YAML file",
+    );
+    // References are what the file should hold: the host fills them in from its Secret keys.
+    const referenced = await render(
+      server({
+        transport: "http",
+        endpoint: "https://bot:${GITHUB_MCP_PASSWORD}@github-mcp.example.com/mcp",
+        headers: { Authorization: "Bearer ${GITHUB_TOKEN}" },
+      }),
+    );
+    expect(find(referenced, "ConfigMap", `${hostName}-app-config`).data?.["app-config.yaml"]).toContain(
+      "Bearer ${GITHUB_TOKEN}",
+    );
+  });
 });
