@@ -127,12 +127,19 @@ describe("checkCompose on a changed workspace", () => {
         .replace(/^ {6}# The agents made from configuration.*\n {6}DYNAMIC_AGENTS_URL: .*\n/m, "")
         .replace(":/config/app-config.yaml:ro", ":/config/other.yaml:ro"),
     );
+    rmSync(join(fixture.root, "tools", "fleet", "config", "app-config.yaml"));
     const problems = checkCompose(fixture.root);
     expect(problems).toEqual(
       expect.arrayContaining([
         "service supervisor: set DYNAMIC_AGENTS_URL: http://dynamic-agents:8100 (its configured agents join the roster from http://dynamic-agents:8100/agents).",
         "service dynamic-agents (agents/dynamic-agents): mount the app-config file at /config/app-config.yaml (APP_CONFIG_FILE), read-only.",
       ]),
+    );
+    fixture.edit("docker-compose.dev.yaml", (text) =>
+      text.replace(":/config/other.yaml:ro", ":/config/app-config.yaml:ro"),
+    );
+    expect(checkCompose(fixture.root)).toContain(
+      "service dynamic-agents (agents/dynamic-agents): it mounts ./tools/fleet/config/app-config.yaml by default, which does not exist; name a file of this repository.",
     );
   });
 

@@ -79,11 +79,13 @@ export function mongoHost(uri: string | undefined): string | undefined {
   }
 }
 
-/** The container paths a service mounts something at (short syntax: `source:target[:mode]`, variables filled with their defaults). */
-function mountTargets(service: ComposeService): string[] {
-  return (service.volumes ?? []).map((volume) =>
-    typeof volume === "object" ? (volume.target ?? "") : (interpolate(volume, {}).split(":")[1] ?? ""),
-  );
+/** A service's mounts as [source, target] (short syntax `source:target[:mode]`, variables filled with their defaults). */
+function mountsOf(service: ComposeService): Array<[string, string]> {
+  return (service.volumes ?? []).map((volume) => {
+    if (typeof volume === "object") return [volume.source ?? "", volume.target ?? ""];
+    const [source = "", target = ""] = interpolate(volume, {}).split(":");
+    return [source, target];
+  });
 }
 
 function healthcheckText(service: ComposeService): string {
@@ -156,8 +158,14 @@ function checkAgentService(
       problems.push(
         `${where}: set APP_CONFIG_FILE to where its app-config file is mounted (e.g. /config/app-config.yaml).`,
       );
-    } else if (!mountTargets(service).includes(file)) {
-      problems.push(`${where}: mount the app-config file at ${file} (APP_CONFIG_FILE), read-only.`);
+    } else {
+      const source = mountsOf(service).find(([, target]) => target === file)?.[0];
+      if (source === undefined)
+        problems.push(`${where}: mount the app-config file at ${file} (APP_CONFIG_FILE), read-only.`);
+      else if (source.startsWith(".") && !existsSync(join(repoRoot, source)))
+        problems.push(
+          `${where}: it mounts ${source} by default, which does not exist; name a file of this repository.`,
+        );
     }
   }
   const envFiles = Array.isArray(service.env_file)

@@ -20,6 +20,7 @@ export function fleetFixture(): {
     "package.json",
     "pnpm-workspace.yaml",
     "charts/switchboard/values.yaml",
+    "tools/fleet/config/app-config.yaml",
   ]) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     cpSync(join(repoRoot, file), join(root, file));
