@@ -76,7 +76,7 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
     ],
     inert: OFF,
     // Not APP_CONFIG_FILE nor DYNAMIC_AGENTS_ENABLED: agents/dynamic-agents reads CAIPE's app-config
-    // file and serves its agents (npm start and the supervisor honour the flag).
+    // file and serves its agents, and npm start honours the switch.
     why:
       "CAIPE's Next.js UI; Switchboard's web chat (tools/web) takes its place, configured by WEB_* and OIDC_* " +
       "(SSO_ENABLED=true signs users in there, as CAIPE's NEXT_PUBLIC_SSO_ENABLED did)",
