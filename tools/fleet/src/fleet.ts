@@ -181,9 +181,14 @@ function hostEnabled(host: AgentPackage, env: NodeJS.ProcessEnv): boolean {
  * repository, as CAIPE's .env writes it), else DEFAULT_APP_CONFIG.
  */
 function startHost(host: AgentPackage, options: FleetOptions): Promise<FleetMember> {
-  const file = options.env.APP_CONFIG_FILE?.trim();
-  const env = { ...options.env, APP_CONFIG_FILE: file ? resolve(options.root, file) : DEFAULT_APP_CONFIG };
+  const env = { ...options.env, APP_CONFIG_FILE: appConfigFile(options.root, options.env) };
   return start(host, { ...options, env }, loopbackPort(options.env[hostUrlVariableFor(host.name)]));
+}
+
+/** The app-config file npm start gives a host: APP_CONFIG_FILE, relative to the repository, else DEFAULT_APP_CONFIG. */
+export function appConfigFile(root: string, env: NodeJS.ProcessEnv): string {
+  const file = env.APP_CONFIG_FILE?.trim();
+  return file ? resolve(root, file) : DEFAULT_APP_CONFIG;
 }
 
 /** The port of a URL on this machine; undefined for another machine's (a CAIPE .env's container URL). */
