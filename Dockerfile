@@ -2,6 +2,9 @@
 # One image per agent package, from the same file:
 #   docker build --build-arg AGENT=jira -t switchboard/agent-jira .       (agents/jira)
 #   docker build --build-arg AGENT=supervisor -t switchboard/supervisor .  (agents/supervisor)
+#   docker build --build-arg AGENT=dynamic-agents --build-arg AGENT_PORT=8100 -t switchboard/dynamic-agents .
+#     (agents/dynamic-agents, the host of agents made from configuration: mount its app-config file
+#     and set APP_CONFIG_FILE, as docker-compose.dev.yaml and the chart do)
 #   docker build --build-arg APP=web --build-arg AGENT_PORT=3000 -t switchboard/web .  (tools/web, the web chat)
 # AGENT names a folder under agents/; the image holds only that package, its workspace dependencies
 # (built) and their production node_modules. tooling/fleet-config's tests run this file's `build`

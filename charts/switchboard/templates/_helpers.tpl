@@ -65,10 +65,11 @@ MongoDB URIs (which carry credentials).
 {{- end }}
 
 {{/*
-One component, as JSON: name (agent name, or the app's: web), role (supervisor, agent, or app for a
-tool with an image of its own: the web chat), service (component name: supervisor, agent-<name>,
-web), where (its values' path, for messages), fullName (object names), port, envPrefix and spec
-(defaults merged with the component's values).
+One component, as JSON: name (agent name, or the app's: web), role (supervisor, agent, host for a
+host of agents made from configuration: dynamic-agents, or app for a tool with an image of its own:
+the web chat), service (component name: supervisor, agent-<name>, dynamic-agents, web), where (its
+values' path, for messages), fullName (object names), port, envPrefix and spec (defaults merged with
+the component's values).
 Called with (dict "root" $ "name" <name> "role" <role> "values" <component values>).
 */}}
 {{- define "switchboard.component" -}}
@@ -79,7 +80,7 @@ Called with (dict "root" $ "name" <name> "role" <role> "values" <component value
 {{- if eq $role "supervisor" }}
 {{- $service = "supervisor" }}
 {{- $where = "supervisor" }}
-{{- else if eq $role "app" }}
+{{- else if or (eq $role "app") (eq $role "host") }}
 {{- $service = .name }}
 {{- $where = .where | default .name }}
 {{- end }}
@@ -92,8 +93,8 @@ Called with (dict "root" $ "name" <name> "role" <role> "values" <component value
 {{- end }}
 
 {{/*
-Every deployed component, supervisor first, then the enabled agents by name, then the web chat
-when web.enabled: {"items": [...]}.
+Every deployed component, supervisor first, then the enabled agents by name, then the host of
+configured agents when dynamicAgents.enabled, then the web chat when web.enabled: {"items": [...]}.
 */}}
 {{- define "switchboard.components" -}}
 {{- $root := . }}
@@ -109,6 +110,9 @@ when web.enabled: {"items": [...]}.
 {{- $items = append $items (include "switchboard.component" (dict "root" $root "name" $name "role" "agent" "values" $agent) | fromJson) }}
 {{- end }}
 {{- end }}
+{{- if .Values.dynamicAgents.enabled }}
+{{- $items = append $items (include "switchboard.dynamicAgents" $root | fromJson) }}
+{{- end }}
 {{- if .Values.web.enabled }}
 {{- $items = append $items (include "switchboard.web" $root | fromJson) }}
 {{- end }}
@@ -121,6 +125,65 @@ when web.enabled: {"items": [...]}.
 {{/* The supervisor's component (for selectors and URLs). */}}
 {{- define "switchboard.supervisor" -}}
 {{- include "switchboard.component" (dict "root" . "name" "supervisor" "role" "supervisor" "values" .Values.supervisor) }}
+{{- end }}
+
+{{/*
+The host of agents made from configuration (agents/dynamic-agents), whether or not
+dynamicAgents.enabled: named as its package (docker-compose.dev.yaml's service, CAIPE's), not agent-*.
+*/}}
+{{- define "switchboard.dynamicAgents" -}}
+{{- include "switchboard.component" (dict "root" . "name" "dynamic-agents" "where" "dynamicAgents" "role" "host" "values" .Values.dynamicAgents) }}
+{{- end }}
+
+{{/* Where the host's app-config file is mounted (a folder, so the kubelet's updates reach it) and its path. */}}
+{{- define "switchboard.appConfigDir" -}}
+/etc/switchboard/app-config
+{{- end }}
+{{- define "switchboard.appConfigFile" -}}
+{{- include "switchboard.appConfigDir" . }}/app-config.yaml
+{{- end }}
+
+{{/*
+The host's app-config file: dynamicAgents.appConfig as given (the file's text, from --set-file) or
+as YAML values. It lands in a ConfigMap, so it refuses a credential written into it: an MCP server's
+env or headers entry, or an OpenAPI source's auth entry, whose name looks secret and whose value is
+not a ${VAR} reference, and a URL with a password in it.
+*/}}
+{{- define "switchboard.appConfigText" -}}
+{{- $config := .Values.dynamicAgents.appConfig }}
+{{- $parsed := $config }}
+{{- if kindIs "string" $config }}
+{{- $parsed = fromYaml $config }}
+{{- if hasKey $parsed "Error" }}
+{{- fail (printf "dynamicAgents.appConfig is not a YAML file: %s" (get $parsed "Error")) }}
+{{- end }}
+{{- end }}
+{{- $secretName := "(?i)authorization|token|secret|password|api[-_]?key|cookie|credential" }}
+{{- range $list := list "mcp_servers" "openapi_sources" }}
+{{- range $i, $entry := (get ($parsed | default dict) $list | default list) }}
+{{- if kindIs "map" $entry }}
+{{- $where := printf "dynamicAgents.appConfig.%s[%s]" $list (toString ($entry.id | default $i)) }}
+{{- range $field := list "env" "headers" "auth" }}
+{{- range $key, $value := (get $entry $field | default dict) }}
+{{- if and (regexMatch $secretName $key) (not (contains "${" (toString $value))) }}
+{{- fail (printf "%s.%s.%s is written in, and this file is a ConfigMap: refer to a variable (${%s}), put its value in secrets.values or your existingSecret and list %s in dynamicAgents.secretKeys" $where $field $key $key $key) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- range $field := list "endpoint" "url" "document" "base_url" }}
+{{- $url := toString (get $entry $field | default "") }}
+{{- if and (regexMatch "://[^/@]*:[^/@]+@" $url) (not (contains "${" $url)) }}
+{{- fail (printf "%s.%s carries a password, and this file is a ConfigMap: refer to a variable instead (https://user:${MY_PASSWORD}@…) listed in dynamicAgents.secretKeys" $where $field) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- if kindIs "string" $config }}
+{{- $config }}
+{{- else }}
+{{- toYaml ($config | default dict) }}
+{{- end }}
 {{- end }}
 
 {{/* The web chat's component (tools/web), whether or not web.enabled. */}}
@@ -234,9 +297,11 @@ Service URL.
 {{- end }}
 
 {{/*
-A component's own ConfigMap data, as JSON: PORT and HOST; for the supervisor and the agents
-AGENT_PUBLIC_URL, and for the supervisor the wiring of every enabled agent (ENABLE_<AGENT>,
-<AGENT>_AGENT_URL); for the web chat SWITCHBOARD_URL, the release's supervisor Service; then its env.
+A component's own ConfigMap data, as JSON: PORT and HOST; for the supervisor, the agents and the
+host AGENT_PUBLIC_URL, and for the supervisor the wiring of every enabled agent (ENABLE_<AGENT>,
+<AGENT>_AGENT_URL); for the supervisor and the web chat the host's Service as DYNAMIC_AGENTS_URL when
+it is enabled; for the host APP_CONFIG_FILE; for the web chat SWITCHBOARD_URL, the release's
+supervisor Service; then its env.
 Called with (dict "root" $ "component" $c).
 */}}
 {{- define "switchboard.componentEnv" -}}
@@ -263,6 +328,17 @@ Called with (dict "root" $ "component" $c).
 {{- $_ := set $env (printf "%s_AGENT_URL" .envPrefix) (include "switchboard.serviceUrl" .) }}
 {{- end }}
 {{- end }}
+{{- end }}
+{{- if or (eq $c.role "supervisor") (eq $c.name "web") }}
+{{- /* A host is not one agent: the supervisor lists its agents at <url>/agents (CAIPE's DYNAMIC_AGENTS_URL), the web chat edits them there. */}}
+{{- range (include "switchboard.components" $root | fromJson).items }}
+{{- if eq .role "host" }}
+{{- $_ := set $env (printf "%s_URL" .envPrefix) (include "switchboard.serviceUrl" .) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- if eq $c.role "host" }}
+{{- $_ := set $env "APP_CONFIG_FILE" (include "switchboard.appConfigFile" $root) }}
 {{- end }}
 {{- $what := printf "%s.env" $c.where }}
 {{- range $key, $value := (include "switchboard.plainEnv" (dict "what" $what "values" ($c.spec.env | default dict)) | fromJson) }}
@@ -301,6 +377,7 @@ Called with (dict "root" $ "component" $c).
 {{- range $name, $agent := .Values.agents }}
 {{- $read = concat $read ($agent.secretKeys | default list) }}
 {{- end }}
+{{- $read = concat $read (.Values.dynamicAgents.secretKeys | default list) }}
 {{- $read = concat $read (.Values.web.secretKeys | default list) }}
 {{- $read = concat $read (.Values.slackBot.secretKeys | default list) }}
 {{- range $key, $_ := $out }}

@@ -2,7 +2,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { describe, expect, it } from "vitest";
-import { listAgentPackages, packageDirOwning, readAgentPackage } from "./agents.js";
+import {
+  listAgentPackages,
+  listFleetPackages,
+  listHostPackages,
+  packageDirOwning,
+  readAgentPackage,
+} from "./agents.js";
 
 function repoWith(packages: Record<string, object>): string {
   const root = scratchDir("contract-agents");
@@ -39,6 +45,45 @@ describe("agent packages", () => {
       /agents\/jira\/package.json: the jira agent's port is its contract port 8006 \(docs\/CONTRACT.md\), not 9000/,
     );
     expect(() => readAgentPackage(join(root, "agents", "odd"))).toThrow(/"port": "8017" } is not a TCP port/);
+  });
+
+  it("tells a host of configured agents from an agent, and lists each where it belongs", () => {
+    const root = repoWith({
+      "dynamic-agents": {
+        name: "@switchboard/dynamic-agents",
+        switchboard: { port: 8100, kind: "host" },
+      },
+      jira: { name: "@switchboard/agent-jira", switchboard: { kind: "agent" } },
+      supervisor: { name: "@switchboard/supervisor", switchboard: { port: 8000 } },
+    });
+    const summary = ({ name, kind, port }: { name: string; kind: string; port?: number }) => ({
+      name,
+      kind,
+      port,
+    });
+    expect(listFleetPackages(root).map(summary)).toEqual([
+      { name: "dynamic-agents", kind: "host", port: 8100 },
+      { name: "jira", kind: "agent", port: 8006 },
+      { name: "supervisor", kind: "agent", port: 8000 },
+    ]);
+    expect(listAgentPackages(root).map(({ name }) => name)).toEqual(["jira", "supervisor"]);
+    expect(listHostPackages(root).map(({ name }) => name)).toEqual(["dynamic-agents"]);
+  });
+
+  it("refuses an unknown kind, and a host off its port, naming the file", () => {
+    const root = repoWith({
+      "dynamic-agents": {
+        name: "@switchboard/dynamic-agents",
+        switchboard: { port: 8001, kind: "host" },
+      },
+      odd: { name: "@switchboard/agent-odd", switchboard: { port: 8017, kind: "hosts" } },
+    });
+    expect(() => readAgentPackage(join(root, "agents", "dynamic-agents"))).toThrow(
+      /agents\/dynamic-agents\/package.json: the dynamic-agents host's port is its contract port 8100 \(docs\/CONTRACT.md\), not 8001/,
+    );
+    expect(() => readAgentPackage(join(root, "agents", "odd"))).toThrow(
+      /agents\/odd\/package.json: "switchboard": \{ "kind": "hosts" \} is neither "agent" .* nor "host"/,
+    );
   });
 
   it("finds the package a script belongs to, but not one run from node_modules", () => {

@@ -1,12 +1,22 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { agentNameFromPackage } from "./names.js";
-import { CONTRACT_PORTS } from "./ports.js";
+import { CONTRACT_PORTS, HOST_PORTS } from "./ports.js";
 
 /** Every agent package lives in its own folder here (docs/CONTRACT.md, "Agent packages"). */
 export const AGENTS_FOLDER = "agents";
 
-/** One agent package, as its package.json describes it. */
+/**
+ * What a package under agents/ serves: `agent`, one agent (the default), or `host`, a process that
+ * serves many agents made from configuration (agents/dynamic-agents), each at `/agents/<id>/`. A host
+ * has no `src/agent.ts`, and the supervisor finds its agents through `<HOST>_URL`
+ * (`DYNAMIC_AGENTS_URL`, CAIPE's name), not `ENABLE_<AGENT>`. Its package.json says so:
+ * `"switchboard": { "port": 8100, "kind": "host" }`.
+ */
+export type AgentPackageKind = "agent" | "host";
+const KINDS: readonly AgentPackageKind[] = ["agent", "host"];
+
+/** One package under agents/, as its package.json describes it. */
 export interface AgentPackage {
   /** Agent name per the contract: `@switchboard/agent-jira` → `jira`. */
   name: string;
@@ -21,19 +31,26 @@ export interface AgentPackage {
    * its contract port; undefined when it has neither.
    */
   port?: number;
+  kind: AgentPackageKind;
 }
 
 interface Manifest {
   name?: unknown;
-  switchboard?: { port?: unknown };
+  switchboard?: { port?: unknown; kind?: unknown };
 }
 
-/** Reads the package in `dir`; throws a message naming the file when its port cannot stand. */
+/** Reads the package in `dir`; throws a message naming the file when its port or kind cannot stand. */
 export function readAgentPackage(dir: string): AgentPackage {
   const file = join(dir, "package.json");
   const manifest = JSON.parse(readFileSync(file, "utf8")) as Manifest;
   const packageName = typeof manifest.name === "string" ? manifest.name : "";
   const name = agentNameFromPackage(packageName);
+  const kind = manifest.switchboard?.kind ?? "agent";
+  if (!KINDS.includes(kind as AgentPackageKind)) {
+    throw new Error(
+      `${file}: "switchboard": { "kind": ${JSON.stringify(kind)} } is neither "agent" (one agent, the default) nor "host" (agents made from configuration).`,
+    );
+  }
   const declared = manifest.switchboard?.port;
   if (
     declared !== undefined &&
@@ -43,18 +60,28 @@ export function readAgentPackage(dir: string): AgentPackage {
       `${file}: "switchboard": { "port": ${JSON.stringify(declared)} } is not a TCP port (1-65535).`,
     );
   }
-  const contract = CONTRACT_PORTS[name];
+  const contract = (kind === "host" ? HOST_PORTS : CONTRACT_PORTS)[name];
   if (declared !== undefined && contract !== undefined && declared !== contract) {
     throw new Error(
-      `${file}: the ${name} agent's port is its contract port ${contract} (docs/CONTRACT.md), not ${declared}.`,
+      `${file}: the ${name} ${kind}'s port is its contract port ${contract} (docs/CONTRACT.md), not ${declared}.`,
     );
   }
   const port = (declared as number | undefined) ?? contract;
-  return { name, packageName, dir, folder: basename(dir), ...(port === undefined ? {} : { port }) };
+  return {
+    name,
+    packageName,
+    dir,
+    folder: basename(dir),
+    ...(port === undefined ? {} : { port }),
+    kind: kind as AgentPackageKind,
+  };
 }
 
-/** The agent packages of a repository, by folder name. */
-export function listAgentPackages(repoRoot: string): AgentPackage[] {
+/**
+ * Every package under agents/ the fleet deploys, agents and hosts alike, by folder name: what gets a
+ * compose service, a chart component, an image and a place in `npm start`.
+ */
+export function listFleetPackages(repoRoot: string): AgentPackage[] {
   const root = join(repoRoot, AGENTS_FOLDER);
   if (!existsSync(root)) return [];
   return readdirSync(root)
@@ -62,6 +89,20 @@ export function listAgentPackages(repoRoot: string): AgentPackage[] {
     .map((folder) => join(root, folder))
     .filter((dir) => existsSync(join(dir, "package.json")))
     .map(readAgentPackage);
+}
+
+/**
+ * The agent packages (kind `agent`), by folder name: each one agent, with its `src/agent.ts`, its own
+ * collections and its `ENABLE_<AGENT>` wiring. A host of configured agents is not among them
+ * (listHostPackages).
+ */
+export function listAgentPackages(repoRoot: string): AgentPackage[] {
+  return listFleetPackages(repoRoot).filter((candidate) => candidate.kind === "agent");
+}
+
+/** The hosts of agents made from configuration (kind `host`), by folder name. */
+export function listHostPackages(repoRoot: string): AgentPackage[] {
+  return listFleetPackages(repoRoot).filter((candidate) => candidate.kind === "host");
 }
 
 /**

@@ -32,6 +32,16 @@ describe("CAIPE settings Switchboard does not use", () => {
     ]);
   });
 
+  it("honour CAIPE's dynamic agents: its app-config file and its switch are not called unused", () => {
+    expect(
+      unusedCaipeSettings({
+        APP_CONFIG_FILE: "./config/app-config.local.yaml",
+        DYNAMIC_AGENTS_ENABLED: "true",
+        DYNAMIC_AGENTS_URL: "http://dynamic-agents:8100",
+      }),
+    ).toEqual([]);
+  });
+
   it("tell feature flags from agents", () => {
     expect(isFeatureFlag("ENABLE_TRACING")).toBe(true);
     expect(isFeatureFlag("ENABLE_RAG")).toBe(true);

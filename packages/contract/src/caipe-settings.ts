@@ -27,7 +27,8 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
     names: ["COMPOSE_PROFILES"],
     why:
       "Switchboard's docker-compose.dev.yaml answers to CAIPE's profile names for the supervisor " +
-      "(caipe-supervisor), the web chat (caipe-ui, caipe-ui-prod), each agent, all-agents, slack-bot and tracing; " +
+      "(caipe-supervisor), the web chat (caipe-ui, caipe-ui-prod), each agent, dynamic-agents, all-agents, slack-bot " +
+      "and tracing; " +
       "CAIPE's other profiles (rag, rbac, mcp-servers, …) start nothing",
     verdict: "read by docker compose only",
   },
@@ -60,7 +61,6 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
       "CAIPE_UI_IMAGE_SUFFIX",
       "NEXT_PUBLIC_*",
       "NEXTAUTH_*",
-      "APP_CONFIG_FILE",
       "APP_NAME",
       "TAGLINE",
       "DESCRIPTION",
@@ -70,12 +70,13 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
       "SHOW_POWERED_BY",
       "SUPPORT_EMAIL",
       "WORKFLOW_RUNNER_ENABLED",
-      "DYNAMIC_AGENTS_ENABLED",
       "BOOTSTRAP_ADMIN_EMAILS",
       "ALLOW_DEV_ADMIN_WHEN_SSO_DISABLED",
       "IDENTITY_SYNC_*",
     ],
     inert: OFF,
+    // Not APP_CONFIG_FILE nor DYNAMIC_AGENTS_ENABLED: agents/dynamic-agents reads CAIPE's app-config
+    // file and serves its agents, and npm start honours the switch.
     why:
       "CAIPE's Next.js UI; Switchboard's web chat (tools/web) takes its place, configured by WEB_* and OIDC_* " +
       "(SSO_ENABLED=true signs users in there, as CAIPE's NEXT_PUBLIC_SSO_ENABLED did)",

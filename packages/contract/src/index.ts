@@ -1,7 +1,10 @@
 export {
   AGENTS_FOLDER,
   type AgentPackage,
+  type AgentPackageKind,
   listAgentPackages,
+  listFleetPackages,
+  listHostPackages,
   packageDirOwning,
   readAgentPackage,
 } from "./agents.js";
@@ -35,10 +38,12 @@ export {
   collectionsFor,
   enableVariableFor,
   envPrefixFor,
+  hostEnabledVariableFor,
+  hostUrlVariableFor,
   SUPERVISOR,
   sameAgentName,
   serviceNameFor,
 } from "./names.js";
 export { AGENT_NODE_ARGS } from "./node.js";
-export { CONTRACT_PORTS, WEB_UI_PORT } from "./ports.js";
+export { CONTRACT_PORTS, HOST_PORTS, WEB_UI_PORT } from "./ports.js";
 export { AGENT_READY, type AgentReady, announceReady, READY_CHANNEL_ENV, readyMessage } from "./ready.js";

@@ -5,6 +5,8 @@ import {
   collectionsFor,
   enableVariableFor,
   envPrefixFor,
+  hostEnabledVariableFor,
+  hostUrlVariableFor,
   sameAgentName,
   serviceNameFor,
 } from "./names.js";
@@ -23,6 +25,13 @@ describe("the names derived from an agent's name", () => {
     expect(agentUrlVariableFor("jira")).toBe("JIRA_AGENT_URL");
     expect(serviceNameFor("jira")).toBe("agent-jira");
     expect(serviceNameFor("supervisor")).toBe("supervisor");
+  });
+
+  it("names a host of configured agents by itself, and its URL variable as CAIPE does", () => {
+    expect(serviceNameFor("dynamic-agents", "host")).toBe("dynamic-agents");
+    expect(serviceNameFor("dynamic-agents")).toBe("agent-dynamic-agents");
+    expect(hostUrlVariableFor("dynamic-agents")).toBe("DYNAMIC_AGENTS_URL");
+    expect(hostEnabledVariableFor("dynamic-agents")).toBe("DYNAMIC_AGENTS_ENABLED");
   });
 
   it("matches a card's display name to its variables leniently, and only the same name", () => {

@@ -1,3 +1,5 @@
+import type { AgentPackageKind } from "./agents.js";
+
 /**
  * The names the fleet's parts derive from an agent's name, each rule written once: its package,
  * the supervisor's variables for it, its compose service and its MongoDB collections.
@@ -38,8 +40,28 @@ export function agentUrlVariableFor(agentName: string): string {
   return `${envPrefixFor(agentName)}_AGENT_URL`;
 }
 
-/** The compose service of an agent: `supervisor`, else `agent-<name>`. */
-export function serviceNameFor(agentName: string): string {
+/**
+ * The variable that tells the supervisor (and the web chat) where a host of configured agents is:
+ * `dynamic-agents` → `DYNAMIC_AGENTS_URL`, CAIPE's name. Its agents are listed at `<url>/agents`.
+ */
+export function hostUrlVariableFor(hostName: string): string {
+  return `${envPrefixFor(hostName)}_URL`;
+}
+
+/**
+ * The switch that turns a host of configured agents on or off: `dynamic-agents` →
+ * `DYNAMIC_AGENTS_ENABLED`, CAIPE's name (false: not run, nobody pointed at it).
+ */
+export function hostEnabledVariableFor(hostName: string): string {
+  return `${envPrefixFor(hostName)}_ENABLED`;
+}
+
+/**
+ * The compose service (and chart component) of a package under agents/: `supervisor`, a host by its
+ * own name (`dynamic-agents`, as CAIPE names it), else `agent-<name>`.
+ */
+export function serviceNameFor(agentName: string, kind: AgentPackageKind = "agent"): string {
+  if (kind === "host") return agentName;
   return agentName === SUPERVISOR ? SUPERVISOR : `agent-${agentName}`;
 }
 

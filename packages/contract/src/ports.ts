@@ -22,5 +22,14 @@ export const CONTRACT_PORTS: Readonly<Record<string, number>> = {
   victorops: 8016,
 };
 
+/**
+ * Ports of the hosts of agents made from configuration, by host name. CAIPE 0.6 serves its dynamic
+ * agents on 8001 inside the container and publishes 8100; 8001 is the GitHub agent's here, so the
+ * host listens on 8100 itself.
+ */
+export const HOST_PORTS: Readonly<Record<string, number>> = {
+  "dynamic-agents": 8100,
+};
+
 /** The web chat's port (CAIPE's UI port). */
 export const WEB_UI_PORT = 3000;

@@ -24,7 +24,7 @@ describe("new-agent and remove-agent refusals", () => {
   beforeAll(() => {
     repo = copyRepo();
     // A generated agent that another package depends on, to be refused removal.
-    newAgent({ repoRoot: repo, name: "ledger", port: 8100 });
+    newAgent({ repoRoot: repo, name: "ledger", port: 8120 });
     mkdirSync(join(repo, "packages", "uses-ledger"));
     writeFileSync(
       join(repo, "packages", "uses-ledger", "package.json"),
@@ -45,7 +45,9 @@ describe("new-agent and remove-agent refusals", () => {
     [{ name: "ledger" }, /agents\/ledger already exists/],
     [{ name: "atlassian" }, /\.env\.example already has ATLASSIAN_API_URL/],
     [{ name: "status-page", port: 8006 }, /Port 8006 is already used by service agent-jira/],
-    [{ name: "status-page", port: 8100 }, /Port 8100 is already used by service agent-ledger/],
+    [{ name: "status-page", port: 8120 }, /Port 8120 is already used by service agent-ledger/],
+    // The host of configured agents holds 8100.
+    [{ name: "status-page", port: 8100 }, /Port 8100 is already used by service dynamic-agents/],
     [{ name: "status-page", port: 80 }, /Port 80 is not valid/],
     // A contract agent on another port: every contract agent exists now, so fleet-edits.test.ts checks
     // that rule on a fleet without one; here the name itself is refused.

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { listAgentPackages, SUPERVISOR } from "@switchboard/contract";
@@ -79,7 +80,11 @@ async function agentTools(): Promise<Array<{ agent: string; tools: StructuredToo
   for (const agent of listAgentPackages(repoRoot)) {
     const src = join(repoRoot, "agents", agent.folder, "src");
     if (agent.name === SUPERVISOR) {
-      const graph = (await import(pathToFileURL(join(src, "graph.ts")).href)) as {
+      // The delegating graph lives in packages/delegation since issue 48 (shared with configured
+      // agents that delegate); before, in the supervisor's own src.
+      const delegation = join(repoRoot, "packages", "delegation", "src", "graph.ts");
+      const graphFile = existsSync(delegation) ? delegation : join(src, "graph.ts");
+      const graph = (await import(pathToFileURL(graphFile).href)) as {
         callAgentTool: StructuredToolInterface;
       };
       loaded.push({ agent: agent.name, tools: [graph.callAgentTool] });

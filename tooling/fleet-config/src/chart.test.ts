@@ -73,6 +73,23 @@ describe("the Helm chart's values", () => {
     expect(checkChart(gone.root)).toEqual([expect.stringContaining("no web entry for the web chat")]);
   });
 
+  it("must configure the host of configured agents under its own key, on its port", () => {
+    const moved = fixtureWithValues((values) => {
+      values.setIn(["agents", "dynamic-agents"], values.createNode({ enabled: true, port: 8100 }));
+      values.delete("dynamicAgents");
+    });
+    expect(checkChart(moved.root)).toEqual([
+      expect.stringMatching(/no dynamicAgents entry for agents\/dynamic-agents .*port: 8100/),
+      expect.stringContaining(
+        "agents.dynamic-agents: agents/dynamic-agents is a host of configured agents, not one agent; configure it under dynamicAgents.",
+      ),
+    ]);
+    const offPort = fixtureWithValues((values) => values.setIn(["dynamicAgents", "port"], 8001));
+    expect(checkChart(offPort.root)).toEqual([
+      expect.stringContaining("dynamicAgents.port is 8001, but agents/dynamic-agents declares port 8100"),
+    ]);
+  });
+
   it("are required", () => {
     const fixture = fleetFixture();
     cleanups.push(fixture.cleanup);

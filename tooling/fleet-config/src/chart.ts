@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { listAgentPackages, SUPERVISOR, WEB_UI_PORT } from "@switchboard/contract";
+import { type AgentPackage, listFleetPackages, SUPERVISOR, WEB_UI_PORT } from "@switchboard/contract";
 import { parse } from "yaml";
 import { readEnvExample } from "./env-example.js";
 import { agentMcpVariables } from "./mcp-check.js";
@@ -22,12 +22,25 @@ interface ChartValues {
   agents?: Record<string, ChartComponent | null> | null;
   /** The web chat (tools/web), component `web`. */
   web?: ChartComponent | null;
+  /** A host of configured agents, by chartKeyFor (`dynamicAgents`). */
+  [host: string]: unknown;
+}
+
+/**
+ * Where the chart's values configure a package under agents/: the supervisor at `supervisor`, an
+ * agent at `agents.<name>`, a host of configured agents at its own top-level key, its name in camel
+ * case (`dynamic-agents` → `dynamicAgents`, as `slackBot`), since it is no agent of the supervisor's.
+ */
+export function chartKeyFor(agent: Pick<AgentPackage, "name" | "kind">): string {
+  if (agent.kind === "host")
+    return agent.name.replace(/-([a-z0-9])/g, (_, next: string) => next.toUpperCase());
+  return agent.name === SUPERVISOR ? SUPERVISOR : `agents.${agent.name}`;
 }
 
 /**
  * The chart's values against the agent packages and .env.example: every agent package under agents/
- * has an `agents.<name>` entry on its port (the supervisor: `supervisor.port`), no entry names a
- * package that is not there, the web chat's `web` entry is on the contract's web UI port, and every
+ * has an `agents.<name>` entry on its port (the supervisor: `supervisor.port`; a host of configured
+ * agents: its own key, chartKeyFor), no entry names a package that is not there, the web chat's `web` entry is on the contract's web UI port, and every
  * variable the chart sets or reads from its Secret is one .env.example documents. Empty when all is well.
  */
 export function checkChart(repoRoot: string): string[] {
@@ -41,11 +54,18 @@ export function checkChart(repoRoot: string): string[] {
   }
   const problems: string[] = [];
   const agents = values.agents ?? {};
-  const packages = listAgentPackages(repoRoot);
+  const fleet = listFleetPackages(repoRoot);
+  const packages = fleet.filter((candidate) => candidate.kind === "agent");
+  const hosts = fleet.filter((candidate) => candidate.kind === "host");
 
-  for (const agent of packages) {
-    const where = agent.name === SUPERVISOR ? "supervisor" : `agents.${agent.name}`;
-    const entry = agent.name === SUPERVISOR ? values.supervisor : agents[agent.name];
+  for (const agent of fleet) {
+    const where = chartKeyFor(agent);
+    const entry =
+      agent.kind === "host"
+        ? (values[where] as ChartComponent | null | undefined)
+        : agent.name === SUPERVISOR
+          ? values.supervisor
+          : agents[agent.name];
     if (!entry) {
       problems.push(
         `${CHART_VALUES}: no ${where} entry for agents/${agent.folder} (${agent.packageName}); add ` +
@@ -78,7 +98,12 @@ export function checkChart(repoRoot: string): string[] {
   }
   const names = new Set(packages.map(({ name }) => name));
   for (const name of Object.keys(agents)) {
-    if (!names.has(name)) {
+    const host = hosts.find((candidate) => candidate.name === name);
+    if (host) {
+      problems.push(
+        `${CHART_VALUES}: agents.${name}: agents/${host.folder} is a host of configured agents, not one agent; configure it under ${chartKeyFor(host)}.`,
+      );
+    } else if (!names.has(name)) {
       problems.push(`${CHART_VALUES}: agents.${name} names no agent package under agents/.`);
     }
   }
@@ -91,7 +116,12 @@ export function checkChart(repoRoot: string): string[] {
   for (const name of Object.keys(values.config ?? {})) note(`config.${name}`, [name]);
   for (const name of Object.keys(values.secrets?.values ?? {})) note(`secrets.values.${name}`, [name]);
   note("secrets.sharedKeys", values.secrets?.sharedKeys ?? []);
-  const components = { supervisor: values.supervisor, ...prefixed(agents), web: values.web };
+  const components: Record<string, ChartComponent | null | undefined> = {
+    supervisor: values.supervisor,
+    ...prefixed(agents),
+    web: values.web,
+  };
+  for (const host of hosts) components[chartKeyFor(host)] = values[chartKeyFor(host)] as ChartComponent;
   for (const [where, entry] of Object.entries(components)) {
     for (const name of Object.keys(entry?.env ?? {})) note(`${where}.env.${name}`, [name]);
     note(`${where}.secretKeys`, entry?.secretKeys ?? []);

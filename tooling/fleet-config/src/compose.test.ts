@@ -36,6 +36,20 @@ describe("docker-compose.dev.yaml in this repository", () => {
     }
   });
 
+  it("runs the host of configured agents on its port with its app-config file, and points the supervisor at it", () => {
+    const services = readComposeFile(repoRoot).document.services ?? {};
+    const host = services["dynamic-agents"] ?? {};
+    expect(host.ports).toEqual(["8100:8100"]);
+    expect(host.profiles).toContain("dynamic-agents");
+    expect(host.volumes).toEqual([
+      "${APP_CONFIG_FILE:-./tools/fleet/config/app-config.yaml}:/config/app-config.yaml:ro",
+    ]);
+    expect(environmentOf(host).get("APP_CONFIG_FILE")).toBe("/config/app-config.yaml");
+    const supervisor = environmentOf(services.supervisor ?? {});
+    expect(supervisor.get("DYNAMIC_AGENTS_URL")).toBe("http://dynamic-agents:8100");
+    expect(supervisor.has("ENABLE_DYNAMIC_AGENTS")).toBe(false);
+  });
+
   it("gives the agents a MongoDB URI that works with and without the optional root user", () => {
     const { document } = readComposeFile(repoRoot);
     const uri = environmentOf(document.services?.["agent-jira"] ?? {}).get("MONGODB_URI") ?? "";
@@ -104,6 +118,42 @@ describe("checkCompose on a changed workspace", () => {
       "service supervisor: JIRA_AGENT_URL=http://jira:8006 names no service of this file.",
     );
     expect(problems).toContain("docker-compose.dev.yaml uses BIND_HOST; document it in .env.example.");
+  });
+
+  it("reports a host without its app-config file, or unknown to the supervisor", () => {
+    fixture = fleetFixture();
+    fixture.edit("docker-compose.dev.yaml", (text) =>
+      text
+        .replace(/^ {6}# The agents made from configuration.*\n {6}DYNAMIC_AGENTS_URL: .*\n/m, "")
+        .replace(":/config/app-config.yaml:ro", ":/config/other.yaml:ro"),
+    );
+    rmSync(join(fixture.root, "tools", "fleet", "config", "app-config.yaml"));
+    const problems = checkCompose(fixture.root);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "service supervisor: set DYNAMIC_AGENTS_URL: http://dynamic-agents:8100 (its configured agents join the roster from http://dynamic-agents:8100/agents).",
+        "service dynamic-agents (agents/dynamic-agents): mount the app-config file at /config/app-config.yaml (APP_CONFIG_FILE), read-only.",
+      ]),
+    );
+    fixture.edit("docker-compose.dev.yaml", (text) =>
+      text.replace(":/config/other.yaml:ro", ":/config/app-config.yaml:ro"),
+    );
+    expect(checkCompose(fixture.root)).toContain(
+      "service dynamic-agents (agents/dynamic-agents): it mounts ./tools/fleet/config/app-config.yaml by default, which does not exist; name a file of this repository.",
+    );
+  });
+
+  it("reports ENABLE_ wiring for a host: it is not one agent", () => {
+    fixture = fleetFixture();
+    fixture.edit("docker-compose.dev.yaml", (text) =>
+      text.replace(
+        "      DYNAMIC_AGENTS_URL: http://dynamic-agents:8100\n    depends_on",
+        '      DYNAMIC_AGENTS_URL: http://dynamic-agents:8100\n      ENABLE_DYNAMIC_AGENTS: "true"\n    depends_on',
+      ),
+    );
+    expect(checkCompose(fixture.root)).toContain(
+      "service supervisor: remove ENABLE_DYNAMIC_AGENTS: agents/dynamic-agents is a host of configured agents, not one agent; the supervisor finds them through DYNAMIC_AGENTS_URL.",
+    );
   });
 
   it("reports an agent without its profiles or a healthcheck on /ready", () => {

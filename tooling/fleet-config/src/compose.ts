@@ -3,7 +3,8 @@ import { join } from "node:path";
 import {
   type AgentPackage,
   envPrefixFor,
-  listAgentPackages,
+  hostUrlVariableFor,
+  listFleetPackages,
   SUPERVISOR,
   serviceNameFor,
 } from "@switchboard/contract";
@@ -25,6 +26,7 @@ export interface ComposeService {
   env_file?: string | Array<string | { path: string; required?: boolean }>;
   depends_on?: string[] | Record<string, { condition?: string }>;
   healthcheck?: { test?: string | string[] };
+  volumes?: Array<string | { type?: string; source?: string; target?: string; read_only?: boolean }>;
 }
 
 export interface ComposeFile {
@@ -75,6 +77,15 @@ export function mongoHost(uri: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A service's mounts as [source, target] (short syntax `source:target[:mode]`, variables filled with their defaults). */
+function mountsOf(service: ComposeService): Array<[string, string]> {
+  return (service.volumes ?? []).map((volume) => {
+    if (typeof volume === "object") return [volume.source ?? "", volume.target ?? ""];
+    const [source = "", target = ""] = interpolate(volume, {}).split(":");
+    return [source, target];
+  });
 }
 
 function healthcheckText(service: ComposeService): string {
@@ -140,6 +151,23 @@ function checkAgentService(
   if (mongoCondition !== "service_healthy") {
     problems.push(`${where}: depends_on ${MONGODB_SERVICE} with condition: service_healthy.`);
   }
+  if (agent.kind === "host") {
+    // A host serves the agents its app-config file defines: the file must be there.
+    const file = env.get("APP_CONFIG_FILE");
+    if (!file) {
+      problems.push(
+        `${where}: set APP_CONFIG_FILE to where its app-config file is mounted (e.g. /config/app-config.yaml).`,
+      );
+    } else {
+      const source = mountsOf(service).find(([, target]) => target === file)?.[0];
+      if (source === undefined)
+        problems.push(`${where}: mount the app-config file at ${file} (APP_CONFIG_FILE), read-only.`);
+      else if (source.startsWith(".") && !existsSync(join(repoRoot, source)))
+        problems.push(
+          `${where}: it mounts ${source} by default, which does not exist; name a file of this repository.`,
+        );
+    }
+  }
   const envFiles = Array.isArray(service.env_file)
     ? service.env_file
     : service.env_file
@@ -151,11 +179,34 @@ function checkAgentService(
   return problems;
 }
 
-function checkSupervisorWiring(services: Record<string, ComposeService>, agents: AgentPackage[]): string[] {
+function checkSupervisorWiring(
+  services: Record<string, ComposeService>,
+  agents: AgentPackage[],
+  hosts: AgentPackage[],
+): string[] {
   const supervisor = services[serviceNameFor(SUPERVISOR)];
   if (!supervisor) return [];
   const problems: string[] = [];
   const env = environmentOf(supervisor);
+  // A host's agents join the roster from <HOST>_URL/agents; ENABLE_<HOST> would take the host for one agent.
+  for (const host of hosts) {
+    const variable = hostUrlVariableFor(host.name);
+    const url = `http://${serviceNameFor(host.name, host.kind)}:${host.port}`;
+    if (env.get(variable) !== url) {
+      problems.push(
+        `service supervisor: set ${variable}: ${url} (its configured agents join the roster from ${url}/agents).`,
+      );
+    }
+    const prefix = envPrefixFor(host.name);
+    for (const wrong of [`ENABLE_${prefix}`, `${prefix}_AGENT_URL`]) {
+      if (env.has(wrong)) {
+        problems.push(
+          `service supervisor: remove ${wrong}: agents/${host.folder} is a host of configured agents, not one agent; the supervisor finds them through ${variable}.`,
+        );
+      }
+    }
+  }
+  const hostPrefixes = new Set(hosts.map((host) => envPrefixFor(host.name)));
   for (const agent of agents.filter((candidate) => candidate.name !== SUPERVISOR)) {
     const prefix = envPrefixFor(agent.name);
     const serviceName = serviceNameFor(agent.name);
@@ -168,7 +219,7 @@ function checkSupervisorWiring(services: Record<string, ComposeService>, agents:
   }
   for (const [key, value] of env) {
     const prefix = /^([A-Z0-9_]+)_AGENT_URL$/.exec(key)?.[1];
-    if (!prefix) continue;
+    if (!prefix || hostPrefixes.has(prefix)) continue;
     const host = /^https?:\/\/([^:/]+)/.exec(value)?.[1];
     if (!host || !services[host])
       problems.push(`service supervisor: ${key}=${value} names no service of this file.`);
@@ -178,7 +229,7 @@ function checkSupervisorWiring(services: Record<string, ComposeService>, agents:
   const prefixes = new Set(agents.map((agent) => envPrefixFor(agent.name)));
   for (const key of env.keys()) {
     const prefix = /^ENABLE_([A-Z0-9_]+)$/.exec(key)?.[1];
-    if (prefix && !prefixes.has(prefix)) {
+    if (prefix && !prefixes.has(prefix) && !hostPrefixes.has(prefix)) {
       problems.push(
         `service supervisor: ${key} enables an agent with no package under agents/; remove it and ${prefix}_AGENT_URL.`,
       );
@@ -188,9 +239,10 @@ function checkSupervisorWiring(services: Record<string, ComposeService>, agents:
 }
 
 /**
- * Checks docker-compose.dev.yaml against the workspace: valid Compose, one service per agent package
- * on its contract port with its profiles, MongoDB wiring, healthchecks on /ready, the supervisor's
- * subagent URLs, and every variable it references documented in .env.example.
+ * Checks docker-compose.dev.yaml against the workspace: valid Compose, one service per package under
+ * agents/ (each agent, and each host of configured agents with its app-config file mounted) on its
+ * contract port with its profiles, MongoDB wiring, healthchecks on /ready, the supervisor's subagent
+ * and host URLs, and every variable it references documented in .env.example.
  * Returns one line per problem, each naming the fix; an empty list means the file is right.
  */
 export function checkCompose(repoRoot: string): string[] {
@@ -204,7 +256,9 @@ export function checkCompose(repoRoot: string): string[] {
   }
   const problems = validateComposeDocument(compose.document);
   const services = compose.document.services ?? {};
-  const agents = listAgentPackages(repoRoot);
+  const packages = listFleetPackages(repoRoot);
+  const agents = packages.filter((candidate) => candidate.kind === "agent");
+  const hosts = packages.filter((candidate) => candidate.kind === "host");
 
   const mongodb = services[MONGODB_SERVICE];
   if (!mongodb) problems.push(`Add a ${MONGODB_SERVICE} service (image mongo:7).`);
@@ -230,8 +284,8 @@ export function checkCompose(repoRoot: string): string[] {
     }
     builtBy.set(folder, [...(builtBy.get(folder) ?? []), name]);
   }
-  for (const agent of agents) {
-    const expectedName = serviceNameFor(agent.name);
+  for (const agent of packages) {
+    const expectedName = serviceNameFor(agent.name, agent.kind);
     const built = builtBy.get(agent.folder) ?? [];
     if (built.length !== 1) {
       problems.push(
@@ -254,7 +308,7 @@ export function checkCompose(repoRoot: string): string[] {
       published.set(port, name);
     }
   }
-  problems.push(...checkSupervisorWiring(services, agents));
+  problems.push(...checkSupervisorWiring(services, agents, hosts));
 
   const documented = readEnvExample(repoRoot).variables;
   const referenced = new Set(interpolatedNames(compose.text));

@@ -101,4 +101,24 @@ describe("checkEnvExample on a changed workspace", () => {
     expect(problems).toContain(".env.example: add ENABLE_MY_TOOL (supervisor wiring for agents/my-tool).");
     expect(problems).toContain(".env.example: add MY_TOOL_AGENT_URL (supervisor wiring for agents/my-tool).");
   });
+
+  it("asks for a host's URL variable, and no ENABLE_ wiring for it", () => {
+    const fixture = fleetFixture();
+    cleanups.push(fixture.cleanup);
+    fixture.edit(".env.example", (text) => text.replace(/^DYNAMIC_AGENTS_URL=.*\n/m, ""));
+    fixture.edit("agents/more-agents/package.json", () =>
+      JSON.stringify({ name: "@switchboard/more-agents", switchboard: { port: 8101, kind: "host" } }),
+    );
+    const problems = checkEnvExample(fixture.root);
+    expect(problems).toContain(
+      ".env.example: add DYNAMIC_AGENTS_URL (where the supervisor finds agents/dynamic-agents's agents).",
+    );
+    expect(problems).toContain(
+      ".env.example: add MORE_AGENTS_URL (where the supervisor finds agents/more-agents's agents).",
+    );
+    expect(problems).toContain(
+      ".env.example: add MORE_AGENTS_ENABLED (whether npm start runs agents/more-agents).",
+    );
+    expect(problems.some((problem) => /ENABLE_MORE_AGENTS|MORE_AGENTS_AGENT_URL/.test(problem))).toBe(false);
+  });
 });

@@ -1,4 +1,11 @@
-import { envPrefixFor, listAgentPackages, SUPERVISOR } from "@switchboard/contract";
+import {
+  envPrefixFor,
+  hostEnabledVariableFor,
+  hostUrlVariableFor,
+  listAgentPackages,
+  listHostPackages,
+  SUPERVISOR,
+} from "@switchboard/contract";
 import { COMPOSE_FILE, environmentOf, readComposeFile } from "./compose.js";
 import { DOCUMENTED_AHEAD, READ_BY_LIBRARIES } from "./contract.js";
 import { readEnvExample } from "./env-example.js";
@@ -12,7 +19,9 @@ import { runtimePackageDirs } from "./workspace.js";
  * Checks that .env.example documents every variable the fleet's code reads (see env-scan.ts for how
  * reads are found) and nothing else. Besides code reads, it may hold what docker-compose.dev.yaml
  * references and the variables listed in DOCUMENTED_AHEAD. For each agent package it must carry
- * the supervisor's ENABLE_<AGENT>, <AGENT>_AGENT_URL, _HOST and _PORT.
+ * the supervisor's ENABLE_<AGENT>, <AGENT>_AGENT_URL, _HOST and _PORT; for each host of configured
+ * agents its <HOST>_URL and <HOST>_ENABLED (CAIPE's DYNAMIC_AGENTS_URL and DYNAMIC_AGENTS_ENABLED,
+ * read by name by npm start and the supervisor).
  * Returns one line per problem; an empty list means the file is right.
  */
 export function checkEnvExample(repoRoot: string): string[] {
@@ -49,6 +58,16 @@ export function checkEnvExample(repoRoot: string): string[] {
         problems.push(`.env.example: add ${name} (supervisor wiring for agents/${agent.folder}).`);
     }
   }
+  const hostVariables = new Set<string>();
+  for (const host of listHostPackages(repoRoot)) {
+    const url = hostUrlVariableFor(host.name);
+    const enabled = hostEnabledVariableFor(host.name);
+    hostVariables.add(url).add(enabled);
+    if (!example.variables.has(url))
+      problems.push(`.env.example: add ${url} (where the supervisor finds agents/${host.folder}'s agents).`);
+    if (!example.variables.has(enabled))
+      problems.push(`.env.example: add ${enabled} (whether npm start runs agents/${host.folder}).`);
+  }
 
   const composeNames = new Set<string>();
   try {
@@ -68,6 +87,7 @@ export function checkEnvExample(repoRoot: string): string[] {
     const read =
       reads.names.has(name) ||
       mcpVariables.has(name) ||
+      hostVariables.has(name) ||
       agentLlmVariable(name, agentNames) !== undefined ||
       reads.patterns.some((pattern) => pattern.regex.test(name)) ||
       composeNames.has(name) ||

@@ -79,4 +79,18 @@ describe("per-agent LLM overrides in the fleet files", () => {
       ".env.example: document <AGENT>_LLM_PROVIDER (each agent's own LLM settings).",
     ]);
   });
+
+  it("hold the host of configured agents' settings to the same providers", () => {
+    const root = fixture({
+      "charts/switchboard/values.yaml": (text) =>
+        text
+          .replace("dynamicAgents:\n  enabled: false", "dynamicAgents:\n  enabled: true")
+          .replace("  port: 8100\n  env: {}", "  port: 8100\n  env:\n    LLM_PROVIDER: openia"),
+    });
+    expect(checkLlmOverrides(root)).toEqual([
+      expect.stringMatching(
+        /^charts\/switchboard\/values.yaml config and dynamicAgents: LLM_PROVIDER=openia is no LLM provider/,
+      ),
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { envPrefixFor, listAgentPackages } from "@switchboard/contract";
+import { envPrefixFor, listAgentPackages, listHostPackages } from "@switchboard/contract";
 import {
   agentLlmEnv,
   agentVariable,
@@ -10,7 +10,7 @@ import {
   readAgentLlmSettings,
 } from "@switchboard/llm";
 import { parse } from "yaml";
-import { CHART_VALUES } from "./chart.js";
+import { CHART_VALUES, chartKeyFor } from "./chart.js";
 import { COMPOSE_FILE, environmentOf, readComposeFile } from "./compose.js";
 import { readEnvExample } from "./env-example.js";
 
@@ -124,12 +124,18 @@ function scopes(repoRoot: string, agents: string[]): Scope[] {
       ([agent, entry]) => [agent, `agents.${agent}`, entry] as [string, string, ChartComponent | null],
     ),
   ];
+  // A host of configured agents: its settings are the base of its agents' models (each names its own).
+  for (const host of listHostPackages(repoRoot)) {
+    const key = chartKeyFor(host);
+    components.push([host.name, key, (values as Record<string, ChartComponent | null | undefined>)[key]]);
+  }
   for (const [agent, key, component] of components) {
-    if (!agents.includes(agent) || component?.enabled === false) continue;
+    const host = listHostPackages(repoRoot).some((candidate) => candidate.name === agent);
+    if ((!agents.includes(agent) && !host) || component?.enabled === false) continue;
     const secrets = [...shared, ...(component?.secretKeys ?? [])].map((name) => [name, SET_ELSEWHERE]);
     found.push({
       where: `${CHART_VALUES} config and ${key}`,
-      agents: [agent],
+      agents: host ? [] : [agent],
       env: { ...Object.fromEntries(secrets), ...config, ...strings(component?.env) },
       complete: true,
     });

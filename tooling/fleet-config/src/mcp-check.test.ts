@@ -70,4 +70,17 @@ describe("the agents' MCP settings in the fleet files", () => {
       ".env.example: document <AGENT>_MCP_CONFIRM_TOOLS (the runtime reads it for every agent).",
     ]);
   });
+
+  it("name an MCP variable set for the host of configured agents, whose tools come from its app-config file", () => {
+    const fixture = fleetFixture();
+    cleanups.push(fixture.cleanup);
+    fixture.edit("charts/switchboard/values.yaml", (text) =>
+      text.replace("  port: 8100\n  env: {}", "  port: 8100\n  env:\n    DYNAMIC_AGENTS_MCP_SERVERS: '{}'"),
+    );
+    expect(checkMcpSettings(fixture.root)).toEqual([
+      expect.stringMatching(
+        /^charts\/switchboard\/values.yaml dynamicAgents.env: DYNAMIC_AGENTS_MCP_SERVERS is read by no agent/,
+      ),
+    ]);
+  });
 });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   listAgentPackages,
+  listHostPackages,
   mcpReferences,
   mcpVariablePrefix,
   mcpVariablesFor,
@@ -9,7 +10,7 @@ import {
   SUPERVISOR,
 } from "@switchboard/contract";
 import { parse } from "yaml";
-import { CHART_VALUES } from "./chart.js";
+import { CHART_VALUES, chartKeyFor } from "./chart.js";
 import { COMPOSE_FILE, environmentOf, readComposeFile } from "./compose.js";
 import { readEnvExample } from "./env-example.js";
 
@@ -129,9 +130,22 @@ function settingsIn(repoRoot: string, example: ReturnType<typeof readEnvExample>
       for (const [name, value] of Object.entries(values.config ?? {})) {
         settings.push({ where: `${CHART_VALUES} config`, name, value: String(value ?? "") });
       }
-      for (const [agent, entry] of Object.entries(values.agents ?? {})) {
+      const components: Array<[string, { env?: Record<string, unknown> | null } | null | undefined]> = [
+        ...Object.entries(values.agents ?? {}).map(
+          ([agent, entry]) => [`agents.${agent}`, entry] as [string, typeof entry],
+        ),
+        // A host's agents take their tools from its app-config file, not from MCP variables.
+        ...listHostPackages(repoRoot).map(
+          (host) =>
+            [chartKeyFor(host), (values as Record<string, unknown>)[chartKeyFor(host)]] as [
+              string,
+              { env?: Record<string, unknown> | null } | null | undefined,
+            ],
+        ),
+      ];
+      for (const [key, entry] of components) {
         for (const [name, value] of Object.entries(entry?.env ?? {})) {
-          settings.push({ where: `${CHART_VALUES} agents.${agent}.env`, name, value: String(value ?? "") });
+          settings.push({ where: `${CHART_VALUES} ${key}.env`, name, value: String(value ?? "") });
         }
       }
     } catch {

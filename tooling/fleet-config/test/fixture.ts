@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listAgentPackages } from "@switchboard/contract";
+import { listFleetPackages } from "@switchboard/contract";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -20,16 +20,19 @@ export function fleetFixture(): {
     "package.json",
     "pnpm-workspace.yaml",
     "charts/switchboard/values.yaml",
+    "tools/fleet/config/app-config.yaml",
   ]) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     cpSync(join(repoRoot, file), join(root, file));
   }
-  for (const agent of listAgentPackages(repoRoot)) {
+  for (const agent of listFleetPackages(repoRoot)) {
     mkdirSync(join(root, "agents", agent.folder, "src"), { recursive: true });
     cpSync(
       join(repoRoot, "agents", agent.folder, "package.json"),
       join(root, "agents", agent.folder, "package.json"),
     );
+    // A host of configured agents has no agent.ts: its agents are made from configuration.
+    if (agent.kind === "host") continue;
     cpSync(
       join(repoRoot, "agents", agent.folder, "src", "agent.ts"),
       join(root, "agents", agent.folder, "src", "agent.ts"),

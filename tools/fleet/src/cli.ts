@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { parseEnv } from "node:util";
 import { redactSecrets } from "@switchboard/common";
 import { tail } from "./agent-process.js";
-import { startFleet } from "./fleet.js";
+import { appConfigFile, startFleet } from "./fleet.js";
 import { formatLine } from "./log-lines.js";
 
 /** `npm start`: the whole fleet as local processes until Ctrl-C. */
@@ -38,6 +38,11 @@ export async function main(root: string): Promise<void> {
   say("");
   say(`Supervisor   ${fleet.supervisor.url}`);
   for (const agent of fleet.agents) say(`${agent.name.padEnd(12)} ${agent.url}`);
+  for (const host of fleet.hosts) {
+    say(
+      `${host.name.padEnd(12)} ${host.url}/agents  (agents made from ${relative(root, appConfigFile(root, env))})`,
+    );
+  }
   if (fleet.web) say(`${"web chat".padEnd(12)} ${fleet.web.url}`);
   if (fleet.slackBot) say(`${"slack bot".padEnd(12)} ${fleet.slackBot.url}`);
   for (const failure of fleet.failed) say(`${failure.name.padEnd(12)} not running (see its output above)`);

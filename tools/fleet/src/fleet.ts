@@ -1,11 +1,15 @@
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   type AgentPackage,
   agentUrlVariableFor,
   enableVariableFor,
   envPrefixFor,
+  hostEnabledVariableFor,
+  hostUrlVariableFor,
   listAgentPackages,
+  listFleetPackages,
+  listHostPackages,
   SUPERVISOR,
   WEB_UI_PORT,
 } from "@switchboard/contract";
@@ -21,6 +25,8 @@ export interface FleetMember {
 export interface Fleet {
   supervisor: FleetMember;
   agents: FleetMember[];
+  /** The hosts of agents made from configuration (agents/dynamic-agents), each serving its agents at `<url>/agents/<id>/`. */
+  hosts: FleetMember[];
   /** The web chat talking to the supervisor; undefined when it did not start (see `failed`). */
   web: FleetMember | undefined;
   /** The Slack relay, when SLACK_INTEGRATION_BOT_TOKEN is set; undefined otherwise or when it did not start. */
@@ -41,20 +47,30 @@ export interface FleetOptions {
 }
 
 /**
- * `ENABLE_<AGENT>=false` for every agent package of `root` but `keep` (the supervisor always runs):
- * a fleet of just those agents, however many packages the repository holds.
+ * `ENABLE_<AGENT>=false` for every agent package of `root` but `keep` (the supervisor always runs),
+ * and `<HOST>_ENABLED=false` for every host of configured agents not in `keep`: a fleet of just
+ * those, however many packages the repository holds.
  */
 export function onlyAgents(root: string, keep: readonly string[]): Record<string, string> {
   return Object.fromEntries(
-    listAgentPackages(root)
+    listFleetPackages(root)
       .filter((agent) => agent.name !== SUPERVISOR && !keep.includes(agent.name))
-      .map((agent) => [enableVariableFor(agent.name), "false"]),
+      .map((agent) => [
+        agent.kind === "host" ? hostEnabledVariableFor(agent.name) : enableVariableFor(agent.name),
+        "false",
+      ]),
   );
 }
 
+/** The app-config file npm start gives a host when APP_CONFIG_FILE is unset: one agent on the offline model. */
+export const DEFAULT_APP_CONFIG = join(import.meta.dirname, "..", "config", "app-config.yaml");
+
 /**
  * Starts every enabled agent package (ENABLE_<AGENT>=false leaves one out) on its contract port
- * (<AGENT>_AGENT_PORT overrides), then the supervisor (SUPERVISOR_PORT overrides) wired to them.
+ * (<AGENT>_AGENT_PORT overrides) and every host of configured agents (CAIPE's
+ * DYNAMIC_AGENTS_ENABLED=false leaves it out; see startHost), then the supervisor (SUPERVISOR_PORT
+ * overrides) wired to them: ENABLE_<AGENT> and <AGENT>_AGENT_URL for each agent, DYNAMIC_AGENTS_URL
+ * for the host, whose agents it lists there.
  * Agents start as many at a time as the machine has cores: a start is CPU-bound (loading modules),
  * so sixteen at once on two cores finish no sooner, and each would wait on the others past its
  * start timeout.
@@ -67,16 +83,25 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
   const agents = packages.filter((agent) => agent.name !== SUPERVISOR);
   if (!supervisor) throw new Error(`No supervisor package under ${options.root}/agents.`);
   const enabled = agents.filter((agent) => options.env[enableVariableFor(agent.name)]?.trim() !== "false");
+  const allHosts = listHostPackages(options.root);
+  const hosts = allHosts.filter((host) => hostEnabled(host, options.env));
 
+  const toStart = [...enabled, ...hosts];
   const started = await settledFewAtATime(
-    enabled.map((agent) => () => start(agent, options, localPort(agent, options.env))),
+    toStart.map(
+      (agent) => () =>
+        agent.kind === "host"
+          ? startHost(agent, options)
+          : start(agent, options, localPort(agent, options.env)),
+    ),
     availableParallelism(),
   );
   const members: FleetMember[] = [];
+  const hostMembers: FleetMember[] = [];
   const failed: Fleet["failed"] = [];
   started.forEach((result, index) => {
-    const agent = enabled[index] as AgentPackage;
-    if (result.status === "fulfilled") members.push(result.value);
+    const agent = toStart[index] as AgentPackage;
+    if (result.status === "fulfilled") (agent.kind === "host" ? hostMembers : members).push(result.value);
     else
       failed.push({
         name: agent.name,
@@ -84,7 +109,16 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
       });
   });
 
-  const wiring: NodeJS.ProcessEnv = {};
+  // The supervisor and the web chat find a host's agents at <HOST>_URL: the one running here, else
+  // none (undefined removes it), so a CAIPE .env's container URL (http://dynamic-agents:8001) is not
+  // polled in vain.
+  const hostUrls: NodeJS.ProcessEnv = Object.fromEntries(
+    allHosts.map((host) => [
+      hostUrlVariableFor(host.name),
+      hostMembers.find((member) => member.name === host.name)?.url,
+    ]),
+  );
+  const wiring: NodeJS.ProcessEnv = { ...hostUrls };
   for (const member of members) {
     wiring[enableVariableFor(member.name)] = "true";
     wiring[agentUrlVariableFor(member.name)] = member.url;
@@ -96,18 +130,20 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
   try {
     head = await start(
       supervisor,
-      { ...options, env: { ...options.env, ...wiring } },
+      { ...options, env: withWiring(options.env, wiring) },
       options.env.SUPERVISOR_PORT,
     );
   } catch (error) {
-    await stopAll(members);
+    await stopAll([...members, ...hostMembers]);
     throw error;
   }
   // The web chat is for people: one that cannot start is reported, and the fleet runs without it.
-  const web = await startWeb(options, head.url).catch((error: unknown) => {
-    failed.push({ name: WEB, error: error instanceof Error ? error.message : String(error) });
-    return undefined;
-  });
+  const web = await startWeb({ ...options, env: withWiring(options.env, hostUrls) }, head.url).catch(
+    (error: unknown) => {
+      failed.push({ name: WEB, error: error instanceof Error ? error.message : String(error) });
+      return undefined;
+    },
+  );
   const slackBot = options.env.SLACK_INTEGRATION_BOT_TOKEN?.trim()
     ? await startSlackBot(options, head.url, web?.url).catch((error: unknown) => {
         failed.push({ name: SLACK_BOT, error: error instanceof Error ? error.message : String(error) });
@@ -118,11 +154,52 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
   return {
     supervisor: head,
     agents: members,
+    hosts: hostMembers,
     web,
     slackBot,
     failed,
-    stop: () => stopAll([...tools, head, ...members]),
+    stop: () => stopAll([...tools, head, ...members, ...hostMembers]),
   };
+}
+
+/** `env` with `wiring` applied: a variable wired to undefined is removed. */
+function withWiring(env: NodeJS.ProcessEnv, wiring: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const next = { ...env, ...wiring };
+  for (const [name, value] of Object.entries(wiring)) if (value === undefined) delete next[name];
+  return next;
+}
+
+/** Whether npm start runs a host: unless `<HOST>_ENABLED` (CAIPE's DYNAMIC_AGENTS_ENABLED) says false. */
+function hostEnabled(host: AgentPackage, env: NodeJS.ProcessEnv): boolean {
+  const value = env[hostEnabledVariableFor(host.name)]?.trim().toLowerCase();
+  return !["false", "0", "no", "off"].includes(value ?? "");
+}
+
+/**
+ * Starts a host of configured agents on its port, or on the port of `<HOST>_URL` when that names this
+ * machine (DYNAMIC_AGENTS_URL=http://localhost:8200), reading APP_CONFIG_FILE (relative to the
+ * repository, as CAIPE's .env writes it), else DEFAULT_APP_CONFIG.
+ */
+function startHost(host: AgentPackage, options: FleetOptions): Promise<FleetMember> {
+  const env = { ...options.env, APP_CONFIG_FILE: appConfigFile(options.root, options.env) };
+  return start(host, { ...options, env }, loopbackPort(options.env[hostUrlVariableFor(host.name)]));
+}
+
+/** The app-config file npm start gives a host: APP_CONFIG_FILE, relative to the repository, else DEFAULT_APP_CONFIG. */
+export function appConfigFile(root: string, env: NodeJS.ProcessEnv): string {
+  const file = env.APP_CONFIG_FILE?.trim();
+  return file ? resolve(root, file) : DEFAULT_APP_CONFIG;
+}
+
+/** The port of a URL on this machine; undefined for another machine's (a CAIPE .env's container URL). */
+function loopbackPort(url: string | undefined): string | undefined {
+  try {
+    const { hostname, port } = new URL(url ?? "");
+    const local = hostname === "localhost" || hostname.startsWith("127.") || hostname === "[::1]";
+    return local && port ? port : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const SLACK_BOT = "slack-bot";
