@@ -199,6 +199,16 @@ describe("an MCP server connected once over SSE, its tools made per agent", () =
       await hostile.close();
     }
   });
+
+  it("connects again after the SSE server restarts, for every agent sharing it", async () => {
+    await sse.restart();
+    for (const name of ["triage", "clerk"]) {
+      const turn = await (await connectAgent(host.urlOf(name))).send({ text: "call desk_list_tickets {}" });
+      expect(turn.state, name).toBe("completed");
+      expect(turn.text, name).toMatch(/Printer on fire/);
+    }
+    expect(sse.openStreams).toBe(1);
+  });
 });
 
 describe("a shared SSE server that receives the user's own token", () => {
