@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createLogger, type Logger } from "@switchboard/common";
 import { createChatModel } from "@switchboard/llm";
-import { type CheckpointerHandle, openCheckpointer } from "@switchboard/utils";
+import { assertValidAgentName, type CheckpointerHandle, openCheckpointer } from "@switchboard/utils";
 import type { MongoClient } from "mongodb";
 import { AnchoredAuditLog, AnchorFile } from "./audit/anchor.js";
 import type { AuditLog } from "./audit/audit-log.js";
@@ -90,7 +90,12 @@ export interface MountOptions extends ServeOptions {
  */
 export async function mountAgent(definition: AgentDefinition, options: MountOptions): Promise<MountedAgent> {
   const env = options.env ?? process.env;
-  const name = definition.name;
+  // It names the agent's collections, metrics and hop audience: checked before anything opens.
+  const name = assertValidAgentName(
+    definition.name,
+    "the mounted agent's definition",
+    "give the agent an id of that form",
+  );
   const logger = options.logger ?? createLogger({ base: { agent: name } });
   const settings = readRuntimeSettings(env, { name, port: 0 });
   const auth = readAuthSettings(env, name);

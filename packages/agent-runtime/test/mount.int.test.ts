@@ -119,4 +119,15 @@ describe("agents mounted behind one server at their own path prefixes", () => {
     expect(turn.state).toBe("completed");
     expect(await mongo.db(dbName).command({ ping: 1 })).toMatchObject({ ok: 1 });
   });
+
+  it("refuses a definition whose name cannot name its collections, before anything opens", async () => {
+    for (const name of ["checkpoints_desk/../x", "Desk", "", "a".repeat(64), "notes\u0000"]) {
+      await expect(
+        mountAgent(
+          { ...notesAgent([]), name },
+          { env: { ...testMongoEnv(dbName), ...llm.env }, logger, publicUrl: `${base}/agents/x`, mongo },
+        ),
+      ).rejects.toThrow(/cannot name MongoDB collections.*give the agent an id of that form/);
+    }
+  });
 });
