@@ -86,7 +86,8 @@ export interface MountOptions extends ServeOptions {
  * Builds an agent to be served by a host: everything `serveAgent` starts (MCP servers, its own
  * checkpointer and stores, model, policies, memory, executor, A2A request handler, HTTP app) but no
  * listener. Its name is the definition's (a host's agents share one env: AGENT_NAME names none of
- * them), and its card names `options.publicUrl`.
+ * them), and its card names `options.publicUrl`. Its MCP tools are its definition's: the host's
+ * `<AGENT>_MCP_*` variables are no configured agent's, even one named like a packaged agent.
  */
 export async function mountAgent(definition: AgentDefinition, options: MountOptions): Promise<MountedAgent> {
   const env = options.env ?? process.env;
@@ -100,7 +101,15 @@ export async function mountAgent(definition: AgentDefinition, options: MountOpti
   const settings = readRuntimeSettings(env, { name, port: 0 });
   const auth = readAuthSettings(env, name);
   if (auth.mode === "jwt") for (const warning of auth.warnings) logger.warn(warning);
-  const built = await buildAgent(definition, { ...options, env, logger, name, settings, auth });
+  const built = await buildAgent(definition, {
+    ...options,
+    env,
+    logger,
+    name,
+    settings,
+    auth,
+    mounted: true,
+  });
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
   const agent = built.mount(publicUrl);
   logger.info({ url: publicUrl, ...built.described }, `${name} agent mounted`);
@@ -139,6 +148,8 @@ interface BuildOptions {
   checkpointer?: BaseCheckpointSaver;
   mongo?: MongoClient;
   serviceName?: string;
+  /** Mounted by a host: its env is the host's, so `<AGENT>_MCP_*` variables are not the agent's. */
+  mounted?: boolean;
 }
 
 /** What a turn that did not finish before its agent stopped tells the caller. */
@@ -172,6 +183,7 @@ export async function buildAgent(definition: AgentDefinition, options: BuildOpti
       logger,
       timeoutMs: settings.mcpStartupTimeoutMs,
       nativeTools,
+      agentVariables: !options.mounted,
     });
     // The agent's own checkpointer (by its settings), held here and closed with the agent: another
     // agent in the process has its own (on the host's shared client when one is given).
