@@ -86,8 +86,9 @@ export interface MountOptions extends ServeOptions {
  * Builds an agent to be served by a host: everything `serveAgent` starts (MCP servers, its own
  * checkpointer and stores, model, policies, memory, executor, A2A request handler, HTTP app) but no
  * listener. Its name is the definition's (a host's agents share one env: AGENT_NAME names none of
- * them), and its card names `options.publicUrl`. Its MCP tools are its definition's: the host's
- * `<AGENT>_MCP_*` variables are no configured agent's, even one named like a packaged agent.
+ * them), and its card names `options.publicUrl`. Its MCP tools are its definition's and its model
+ * the env's shared settings: the host's `<AGENT>_MCP_*` and `<AGENT>_…` LLM variables are no
+ * configured agent's, even one named like a packaged agent.
  */
 export async function mountAgent(definition: AgentDefinition, options: MountOptions): Promise<MountedAgent> {
   const env = options.env ?? process.env;
@@ -148,7 +149,7 @@ interface BuildOptions {
   checkpointer?: BaseCheckpointSaver;
   mongo?: MongoClient;
   serviceName?: string;
-  /** Mounted by a host: its env is the host's, so `<AGENT>_MCP_*` variables are not the agent's. */
+  /** Mounted by a host: its env is the host's, so `<AGENT>_MCP_*` and `<AGENT>_…` LLM variables are not the agent's. */
   mounted?: boolean;
 }
 
@@ -251,7 +252,8 @@ async function buildOn(
     },
     ...(linking.on ? { linking: linking.on } : {}),
   });
-  const llm = await createChatModel({ env, agent: name });
+  // A mounted agent's env is its host's: `<AGENT>_…` LLM settings there are no configured agent's.
+  const llm = await createChatModel({ env, ...(options.mounted ? {} : { agent: name }) });
   // The offline model reads only the newest message (or tool results) and cannot summarize: its
   // "summary" would be its help text in place of the history.
   const context = llm.offline ? undefined : settings.context;
@@ -275,6 +277,7 @@ async function buildOn(
     conversations: stores,
     access: access.access,
     ...(options.mongo ? { mongo: options.mongo } : {}),
+    agentVariables: !options.mounted,
   });
   const metrics = createMetrics(checkpoints.metrics);
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.

@@ -132,7 +132,7 @@ describe("agents mounted behind one server at their own path prefixes", () => {
     }
   });
 
-  it("gives an agent named like a packaged one none of that agent's MCP servers from the host's env", async () => {
+  it("gives an agent named like a packaged one none of that agent's MCP servers or model settings from the host's env", async () => {
     // The host's env holds the packaged desk agent's servers, with their credential; a mounted "desk"
     // would fail to start if it tried this one (nothing listens there), and served, it does.
     const env = {
@@ -142,12 +142,24 @@ describe("agents mounted behind one server at their own path prefixes", () => {
         tickets: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer desk-operator-secret" } },
       }),
       DESK_MCP_CONFIRM_TOOLS: "create_ticket",
+      // Nor the packaged agent's model settings: nothing listens here either.
+      DESK_OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
     };
     const mounted = await mountAgent(
       { ...deskAgent, name: "desk" },
       { env, logger, publicUrl: `${base}/agents/desk-again`, mongo },
     );
-    await mounted.close();
+    agents.set("desk-again", mounted);
+    try {
+      const turn = await (await connectAgent(`${base}/agents/desk-again`, { logger })).send({
+        text: "hello",
+      });
+      expect(turn.state).toBe("completed");
+      expect(turn.text).toBe("Done.");
+    } finally {
+      agents.delete("desk-again");
+      await mounted.close();
+    }
     await expect(
       serveAgent(deskAgent, { env: { ...env, PORT: "0", HOST: "127.0.0.1", AGENT_NAME: "desk" }, logger }),
     ).rejects.toThrow(/MCP server "tickets" at http:\/\/127\.0\.0\.1:9\/mcp cannot be reached/);
