@@ -1,0 +1,137 @@
+import { createServer } from "node:http";
+import {
+  loadPolicies,
+  principalOf,
+  readAuthzSettings,
+} from "@switchboard/agent-runtime";
+import { readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
+import { createLogger, type Logger, listenHttp } from "@switchboard/common";
+import { Gauge, Registry } from "prom-client";
+import { definitionsApi, openDefinitions } from "../definitions/index.js";
+import { readHostSettings } from "../env.js";
+import { HostAccess } from "./access.js";
+import { AgentSet } from "./agent-set.js";
+import { openSharedMongo } from "./mongo.js";
+import { callerPrincipal, hostApp } from "./routes.js";
+import { ToolSources } from "./tool-sources.js";
+
+export interface RunningHost {
+  /** Loopback URL of the port it bound. */
+  url: string;
+  port: number;
+  publicUrl: string;
+  agents: AgentSet;
+  /** Stops taking requests, lets every agent finish its turns (the grace period), closes everything. */
+  drain(graceMs?: number): Promise<void>;
+}
+
+/** The name the host's own log lines, metrics and hop audience go by. */
+export const HOST_NAME = "dynamic-agents";
+
+/**
+ * Starts the host: one MongoDB client for every agent and the definitions, the definitions (file and
+ * store), the agents they define (a failing one is logged and skipped, never fatal to the others),
+ * one HTTP server for all, and from then on every change to the definitions applied as it comes.
+ */
+export async function startHost(options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<RunningHost> {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? createLogger({ base: { agent: HOST_NAME } });
+  const settings = readHostSettings(env);
+  const auth = readAuthSettings(env, HOST_NAME);
+  const authz = readAuthzSettings(env);
+  const policies = loadPolicies(authz, logger);
+  const mongo = await openSharedMongo(env, logger);
+  const cleanups: Array<() => Promise<void> | void> = [() => policies?.close(), () => mongo?.close()];
+  try {
+    const source = await openDefinitions({ env, logger, ...(mongo ? { db: mongo.db } : {}) });
+    cleanups.unshift(() => source.close());
+    for (const name of source.current().unused) logger.warn(`${name} in the app config is not used by Switchboard`);
+
+    const server = createServer();
+    const port = await listenHttp(server, settings.port, settings.host);
+    const url = `http://127.0.0.1:${port}`;
+    const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
+    const agents = new AgentSet({
+      env,
+      logger,
+      authMode: auth.mode,
+      ...(mongo ? { mongo: mongo.client } : {}),
+      sources: new ToolSources({ env, logger, timeoutMs: settings.mcpStartupTimeoutMs }),
+      publicUrl: (id) => `${publicUrl}/agents/${id}`,
+      localUrl: (id) => `${url}/agents/${id}`,
+      shutdownGraceMs: settings.shutdownGraceMs,
+    });
+    const access = new HostAccess(
+      policies?.engine,
+      (id) => source.current().agents.find((spec) => spec.id === id),
+      auth.mode,
+    );
+    const registry = hostMetrics(agents);
+    let draining = false;
+    const principal = callerPrincipal((user) => principalOf(user, authz.groupClaims));
+    server.on(
+      "request",
+      hostApp({
+        agents,
+        access,
+        auth,
+        principalOf: principal,
+        api: definitionsApi({
+          source,
+          store: source,
+          decide: (caller, action, agentId) =>
+            access.decide(caller ?? principalOf(undefined, authz.groupClaims), action, agentId),
+          logger,
+        }),
+        registry,
+        publicUrl: () => publicUrl,
+        draining: () => draining,
+      }),
+    );
+    await agents.reconcile(source.current());
+    const unsubscribe = source.onChange((next) => {
+      void agents.reconcile(next);
+    });
+    cleanups.unshift(unsubscribe);
+    logger.info({ url: publicUrl, port, agents: agents.list().map((agent) => agent.spec.id) }, "dynamic agents host ready");
+    return {
+      url,
+      port,
+      publicUrl,
+      agents,
+      drain: async (graceMs = settings.shutdownGraceMs) => {
+        draining = true;
+        unsubscribe();
+        await agents.close(graceMs);
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const cleanup of cleanups) await cleanup();
+      },
+    };
+  } catch (error) {
+    for (const cleanup of cleanups) await cleanup();
+    throw error;
+  }
+}
+
+/** The host's own metrics: how many agents it serves and how many it refused (per-agent ones are each agent's). */
+function hostMetrics(agents: AgentSet): Registry {
+  const registry = new Registry();
+  new Gauge({
+    name: "dynamic_agents_served",
+    help: "Configured agents this host serves",
+    registers: [registry],
+    collect() {
+      this.set(agents.list().length);
+    },
+  });
+  new Gauge({
+    name: "dynamic_agents_refused",
+    help: "Configured agents whose latest definition could not be built (their last good one, if any, still serves)",
+    registers: [registry],
+    collect() {
+      this.set(agents.problems().size);
+    },
+  });
+  return registry;
+}
