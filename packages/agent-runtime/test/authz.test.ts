@@ -61,6 +61,25 @@ describe("decisions on a Cedar policy file", () => {
     expect(engine.decide({ principal: sre, action: "reach", agent: "aws" }).allowed).toBe(true);
   });
 
+  it("decides configure on the agent itself, whatever tool a caller names", () => {
+    const builders = new PolicyEngine(
+      parsePolicies(
+        `@id("plat-configures-triage")
+permit(principal in Switchboard::Group::"plat", action == Switchboard::Action::"configure", resource == Switchboard::Agent::"triage");`,
+        "configure policies",
+      ),
+    );
+    const configure = (principal: Principal, agent: string, tool?: string) =>
+      builders.decide({ principal, action: "configure", agent, ...(tool ? { tool } : {}) });
+    expect(configure(plat, "triage")).toMatchObject({ allowed: true, policies: ["plat-configures-triage"] });
+    expect(configure(plat, "triage", "create_issue").allowed).toBe(true);
+    expect(configure(plat, "jira").allowed).toBe(false);
+    expect(configure(reader, "triage").allowed).toBe(false);
+    // Reaching an agent is not configuring it, nor the other way round.
+    expect(builders.decide({ principal: plat, action: "reach", agent: "triage" }).allowed).toBe(false);
+    expect(engine.decide({ principal: reader, action: "configure", agent: "jira" }).allowed).toBe(false);
+  });
+
   it("refuses the local principal where policies ask for a signed-in user", () => {
     expect(engine.decide({ principal: LOCAL_PRINCIPAL, action: "reach", agent: "jira" }).allowed).toBe(false);
   });
@@ -87,6 +106,20 @@ describe("CAIPE's role settings as policies", () => {
       engine.decide({ principal: reader, action: "read", agent: "github", tool: "list_repos" }).allowed,
     ).toBe(true);
     expect(engine.decide({ principal: outsider, action: "reach", agent: "github" }).allowed).toBe(false);
+  });
+
+  it("lets admins configure agents, and readers and everyone else not", () => {
+    const configure = { action: "configure" as const, agent: "triage" };
+    expect(engine.decide({ principal: admin, ...configure }).allowed).toBe(true);
+    expect(engine.decide({ principal: reader, ...configure }).allowed).toBe(false);
+    expect(engine.decide({ principal: outsider, ...configure }).allowed).toBe(false);
+    const readonlyByDefault = new PolicyEngine(
+      rbacPolicies({ adminGroups: ["platform-admins"], readonlyGroups: [], defaultRole: "readonly" }),
+    );
+    expect(readonlyByDefault.decide({ principal: outsider, action: "reach", agent: "triage" }).allowed).toBe(
+      true,
+    );
+    expect(readonlyByDefault.decide({ principal: outsider, ...configure }).allowed).toBe(false);
   });
 
   it("a required group shuts out everyone else, admins of other groups too", () => {

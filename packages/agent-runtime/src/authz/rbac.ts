@@ -1,6 +1,9 @@
 import type { PolicyTexts } from "./policy-set.js";
 
-/** CAIPE's roles: admin may do everything, readonly may reach agents and read; none, nothing. */
+/**
+ * CAIPE's roles: admin may do everything (configuring agents too, as CAIPE's admins alone create
+ * dynamic agents), readonly may reach agents and read; none, nothing.
+ */
 export type Role = "admin" | "readonly" | "none";
 
 export interface RbacSettings {

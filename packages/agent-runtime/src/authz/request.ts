@@ -8,9 +8,11 @@ import type { Principal } from "./principal.js";
  * - `read` / `change`: call one of its tools that reads or changes (the resource is the call,
  *   `Switchboard::Call`, inside its tool, its agent, and each thing its arguments name);
  * - `approve`: answer (approve or decline) a change another user's turn waits on; the resource is
- *   that change's call, as for `change`, with `resource.requester` the user whose change it is.
+ *   that change's call, as for `change`, with `resource.requester` the user whose change it is;
+ * - `configure`: create, change or delete a configured agent's definition (the dynamic-agents API;
+ *   the resource is the agent, `Switchboard::Agent::"<id>"`, as for reach).
  */
-export type AuthzAction = "reach" | "audit" | "read" | "change" | "approve";
+export type AuthzAction = "reach" | "audit" | "read" | "change" | "approve" | "configure";
 
 /**
  * What a call acts on, as its tool declares it from the arguments: kind → name, e.g.
@@ -48,6 +50,9 @@ export interface CedarRequest {
 
 const NS = "Switchboard";
 
+/** The actions whose resource is the agent itself, never a call. */
+const ON_AGENT = new Set<AuthzAction>(["reach", "audit", "configure"]);
+
 /** The entities and uids for one question: built per call, so nothing is shared between callers. */
 export function cedarRequest(question: AuthzQuestion): CedarRequest {
   const { principal, agent, requester } = question;
@@ -61,7 +66,7 @@ export function cedarRequest(question: AuthzQuestion): CedarRequest {
     { uid: agentUid, attrs: {}, parents: [] },
   ];
   const action = { type: `${NS}::Action`, id: question.action };
-  if (question.action === "reach" || question.action === "audit" || !question.tool) {
+  if (ON_AGENT.has(question.action) || !question.tool) {
     return { principal: user, action, resource: agentUid, context: {}, entities };
   }
   const toolUid = { type: `${NS}::Tool`, id: `${agent}/${question.tool}` };
