@@ -78,7 +78,8 @@ export async function startHost(options: { env?: NodeJS.ProcessEnv; logger?: Log
         principalOf: principal,
         api: definitionsApi({
           source,
-          store: source,
+          store: source.store,
+          caller: principal,
           decide: (caller, action, agentId) =>
             access.decide(caller ?? principalOf(undefined, authz.groupClaims), action, agentId),
           logger,

@@ -1,0 +1,166 @@
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { connectAgent } from "@switchboard/a2a-client";
+import { scratchDir } from "@switchboard/vitest-config/scratch";
+import type { AgentProcess } from "@switchboard-testing/test-agents";
+import { type DeskHttpServer, startDeskHttpServer } from "@switchboard-testing/test-mcp";
+import { callTool, replyFromToolResult, rules, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
+import { MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { caipeAppConfig, caipeGitDir } from "./caipe-app-config.js";
+import { memoryServerScript, startHost } from "./host-process.js";
+
+const gitDir = caipeGitDir();
+
+/** "use <tool> [<json>]" calls that tool; a tool's result is the answer; anything else is a greeting. */
+const script = rules(
+  [
+    {
+      lastUser: /^use (\w+)(?: (\{.*\}))?$/,
+      reply: (_r, { match }) => callTool(match?.[1] ?? "", JSON.parse(match?.[2] ?? "{}")),
+    },
+    { afterTool: true, reply: replyFromToolResult() },
+  ],
+  say("Hello from a configured agent."),
+);
+
+describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () => {
+  const dir = scratchDir("dynamic-agents-host");
+  const dbName = uniqueDbName("dynamic");
+  let llm: ScriptedLlm;
+  let desk: DeskHttpServer;
+  let host: AgentProcess;
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm({ script });
+    desk = await startDeskHttpServer({ stateFile: join(dir, "desk.json") });
+    const configFile = join(dir, "app-config.yaml");
+    writeFileSync(
+      configFile,
+      caipeAppConfig(gitDir as string, {
+        mcp_servers: [
+          {
+            id: "memory",
+            name: "Memory",
+            description: "The published memory server, over stdio",
+            transport: "stdio",
+            command: process.execPath,
+            args: [memoryServerScript()],
+            env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") },
+          },
+        ],
+        agents: [
+          {
+            id: "desk-agent",
+            name: "Desk Agent",
+            description: "Tickets on the desk, and what to remember",
+            system_prompt: "You keep the ticket desk.",
+            model_id: "global.anthropic.claude-haiku-4-5-20251001-v1:0",
+            model_provider: "aws-bedrock",
+            visibility: "global",
+            allowed_tools: { github: ["list_tickets", "create_ticket", "close_ticket"], memory: true },
+            interrupt_on: { github: { list_tickets: true } },
+            subagents: [],
+            enabled: true,
+          },
+          {
+            id: "disabled-agent",
+            name: "Disabled",
+            description: "Not served",
+            system_prompt: "-",
+            model_id: "gpt-4o",
+            model_provider: "azure-openai",
+            visibility: "global",
+            allowed_tools: {},
+            subagents: [],
+            enabled: false,
+          },
+        ],
+      }),
+    );
+    host = await startHost({
+      ...testMongoEnv(dbName),
+      ...llm.envFor("azure-openai"),
+      ...llm.envFor("aws-bedrock"),
+      APP_CONFIG_FILE: configFile,
+      // CAIPE's example servers, each a real MCP server (the official SDK's desk).
+      GITHUB_MCP_URL: desk.url,
+      ARGOCD_MCP_URL: desk.url,
+      RAG_SERVER_MCP_URL: desk.url,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await host?.kill("SIGTERM");
+    await desk?.close();
+    await llm?.close();
+  });
+
+  it("lists every enabled agent at GET /agents, each with its card at its own path", async () => {
+    const listed = (await (await fetch(`${host.url}/agents`)).json()) as {
+      agents: Array<{ id: string; name: string; url: string }>;
+    };
+    expect(listed.agents.map((agent) => agent.id).sort()).toEqual(["default-agent", "desk-agent"]);
+    const card = (await (await fetch(`${host.url}/agents/desk-agent/.well-known/agent-card.json`)).json()) as {
+      name: string;
+      description: string;
+    };
+    expect(card).toMatchObject({ name: "desk-agent", description: "Tickets on the desk, and what to remember" });
+    expect((await fetch(`${host.url}/agents/disabled-agent/.well-known/agent-card.json`)).status).toBe(404);
+    expect((await fetch(`${host.url}/health`)).status).toBe(200);
+    expect((await fetch(`${host.url}/ready`)).status).toBe(200);
+  });
+
+  it("answers over A2A on CAIPE's own example agent, with its model from the file", async () => {
+    const agent = await connectAgent(`${host.url}/agents/default-agent`);
+    const answer = await agent.send({ text: "hello", contextId: `ctx-${randomUUID()}` });
+    expect(answer.state).toBe("completed");
+    expect(answer.text).toContain("Hello from a configured agent.");
+    // CAIPE's example names azure-openai and its gpt-4o deployment.
+    expect(llm.calls.some((call) => call.path.includes("/deployments/gpt-4o/"))).toBe(true);
+  });
+
+  it("asks before a tool interrupt_on names, and runs it after yes", async () => {
+    const agent = await connectAgent(`${host.url}/agents/desk-agent`);
+    const contextId = `ctx-${randomUUID()}`;
+    const asked = await agent.send({ text: "use github_list_tickets", contextId });
+    expect(asked.state).toBe("input-required");
+    expect(asked.question ?? asked.text).toContain("list_tickets");
+    const done = await agent.send({ text: "yes", contextId, taskId: asked.taskId });
+    expect(done.state).toBe("completed");
+  });
+
+  it("runs a tool interrupt_on does not name at once, unless its server marks it destructive", async () => {
+    const agent = await connectAgent(`${host.url}/agents/desk-agent`);
+    const created = await agent.send({
+      text: 'use github_create_ticket {"title":"Printer on fire"}',
+      contextId: `ctx-${randomUUID()}`,
+    });
+    expect(created.state).toBe("completed");
+    const closing = await agent.send({ text: 'use github_close_ticket {"id":"1"}', contextId: `ctx-${randomUUID()}` });
+    expect(closing.state).toBe("input-required");
+  });
+
+  it("offers only the tools allowed, named <server>_<tool>, from the stdio server too", async () => {
+    const agent = await connectAgent(`${host.url}/agents/desk-agent`);
+    const graph = await agent.send({ text: "use memory_read_graph", contextId: `ctx-${randomUUID()}` });
+    expect(graph.state).toBe("completed");
+    const offered = new Set((llm.requests.at(-1)?.tools ?? []).map((tool) => tool.function.name));
+    expect(offered.has("github_list_tickets")).toBe(true);
+    expect(offered.has("memory_read_graph")).toBe(true);
+    expect(offered.has("github_ticket_report")).toBe(false);
+  });
+
+  it("keeps each agent's conversations in its own collections", async () => {
+    const mongo = await MongoClient.connect(testMongoUri());
+    try {
+      const names = (await mongo.db(dbName).listCollections().toArray()).map((c) => c.name);
+      expect(names).toContain("checkpoints_desk-agent");
+      expect(names).toContain("checkpoints_default-agent");
+    } finally {
+      await mongo.close();
+    }
+  });
+});
