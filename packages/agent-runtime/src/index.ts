@@ -31,6 +31,7 @@ export type { Memory } from "./memory/memory-book.js";
 export { MEMORIES_HEADER, passOnMemories } from "./memory/passed-on.js";
 export { lastUserText, roomLeft, type TurnMemories } from "./memory/turn-memories.js";
 export type { ForgottenUser, UserData } from "./memory/user-data.js";
+export { type MountedAgent, type MountOptions, mountAgent } from "./mount.js";
 export { type GuardedConnectorOptions, guardedConnector } from "./network/guarded-connector.js";
 export {
   isPublicAddress,

@@ -17,6 +17,11 @@ export interface CheckpointerOptions {
   /** Defaults to the detected agent name (AGENT_NAME, entry script's package, npm_package_name). */
   agentName?: string;
   logger?: Logger;
+  /**
+   * A MongoDB client to use instead of one of the checkpointer's own (a host shares one between its
+   * agents): used when the settings choose MongoDB, on the database they name, and never closed here.
+   */
+  client?: MongoClient;
 }
 
 export const DEFAULT_DB_NAME = "switchboard";
@@ -84,7 +89,10 @@ export function resolveCheckpointer(options: CheckpointerOptions): ResolvedCheck
  * saver with a warning. Never falls back silently: an unreachable MongoDB is an error
  * naming host and setting.
  */
-export async function buildCheckpointer(resolved: ResolvedCheckpointer): Promise<CheckpointerHandle> {
+export async function buildCheckpointer(
+  resolved: ResolvedCheckpointer,
+  shared?: MongoClient,
+): Promise<CheckpointerHandle> {
   const { agent, logger } = resolved;
   if (resolved.backend === "memory") {
     if (resolved.reason === "no-uri") {
@@ -109,20 +117,23 @@ export async function buildCheckpointer(resolved: ResolvedCheckpointer): Promise
     const { buildPostgres } = await import("./postgres-checkpointer.js");
     return buildPostgres(agent, resolved.settings, logger, DEFAULT_DB_NAME);
   }
-  return buildMongo(resolved);
+  return buildMongo(resolved, shared);
 }
 
 async function buildMongo(
   resolved: Extract<ResolvedCheckpointer, { backend: "mongodb" }>,
+  shared: MongoClient | undefined,
 ): Promise<CheckpointerHandle> {
   const { agent, logger, settings, uri, dbName, collections, ttlSeconds } = resolved;
   const shown = redactMongoUri(uri);
   let client: MongoClient;
   try {
-    client = new MongoClient(uri, {
-      serverSelectionTimeoutMS: settings.timeoutMs,
-      appName: `switchboard-${agent}`,
-    });
+    client =
+      shared ??
+      new MongoClient(uri, {
+        serverSelectionTimeoutMS: settings.timeoutMs,
+        appName: `switchboard-${agent}`,
+      });
   } catch (error) {
     throw new SwitchboardError(
       "checkpointer.config",
@@ -155,10 +166,13 @@ async function buildMongo(
       info,
       db,
       ping: () => pingDb(db),
-      close: () => client.close(),
+      // A shared client is its owner's to close.
+      close: async () => {
+        if (!shared) await client.close();
+      },
     };
   } catch (error) {
-    await client.close().catch(() => undefined);
+    if (!shared) await client.close().catch(() => undefined);
     throw new SwitchboardError(
       "checkpointer.unreachable",
       "system",

@@ -195,6 +195,29 @@ describe("getCheckpointer", () => {
     expect(await getCheckpointer({ agentName: "aws", env })).toBe(shared);
   });
 
+  it("opens agents' checkpointers on a client their host shares, each on its own collections, and leaves it open", async () => {
+    const dbName = newDb("shared-client");
+    const env = { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: dbName };
+    const host = await MongoClient.connect(testMongoUri());
+    try {
+      const first = await openCheckpointer({ agentName: "first", env, client: host });
+      const second = await openCheckpointer({ agentName: "second", env, client: host });
+      const config = { configurable: { thread_id: "t-shared", checkpoint_ns: "" } };
+      await first.saver.put(config, emptyCheckpoint(), { source: "input", step: -1, parents: {} }, {});
+      expect(first.info).toMatchObject({ collection: "checkpoints_first", dbName });
+      expect(second.info).toMatchObject({ collection: "checkpoints_second", dbName });
+      expect(await second.saver.getTuple(config)).toBeUndefined();
+      expect(await host.db(dbName).collection("checkpoints_first").countDocuments()).toBe(1);
+      await first.close();
+      // The host's client is still open for the other agent, and for the host.
+      expect(await second.ping()).toBe(true);
+      await second.close();
+      expect(await host.db(dbName).command({ ping: 1 })).toMatchObject({ ok: 1 });
+    } finally {
+      await host.close();
+    }
+  });
+
   it("gives each owned checkpointer its own metrics, labelled by its agent", async () => {
     const env = { MONGODB_URI: testMongoUri(), LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: newDb("metrics") };
     const jira = await open({ agentName: "jira", env });

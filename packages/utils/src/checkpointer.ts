@@ -49,8 +49,9 @@ export async function closeCheckpointer(options?: CheckpointerOptions): Promise<
 /**
  * A checkpointer of the caller's own, shared with no other call: its saver, database, info, ping,
  * metrics (labelled by its agent) and close. The caller holds it and closes it: how the runtime
- * serves each agent, so agents in one process never share one by accident.
+ * serves each agent, so agents in one process never share one by accident. Given `client`, it
+ * uses that MongoDB client (a host's agents share one) and leaves it open on close.
  */
 export async function openCheckpointer(options: CheckpointerOptions = {}): Promise<CheckpointerHandle> {
-  return buildCheckpointer(resolveCheckpointer(options));
+  return buildCheckpointer(resolveCheckpointer(options), options.client);
 }

@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { connectAgent } from "@switchboard/a2a-client";
+import { createLogger } from "@switchboard/common";
+import { rules, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
+import { MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MountedAgent, mountAgent } from "../src/mount.js";
+import { deskAgent } from "./desk-agent.js";
+import { notesAgent } from "./notes-agent.js";
+
+/** A host as small as can be: one node:http server routing `/agents/<id>/…` to the agent mounted there. */
+function hostFor(agents: Map<string, MountedAgent>) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const match = /^\/agents\/([^/?]+)(.*)$/.exec(req.url ?? "");
+    const agent = match ? agents.get(match[1] ?? "") : undefined;
+    if (!match || !agent) {
+      res.writeHead(404).end();
+      return;
+    }
+    const rest = match[2] ?? "";
+    req.url = rest.startsWith("/") ? rest : `/${rest}`;
+    agent.handle(req, res);
+  };
+}
+
+describe("agents mounted behind one server at their own path prefixes", () => {
+  const dbName = uniqueDbName("mount");
+  const logger = createLogger({ level: "silent" });
+  const agents = new Map<string, MountedAgent>();
+  let llm: ScriptedLlm;
+  let server: Server;
+  let base: string;
+  let mongo: MongoClient;
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm({ script: rules([], say("Done.")) });
+    mongo = await MongoClient.connect(testMongoUri());
+    server = createServer(hostFor(agents));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const env = { ...testMongoEnv(dbName), ...llm.env };
+    const [notes, desk] = await Promise.all([
+      mountAgent(notesAgent([]), { env, logger, publicUrl: `${base}/agents/notes`, mongo }),
+      mountAgent(deskAgent, { env, logger, publicUrl: `${base}/agents/desk/`, mongo }),
+    ]);
+    agents.set("notes", notes).set("desk", desk);
+  });
+  afterAll(async () => {
+    await Promise.all([...agents.values()].map((agent) => agent.close()));
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await mongo?.close();
+    await llm?.close();
+  });
+
+  it("each is reached at its prefix: its card names it there, it answers a turn, in its own collections", async () => {
+    const contextId = `mounted-${randomUUID()}`;
+    for (const id of ["notes", "desk"]) {
+      const prefix = `${base}/agents/${id}`;
+      const card = (await (await fetch(`${prefix}/.well-known/agent-card.json`)).json()) as {
+        name: string;
+        supportedInterfaces: Array<{ url: string }>;
+      };
+      expect(card.name.toLowerCase()).toBe(id);
+      const urls = card.supportedInterfaces.map(({ url }) => url);
+      expect(urls.length).toBeGreaterThan(0);
+      for (const url of urls) expect(url.startsWith(`${prefix}/`) || url === prefix).toBe(true);
+      expect(agents.get(id)?.publicUrl).toBe(prefix);
+
+      const connection = await connectAgent(prefix, { logger });
+      const turn = await connection.send({ text: "hello", contextId });
+      expect(turn.state).toBe("completed");
+      expect(turn.text).toBe("Done.");
+    }
+    const db = mongo.db(dbName);
+    for (const id of ["notes", "desk"]) {
+      expect(
+        await db.collection(`checkpoints_${id}`).countDocuments({ thread_id: contextId }),
+      ).toBeGreaterThan(0);
+      expect(await db.collection(`tasks_${id}`).countDocuments({ contextId })).toBe(1);
+    }
+  });
+
+  it("serves each agent's own /metrics, /health and /ready under its prefix", async () => {
+    const page = async (id: string) => (await fetch(`${base}/agents/${id}/metrics`)).text();
+    const calls = (text: string, agent: string) =>
+      text.match(new RegExp(`switchboard_model_calls_total\\{agent="${agent}"[^}]*\\} (\\d+)`))?.[1];
+    await expect.poll(async () => calls(await page("notes"), "notes")).toBeDefined();
+    const notesPage = await page("notes");
+    const deskPage = await page("desk");
+    expect(calls(notesPage, "desk")).toBeUndefined();
+    expect(calls(deskPage, "notes")).toBeUndefined();
+    expect(calls(deskPage, "desk")).toBeDefined();
+    // Checkpoint reads and writes on each page are its own agent's only (one shared client).
+    for (const [id, text] of [
+      ["notes", notesPage],
+      ["desk", deskPage],
+    ] as const) {
+      const agentsSeen = new Set(
+        [...text.matchAll(/^switchboard_checkpoint_write_duration_seconds_count\{([^}]*)\}/gm)].map(
+          ([, labels]) => /agent="([^"]*)"/.exec(labels ?? "")?.[1],
+        ),
+      );
+      expect([...agentsSeen]).toEqual([id]);
+    }
+    for (const id of ["notes", "desk"]) {
+      expect(await (await fetch(`${base}/agents/${id}/health`)).json()).toEqual({ status: "ok", agent: id });
+      expect((await fetch(`${base}/agents/${id}/ready`)).status).toBe(200);
+      expect(await agents.get(id)?.ready()).toBe(true);
+    }
+  });
+
+  it("drains one without disturbing the other, and leaves the host's MongoDB client open", async () => {
+    const notes = agents.get("notes");
+    if (!notes) throw new Error("notes is not mounted");
+    await notes.drain(0);
+    expect(await notes.ready()).toBe(false);
+    const gone = await fetch(`${base}/agents/notes/message:send`, { method: "POST", body: "{}" });
+    expect(gone.status).toBe(503);
+
+    const desk = await connectAgent(`${base}/agents/desk`, { logger });
+    const turn = await desk.send({ text: "still there?", contextId: `after-${randomUUID()}` });
+    expect(turn.state).toBe("completed");
+    expect(await mongo.db(dbName).command({ ping: 1 })).toMatchObject({ ok: 1 });
+  });
+});
