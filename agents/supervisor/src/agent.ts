@@ -1,14 +1,11 @@
 import { type AgentDefinition, contextSummarizer } from "@switchboard/agent-runtime";
 import { unusedCaipeSettings } from "@switchboard/contract";
+import { buildDelegatingGraph, HopTelemetry, Roster, readHopCredentials } from "@switchboard/delegation";
 import { serveFleetAudit } from "./audit-route.js";
 import { deleteFromSubagents } from "./delete-cascade.js";
-import { buildSupervisorGraph } from "./graph.js";
-import { readHopCredentials } from "./hop-credentials.js";
-import { HopTelemetry } from "./hop-telemetry.js";
 import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
 import { serveFleetMemories } from "./memory-route.js";
 import { supervisorPrompt } from "./prompt.js";
-import { Roster } from "./roster.js";
 import { readSubagents } from "./subagents-env.js";
 import { serveSubagents } from "./subagents-route.js";
 
@@ -62,10 +59,11 @@ export const supervisorAgent: AgentDefinition = {
     serveFleetLinkedTokens({ routes, mayReach }, roster);
     serveFleetMemories({ routes, userData, mayReach }, roster);
     logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
-    return buildSupervisorGraph(
+    return buildDelegatingGraph(
       model,
       {
         roster,
+        prompt: supervisorPrompt,
         telemetry: new HopTelemetry(metrics),
         mayReach,
         memories,

@@ -1,6 +1,6 @@
 import { type AgentHost, callerOf } from "@switchboard/agent-runtime";
 import { sameAgentName } from "@switchboard/contract";
-import type { Roster } from "./roster.js";
+import type { Roster } from "@switchboard/delegation";
 
 /** How long the supervisor waits for one subagent's audit lines. */
 const AUDIT_TIMEOUT_MS = 5_000;

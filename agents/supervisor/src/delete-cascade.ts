@@ -1,5 +1,5 @@
 import type { DeletedConversation, DeletionHook } from "@switchboard/agent-runtime";
-import type { Roster } from "./roster.js";
+import type { Roster } from "@switchboard/delegation";
 
 /**
  * Deleting a conversation on the supervisor deletes it from every subagent too (each keeps its

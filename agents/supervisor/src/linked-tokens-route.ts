@@ -1,6 +1,5 @@
 import { type AgentHost, callerOf, type RouteHandler } from "@switchboard/agent-runtime";
-import type { Roster } from "./roster.js";
-import type { SubagentConfig } from "./subagents-env.js";
+import type { Roster, SubagentConfig } from "@switchboard/delegation";
 
 type Request = Parameters<RouteHandler>[0];
 

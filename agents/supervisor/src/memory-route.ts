@@ -1,5 +1,5 @@
 import { type AgentHost, callerOf, type Memory, type User } from "@switchboard/agent-runtime";
-import type { Roster } from "./roster.js";
+import type { Roster } from "@switchboard/delegation";
 
 /** How long the supervisor waits for one subagent. */
 const FLEET_TIMEOUT_MS = 5_000;

@@ -1,23 +1,5 @@
 import { envPrefixFor, isFeatureFlag } from "@switchboard/contract";
-/** A subagent the supervisor was told about: ENABLE_<AGENT>=true plus where it lives. */
-export interface SubagentConfig {
-  /** Lowercase name from the variable: ENABLE_JIRA → jira, ENABLE_MY_TOOL → my_tool. */
-  name: string;
-  /** The variable prefix, e.g. JIRA; named in log lines and messages. */
-  prefix: string;
-  url: string;
-  /**
-   * The vendor whose linked tokens the supervisor passes on to this agent: its own name (ENABLE_GITHUB
-   * takes github tokens), or `<AGENT>_AGENT_LINKED_VENDOR`. Never what the agent says of itself.
-   */
-  vendor: string;
-  /**
-   * Named in AUTH_FORWARD_USER_TOKEN_TO: the agent is handed the user's own identity-provider token
-   * (for a vendor that trusts the provider: AWS web identity, FORWARD_JWT_TO_MCP) in place of a hop
-   * token signed for it alone.
-   */
-  forwardUserToken: boolean;
-}
+import type { SubagentConfig } from "@switchboard/delegation";
 
 export interface SubagentsFromEnv {
   agents: SubagentConfig[];

@@ -1,5 +1,5 @@
 import { type AgentHost, callerOf } from "@switchboard/agent-runtime";
-import type { Roster, SubagentReport } from "./roster.js";
+import type { Roster, SubagentReport } from "@switchboard/delegation";
 
 /** What a caller is told of one subagent: never where it runs, nor a connection error naming a host. */
 export type ListedSubagent = Pick<SubagentReport, "name" | "status" | "description" | "skills" | "reason">;

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { checkpointMetrics } from "@switchboard/utils";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-// The supervisor's hop metrics are its own; their definitions are plain data, read here by path.
-import { HOP_DURATION, HOP_ERRORS } from "../../../agents/supervisor/src/hop-metrics.js";
+// The delegating agents' hop metrics are theirs; their definitions are plain data, read here by path.
+import { HOP_DURATION, HOP_ERRORS } from "../../delegation/src/hop-metrics.js";
 import { createMetrics } from "../src/telemetry/metrics.js";
 
 const docs = join(import.meta.dirname, "..", "..", "..", "docs", "observability");

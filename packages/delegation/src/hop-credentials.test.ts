@@ -3,7 +3,7 @@ import { AuthenticatedCaller, HopTokenIssuer } from "@switchboard/agent-runtime"
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { hopCredentials } from "./hop-credentials.js";
-import type { SubagentConfig } from "./subagents-env.js";
+import type { SubagentConfig } from "./roster.js";
 
 const { privateKey } = generateKeyPairSync("ed25519");
 const credentials = hopCredentials(

@@ -3,8 +3,8 @@ import { createLogger } from "@switchboard/common";
 import { describe, expect, it } from "vitest";
 import { askSubagent } from "./delegate.js";
 import type { HopTelemetry } from "./hop-telemetry.js";
-import { supervisorPrompt } from "./prompt.js";
 import { Roster } from "./roster.js";
+import { subagentsPrompt } from "./subagents-prompt.js";
 
 const roster = () =>
   new Roster(
@@ -26,11 +26,11 @@ const anonymousTurn: TurnContext = {
 };
 
 describe("agents a user may not reach", () => {
-  it("are left out of the supervisor's prompt", () => {
-    const prompt = supervisorPrompt(roster(), notAws);
+  it("are left out of the prompt's subagents", () => {
+    const prompt = subagentsPrompt(roster(), notAws);
     expect(prompt).toContain("- jira:");
     expect(prompt).not.toContain("aws");
-    expect(supervisorPrompt(roster())).toContain("- aws:");
+    expect(subagentsPrompt(roster())).toContain("- aws:");
   });
 
   it("are answered as not enabled when the model names one anyway, with no hop", async () => {

@@ -9,7 +9,28 @@ import type { User } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
 import { sameAgentName } from "@switchboard/contract";
 import type { HopCredentials } from "./hop-credentials.js";
-import type { SubagentConfig } from "./subagents-env.js";
+
+/** A subagent a delegating agent was told about (the supervisor: ENABLE_<AGENT>=true plus where it lives). */
+export interface SubagentConfig {
+  /** Lowercase name from the variable: ENABLE_JIRA → jira, ENABLE_MY_TOOL → my_tool. */
+  name: string;
+  /** The variable prefix, e.g. JIRA; named in log lines and messages. */
+  prefix: string;
+  url: string;
+  /**
+   * The vendor whose linked tokens the supervisor passes on to this agent: its own name (ENABLE_GITHUB
+   * takes github tokens), or `<AGENT>_AGENT_LINKED_VENDOR`. Never what the agent says of itself.
+   */
+  vendor: string;
+  /**
+   * Named in AUTH_FORWARD_USER_TOKEN_TO: the agent is handed the user's own identity-provider token
+   * (for a vendor that trusts the provider: AWS web identity, FORWARD_JWT_TO_MCP) in place of a hop
+   * token signed for it alone.
+   */
+  forwardUserToken: boolean;
+  /** What its card must be named (default: `name`), for an agent whose display name is not its name. */
+  cardName?: string;
+}
 
 /** How long the supervisor waits for a subagent to confirm a cancel. */
 const CANCEL_TIMEOUT_MS = 5_000;
@@ -51,9 +72,9 @@ export interface RosterOptions {
 }
 
 /**
- * The subagents the supervisor can route to. Each is connected in the background: agents that are
- * down at start-up join when they come up, and one that goes away is reported and retried, never
- * fatal to the supervisor.
+ * The subagents a delegating agent (the supervisor, a configured agent with subagents) can route to.
+ * Each is connected in the background: agents that are down at start-up join when they come up, and
+ * one that goes away is reported and retried, never fatal to the agent that routes to it.
  */
 export class Roster {
   private readonly agents = new Map<string, Subagent>();
@@ -167,8 +188,9 @@ export class Roster {
         cardRetries: 0,
         logger: this.logger,
       });
-      if (!sameAgentName(connection.card.name, config.name)) {
-        const reason = `its card is named "${connection.card.name}", but ENABLE_${config.prefix} expects "${config.name}"`;
+      const expected = config.cardName ?? config.name;
+      if (!sameAgentName(connection.card.name, expected)) {
+        const reason = `its card is named "${connection.card.name}", but ENABLE_${config.prefix} expects "${expected}"`;
         if (agent.reason !== reason)
           this.logger.error(
             { subagent: config.name, url: config.url },

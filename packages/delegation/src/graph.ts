@@ -30,7 +30,7 @@ import {
 import type { SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
 import { askSubagent, type HopResult, type Hops } from "./delegate.js";
-import { supervisorPrompt } from "./prompt.js";
+import type { Roster } from "./roster.js";
 
 /** A subagent task waiting for the user's answer (a confirmation, usually). */
 interface PendingRelay {
@@ -44,7 +44,7 @@ interface PendingRelay {
   argsHashes?: string[] | undefined;
 }
 
-const SupervisorState = Annotation.Root({
+const DelegatingState = Annotation.Root({
   ...MessagesAnnotation.spec,
   pendingRelays: Annotation<PendingRelay[]>({ reducer: (_old, next) => next, default: () => [] }),
   // The summary of older messages sent in their place; `messages` keeps the whole conversation.
@@ -53,7 +53,7 @@ const SupervisorState = Annotation.Root({
     default: () => undefined,
   }),
 });
-type State = typeof SupervisorState.State;
+type State = typeof DelegatingState.State;
 
 const CallAgentArgs = z.object({
   agent: z.string().describe("The subagent's name, as listed in the system prompt"),
@@ -66,12 +66,23 @@ const CallAgentArgs = z.object({
     ),
 });
 
-/** Only the schema reaches the model; the supervisor graph runs the calls itself (see `delegate`). */
+/** Only the schema reaches the model; the delegating graph runs the calls itself (see `delegate`). */
 export const callAgentTool = tool(async () => "", {
   name: "call_agent",
   description: "Send a request to one subagent and get its answer",
   schema: CallAgentArgs,
 });
+
+/** What the delegating graph works with: the hops' needs, the agent's own tools and its prompt. */
+export interface DelegatingDeps extends Hops {
+  ownTools?: GuardedTools;
+  /**
+   * The system prompt, rebuilt before each model call so an agent that joins later is offered at
+   * once: the supervisor's, or a configured agent's own followed by its subagents (`subagentsPrompt`).
+   * `mayReach` answers for this turn's caller.
+   */
+  prompt: (roster: Roster, mayReach: (agent: string) => boolean) => string;
+}
 
 /**
  * model → delegate (one hop per call_agent call) → model … → answer. A lone call marked `final`
@@ -84,23 +95,23 @@ export const callAgentTool = tool(async () => "", {
  * a summary of the older messages and the newest ones, while the checkpoint keeps every message; a
  * provider that says the conversation is too long for its model gets it summarized and sent again.
  */
-export function buildSupervisorGraph(
+export function buildDelegatingGraph(
   model: BaseChatModel,
-  /** With `ownTools`: the supervisor's own tools (`remember`), behind the runtime's guard. */
-  hops: Hops & { ownTools?: GuardedTools },
+  /** With `ownTools`: the agent's own tools (the supervisor's `remember`), behind the runtime's guard. */
+  hops: DelegatingDeps,
   checkpointer: BaseCheckpointSaver,
   /** MAX_CONTEXT_TOKENS and MIN_MESSAGES_TO_KEEP, and how older messages are summarized to meet them. */
   context?: { summarize: Summarize; budget: ContextBudget },
 ): TurnGraph {
-  if (!model.bindTools) throw new Error("The supervisor's model must support tool calling.");
+  if (!model.bindTools) throw new Error("A delegating agent's model must support tool calling.");
   const { memories, ownTools } = hops;
-  // The supervisor's own tools (the runtime's `remember`), run by `delegate` beside the hops, each
-  // call decided by the supervisor's policy and audited by the runtime's one guard.
+  // The agent's own tools (the supervisor's `remember`), run by `delegate` beside the hops, each
+  // call decided by the agent's policy and audited by the runtime's one guard.
   const routed = model.bindTools([callAgentTool, ...(ownTools?.tools ?? [])]);
 
   const callModel = async (state: State, config: LangGraphRunnableConfig) => {
     const turn = turnOf(config);
-    const prompt = supervisorPrompt(hops.roster, (agent) => hops.mayReach(agent, turn?.caller));
+    const prompt = hops.prompt(hops.roster, (agent) => hops.mayReach(agent, turn?.caller));
     const message = lastUserText(state.messages);
     // `refused`: the provider said the conversation is too long for the model; summarized now.
     const send = async (refused?: SwitchboardError) => {
@@ -213,7 +224,7 @@ export function buildSupervisorGraph(
     return AIMessage.isInstance(state.messages.at(-1)) ? END : "model";
   };
 
-  const graph = new StateGraph(SupervisorState)
+  const graph = new StateGraph(DelegatingState)
     .addNode("model", callModel)
     .addNode("delegate", delegate)
     .addNode("relay", relay)

@@ -1,7 +1,7 @@
 import { AuthenticatedCaller, HopTokenIssuer, type User } from "@switchboard/agent-runtime";
 import { parseEnv, SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
-import type { SubagentConfig } from "./subagents-env.js";
+import type { SubagentConfig } from "./roster.js";
 
 /** What the supervisor sends a subagent as the caller's credential: never the caller's own token as such. */
 export interface HopCredentials {
