@@ -16,6 +16,9 @@ try {
   process.once("SIGINT", () => void stop("SIGINT"));
 } catch (error) {
   const message = isSwitchboardError(error) ? error.message : String(error);
-  logger.fatal({ err: isSwitchboardError(error) ? undefined : error }, `the dynamic agents host cannot start: ${message}`);
+  logger.fatal(
+    { err: isSwitchboardError(error) ? undefined : error },
+    `the dynamic agents host cannot start: ${message}`,
+  );
   process.exit(1);
 }

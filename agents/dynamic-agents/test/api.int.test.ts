@@ -45,9 +45,13 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
       },
     });
   const listed = async (token: string) =>
-    ((await (await fetch(`${host.url}/agents`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-      agents: Array<{ id: string }>;
-    }).agents.map((agent) => agent.id);
+    (
+      (await (
+        await fetch(`${host.url}/agents`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as {
+        agents: Array<{ id: string }>;
+      }
+    ).agents.map((agent) => agent.id);
 
   beforeAll(async () => {
     llm = await startScriptedLlm({ script: () => say("Answered by a configured agent.") });
@@ -160,7 +164,9 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
       { timeout: 15_000, interval: 100 },
     );
     const bee = await connectAgent(`${host.url}/agents/team-b-agent`, { token: tokens.bee });
-    expect((await bee.send({ text: "still there?", contextId: `ctx-${randomUUID()}` })).state).toBe("completed");
+    expect((await bee.send({ text: "still there?", contextId: `ctx-${randomUUID()}` })).state).toBe(
+      "completed",
+    );
     // The others were not touched: CAIPE's example agent still answers.
     const dev = await connectAgent(`${host.url}/agents/default-agent`, { token: tokens.dev });
     expect((await dev.send({ text: "hi", contextId: `ctx-${randomUUID()}` })).state).toBe("completed");

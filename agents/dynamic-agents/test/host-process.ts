@@ -15,7 +15,11 @@ export function startHost(env: Record<string, string | undefined>): Promise<Agen
 /** The published memory MCP server (npm @modelcontextprotocol/server-memory), run by this Node over stdio. */
 export function memoryServerScript(): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")), "dist", "index.js");
+  return join(
+    dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")),
+    "dist",
+    "index.js",
+  );
 }
 
 /** Writes `text` to `file` at once (a file watcher sees one change). */

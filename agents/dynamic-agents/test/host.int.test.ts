@@ -4,8 +4,15 @@ import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import type { AgentProcess } from "@switchboard-testing/test-agents";
+import {
+  callTool,
+  replyFromToolResult,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
 import { type DeskHttpServer, startDeskHttpServer } from "@switchboard-testing/test-mcp";
-import { callTool, replyFromToolResult, rules, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -103,11 +110,16 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
       agents: Array<{ id: string; name: string; url: string }>;
     };
     expect(listed.agents.map((agent) => agent.id).sort()).toEqual(["default-agent", "desk-agent"]);
-    const card = (await (await fetch(`${host.url}/agents/desk-agent/.well-known/agent-card.json`)).json()) as {
+    const card = (await (
+      await fetch(`${host.url}/agents/desk-agent/.well-known/agent-card.json`)
+    ).json()) as {
       name: string;
       description: string;
     };
-    expect(card).toMatchObject({ name: "desk-agent", description: "Tickets on the desk, and what to remember" });
+    expect(card).toMatchObject({
+      name: "desk-agent",
+      description: "Tickets on the desk, and what to remember",
+    });
     expect((await fetch(`${host.url}/agents/disabled-agent/.well-known/agent-card.json`)).status).toBe(404);
     expect((await fetch(`${host.url}/health`)).status).toBe(200);
     expect((await fetch(`${host.url}/ready`)).status).toBe(200);
@@ -139,7 +151,10 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
       contextId: `ctx-${randomUUID()}`,
     });
     expect(created.state).toBe("completed");
-    const closing = await agent.send({ text: 'use github_close_ticket {"id":"1"}', contextId: `ctx-${randomUUID()}` });
+    const closing = await agent.send({
+      text: 'use github_close_ticket {"id":"1"}',
+      contextId: `ctx-${randomUUID()}`,
+    });
     expect(closing.state).toBe("input-required");
   });
 

@@ -2,8 +2,8 @@ import { type AgentDefinition, type AgentTool, contextSummarizer } from "@switch
 import {
   buildDelegatingGraph,
   HopTelemetry,
-  readHopCredentials,
   Roster,
+  readHopCredentials,
   type SubagentConfig,
   subagentsPrompt,
 } from "@switchboard/delegation";
@@ -15,7 +15,11 @@ import type { AgentSpec } from "../definitions/spec.js";
  * subagents it runs the supervisor's delegating graph: its own prompt, then the subagents it may
  * reach, and its own tools beside the hops, behind the same guard.
  */
-export function agentDefinition(spec: AgentSpec, tools: AgentTool[], subagents: SubagentConfig[]): AgentDefinition {
+export function agentDefinition(
+  spec: AgentSpec,
+  tools: AgentTool[],
+  subagents: SubagentConfig[],
+): AgentDefinition {
   const definition: AgentDefinition = {
     name: spec.id,
     title: spec.name,
@@ -36,7 +40,19 @@ export function agentDefinition(spec: AgentSpec, tools: AgentTool[], subagents: 
   return {
     ...definition,
     tools: () => [],
-    graph: ({ model, context, checkpointer, agent, env, logger, metrics, onClose, mayReach, memories, guardTools }) => {
+    graph: ({
+      model,
+      context,
+      checkpointer,
+      agent,
+      env,
+      logger,
+      metrics,
+      onClose,
+      mayReach,
+      memories,
+      guardTools,
+    }) => {
       const roster = new Roster(subagents, logger, { credentials: readHopCredentials(env, agent) });
       roster.start();
       onClose(() => roster.stop());

@@ -21,9 +21,18 @@ export function subagentsFor(
   spec.subagents.forEach((subagent, index) => {
     const field = `subagents[${index}]`;
     const prefix = envPrefixFor(subagent.name);
-    const wiring = { name: subagent.name, prefix, vendor: subagent.name.toLowerCase(), forwardUserToken: false };
+    const wiring = {
+      name: subagent.name,
+      prefix,
+      vendor: subagent.name.toLowerCase(),
+      forwardUserToken: false,
+    };
     if (subagent.agentId === spec.id) {
-      problems.push({ agent: spec.id, field: `${field}.agent_id`, message: "an agent cannot be its own subagent." });
+      problems.push({
+        agent: spec.id,
+        field: `${field}.agent_id`,
+        message: "an agent cannot be its own subagent.",
+      });
       return;
     }
     // The card names the agent by its id (this host's agents, packaged ones): checked when known.

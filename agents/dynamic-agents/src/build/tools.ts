@@ -35,19 +35,17 @@ export function toolsFor(
     }
     const only = allowed === true || allowed.length === 0 ? undefined : allowed;
     const asks = asksFor(spec, id);
-    const made = source.tools({ prefix: `${id}_`, ...(only ? { only } : {}), ...(asks ? { asks } : {}) });
-    if (only) {
-      const offered = new Set(made.map((tool) => tool.tool.name));
-      const missing = only.filter((name) => !offered.has(`${id}_${name}`) && !offered.has(name));
-      if (missing.length > 0) {
-        problems.push({
-          agent: spec.id,
-          field,
-          message: `"${id}" offers no tool named ${missing.join(", ")}: use the names its server lists, without the "${id}_" prefix.`,
-        });
-      }
+    try {
+      // A name the source does not serve is refused by it, with the names it does serve.
+      tools.push(...source.tools({ prefix: `${id}_`, ...(only ? { only } : {}), ...(asks ? { asks } : {}) }));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      problems.push({
+        agent: spec.id,
+        field,
+        message: `${reason} Use its names, without the "${id}_" prefix.`,
+      });
     }
-    tools.push(...made);
   }
   return { tools, problems };
 }

@@ -1,6 +1,6 @@
-import type { MongoClient } from "mongodb";
 import { type MountedAgent, mountAgent, type Principal } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
+import type { MongoClient } from "mongodb";
 import { agentDefinition } from "../build/definition.js";
 import { modelEnv } from "../build/model.js";
 import { subagentsFor } from "../build/subagents.js";
@@ -92,9 +92,14 @@ export class AgentSet {
       if ("problems" in planned) {
         const own = [...planned.problems, ...sourceProblemsFor(spec, sourceProblems)];
         failures.set(spec.id, own);
-        const kept = this.running.has(spec.id) ? "the last good definition stays in service" : "it is not served";
+        const kept = this.running.has(spec.id)
+          ? "the last good definition stays in service"
+          : "it is not served";
         for (const problem of own) {
-          logger.error({ agent: spec.id, field: problem.field }, `agent "${spec.id}" refused (${problem.field}): ${problem.message}; ${kept}`);
+          logger.error(
+            { agent: spec.id, field: problem.field },
+            `agent "${spec.id}" refused (${problem.field}): ${problem.message}; ${kept}`,
+          );
         }
         return;
       }
@@ -119,7 +124,9 @@ export class AgentSet {
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         failures.set(spec.id, [{ agent: spec.id, field: "agent", message }]);
-        const kept = this.running.has(spec.id) ? "the last good definition stays in service" : "it is not served";
+        const kept = this.running.has(spec.id)
+          ? "the last good definition stays in service"
+          : "it is not served";
         logger.error({ agent: spec.id }, `agent "${spec.id}" could not be started: ${message}; ${kept}`);
       }
     });
@@ -135,7 +142,9 @@ export class AgentSet {
   }
 
   private sourcesInUse(): Set<ToolSourceHandle> {
-    return new Set([...this.running.values(), ...this.draining.keys()].flatMap((agent) => [...agent.sources]));
+    return new Set(
+      [...this.running.values(), ...this.draining.keys()].flatMap((agent) => [...agent.sources]),
+    );
   }
 
   /** What an agent is built from, or why it cannot be. */
@@ -145,7 +154,12 @@ export class AgentSet {
     hostAgents: ReadonlySet<string>,
   ):
     | { problems: DefinitionProblem[] }
-    | { key: string; env: NodeJS.ProcessEnv; definition: ReturnType<typeof agentDefinition>; sources: Set<ToolSourceHandle> } {
+    | {
+        key: string;
+        env: NodeJS.ProcessEnv;
+        definition: ReturnType<typeof agentDefinition>;
+        sources: Set<ToolSourceHandle>;
+      } {
     const env = modelEnv(spec, this.options.env);
     if ("field" in env) return { problems: [env as DefinitionProblem] };
     const used = Object.keys(spec.allowedTools).flatMap((id) => {
@@ -172,7 +186,9 @@ export class AgentSet {
   private retire(running: RunningAgent): void {
     const drained = running.agent
       .drain(this.options.shutdownGraceMs)
-      .catch((error) => this.options.logger.warn({ agent: running.spec.id, err: error }, "draining an agent failed"))
+      .catch((error) =>
+        this.options.logger.warn({ agent: running.spec.id, err: error }, "draining an agent failed"),
+      )
       .finally(() => {
         this.draining.delete(running);
         void this.options.sources.prune(this.sourcesInUse());
@@ -183,7 +199,9 @@ export class AgentSet {
 
 /** The tool-source problems that concern one agent (the sources it allows). */
 function sourceProblemsFor(spec: AgentSpec, problems: DefinitionProblem[]): DefinitionProblem[] {
-  return problems.filter((problem) => Object.keys(spec.allowedTools).some((id) => problem.field.endsWith(`.${id}`)));
+  return problems.filter((problem) =>
+    Object.keys(spec.allowedTools).some((id) => problem.field.endsWith(`.${id}`)),
+  );
 }
 
 async function inBatches(tasks: Array<() => Promise<void>>, size: number): Promise<void> {

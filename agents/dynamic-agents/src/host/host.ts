@@ -1,9 +1,5 @@
 import { createServer } from "node:http";
-import {
-  loadPolicies,
-  principalOf,
-  readAuthzSettings,
-} from "@switchboard/agent-runtime";
+import { loadPolicies, principalOf, readAuthzSettings } from "@switchboard/agent-runtime";
 import { readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
 import { createLogger, type Logger, listenHttp } from "@switchboard/common";
 import { Gauge, Registry } from "prom-client";
@@ -33,19 +29,22 @@ export const HOST_NAME = "dynamic-agents";
  * store), the agents they define (a failing one is logged and skipped, never fatal to the others),
  * one HTTP server for all, and from then on every change to the definitions applied as it comes.
  */
-export async function startHost(options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<RunningHost> {
+export async function startHost(
+  options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {},
+): Promise<RunningHost> {
   const env = options.env ?? process.env;
   const logger = options.logger ?? createLogger({ base: { agent: HOST_NAME } });
   const settings = readHostSettings(env);
   const auth = readAuthSettings(env, HOST_NAME);
   const authz = readAuthzSettings(env);
   const policies = loadPolicies(authz, logger);
-  const mongo = await openSharedMongo(env, logger);
+  const mongo = await openSharedMongo(env, HOST_NAME, logger);
   const cleanups: Array<() => Promise<void> | void> = [() => policies?.close(), () => mongo?.close()];
   try {
     const source = await openDefinitions({ env, logger, ...(mongo ? { db: mongo.db } : {}) });
     cleanups.unshift(() => source.close());
-    for (const name of source.current().unused) logger.warn(`${name} in the app config is not used by Switchboard`);
+    for (const name of source.current().unused)
+      logger.warn(`${name} in the app config is not used by Switchboard`);
 
     const server = createServer();
     const port = await listenHttp(server, settings.port, settings.host);
@@ -94,7 +93,10 @@ export async function startHost(options: { env?: NodeJS.ProcessEnv; logger?: Log
       void agents.reconcile(next);
     });
     cleanups.unshift(unsubscribe);
-    logger.info({ url: publicUrl, port, agents: agents.list().map((agent) => agent.spec.id) }, "dynamic agents host ready");
+    logger.info(
+      { url: publicUrl, port, agents: agents.list().map((agent) => agent.spec.id) },
+      "dynamic agents host ready",
+    );
     return {
       url,
       port,

@@ -61,14 +61,20 @@ export function hostApp(options: HostAppOptions): express.Express {
       agents: agents
         .list()
         .filter((running) => access.mayReach(principal, running.spec.id))
-        .map(({ spec }) => ({ id: spec.id, name: spec.name, description: spec.description, url: `${base}/agents/${spec.id}` })),
+        .map(({ spec }) => ({
+          id: spec.id,
+          name: spec.name,
+          description: spec.description,
+          url: `${base}/agents/${spec.id}`,
+        })),
     });
   });
   app.use("/api/v1", bearerGuard(auth, "rest"), options.api);
   app.use("/agents/:id", verifyIfSent, async (req: Request<{ id: string }>, res: Response) => {
     const running = agents.get(req.params.id);
     // One answer for an agent that does not exist and one the caller may not see: nothing is told.
-    const missing = () => res.status(404).json({ error: `No agent "${req.params.id}" here: GET /agents lists yours.` });
+    const missing = () =>
+      res.status(404).json({ error: `No agent "${req.params.id}" here: GET /agents lists yours.` });
     if (!running) return missing();
     if (!CARD_PATHS.has(req.path) && !running.visibleTo(await options.principalOf(req))) return missing();
     running.agent.handle(req, res);
