@@ -74,11 +74,13 @@ export interface DefinitionSource {
   onChange(listener: (next: Definitions) => void): () => void;
   /** Where API-made definitions are kept (MongoDB, else memory): what `definitionsApi` writes to. */
   store: DefinitionStore;
+  /** Reads the store now (after a write through the API), telling listeners of any change before it resolves. */
+  refresh(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A configured agent as CAIPE keeps it in `dynamic_agents` (snake_case, `_id` the agent's id). */
-export interface StoredAgent {
+/** A configured agent as CAIPE keeps it in `dynamic_agents` (snake_case, `_id` the agent's id), times aside. */
+export interface AgentDocument {
   _id: string;
   name: string;
   description?: string;
@@ -91,28 +93,85 @@ export interface StoredAgent {
   subagents: Array<{ agent_id?: string; name: string; description: string; url?: string }>;
   interrupt_on?: Record<string, Record<string, boolean | { allowed_decisions: string[] }>>;
   enabled: boolean;
-  owner_id?: string;
-  is_system?: boolean;
+  owner_id: string;
+  is_system: boolean;
   config_driven: boolean;
-  created_at: Date;
-  updated_at: Date;
-  /** CAIPE's fields Switchboard keeps but does not use (skills, ui, features, …), kept as written. */
+  /** CAIPE's fields Switchboard keeps but does not act on (skills, ui, features, …), as written. */
   [other: string]: unknown;
 }
 
-/** The store of definitions (CAIPE's collections `dynamic_agents`, `mcp_servers`, `llm_models`). */
+/** An agent's document as stored, with CAIPE's ISO times. */
+export interface StoredAgent extends AgentDocument {
+  created_at: string;
+  updated_at: string;
+}
+
+/** An MCP server as CAIPE keeps it in `mcp_servers` (`headers` and `forward_user_token`: Switchboard's). */
+export interface McpServerDocument {
+  _id: string;
+  name: string;
+  description?: string;
+  transport: "http" | "sse" | "stdio";
+  endpoint?: string;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  headers?: Record<string, string>;
+  enabled: boolean;
+  config_driven: boolean;
+  [other: string]: unknown;
+}
+
+export interface StoredMcpServer extends McpServerDocument {
+  created_at: string;
+  updated_at: string;
+}
+
+/** A model as CAIPE keeps it in `llm_models` (`_id` is the model id). */
+export interface ModelDocument {
+  _id: string;
+  model_id: string;
+  name: string;
+  provider: string;
+  description: string;
+  config_driven: boolean;
+  [other: string]: unknown;
+}
+
+export interface StoredModel extends ModelDocument {
+  updated_at: string;
+}
+
+/** The file's entries as the store keeps them (config-driven), for `DefinitionStore.syncConfig`. */
+export interface ConfigDocuments {
+  agents: Array<AgentDocument>;
+  /** Present in the file but invalid: their documents (last good) are kept, not removed as stale. */
+  keepAgents: string[];
+  mcpServers: Array<McpServerDocument>;
+  models: Array<ModelDocument>;
+}
+
+/** The store of definitions: CAIPE's collections `dynamic_agents`, `mcp_servers`, `llm_models`. */
 export interface DefinitionStore {
   readonly kind: "mongodb" | "memory";
-  /** Bumped on every change by any replica: polled to see changes made elsewhere. */
-  revision(): Promise<number>;
+  /** Changes whenever any replica (or CAIPE's own UI) changes an agent: polled to see changes made elsewhere. */
+  revision(): Promise<string>;
   listAgents(): Promise<StoredAgent[]>;
   getAgent(id: string): Promise<StoredAgent | undefined>;
   /** False when an agent with that id exists already. */
-  createAgent(agent: Omit<StoredAgent, "created_at" | "updated_at">): Promise<boolean>;
-  /** The agent after the change, or undefined when there is none (or it is config-driven). */
-  updateAgent(id: string, fields: Partial<StoredAgent>): Promise<StoredAgent | undefined>;
+  createAgent(agent: AgentDocument): Promise<boolean>;
+  /** Replaces an API-made agent (created_at kept); false when there is none of that id. */
+  replaceAgent(agent: AgentDocument): Promise<boolean>;
   /** False when there was no such API-made agent. */
   deleteAgent(id: string): Promise<boolean>;
+  listMcpServers(): Promise<StoredMcpServer[]>;
+  listModels(): Promise<StoredModel[]>;
+  /**
+   * The file's entries upserted as config-driven documents (only those that changed), config-driven
+   * ones no longer in the file removed, API-made ones never touched. Returns the ids the file could
+   * not take because an API-made entry holds them.
+   */
+  syncConfig(documents: ConfigDocuments): Promise<{ conflicts: string[] }>;
   close(): Promise<void>;
 }
 
@@ -132,7 +191,8 @@ export type DecideDefinitions = (
 
 export interface DefinitionsApiOptions {
   source: DefinitionSource;
-  store: DefinitionStore;
+  /** Default: `source.store`. */
+  store?: DefinitionStore;
   decide: DecideDefinitions;
   /**
    * Who is calling, from the token the host's bearer check verified before the router runs
