@@ -249,6 +249,7 @@ async function buildOn(
     maxContextTokens: context?.maxTokens,
     conversations: stores,
     access: access.access,
+    ...(options.mongo ? { mongo: options.mongo } : {}),
   });
   const metrics = createMetrics(checkpoints.metrics);
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.

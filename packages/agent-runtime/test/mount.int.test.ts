@@ -34,10 +34,16 @@ describe("agents mounted behind one server at their own path prefixes", () => {
   let server: Server;
   let base: string;
   let mongo: MongoClient;
+  /** Collections each command on the host's client named: the agents' stores go through it. */
+  const commanded = new Set<string>();
 
   beforeAll(async () => {
     llm = await startScriptedLlm({ script: rules([], say("Done.")) });
-    mongo = await MongoClient.connect(testMongoUri());
+    mongo = await MongoClient.connect(testMongoUri(), { monitorCommands: true });
+    mongo.on("commandStarted", (event) => {
+      const collection = event.command[event.commandName];
+      if (typeof collection === "string") commanded.add(collection);
+    });
     server = createServer(hostFor(agents));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -74,12 +80,18 @@ describe("agents mounted behind one server at their own path prefixes", () => {
       expect(turn.state).toBe("completed");
       expect(turn.text).toBe("Done.");
     }
+    // The agents' own commands, before the test's reads below go through the same client.
+    const theirs = new Set(commanded);
     const db = mongo.db(dbName);
     for (const id of ["notes", "desk"]) {
       expect(
         await db.collection(`checkpoints_${id}`).countDocuments({ thread_id: contextId }),
       ).toBeGreaterThan(0);
       expect(await db.collection(`tasks_${id}`).countDocuments({ contextId })).toBe(1);
+      // On the host's one client: checkpoints, tasks and long-term memory alike.
+      for (const collection of [`checkpoints_${id}`, `tasks_${id}`, `store_${id}`]) {
+        expect(theirs, collection).toContain(collection);
+      }
     }
   });
 

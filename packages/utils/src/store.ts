@@ -16,6 +16,11 @@ export interface StoreOptions {
   /** Defaults to the detected agent name, as for getCheckpointer(). */
   agentName?: string;
   logger?: Logger;
+  /**
+   * The MongoDB client a host shares between its agents (made for the checkpoints' URI): used when
+   * the store keeps to that URI (no LANGGRAPH_STORE_MONGODB_URI of its own), and never closed here.
+   */
+  client?: MongoClient;
 }
 
 export type StoreInfo =
@@ -85,10 +90,17 @@ export async function openStore(options: StoreOptions = {}): Promise<StoreHandle
   const shown = redactMongoUri(uri);
   const dbName = settings.dbName ?? databaseFromUri(uri) ?? DEFAULT_DB_NAME;
   const collection = storeCollection(agent);
-  const client = new MongoClient(uri, {
-    serverSelectionTimeoutMS: settings.timeoutMs,
-    appName: `switchboard-${agent}-store`,
-  });
+  const shared = settings.uriVariable === "LANGGRAPH_STORE_MONGODB_URI" ? undefined : options.client;
+  const client =
+    shared ??
+    new MongoClient(uri, {
+      serverSelectionTimeoutMS: settings.timeoutMs,
+      appName: `switchboard-${agent}-store`,
+    });
+  // A shared client is its owner's to close.
+  const closeClient = async () => {
+    if (!shared) await client.close();
+  };
   try {
     await client.connect();
     const ttl =
@@ -120,9 +132,9 @@ export async function openStore(options: StoreOptions = {}): Promise<StoreHandle
       const newest = summary?.newest instanceof Date ? summary.newest.getTime() : 0;
       return `${summary?.count ?? 0}:${newest}`;
     };
-    return { store, info, revision, close: () => client.close() };
+    return { store, info, revision, close: closeClient };
   } catch (error) {
-    await client.close().catch(() => undefined);
+    await closeClient().catch(() => undefined);
     const text = (error instanceof Error ? error.message : String(error)).replace(
       /mongodb(\+srv)?:\/\/[^\s'"]+/gi,
       (found) => redactMongoUri(found),

@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { Logger } from "@switchboard/common";
 import { openStore, readStoreSettings, type StoreHandle, type StoreInfo } from "@switchboard/utils";
+import type { MongoClient } from "mongodb";
 import type { Access } from "../authz/access.js";
 import type { ConversationStores } from "../conversations/deletion.js";
 import { createEmbeddings } from "./embeddings.js";
@@ -37,10 +38,12 @@ export async function agentMemory(options: {
   conversations: ConversationStores;
   /** The agent's policies and linked tokens: forget me unlinks the caller's (UserData). */
   access?: Access;
+  /** The MongoDB client a host shares between its agents (see openStore's `client`). */
+  mongo?: MongoClient;
 }): Promise<AgentMemory> {
   const { agent, env, logger, model } = options;
   const settings = readMemorySettings(env);
-  const handle = await openMemoryStore(agent, env, logger);
+  const handle = await openMemoryStore(agent, env, logger, options.mongo);
   if (!handle.store) {
     return {
       userData: new UserData(agent, undefined, options.conversations, options.access),
@@ -80,6 +83,7 @@ async function openMemoryStore(
   agent: string,
   env: NodeJS.ProcessEnv,
   logger: Logger,
+  mongo: MongoClient | undefined,
 ): Promise<StoreHandle | PostgresStoreHandle> {
   const choice = readStoreChoice(env);
   if (choice.backend === "postgres") {
@@ -94,6 +98,7 @@ async function openMemoryStore(
     env: { ...env, LANGGRAPH_STORE_TYPE: choice.type },
     agentName: agent,
     logger,
+    ...(mongo ? { client: mongo } : {}),
   });
   if (choice.ignoredRedis) {
     const used =
