@@ -83,6 +83,8 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
   }, 120_000);
 
   afterAll(async () => {
+    if (process.env.DEBUG_HOST_LOG)
+      (await import("node:fs")).writeFileSync(process.env.DEBUG_HOST_LOG, host?.logs() ?? "");
     await host?.kill("SIGTERM");
     await idp?.close();
     await llm?.close();
@@ -149,7 +151,10 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
 
     expect(await listed(tokens.outsider as string)).toEqual([]);
     const outsider = await connectAgent(`${host.url}/agents/default-agent`, { token: tokens.outsider });
-    await expect(outsider.send({ text: "hi", contextId: `ctx-${randomUUID()}` })).rejects.toThrow();
+    const refused = await outsider.send({ text: "hi", contextId: `ctx-${randomUUID()}` });
+    expect(refused.state).toBe("failed");
+    expect(refused.text).toContain("Not allowed");
+    expect(llm.requests.some((request) => JSON.stringify(request).includes(refused.contextId))).toBe(false);
   });
 
   it("keeps the last good agent when an edit of the file breaks it, and says why naming the field", async () => {

@@ -72,6 +72,11 @@ export class AgentSet {
     return next;
   }
 
+  /** Resolves once every change asked for so far is applied. */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+
   /** Drains every agent (turns get the grace period), then closes the tool sources. */
   async close(graceMs = this.options.shutdownGraceMs): Promise<void> {
     await this.queue;
@@ -97,7 +102,7 @@ export class AgentSet {
           : "it is not served";
         for (const problem of own) {
           logger.error(
-            { agent: spec.id, field: problem.field },
+            { agentId: spec.id, field: problem.field },
             `agent "${spec.id}" refused (${problem.field}): ${problem.message}; ${kept}`,
           );
         }
@@ -107,7 +112,6 @@ export class AgentSet {
       try {
         const agent = await mountAgent(planned.definition, {
           env: planned.env,
-          logger: logger.child({ agent: spec.id }),
           publicUrl: this.options.publicUrl(spec.id),
           ...(this.options.mongo ? { mongo: this.options.mongo } : {}),
         });
@@ -119,7 +123,7 @@ export class AgentSet {
           sources: planned.sources,
           visibleTo: visibleTo(spec, this.options.authMode),
         });
-        logger.info({ agent: spec.id, revision: spec.revision }, old ? "agent replaced" : "agent served");
+        logger.info({ agentId: spec.id, revision: spec.revision }, old ? "agent replaced" : "agent served");
         if (old) this.retire(old);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -127,14 +131,14 @@ export class AgentSet {
         const kept = this.running.has(spec.id)
           ? "the last good definition stays in service"
           : "it is not served";
-        logger.error({ agent: spec.id }, `agent "${spec.id}" could not be started: ${message}; ${kept}`);
+        logger.error({ agentId: spec.id }, `agent "${spec.id}" could not be started: ${message}; ${kept}`);
       }
     });
     await inBatches(builds, this.options.concurrency ?? 8);
     for (const [id, running] of this.running) {
       if (ids.has(id)) continue;
       this.running.delete(id);
-      logger.info({ agent: id }, "agent removed");
+      logger.info({ agentId: id }, "agent removed");
       this.retire(running);
     }
     this.failures = failures;
@@ -187,7 +191,7 @@ export class AgentSet {
     const drained = running.agent
       .drain(this.options.shutdownGraceMs)
       .catch((error) =>
-        this.options.logger.warn({ agent: running.spec.id, err: error }, "draining an agent failed"),
+        this.options.logger.warn({ agentId: running.spec.id, err: error }, "draining an agent failed"),
       )
       .finally(() => {
         this.draining.delete(running);

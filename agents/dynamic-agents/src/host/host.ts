@@ -3,7 +3,7 @@ import { loadPolicies, principalOf, readAuthzSettings } from "@switchboard/agent
 import { readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
 import { createLogger, type Logger, listenHttp } from "@switchboard/common";
 import { Gauge, Registry } from "prom-client";
-import { definitionsApi, openDefinitions } from "../definitions/index.js";
+import { type DefinitionProblem, definitionsApi, openDefinitions } from "../definitions/index.js";
 import { readHostSettings } from "../env.js";
 import { HostAccess } from "./access.js";
 import { AgentSet } from "./agent-set.js";
@@ -43,8 +43,9 @@ export async function startHost(
   try {
     const source = await openDefinitions({ env, logger, ...(mongo ? { db: mongo.db } : {}) });
     cleanups.unshift(() => source.close());
-    for (const name of source.current().unused)
-      logger.warn(`${name} in the app config is not used by Switchboard`);
+    // What Switchboard does not take from the file is named once, as for the .env.
+    for (const line of source.current().unused) logger.warn(line);
+    const problems = new ProblemLog(logger);
 
     const server = createServer();
     const port = await listenHttp(server, settings.port, settings.host);
@@ -76,7 +77,17 @@ export async function startHost(
         auth,
         principalOf: principal,
         api: definitionsApi({
-          source,
+          // A change made through the API is answered once the host serves it: the agent answers at once.
+          source: {
+            current: () => source.current(),
+            onChange: (listener) => source.onChange(listener),
+            store: source.store,
+            refresh: async () => {
+              await source.refresh();
+              await agents.settled();
+            },
+            close: () => source.close(),
+          },
           store: source.store,
           caller: principal,
           decide: (caller, action, agentId) =>
@@ -84,12 +95,15 @@ export async function startHost(
           logger,
         }),
         registry,
+        logger,
         publicUrl: () => publicUrl,
         draining: () => draining,
       }),
     );
+    problems.said(source.current().problems);
     await agents.reconcile(source.current());
     const unsubscribe = source.onChange((next) => {
+      problems.said(next.problems);
       void agents.reconcile(next);
     });
     cleanups.unshift(unsubscribe);
@@ -114,6 +128,28 @@ export async function startHost(
   } catch (error) {
     for (const cleanup of cleanups) await cleanup();
     throw error;
+  }
+}
+
+/** Logs each problem in the definitions once, when it appears (the agent and field named). */
+class ProblemLog {
+  private seen = new Set<string>();
+
+  constructor(private readonly logger: Logger) {}
+
+  said(problems: DefinitionProblem[]): void {
+    const now = new Set<string>();
+    for (const problem of problems) {
+      const key = JSON.stringify(problem);
+      now.add(key);
+      if (this.seen.has(key)) continue;
+      const who = problem.agent ? `agent "${problem.agent}"` : "the definitions";
+      this.logger.error(
+        { agent: problem.agent, field: problem.field },
+        `${who}: ${problem.field}: ${problem.message}`,
+      );
+    }
+    this.seen = now;
   }
 }
 

@@ -1,6 +1,13 @@
 import type { Principal } from "@switchboard/agent-runtime";
 import { type AuthSettings, bearerGuard, callerOf } from "@switchboard/agent-runtime/auth/bearer";
-import express, { type Request, type RequestHandler, type Response, type Router } from "express";
+import type { Logger } from "@switchboard/common";
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from "express";
 import type { Registry } from "prom-client";
 import type { HostAccess } from "./access.js";
 import type { AgentSet } from "./agent-set.js";
@@ -14,6 +21,7 @@ export interface HostAppOptions {
   /** CAIPE's /api/v1/agents (and its reads), decided per caller. */
   api: Router;
   registry: Registry;
+  logger: Logger;
   /** The host's public base URL, for the agents' URLs in GET /agents. */
   publicUrl: () => string;
   /** True once draining: /ready says so, so load balancers stop sending here. */
@@ -78,6 +86,11 @@ export function hostApp(options: HostAppOptions): express.Express {
     if (!running) return missing();
     if (!CARD_PATHS.has(req.path) && !running.visibleTo(await options.principalOf(req))) return missing();
     running.agent.handle(req, res);
+  });
+  // A failure of the host's own routes: logged with its cause, answered without it.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    options.logger.error({ err: error, path: req.path }, "a request to the host failed");
+    if (!res.headersSent) res.status(500).json({ error: "The host could not answer; its log says why." });
   });
   return app;
 }
