@@ -1,6 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { connectAgent } from "@switchboard/a2a-client";
 import { createLogger } from "@switchboard/common";
 import { rules, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
@@ -9,29 +7,15 @@ import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MountedAgent, mountAgent } from "../src/mount.js";
 import { deskAgent } from "./desk-agent.js";
+import { startTestHost, type TestHost } from "./mount-host.js";
 import { notesAgent } from "./notes-agent.js";
-
-/** A host as small as can be: one node:http server routing `/agents/<id>/…` to the agent mounted there. */
-function hostFor(agents: Map<string, MountedAgent>) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    const match = /^\/agents\/([^/?]+)(.*)$/.exec(req.url ?? "");
-    const agent = match ? agents.get(match[1] ?? "") : undefined;
-    if (!match || !agent) {
-      res.writeHead(404).end();
-      return;
-    }
-    const rest = match[2] ?? "";
-    req.url = rest.startsWith("/") ? rest : `/${rest}`;
-    agent.handle(req, res);
-  };
-}
 
 describe("agents mounted behind one server at their own path prefixes", () => {
   const dbName = uniqueDbName("mount");
   const logger = createLogger({ level: "silent" });
-  const agents = new Map<string, MountedAgent>();
+  let host: TestHost;
+  let agents: Map<string, MountedAgent>;
   let llm: ScriptedLlm;
-  let server: Server;
   let base: string;
   let mongo: MongoClient;
   /** Collections each command on the host's client named: the agents' stores go through it. */
@@ -44,9 +28,8 @@ describe("agents mounted behind one server at their own path prefixes", () => {
       const collection = event.command[event.commandName];
       if (typeof collection === "string") commanded.add(collection);
     });
-    server = createServer(hostFor(agents));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    host = await startTestHost();
+    ({ base, agents } = host);
     const env = { ...testMongoEnv(dbName), ...llm.env };
     const [notes, desk] = await Promise.all([
       mountAgent(notesAgent([]), { env, logger, publicUrl: `${base}/agents/notes`, mongo }),
@@ -55,8 +38,7 @@ describe("agents mounted behind one server at their own path prefixes", () => {
     agents.set("notes", notes).set("desk", desk);
   });
   afterAll(async () => {
-    await Promise.all([...agents.values()].map((agent) => agent.close()));
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await host?.close();
     await mongo?.close();
     await llm?.close();
   });

@@ -20,6 +20,7 @@ export {
   type McpServerConfig,
   type McpServerInput,
   type McpServersResult,
+  type McpSseServer,
   type McpStdioServer,
   type McpVariables,
   mcpReferences,

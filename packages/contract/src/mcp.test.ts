@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
   interpolateMcpServer,
+  type McpServerConfig,
   mcpVariablePrefix,
   mcpVariablesFor,
   parseMcpServers,
@@ -49,6 +50,38 @@ describe("an agent's MCP settings", () => {
       },
     });
     expect(parseMcpServers("  ")).toEqual({ ok: true, servers: {} });
+  });
+
+  it("read SSE servers (CAIPE's transport: sse), their headers filled and kept secret like HTTP ones", () => {
+    const parsed = parseMcpServers(
+      JSON.stringify({
+        legacy: { transport: "sse", url: "http://mcp:8000/sse", headers: { Authorization: "Bearer ${T}" } },
+        typed: { type: "sse", url: "http://mcp:8001/sse" },
+      }),
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      servers: {
+        legacy: {
+          transport: "sse",
+          url: "http://mcp:8000/sse",
+          headers: { Authorization: "Bearer ${T}" },
+          prefixToolNames: false,
+        },
+        typed: { transport: "sse", url: "http://mcp:8001/sse", headers: {}, prefixToolNames: false },
+      },
+    });
+    if (!parsed.ok) throw new Error("not parsed");
+    const filled = interpolateMcpServer(parsed.servers.legacy as McpServerConfig, { T: "sse-secret" });
+    expect(filled.server).toMatchObject({
+      transport: "sse",
+      headers: { Authorization: "Bearer sse-secret" },
+    });
+    expect(filled.secrets).toEqual(["Bearer sse-secret"]);
+    // A URL with no transport stays Streamable HTTP; SSE with a stdio field is refused.
+    const plain = parseMcpServers(JSON.stringify({ s: { url: "http://mcp/mcp" } }));
+    expect(plain.ok && plain.servers.s?.transport).toBe("http");
+    expect(parseMcpServers(JSON.stringify({ s: { transport: "sse", command: "x" } })).ok).toBe(false);
   });
 
   it("say which server and field is wrong", () => {

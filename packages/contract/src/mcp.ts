@@ -9,6 +9,8 @@ import { envPrefixFor } from "./names.js";
  *   JIRA_MCP_SERVERS={"tickets":{"url":"https://mcp.example.com/mcp","headers":{"Authorization":"Bearer ${TICKETS_TOKEN}"}},
  *                     "memory":{"command":"npx","args":["-y","@modelcontextprotocol/server-memory"]}}
  *
+ * An SSE server (the older HTTP+SSE transport) is `{"transport": "sse", "url": ..., "headers": ...}`.
+ *
  * `${VAR}` (or `${VAR:-default}`) anywhere in a string is replaced by that variable of the agent's
  * environment, so secrets stay in variables of their own (a Kubernetes Secret, .env) and the list is
  * plain configuration. Header values and a stdio server's env are treated as secrets: never logged.
@@ -77,9 +79,26 @@ const httpServer = z
     ...server,
   }));
 
-const server = z.union([stdioServer, httpServer], {
+/** The older HTTP+SSE transport (MCP 2024-11-05), which CAIPE's `transport: sse` servers speak. */
+const sseServer = z
+  .strictObject({
+    type: z.literal("sse").optional(),
+    transport: z.literal("sse").optional(),
+    url: z.string().trim().min(1, "give the server's SSE endpoint"),
+    headers: z.record(z.string(), z.string()).default({}),
+    ...common,
+  })
+  .refine((server) => server.type === "sse" || server.transport === "sse", {
+    error: 'an SSE server says so: "transport": "sse"',
+  })
+  .transform(({ type: _type, transport: _transport, ...server }) => ({
+    transport: "sse" as const,
+    ...server,
+  }));
+
+const server = z.union([stdioServer, httpServer, sseServer], {
   error:
-    'an MCP server is {"command": "...", "args": [...], "env": {...}} or {"url": "...", "headers": {...}, "forwardUserToken": true|false}',
+    'an MCP server is {"command": "...", "args": [...], "env": {...}}, {"url": "...", "headers": {...}, "forwardUserToken": true|false} (Streamable HTTP) or {"transport": "sse", "url": "...", "headers": {...}}',
 });
 
 /** One server as written in a definition or the env (before `${VAR}` references are filled in). */
@@ -87,6 +106,7 @@ export type McpServerInput = z.input<typeof server>;
 export type McpServerConfig = z.output<typeof server>;
 export type McpStdioServer = Extract<McpServerConfig, { transport: "stdio" }>;
 export type McpHttpServer = Extract<McpServerConfig, { transport: "http" }>;
+export type McpSseServer = Extract<McpServerConfig, { transport: "sse" }>;
 
 const serverList = z.record(z.string().regex(SERVER_NAME), server);
 
@@ -107,7 +127,7 @@ export function checkMcpServers(value: unknown): McpServersResult {
       .filter(([, config]) => config.transport === "stdio" && config.forwardUserToken === true)
       .map(
         ([name]) =>
-          `server "${name}" forwardUserToken: a stdio server cannot be given the user's token (the MCP authorization spec sends it over HTTP only; a process gets credentials from its env): remove it, or run the server over Streamable HTTP`,
+          `server "${name}" forwardUserToken: a stdio server cannot be given the user's token (the MCP authorization spec sends it over HTTP only; a process gets credentials from its env): remove it, or run the server over Streamable HTTP or SSE`,
       );
     if (stdioForwarding.length > 0) return { ok: false, problems: stdioForwarding };
     return { ok: true, servers: parsed.data };

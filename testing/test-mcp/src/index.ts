@@ -12,5 +12,6 @@ export {
   type SplunkEvent,
   type SplunkSearchServerOptions,
 } from "./splunk-search-server.js";
+export { type McpSseOptions, type McpSseServer, startMcpSseServer } from "./sse.js";
 export { deskStdioCommand } from "./stdio-command.js";
 export { type DeskState, DeskStore, type Ticket } from "./store.js";

@@ -62,7 +62,7 @@ export function checkMcpSettings(repoRoot: string): string[] {
       continue;
     }
     for (const [server, config] of Object.entries(parsed.servers)) {
-      const secrets = config.transport === "http" ? config.headers : config.env;
+      const secrets = config.transport === "stdio" ? config.env : config.headers;
       for (const [key, text] of Object.entries(secrets)) {
         if (SECRET_NAME.test(key) && !text.includes("${")) {
           problems.push(

@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
   StreamableHTTPClientTransport,
@@ -69,6 +70,7 @@ export class McpServerConnection {
   constructor(
     readonly settings: McpServerSettings,
     private readonly options: {
+      /** Who the client introduces itself as (`switchboard-<agent>`): the agent, or "shared" for a host's. */
       agent: string;
       logger: Logger;
       timeoutMs: number;
@@ -76,7 +78,7 @@ export class McpServerConnection {
       userIdleMs?: number;
     },
   ) {
-    if (settings.forwardUserToken && settings.config.transport === "http") {
+    if (settings.forwardUserToken && settings.config.transport !== "stdio") {
       this.users = new LRUCache<string, Session>({
         max: MAX_USER_CONNECTIONS,
         ttl: options.userIdleMs ?? USER_IDLE_MS,
@@ -278,15 +280,19 @@ export class McpServerConnection {
 
   private transport(session: Session): Transport {
     const { config } = this.settings;
-    if (config.transport === "http") {
+    if (config.transport !== "stdio") {
       const user = session.user;
-      return new StreamableHTTPClientTransport(new URL(config.url), {
+      const options = {
         requestInit: { headers: config.headers },
-        // The user's latest token on every request of their connection, in place of a static one.
+        // The user's latest token on every request of their connection, in place of a static one
+        // (an SSE server's event stream and its posts alike).
         ...(user
           ? { fetch: (url: string | URL, init?: RequestInit) => fetch(url, withBearer(init, user.token)) }
           : {}),
-      });
+      };
+      return config.transport === "sse"
+        ? new SSEClientTransport(new URL(config.url), options)
+        : new StreamableHTTPClientTransport(new URL(config.url), options);
     }
     const transport = new StdioClientTransport({
       command: config.command,
@@ -343,7 +349,7 @@ export class McpServerConnection {
     if (session.user && (status === 401 || status === 403)) {
       return `it refused the user's token (HTTP ${status}): the user may need to sign in again, or lacks access to it`;
     }
-    return this.settings.config.transport === "http"
+    return this.settings.config.transport !== "stdio"
       ? `is it running at ${this.settings.config.url}?`
       : "it could not be started again";
   }
@@ -393,7 +399,7 @@ function neverReceived(error: unknown): boolean {
 }
 
 function httpStatus(error: unknown): number | undefined {
-  if (error instanceof StreamableHTTPError) return error.code;
+  if (error instanceof StreamableHTTPError || error instanceof SseError) return error.code;
   const match = /\bHTTP (\d{3})\b/.exec(error instanceof Error ? error.message : "");
   return match ? Number(match[1]) : undefined;
 }

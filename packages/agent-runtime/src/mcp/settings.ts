@@ -20,7 +20,7 @@ export interface McpServerSettings {
   source: string;
   /**
    * A call made for a signed-in user goes over a connection of that user, carrying their token as
-   * `Authorization: Bearer …` (the server's `forwardUserToken`, else FORWARD_JWT_TO_MCP; HTTP only).
+   * `Authorization: Bearer …` (the server's `forwardUserToken`, else FORWARD_JWT_TO_MCP; HTTP and SSE only).
    */
   forwardUserToken: boolean;
 }
@@ -69,24 +69,9 @@ export function readMcpSettings(
   for (const [name, config] of Object.entries(fromEnv.servers))
     merged.set(name, { config, source: variables.servers });
 
-  const servers = [...merged].map(([name, { config, source }]) => {
-    const filled = interpolateMcpServer(config, env);
-    if (filled.missing.length > 0) {
-      const names = filled.missing.join(", ");
-      throw configError(
-        `MCP server "${name}" (${source}) refers to ${names}, which ${filled.missing.length > 1 ? "are" : "is"} not set: set ${names}, or give a default as \${VAR:-default}.`,
-      );
-    }
-    if (filled.server.transport === "http" && !isHttpUrl(filled.server.url)) {
-      throw configError(
-        `MCP server "${name}" (${source}) has url ${JSON.stringify(filled.server.url)}: give an http(s) URL of its Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp.`,
-      );
-    }
-    // The global setting applies to HTTP servers (a stdio server takes credentials from its env).
-    const forwardUserToken =
-      filled.server.transport === "http" && (filled.server.forwardUserToken ?? forwardByDefault);
-    return { name, config: filled.server, secrets: filled.secrets, source, forwardUserToken };
-  });
+  const servers = [...merged].map(([name, { config, source }]) =>
+    serverSettings(name, config, source, env, forwardByDefault),
+  );
   return {
     servers,
     readOnlyTools: new Set(parseToolNames(env[variables.readOnlyTools])),
@@ -95,12 +80,60 @@ export function readMcpSettings(
   };
 }
 
+/**
+ * One MCP server given on its own (a host's server, shared by its agents): checked, its `${VAR}`
+ * references filled. `source` names where it was configured, for messages.
+ */
+export function readMcpServer(
+  name: string,
+  input: McpServerInput,
+  env: NodeJS.ProcessEnv,
+  source: string,
+): McpServerSettings {
+  const checked = checkMcpServers({ [name]: input });
+  if (!checked.ok)
+    throw configError(`MCP server "${name}" (${source}) is invalid: ${checked.problems.join("; ")}`);
+  const config = checked.servers[name];
+  if (!config) throw configError(`MCP server "${name}" (${source}) is invalid.`);
+  return serverSettings(name, config, source, env, readForwardSetting(env.FORWARD_JWT_TO_MCP));
+}
+
+/** A server's `${VAR}` references filled from the env, its URL checked, whether it gets the user's token. */
+function serverSettings(
+  name: string,
+  config: McpServerConfig,
+  source: string,
+  env: NodeJS.ProcessEnv,
+  forwardByDefault: boolean,
+): McpServerSettings {
+  const filled = interpolateMcpServer(config, env);
+  if (filled.missing.length > 0) {
+    const names = filled.missing.join(", ");
+    throw configError(
+      `MCP server "${name}" (${source}) refers to ${names}, which ${filled.missing.length > 1 ? "are" : "is"} not set: set ${names}, or give a default as \${VAR:-default}.`,
+    );
+  }
+  const server = filled.server;
+  if (server.transport !== "stdio" && !isHttpUrl(server.url)) {
+    const endpoint =
+      server.transport === "sse"
+        ? "SSE endpoint, e.g. https://mcp.example.com/sse"
+        : "Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp";
+    throw configError(
+      `MCP server "${name}" (${source}) has url ${JSON.stringify(server.url)}: give an http(s) URL of its ${endpoint}.`,
+    );
+  }
+  // The global setting applies to HTTP and SSE servers (a stdio server takes credentials from its env).
+  const forwardUserToken = server.transport !== "stdio" && (server.forwardUserToken ?? forwardByDefault);
+  return { name, config: server, secrets: filled.secrets, source, forwardUserToken };
+}
+
 function readForwardSetting(text: string | undefined): boolean {
   const value = text?.trim().toLowerCase() ?? "";
   if (value === "" || value === "false") return false;
   if (value === "true") return true;
   throw configError(
-    `${FORWARD_JWT_TO_MCP} is ${JSON.stringify(text)}: set it to true (HTTP MCP servers receive the user's token) or false.`,
+    `${FORWARD_JWT_TO_MCP} is ${JSON.stringify(text)}: set it to true (HTTP and SSE MCP servers receive the user's token) or false.`,
   );
 }
 

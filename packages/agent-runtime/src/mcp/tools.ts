@@ -1,24 +1,14 @@
-import { DynamicStructuredTool, type StructuredToolInterface } from "@langchain/core/tools";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Progress as McpProgress, Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import { type Logger, SwitchboardError } from "@switchboard/common";
-import type { ToolCallContext } from "../context/tool-call-context.js";
 import type { AgentDefinition } from "../definition.js";
 import type { AgentTool } from "../tools/define-tool.js";
-import type { McpClientMethods, McpServerConnection } from "./connection.js";
 import { makePortable } from "./portable-tools.js";
+import { McpServerTools } from "./server-tools.js";
 import { type McpSettings, readMcpSettings } from "./settings.js";
 
 export interface McpTools {
   tools: AgentTool[];
   /** Ends every connection (stdio servers exit). */
   close(): Promise<void>;
-}
-
-interface ToolAnnotations {
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
 }
 
 /**
@@ -45,39 +35,49 @@ export async function mcpToolsFor(
       `The ${options.agent} agent runs a graph of its own and takes no MCP tools: unset ${settings.variables.servers} (give MCP servers to the agents it routes to).`,
     );
   }
-  const forwarding = settings.servers.filter((server) => server.forwardUserToken).map(({ name }) => name);
-  if (forwarding.length > 0 && options.env.AUTH_MODE?.trim() !== "jwt") {
-    options.logger.warn(
-      { mcpServers: forwarding },
-      "MCP servers set to receive the user's token, but AUTH_MODE is not jwt: no call has a user token, so they get their static headers",
-    );
-  }
+  warnIfNotForwarding(settings, options.env, options.logger);
   return connectMcpTools(settings, {
     ...options,
     nativeToolNames: options.nativeTools.map(({ tool }) => tool.name),
   });
 }
 
+/** Servers set to receive the user's token get none when no call has one. */
+export function warnIfNotForwarding(
+  settings: Pick<McpSettings, "servers">,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+): void {
+  const forwarding = settings.servers.filter((server) => server.forwardUserToken).map(({ name }) => name);
+  if (forwarding.length > 0 && env.AUTH_MODE?.trim() !== "jwt") {
+    logger.warn(
+      { mcpServers: forwarding },
+      "MCP servers set to receive the user's token, but AUTH_MODE is not jwt: no call has a user token, so they get their static headers",
+    );
+  }
+}
+
 /**
  * Connects to every configured MCP server (all at once; any that cannot be started or reached fails
- * the start with its reason) and makes their tools agent tools: a tool its server does not mark
- * read-only asks the user first, unless `<AGENT>_MCP_READ_ONLY_TOOLS` names it, and one marked
- * read-only asks when `<AGENT>_MCP_CONFIRM_TOOLS` names it. Each call runs with its own context
- * (`AgentTool.forCall`): on the caller's own connection when the server receives the user's token,
- * and progress the server reports while the tool runs reaches the caller as the call's progress.
+ * the start with its reason) and makes their tools agent tools (McpServerTools, as a host's shared
+ * servers make theirs): a tool its server does not mark read-only asks the user first, unless
+ * `<AGENT>_MCP_READ_ONLY_TOOLS` names it, and one marked read-only asks when
+ * `<AGENT>_MCP_CONFIRM_TOOLS` names it. Each call runs with its own context (`AgentTool.forCall`): on
+ * the caller's own connection when the server receives the user's token, and progress the server
+ * reports while the tool runs reaches the caller as the call's progress.
  */
 export async function connectMcpTools(
   settings: McpSettings,
   options: { agent: string; logger: Logger; timeoutMs: number; nativeToolNames: string[] },
 ): Promise<McpTools> {
-  // Loaded only here: an agent with no MCP server never holds the SDK (a few MB of memory each).
-  const { McpServerConnection } = await import("./connection.js");
-  const connections = settings.servers.map((server) => new McpServerConnection(server, options));
+  const started = await Promise.allSettled(
+    settings.servers.map((server) => McpServerTools.open(server, options)),
+  );
+  const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const close = async () => {
-    await Promise.all(connections.map((connection) => connection.close()));
+    await Promise.all(servers.map((server) => server.close()));
   };
   try {
-    const started = await Promise.allSettled(connections.map((connection) => connection.start()));
     const failures = started.flatMap((result) =>
       result.status === "rejected"
         ? [result.reason instanceof Error ? result.reason.message : String(result.reason)]
@@ -86,14 +86,17 @@ export async function connectMcpTools(
     if (failures.length > 0) {
       throw new SwitchboardError("runtime.mcp-unavailable", "user", failures.join("\n"));
     }
-    const loaded = await Promise.all(
-      connections.map(async (connection) => ({ connection, tools: await toolsOf(connection) })),
-    );
-    const tools = loaded.flatMap(({ connection, tools }) =>
-      tools.map(({ tool, definition }) =>
-        agentTool(tool, connection.name, settings, (ctx) => toolForCall(tool, definition, connection, ctx)),
-      ),
-    );
+    const tools = servers.flatMap((server) => {
+      // `prefixToolNames`: tools named `<server>__<tool>`, which the override lists name them by.
+      const prefix = server.connection.settings.config.prefixToolNames ? `${server.name}__` : "";
+      const asks = (tool: string) =>
+        settings.confirmTools.has(`${prefix}${tool}`)
+          ? true
+          : settings.readOnlyTools.has(`${prefix}${tool}`)
+            ? false
+            : undefined;
+      return server.make({ prefix, asks }).map((agentTool) => ({ agentTool, server: server.name }));
+    });
     checkNames(tools, options.nativeToolNames, settings);
     const renamed = makePortable(
       tools.map(({ agentTool }) => agentTool.tool),
@@ -104,12 +107,12 @@ export async function connectMcpTools(
         { renamedTools: Object.fromEntries(renamed) },
         "MCP tools renamed for every LLM provider's rules",
       );
-    if (loaded.length > 0)
+    if (servers.length > 0)
       options.logger.info(
         {
-          mcpServers: loaded.map(
-            ({ connection, tools }) =>
-              `${connection.name} (${tools.length} tools${connection.settings.forwardUserToken ? ", the user's token" : ""})`,
+          mcpServers: servers.map(
+            (server) =>
+              `${server.name} (${server.toolNames.length} tools${server.connection.settings.forwardUserToken ? ", the user's token" : ""})`,
           ),
         },
         "MCP servers connected",
@@ -119,138 +122,6 @@ export async function connectMcpTools(
     await close();
     throw error;
   }
-}
-
-/** How the adapter loads a server's tools, at start-up and for each call alike. */
-async function loadTools(
-  connection: McpServerConnection,
-  client: McpClientMethods,
-): Promise<StructuredToolInterface[]> {
-  const { loadMcpTools } = await import("@langchain/mcp-adapters");
-  // loadMcpTools calls only listTools, callTool and readResource, which the client has.
-  return loadMcpTools(connection.name, client as unknown as Client, {
-    throwOnLoadError: true,
-    prefixToolNameWithServerName: connection.settings.config.prefixToolNames,
-    // Text, images and embedded resources all go to the model's message (trimmed there): nothing is
-    // kept aside as an artifact, which would be stored in every checkpoint untrimmed.
-    outputHandling: "content",
-    // Asks the SDK to request progress notifications; reportingProgress passes them on.
-    onProgress: () => undefined,
-  });
-}
-
-/** The server's tools as the model is offered them, each with the MCP definition it was made from. */
-async function toolsOf(
-  connection: McpServerConnection,
-): Promise<Array<{ tool: StructuredToolInterface; definition: McpToolDefinition }>> {
-  const definitions = new Map<string, McpToolDefinition>();
-  const listing: McpClientMethods = {
-    ...connection.forCaller(undefined),
-    listTools: async (...args) => {
-      const page = await connection.listTools(...args);
-      for (const definition of page.tools) definitions.set(definition.name, definition);
-      return page;
-    },
-  };
-  try {
-    const tools = await loadTools(connection, listing);
-    const prefix = connection.settings.config.prefixToolNames ? `${connection.name}__` : "";
-    return tools.flatMap((tool) => {
-      const definition = definitions.get(tool.name.slice(prefix.length));
-      return definition ? [{ tool, definition }] : [];
-    });
-  } catch (error) {
-    throw new SwitchboardError(
-      "runtime.mcp-unavailable",
-      "user",
-      `MCP server "${connection.name}" connected but its tools could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
-
-/**
- * `offered` (the tool the model sees, renamed and with a portable schema) for one call: the adapter's
- * own call of its MCP tool, made on `ctx`'s caller's connection with its progress reported to `ctx`.
- */
-async function toolForCall(
-  offered: StructuredToolInterface,
-  definition: McpToolDefinition,
-  connection: McpServerConnection,
-  ctx: ToolCallContext,
-): Promise<StructuredToolInterface> {
-  const client: McpClientMethods = {
-    ...reportingProgress(connection.forCaller(ctx), connection.name, ctx),
-    listTools: async () => ({ tools: [definition] }),
-  };
-  const [made] = await loadTools(connection, client);
-  if (!(made instanceof DynamicStructuredTool))
-    throw new Error(`MCP tool ${definition.name} could not be made`);
-  return new DynamicStructuredTool({
-    name: offered.name,
-    description: offered.description,
-    schema: offered.schema as DynamicStructuredTool["schema"],
-    responseFormat: "content_and_artifact",
-    metadata: (offered as { metadata?: Record<string, unknown> }).metadata,
-    func: made.func,
-  });
-}
-
-/**
- * A caller's connection as loadMcpTools sees it, with its tool call's progress notifications
- * reported to the call (they arrive from the transport).
- */
-function reportingProgress(
-  client: McpClientMethods,
-  server: string,
-  ctx: Pick<ToolCallContext, "report">,
-): McpClientMethods {
-  const callTool: McpClientMethods["callTool"] = (params, schema, requestOptions?: RequestOptions) => {
-    const onprogress = (progress: McpProgress) => {
-      requestOptions?.onprogress?.(progress);
-      const counted = progress.total ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
-      ctx.report({
-        text: `${params.name}: ${progress.message ?? counted}`,
-        metadata: {
-          kind: "tool-progress",
-          tool: params.name,
-          mcpServer: server,
-          progress: progress.progress,
-          ...(progress.total === undefined ? {} : { total: progress.total }),
-        },
-      });
-    };
-    return client.callTool(params, schema, {
-      ...requestOptions,
-      onprogress,
-      resetTimeoutOnProgress: true,
-    });
-  };
-  return { ...client, callTool };
-}
-
-function agentTool(
-  tool: StructuredToolInterface,
-  server: string,
-  settings: McpSettings,
-  forCall: (ctx: ToolCallContext) => Promise<StructuredToolInterface>,
-): { agentTool: AgentTool; server: string } {
-  const annotations = (tool as { metadata?: { annotations?: ToolAnnotations } }).metadata?.annotations ?? {};
-  const asks = settings.confirmTools.has(tool.name)
-    ? true
-    : settings.readOnlyTools.has(tool.name)
-      ? false
-      : annotations.readOnlyHint !== true;
-  if (!asks) return { agentTool: { tool, forCall }, server };
-  const destructive = annotations.destructiveHint === true ? " (the server marks it destructive)" : "";
-  return {
-    agentTool: {
-      tool,
-      forCall,
-      // Every argument follows in the question, whole (graph/guard-calls.ts).
-      confirm: () => `Run ${tool.name} on the "${server}" MCP server${destructive}.`,
-    },
-    server,
-  };
 }
 
 /** Tool names must be unique, and the override lists must name tools that exist. */
