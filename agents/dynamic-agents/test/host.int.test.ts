@@ -100,6 +100,8 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
   }, 120_000);
 
   afterAll(async () => {
+    if (process.env.DEBUG_HOST_LOG)
+      (await import("node:fs")).writeFileSync(process.env.DEBUG_HOST_LOG, host?.logs() ?? "");
     await host?.kill("SIGTERM");
     await desk?.close();
     await llm?.close();

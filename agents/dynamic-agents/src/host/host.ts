@@ -145,7 +145,7 @@ class ProblemLog {
       if (this.seen.has(key)) continue;
       const who = problem.agent ? `agent "${problem.agent}"` : "the definitions";
       this.logger.error(
-        { agent: problem.agent, field: problem.field },
+        { agentId: problem.agent, field: problem.field },
         `${who}: ${problem.field}: ${problem.message}`,
       );
     }

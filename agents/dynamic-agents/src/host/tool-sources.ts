@@ -1,4 +1,4 @@
-import * as runtime from "@switchboard/agent-runtime";
+import { connectMcpServer } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
 import { openApiTools } from "@switchboard/openapi-tools";
 import type { ToolSource } from "../build/tools.js";
@@ -76,12 +76,6 @@ export class ToolSources {
     const { env, logger, timeoutMs } = this.options;
     const key = keyOf(spec);
     if (spec.kind === "mcp") {
-      // TEMPORARY until h/mount's connectMcpServer lands.
-      const connectMcpServer = (runtime as unknown as Record<string, unknown>).connectMcpServer as (
-        server: { name: string; config: unknown },
-        options: { env: NodeJS.ProcessEnv; logger: Logger; timeoutMs: number },
-      ) => Promise<ToolSource & { close(): Promise<void> }>;
-      if (!connectMcpServer) throw new Error("this build of the runtime cannot share MCP servers yet");
       const server = await connectMcpServer(
         { name: spec.id, config: spec.config },
         { env, logger, timeoutMs },

@@ -16,9 +16,10 @@ export interface McpToolChoice {
   only?: string[];
   /**
    * Whether the tool (by the server's own name) asks the user first: true or false overrides the
-   * server; undefined leaves the rule: a tool its server does not mark read-only asks.
+   * server; undefined leaves the rule: a tool its server does not mark read-only asks. `hints` says
+   * what the server marks (a host's `interrupt_on` still asks for a destructive tool it leaves out).
    */
-  asks?: (tool: string) => boolean | undefined;
+  asks?: (tool: string, hints: { destructive: boolean }) => boolean | undefined;
 }
 
 interface ToolAnnotations {
@@ -102,7 +103,10 @@ export class McpServerTools {
           metadata: (tool as { metadata?: Record<string, unknown> }).metadata,
           func: (tool as DynamicStructuredTool).func,
         });
-        return agentTool(offered, this.name, choice.asks?.(definition.name), (ctx) =>
+        const destructive =
+          (tool as { metadata?: { annotations?: ToolAnnotations } }).metadata?.annotations
+            ?.destructiveHint === true;
+        return agentTool(offered, this.name, choice.asks?.(definition.name, { destructive }), (ctx) =>
           toolForCall(offered, definition, this.connection, ctx),
         );
       });
