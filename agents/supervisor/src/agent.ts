@@ -2,11 +2,13 @@ import { type AgentDefinition, contextSummarizer } from "@switchboard/agent-runt
 import { unusedCaipeSettings } from "@switchboard/contract";
 import { buildDelegatingGraph, HopTelemetry, Roster, readHopCredentials } from "@switchboard/delegation";
 import { serveFleetAudit } from "./audit-route.js";
+import { joinConfiguredAgents } from "./configured-agents.js";
 import { deleteFromSubagents } from "./delete-cascade.js";
+import { readConfiguredAgentsSettings } from "./env.js";
 import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
 import { serveFleetMemories } from "./memory-route.js";
 import { supervisorPrompt } from "./prompt.js";
-import { readSubagents } from "./subagents-env.js";
+import { howToEnable, readSubagents } from "./subagents-env.js";
 import { serveSubagents } from "./subagents-route.js";
 
 export const supervisorAgent: AgentDefinition = {
@@ -47,12 +49,18 @@ export const supervisorAgent: AgentDefinition = {
     for (const line of unusedCaipeSettings(env)) logger.warn(line);
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
-    if (agents.length === 0)
-      logger.warn("No subagents are enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL.");
+    const configured = readConfiguredAgentsSettings(env);
+    if (agents.length === 0 && !configured)
+      logger.warn(
+        "No subagents are enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL, or DYNAMIC_AGENTS_URL for configured agents.",
+      );
     // Each call to a subagent carries a credential meant for it alone (hop-credentials.ts).
     const roster = new Roster(agents, logger, { credentials: readHopCredentials(env, agent) });
     roster.start();
     onClose(() => roster.stop());
+    // Configured agents join and leave as the dynamic-agents host lists them, beside the ENABLE_ ones.
+    if (configured)
+      onClose(joinConfiguredAgents({ settings: configured, fromEnv: agents, roster, logger, self: agent }));
     onDeleteConversation(deleteFromSubagents(roster));
     serveSubagents({ agent, routes, mayReach }, roster);
     serveFleetAudit({ agent, routes, audit, mayReach }, roster);
@@ -64,6 +72,7 @@ export const supervisorAgent: AgentDefinition = {
       {
         roster,
         prompt: supervisorPrompt,
+        howToAdd: howToEnable,
         telemetry: new HopTelemetry(metrics),
         mayReach,
         memories,

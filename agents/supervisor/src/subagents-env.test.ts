@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readSubagents } from "./subagents-env.js";
+import { howToEnable, readSubagents } from "./subagents-env.js";
 
 describe("readSubagents", () => {
   it("routes to every ENABLE_<AGENT>=true with its URL, as CAIPE's supervisor does", () => {
@@ -54,5 +54,13 @@ describe("readSubagents", () => {
       ["github", "github", false],
     ]);
     expect(problems).toEqual(["AUTH_FORWARD_USER_TOKEN_TO names petstore, which is not an enabled agent."]);
+  });
+});
+
+describe("howToEnable", () => {
+  it("names the variables that add an agent the model asked for, when the name has any", () => {
+    expect(howToEnable("aws")).toBe("To add one, set ENABLE_AWS=true and AWS_AGENT_URL.");
+    expect(howToEnable("my-tool")).toBe("To add one, set ENABLE_MY_TOOL=true and MY_TOOL_AGENT_URL.");
+    expect(howToEnable("!!!")).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { envPrefixFor, isFeatureFlag } from "@switchboard/contract";
+import { agentUrlVariableFor, enableVariableFor, envPrefixFor, isFeatureFlag } from "@switchboard/contract";
 import type { SubagentConfig } from "@switchboard/delegation";
 
 export interface SubagentsFromEnv {
@@ -50,4 +50,11 @@ export function readSubagents(env: NodeJS.ProcessEnv): SubagentsFromEnv {
       problems.push(`AUTH_FORWARD_USER_TOKEN_TO names ${name}, which is not an enabled agent.`);
   }
   return { agents, problems };
+}
+
+/** What the supervisor tells its model of an agent it has not got: the variables that add it. */
+export function howToEnable(name: string): string | undefined {
+  // A name with no letters or digits has no variables to suggest.
+  if (!envPrefixFor(name)) return undefined;
+  return `To add one, set ${enableVariableFor(name)}=true and ${agentUrlVariableFor(name)}.`;
 }

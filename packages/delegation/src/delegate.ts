@@ -15,7 +15,6 @@ import {
   type TurnMemories,
   type User,
 } from "@switchboard/agent-runtime";
-import { agentUrlVariableFor, enableVariableFor, envPrefixFor } from "@switchboard/contract";
 import type { HopTelemetry } from "./hop-telemetry.js";
 import type { Roster, Subagent } from "./roster.js";
 
@@ -30,6 +29,11 @@ export interface Hops {
   mayReach: (agent: string, caller: User | undefined) => boolean;
   /** The user's memories recalled for this turn: a new hop passes them on (the subagent has its own store). */
   memories?: TurnMemories;
+  /**
+   * How an agent the model named that is not there would be added (the supervisor: its ENABLE_
+   * variables), said after "No agent named …"; nothing when it has nothing to say.
+   */
+  howToAdd?: (name: string) => string | undefined;
 }
 
 /**
@@ -64,7 +68,7 @@ export interface HopOptions {
  * its answer too.
  */
 export async function askSubagent(
-  { roster, telemetry, mayReach: mayReachFor, memories }: Hops,
+  { roster, telemetry, mayReach: mayReachFor, memories, howToAdd }: Hops,
   turn: TurnContext,
   name: string,
   message: string,
@@ -78,10 +82,8 @@ export async function askSubagent(
       .list()
       .map((entry) => entry.config.name)
       .filter(mayReach);
-    // A name with no letters or digits has no variables to suggest.
-    const advice = envPrefixFor(name)
-      ? ` To add one, set ${enableVariableFor(name)}=true and ${agentUrlVariableFor(name)}.`
-      : "";
+    const how = howToAdd?.(name);
+    const advice = how ? ` ${how}` : "";
     return answer(
       `No agent named "${name}" is enabled${enabled.length ? ` (enabled: ${enabled.join(", ")})` : ""}.${advice}`,
     );

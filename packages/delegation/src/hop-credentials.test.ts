@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { AuthenticatedCaller, HopTokenIssuer } from "@switchboard/agent-runtime";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
-import { hopCredentials } from "./hop-credentials.js";
+import { hopCredentials, readHopCredentials } from "./hop-credentials.js";
 import type { SubagentConfig } from "./roster.js";
 
 const { privateKey } = generateKeyPairSync("ed25519");
@@ -58,5 +58,16 @@ describe("what a hop carries", () => {
   it("nothing for an anonymous caller, and no token for the supervisor itself", async () => {
     expect(await credentials.bearerFor(agent("jira"), undefined)).toBeUndefined();
     await expect(credentials.bearerFor(agent("supervisor"), alice)).rejects.toThrow(/for itself/);
+  });
+});
+
+describe("readHopCredentials", () => {
+  it("stops an agent that delegates under AUTH_MODE=jwt without a key to sign with, naming the setting", () => {
+    expect(() => readHopCredentials({ AUTH_MODE: "jwt" }, "supervisor")).toThrow(
+      /AUTH_MODE=jwt on the supervisor needs AUTH_HOP_SIGNING_KEY/,
+    );
+    expect(() => readHopCredentials({ AUTH_MODE: "jwt" }, "release-notes")).toThrow(
+      /AUTH_MODE=jwt on the release-notes agent, which delegates, needs AUTH_HOP_SIGNING_KEY/,
+    );
   });
 });

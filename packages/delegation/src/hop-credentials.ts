@@ -1,5 +1,6 @@
 import { AuthenticatedCaller, HopTokenIssuer, type User } from "@switchboard/agent-runtime";
 import { parseEnv, SwitchboardError } from "@switchboard/common";
+import { SUPERVISOR } from "@switchboard/contract";
 import { z } from "zod";
 import type { SubagentConfig } from "./roster.js";
 
@@ -18,7 +19,8 @@ const HopEnv = z.object({
  * Each hop carries a credential meant for that agent alone: a hop token the supervisor signs
  * (auth/hop-token.ts in agent-runtime: the caller's verified claims, `aud` the agent, two minutes),
  * or, for an agent named in AUTH_FORWARD_USER_TOKEN_TO, the user's own identity-provider token.
- * AUTH_MODE=jwt without AUTH_HOP_SIGNING_KEY stops the start: there is nothing to sign with.
+ * AUTH_MODE=jwt without AUTH_HOP_SIGNING_KEY stops the start: there is nothing to sign with. `self`
+ * is the delegating agent (the supervisor, a configured agent with subagents): the tokens' issuer.
  */
 export function readHopCredentials(env: NodeJS.ProcessEnv, self: string): HopCredentials {
   const e = parseEnv(HopEnv, env, { code: "auth.config", what: "hop token settings" });
@@ -27,7 +29,7 @@ export function readHopCredentials(env: NodeJS.ProcessEnv, self: string): HopCre
     throw new SwitchboardError(
       "auth.config",
       "user",
-      "AUTH_MODE=jwt on the supervisor needs AUTH_HOP_SIGNING_KEY: the key it signs each subagent's own short-lived token with (make one with: openssl genpkey -algorithm ed25519; give the subagents its public half, openssl pkey -pubout, as AUTH_SUPERVISOR_PUBLIC_KEY).",
+      `AUTH_MODE=jwt on ${self === SUPERVISOR ? "the supervisor" : `the ${self} agent, which delegates,`} needs AUTH_HOP_SIGNING_KEY: the key it signs each subagent's own short-lived token with (make one with: openssl genpkey -algorithm ed25519; give the subagents its public half, openssl pkey -pubout, as AUTH_SUPERVISOR_PUBLIC_KEY).`,
     );
   }
   return hopCredentials(HopTokenIssuer.fromPem(e.AUTH_HOP_SIGNING_KEY, self));

@@ -34,15 +34,19 @@ describe("agents a user may not reach", () => {
   });
 
   it("are answered as not enabled when the model names one anyway, with no hop", async () => {
-    const hop = await askSubagent(
-      { roster: roster(), telemetry: {} as HopTelemetry, mayReach: notAws },
+    const hops = { roster: roster(), telemetry: {} as HopTelemetry, mayReach: notAws };
+    const hop = await askSubagent(hops, anonymousTurn, "aws", "stop i-123");
+    expect(hop).toEqual({ kind: "answer", text: 'No agent named "aws" is enabled (enabled: jira).' });
+    // With the agent's own advice on adding one (the supervisor's: its ENABLE_ variables).
+    const advised = await askSubagent(
+      { ...hops, howToAdd: (name) => `To add one, set ENABLE_${name.toUpperCase()}=true.` },
       anonymousTurn,
       "aws",
       "stop i-123",
     );
-    expect(hop).toEqual({
+    expect(advised).toEqual({
       kind: "answer",
-      text: 'No agent named "aws" is enabled (enabled: jira). To add one, set ENABLE_AWS=true and AWS_AGENT_URL.',
+      text: 'No agent named "aws" is enabled (enabled: jira). To add one, set ENABLE_AWS=true.',
     });
   });
 });

@@ -30,6 +30,11 @@ export interface SubagentConfig {
   forwardUserToken: boolean;
   /** What its card must be named (default: `name`), for an agent whose display name is not its name. */
   cardName?: string;
+  /**
+   * Where the operator configured it, as log lines name it: what enabled it and what gave its URL
+   * (default: `ENABLE_<PREFIX>` and `<PREFIX>_AGENT_URL`).
+   */
+  configuredBy?: { enabled: string; url: string };
 }
 
 /** How long the supervisor waits for a subagent to confirm a cancel. */
@@ -77,9 +82,11 @@ export interface RosterOptions {
  * one that goes away is reported and retried, never fatal to the agent that routes to it.
  */
 export class Roster {
-  private readonly agents = new Map<string, Subagent>();
+  private agents = new Map<string, Subagent>();
   private readonly stopped = new AbortController();
-  private readonly wakeups = new Map<string, () => void>();
+  private started = false;
+  /** Each watched agent's loop: `stop` ends it (the agent left), `wake` cuts its pause short. */
+  private readonly watches = new Map<Subagent, { stop: AbortController; wake?: () => void }>();
 
   constructor(
     configs: SubagentConfig[],
@@ -90,11 +97,42 @@ export class Roster {
   }
 
   start(): void {
-    for (const agent of this.agents.values()) void this.watch(agent);
+    this.started = true;
+    for (const agent of this.agents.values()) this.watch(agent);
   }
 
   stop(): void {
     this.stopped.abort();
+  }
+
+  /**
+   * Replaces the set of subagents, in the order given: a new one joins (connected in the background,
+   * as at start), one left out stops being watched and leaves `list()`, the prompt and
+   * GET /subagents, an unchanged one is untouched (its connection kept). One whose URL or expected
+   * card name changed is connected anew; other changes (its vendor, whether it takes the user's own
+   * token) apply from its next call. A hop already under way with one that left finishes.
+   */
+  set(configs: SubagentConfig[]): void {
+    const next = new Map<string, Subagent>();
+    for (const config of configs) {
+      if (next.has(config.name)) continue;
+      const known = this.agents.get(config.name);
+      if (known && sameEndpoint(known.config, config)) {
+        known.config = config;
+        next.set(config.name, known);
+        continue;
+      }
+      const agent: Subagent = { config, status: "connecting" };
+      next.set(config.name, agent);
+      if (this.started) this.watch(agent);
+    }
+    for (const [name, agent] of this.agents) {
+      if (next.get(name) === agent) continue;
+      this.watches.get(agent)?.stop.abort();
+      this.watches.delete(agent);
+      this.logger.info({ subagent: name, url: agent.config.url }, `subagent ${name} left`);
+    }
+    this.agents = next;
   }
 
   list(): Subagent[] {
@@ -153,15 +191,23 @@ export class Roster {
       "subagent went away; reconnecting",
     );
     Object.assign(agent, { status: "unreachable", reason, connection: undefined });
-    this.wakeups.get(agent.config.name)?.();
+    this.watches.get(agent)?.wake?.();
   }
 
-  private async watch(agent: Subagent): Promise<void> {
+  private watch(agent: Subagent): void {
+    const watch = { stop: new AbortController() };
+    this.watches.set(agent, watch);
+    void this.keepConnected(agent, AbortSignal.any([this.stopped.signal, watch.stop.signal]));
+  }
+
+  /** Connects the agent, then checks it every `checkMs` (retrying with back-off while down) until `done`. */
+  private async keepConnected(agent: Subagent, done: AbortSignal): Promise<void> {
     const { retryMs = 1_000, maxRetryMs = 30_000, checkMs = 30_000 } = this.options;
     let delay = retryMs;
     let failures = 0;
-    while (!this.stopped.signal.aborted) {
-      const outcome = await this.check(agent);
+    while (!done.aborted) {
+      const outcome = await this.check(agent, done);
+      if (done.aborted) return;
       if (outcome === "available") {
         delay = retryMs;
         failures = 0;
@@ -175,12 +221,12 @@ export class Roster {
           );
         }
       }
-      await this.pause(agent, outcome === "available" ? checkMs : delay);
+      await this.pause(agent, outcome === "available" ? checkMs : delay, done);
       if (outcome !== "available") delay = Math.min(delay * 2, maxRetryMs);
     }
   }
 
-  private async check(agent: Subagent): Promise<SubagentStatus> {
+  private async check(agent: Subagent, done: AbortSignal): Promise<SubagentStatus | undefined> {
     const { config } = agent;
     const connect = this.options.connect ?? connectAgent;
     try {
@@ -188,9 +234,11 @@ export class Roster {
         cardRetries: 0,
         logger: this.logger,
       });
+      // It left the roster while its card was read: nothing to say of it.
+      if (done.aborted) return undefined;
       const expected = config.cardName ?? config.name;
       if (!sameAgentName(connection.card.name, expected)) {
-        const reason = `its card is named "${connection.card.name}", but ENABLE_${config.prefix} expects "${expected}"`;
+        const reason = `its card is named "${connection.card.name}", but ${enabledBy(config)} expects "${expected}"`;
         if (agent.reason !== reason)
           this.logger.error(
             { subagent: config.name, url: config.url },
@@ -206,7 +254,7 @@ export class Roster {
       ) {
         this.logger.warn(
           { subagent: config.name, url: config.url, cardUrls: ignored },
-          `The ${config.name} agent's card points elsewhere than ${config.prefix}_AGENT_URL; calls go to ${config.url} only.`,
+          `The ${config.name} agent's card points elsewhere than ${urlFrom(config)}; calls go to ${config.url} only.`,
         );
       }
       agent.ignoredUrls = ignored;
@@ -219,6 +267,7 @@ export class Roster {
       Object.assign(agent, { status: "available", reason: undefined, connection, card: connection.card });
       return "available";
     } catch (error) {
+      if (done.aborted) return undefined;
       const reason = error instanceof Error ? error.message : String(error);
       if (agent.status === "available")
         this.logger.warn({ subagent: config.name, reason }, "subagent went away");
@@ -229,12 +278,25 @@ export class Roster {
     }
   }
 
-  private async pause(agent: Subagent, ms: number): Promise<void> {
+  private async pause(agent: Subagent, ms: number, done: AbortSignal): Promise<void> {
     const wake = new AbortController();
-    this.wakeups.set(agent.config.name, () => wake.abort());
-    await sleep(ms, undefined, {
-      signal: AbortSignal.any([this.stopped.signal, wake.signal]),
-      ref: false,
-    }).catch(() => undefined);
+    const watch = this.watches.get(agent);
+    if (watch) watch.wake = () => wake.abort();
+    await sleep(ms, undefined, { signal: AbortSignal.any([done, wake.signal]), ref: false }).catch(
+      () => undefined,
+    );
   }
+}
+
+function enabledBy(config: SubagentConfig): string {
+  return config.configuredBy?.enabled ?? `ENABLE_${config.prefix}`;
+}
+
+function urlFrom(config: SubagentConfig): string {
+  return config.configuredBy?.url ?? `${config.prefix}_AGENT_URL`;
+}
+
+/** Whether two configurations of an agent reach the same endpoint and expect the same card. */
+function sameEndpoint(a: SubagentConfig, b: SubagentConfig): boolean {
+  return a.url === b.url && (a.cardName ?? a.name) === (b.cardName ?? b.name);
 }
