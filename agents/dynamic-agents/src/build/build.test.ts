@@ -69,18 +69,18 @@ describe("interrupt_on", () => {
 });
 
 describe("subagents", () => {
-  const hostAgentUrl = (id: string) => (id === "reviewer" ? "http://127.0.0.1:1/agents/reviewer" : undefined);
+  const hostAgentUrl = (id: string) =>
+    ["reviewer", "helper"].includes(id) ? `http://127.0.0.1:1/agents/${id}` : undefined;
 
-  it("finds this host's agents, packaged ones by <AGENT>_AGENT_URL, and any by url", () => {
+  it("finds this host's agents by id (their cards carry it), and any A2A agent by url", () => {
     const { configs, problems } = subagentsFor(
       spec({
         subagents: [
           { name: "code-reviewer", description: "", agentId: "reviewer" },
-          { name: "weather", description: "", agentId: "weather" },
-          { name: "partner", description: "", url: "https://agents.example.com/partner/" },
+          { name: "weather", description: "", url: "https://agents.example.com/weather/" },
         ],
       }),
-      { env: { WEATHER_AGENT_URL: "http://weather:8002/" }, hostAgentUrl },
+      { hostAgentUrl },
     );
     expect(problems).toEqual([]);
     expect(configs).toEqual([
@@ -89,12 +89,12 @@ describe("subagents", () => {
         cardName: "reviewer",
         url: "http://127.0.0.1:1/agents/reviewer",
       }),
-      expect.objectContaining({ name: "weather", cardName: "weather", url: "http://weather:8002" }),
-      expect.objectContaining({ name: "partner", url: "https://agents.example.com/partner" }),
+      expect.objectContaining({ name: "weather", url: "https://agents.example.com/weather" }),
     ]);
+    expect(configs[1]?.cardName).toBeUndefined();
   });
 
-  it("names the field and the fix for an agent it cannot find, and refuses the agent itself", () => {
+  it("names the field and the fix for an agent this host does not serve, and refuses the agent itself", () => {
     const { problems } = subagentsFor(
       spec({
         subagents: [
@@ -102,12 +102,12 @@ describe("subagents", () => {
           { name: "me", description: "", agentId: "helper" },
         ],
       }),
-      { env: {}, hostAgentUrl },
+      { hostAgentUrl },
     );
     expect(problems).toEqual([
       expect.objectContaining({
         field: "subagents[0].agent_id",
-        message: expect.stringContaining("GHOST_AGENT_URL"),
+        message: expect.stringContaining("give url"),
       }),
       expect.objectContaining({ field: "subagents[1].agent_id" }),
     ]);

@@ -3,16 +3,15 @@ import type { SubagentConfig } from "@switchboard/delegation";
 import type { AgentSpec, DefinitionProblem } from "../definitions/spec.js";
 
 /**
- * Where each of an agent's subagents lives: `url` as given (any A2A agent, a Switchboard extension);
- * an `agent_id` that names another configured agent of this host, at its path on the host; any other
- * `agent_id`, a packaged Switchboard or CAIPE agent at `<AGENT>_AGENT_URL` (the supervisor's setting).
- * A subagent's card must carry the name it was configured by, when it is this host's own agent.
+ * Where each of an agent's subagents lives: an `agent_id` names another configured agent of this
+ * host, reached at its path here (its card carries that id); a `url` (a Switchboard extension) is any
+ * A2A agent, a packaged Switchboard agent, CAIPE's or a third party's, whose card must carry the
+ * name the subagent is given (the name the model delegates by), as the supervisor checks its own.
  */
 export function subagentsFor(
   spec: AgentSpec,
   context: {
-    env: NodeJS.ProcessEnv;
-    /** The URL this host's agent `id` is reached at (loopback: no trip out and back in). */
+    /** The URL this host's agent `id` is reached at (loopback: no trip out and back in), if it serves one. */
     hostAgentUrl: (id: string) => string | undefined;
   },
 ): { configs: SubagentConfig[]; problems: DefinitionProblem[] } {
@@ -20,43 +19,28 @@ export function subagentsFor(
   const problems: DefinitionProblem[] = [];
   spec.subagents.forEach((subagent, index) => {
     const field = `subagents[${index}]`;
-    const prefix = envPrefixFor(subagent.name);
     const wiring = {
       name: subagent.name,
-      prefix,
-      vendor: subagent.name.toLowerCase(),
+      prefix: envPrefixFor(subagent.name),
+      // Linked tokens are never passed on to a configured agent's subagents: it takes none itself.
+      vendor: "",
       forwardUserToken: false,
+      configuredBy: { enabled: `${spec.id}'s ${field}`, url: `${spec.id}'s ${field}` },
     };
-    if (subagent.agentId === spec.id) {
-      problems.push({
-        agent: spec.id,
-        field: `${field}.agent_id`,
-        message: "an agent cannot be its own subagent.",
-      });
-      return;
-    }
-    // The card names the agent by its id (this host's agents, packaged ones): checked when known.
-    const cardName = subagent.agentId ? { cardName: subagent.agentId } : {};
     if (subagent.url) {
-      configs.push({ ...wiring, ...cardName, url: subagent.url.replace(/\/+$/, "") });
+      configs.push({ ...wiring, url: subagent.url.replace(/\/+$/, "") });
       return;
     }
     const id = subagent.agentId ?? subagent.name;
-    const own = context.hostAgentUrl(id);
+    const own = id === spec.id ? undefined : context.hostAgentUrl(id);
     if (own) {
       configs.push({ ...wiring, cardName: id, url: own });
-      return;
-    }
-    const variable = `${envPrefixFor(id)}_AGENT_URL`;
-    const url = context.env[variable]?.trim();
-    if (url) {
-      configs.push({ ...wiring, cardName: id, url: url.replace(/\/+$/, "") });
       return;
     }
     problems.push({
       agent: spec.id,
       field: `${field}.agent_id`,
-      message: `"${id}" is neither an agent of this host nor a known agent: configure it, set ${variable}, or give the subagent a url.`,
+      message: `"${id}" is not another agent this host serves: name one, or give url for any other A2A agent.`,
     });
   });
   return { configs, problems };

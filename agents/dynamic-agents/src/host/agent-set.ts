@@ -172,7 +172,6 @@ export class AgentSet {
     });
     const tools = toolsFor(spec, new Map(used.map((handle) => [handle.id, handle.source])));
     const subagents = subagentsFor(spec, {
-      env: this.options.env,
       hostAgentUrl: (id) => (hostAgents.has(id) ? this.options.localUrl(id) : undefined),
     });
     const problems = [...tools.problems, ...subagents.problems];

@@ -75,6 +75,7 @@ export async function startHost(
         agents,
         access,
         auth,
+        authFor: (id) => readAuthSettings(env, id),
         principalOf: principal,
         api: definitionsApi({
           // A change made through the API is answered once the host serves it: the agent answers at once.

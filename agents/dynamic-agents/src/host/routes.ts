@@ -16,6 +16,8 @@ export interface HostAppOptions {
   agents: AgentSet;
   access: HostAccess;
   auth: AuthSettings;
+  /** The bearer check as agent `id` runs it (a supervisor's hop token is meant for that agent alone). */
+  authFor: (id: string) => AuthSettings;
   /** A verified caller as a principal (its groups from the configured claims). */
   principalOf: (req: Request) => Promise<Principal>;
   /** CAIPE's /api/v1/agents (and its reads), decided per caller. */
@@ -64,11 +66,16 @@ export function hostApp(options: HostAppOptions): express.Express {
   });
   app.get("/agents", verifyIfSent, async (req, res) => {
     const principal = await options.principalOf(req);
+    // Read without a token (the supervisor's roster polls it so), the list is a directory of the
+    // agents anyone may be shown, the global ones: each decides its callers itself when used.
+    const anonymous = auth.mode === "jwt" && !req.header("authorization");
     const base = options.publicUrl();
     res.json({
       agents: agents
         .list()
-        .filter((running) => access.mayReach(principal, running.spec.id))
+        .filter((running) =>
+          anonymous ? running.spec.visibility === "global" : access.mayReach(principal, running.spec.id),
+        )
         .map(({ spec }) => ({
           id: spec.id,
           name: spec.name,
@@ -78,14 +85,28 @@ export function hostApp(options: HostAppOptions): express.Express {
     });
   });
   app.use("/api/v1", bearerGuard(auth, "rest"), options.api);
-  app.use("/agents/:id", verifyIfSent, async (req: Request<{ id: string }>, res: Response) => {
+  const agentGuards = new Map<string, RequestHandler>();
+  const guardOf = (id: string) => {
+    const guard = agentGuards.get(id) ?? bearerGuard(options.authFor(id), "jsonrpc");
+    agentGuards.set(id, guard);
+    return guard;
+  };
+  app.use("/agents/:id", async (req: Request<{ id: string }>, res: Response, next: NextFunction) => {
     const running = agents.get(req.params.id);
     // One answer for an agent that does not exist and one the caller may not see: nothing is told.
     const missing = () =>
       res.status(404).json({ error: `No agent "${req.params.id}" here: GET /agents lists yours.` });
     if (!running) return missing();
-    if (!CARD_PATHS.has(req.path) && !running.visibleTo(await options.principalOf(req))) return missing();
-    running.agent.handle(req, res);
+    // Its card is public, as a packaged agent's; a global agent decides every request itself.
+    if (CARD_PATHS.has(req.path) || running.spec.visibility === "global" || auth.mode === "none") {
+      return running.agent.handle(req, res);
+    }
+    // A team's agent: the token verified as the agent itself would, then the team checked.
+    guardOf(running.spec.id)(req, res, async (error?: unknown) => {
+      if (error) return next(error);
+      if (!running.visibleTo(await options.principalOf(req))) return missing();
+      running.agent.handle(req, res);
+    });
   });
   // A failure of the host's own routes: logged with its cause, answered without it.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

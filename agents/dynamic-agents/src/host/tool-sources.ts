@@ -78,13 +78,19 @@ export class ToolSources {
     if (spec.kind === "mcp") {
       const server = await connectMcpServer(
         { name: spec.id, config: spec.config },
-        { env, logger, timeoutMs },
+        { env, logger, timeoutMs, source: `mcp_servers "${spec.id}"` },
       );
       return { id: spec.id, key, source: server, close: () => server.close() };
     }
-    throw new Error(
-      `OpenAPI sources are not served by this build yet: remove "${spec.id}" from openapi_sources.`,
-    );
+    const api = await openApiTools({
+      document: spec.document,
+      ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
+      ...(spec.auth ? { auth: spec.auth } : {}),
+      env,
+      logger,
+      label: `OpenAPI source "${spec.id}"`,
+    });
+    return { id: spec.id, key, source: api, close: async () => {} };
   }
 }
 
