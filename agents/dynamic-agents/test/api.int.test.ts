@@ -83,8 +83,6 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (process.env.DEBUG_HOST_LOG)
-      (await import("node:fs")).writeFileSync(process.env.DEBUG_HOST_LOG, host?.logs() ?? "");
     await host?.kill("SIGTERM");
     await idp?.close();
     await llm?.close();

@@ -149,8 +149,6 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
   }, 180_000);
 
   afterAll(async () => {
-    if (process.env.DEBUG_HOST_LOG)
-      (await import("node:fs")).writeFileSync(process.env.DEBUG_HOST_LOG, host?.logs() ?? "");
     await supervisor?.kill("SIGTERM");
     await host?.kill("SIGTERM");
     await desk?.close();
@@ -274,5 +272,11 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
     });
     expect(asked.state).toBe("input-required");
     expect(petstore.changes.length).toBe(before);
+  });
+
+  it("drains on SIGTERM: stops being ready, finishes, and exits cleanly", async () => {
+    await host.kill("SIGTERM");
+    expect(await host.exited).toBe(0);
+    expect(host.logs()).toContain("shutting down: finishing running turns");
   });
 });
