@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
@@ -203,16 +203,25 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
 
   it("runs a tool interrupt_on does not name at once, unless its server marks it destructive", async () => {
     const agent = await connectAgent(`${host.url}/agents/desk-agent`);
+    // server-memory marks create_entities neither read-only nor destructive: it runs at once here
+    // (without interrupt_on, Switchboard's rule would ask, as for any tool that is not read-only).
+    const entity = { name: "payments-api", entityType: "service", observations: ["owned by Orion"] };
     const created = await agent.send({
-      text: 'use github_create_ticket {"title":"Printer on fire"}',
+      text: `use memory_create_entities ${JSON.stringify({ entities: [entity] })}`,
       contextId: `ctx-${randomUUID()}`,
     });
     expect(created.state).toBe("completed");
-    const closing = await agent.send({
-      text: 'use github_close_ticket {"id":"1"}',
-      contextId: `ctx-${randomUUID()}`,
-    });
-    expect(closing.state).toBe("input-required");
+    expect(readFileSync(join(dir, "memory.jsonl"), "utf8")).toContain("payments-api");
+    // It marks delete_entities destructive; the desk marks close_ticket so, and create_ticket has no
+    // annotations (MCP's default: destructive). Each asks.
+    for (const text of [
+      'use memory_delete_entities {"entityNames":["payments-api"]}',
+      'use github_close_ticket {"id":"1"}',
+      'use github_create_ticket {"title":"Printer on fire"}',
+    ]) {
+      const asked = await agent.send({ text, contextId: `ctx-${randomUUID()}` });
+      expect(asked.state, text).toBe("input-required");
+    }
   });
 
   it("offers only the tools allowed, named <server>_<tool>, from the stdio server too", async () => {
