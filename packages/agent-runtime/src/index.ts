@@ -4,8 +4,10 @@ export { AuthenticatedCaller, approverOf, threadIdFor, tokenOf } from "./auth/ca
 export { HOP_LIFETIME_SECONDS, HopTokenIssuer, hopAudience } from "./auth/hop-token.js";
 export { type AuthzDecision, PolicyEngine } from "./authz/engine.js";
 export { type PolicyTexts, parsePolicies } from "./authz/policy-set.js";
-export type { Principal } from "./authz/principal.js";
+export { type LoadedPolicies, loadPolicies } from "./authz/policy-source.js";
+export { type Principal, principalOf } from "./authz/principal.js";
 export type { AuthzAction, AuthzQuestion, ToolResource } from "./authz/request.js";
+export { type AuthzSettings, readAuthzSettings } from "./authz/settings.js";
 export type { CallCredential, ToolCallContext } from "./context/tool-call-context.js";
 export { type Progress, requireTurn, type TurnContext, turnOf } from "./context/turn-context.js";
 export type { DeletedConversation, DeletionHook } from "./conversations/deletion.js";

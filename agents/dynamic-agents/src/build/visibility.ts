@@ -1,0 +1,14 @@
+import type { Principal } from "@switchboard/agent-runtime";
+import type { AgentSpec } from "../definitions/spec.js";
+
+/**
+ * Who may reach a configured agent by CAIPE's `visibility`, beside the policies: `global`, everyone
+ * the policies let in; `team`, members of the owner team's group or of a team it is shared with
+ * (a team's id is the group name its members carry in their tokens). Without sign-in
+ * (AUTH_MODE=none) there are no groups to read: as CAIPE with SSO off, the local user sees all.
+ */
+export function visibleTo(spec: AgentSpec, authMode: "none" | "jwt"): (principal: Principal) => boolean {
+  if (spec.visibility === "global" || authMode === "none") return () => true;
+  const teams = new Set([...(spec.ownerTeam ? [spec.ownerTeam] : []), ...spec.sharedWithTeams]);
+  return (principal) => principal.authenticated && principal.groups.some((group) => teams.has(group));
+}

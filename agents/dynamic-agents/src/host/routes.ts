@@ -1,0 +1,122 @@
+import type { Principal } from "@switchboard/agent-runtime";
+import { type AuthSettings, bearerGuard, callerOf } from "@switchboard/agent-runtime/auth/bearer";
+import type { Logger } from "@switchboard/common";
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from "express";
+import type { Registry } from "prom-client";
+import type { HostAccess } from "./access.js";
+import type { AgentSet } from "./agent-set.js";
+
+export interface HostAppOptions {
+  agents: AgentSet;
+  access: HostAccess;
+  auth: AuthSettings;
+  /** The bearer check as agent `id` runs it (a supervisor's hop token is meant for that agent alone). */
+  authFor: (id: string) => AuthSettings;
+  /** A verified caller as a principal (its groups from the configured claims). */
+  principalOf: (req: Request) => Promise<Principal>;
+  /** CAIPE's /api/v1/agents (and its reads), decided per caller. */
+  api: Router;
+  registry: Registry;
+  logger: Logger;
+  /** The host's public base URL, for the agents' URLs in GET /agents. */
+  publicUrl: () => string;
+  /** True once draining: /ready says so, so load balancers stop sending here. */
+  draining: () => boolean;
+}
+
+/** The paths of an agent's card, which anyone may read (as a packaged agent's). */
+const CARD_PATHS = new Set(["/.well-known/agent-card.json", "/.well-known/agent.json"]);
+
+/**
+ * The host's one HTTP surface: its own /health, /ready, /metrics, GET /agents and the definitions
+ * API, and every agent at /agents/<id>/ (the prefix stripped: the agent sees the paths it would
+ * see alone, and decides every request as it would alone).
+ */
+export function hostApp(options: HostAppOptions): express.Express {
+  const { agents, access, auth } = options;
+  const app = express();
+  app.disable("x-powered-by");
+  // A token, when sent, must be valid; without one the caller is anonymous (GET /agents lists what
+  // anyone may reach). Agents and the API require one themselves under AUTH_MODE=jwt.
+  const optionalBearer = bearerGuard(auth, "rest");
+  const verifyIfSent: RequestHandler = (req, res, next) =>
+    req.header("authorization") ? optionalBearer(req, res, next) : next();
+
+  app.get("/health", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/ready", async (_req, res) => {
+    const running = agents.list();
+    const answers = await Promise.all(running.map((agent) => agent.agent.ready().catch(() => false)));
+    const notReady = running.filter((_agent, index) => !answers[index]).map((agent) => agent.spec.id);
+    if (options.draining() || notReady.length > 0) {
+      res.status(503).json({ status: options.draining() ? "draining" : "not ready", agents: notReady });
+      return;
+    }
+    res.json({ status: "ready", agents: running.length });
+  });
+  app.get("/metrics", async (_req, res) => {
+    res.type(options.registry.contentType).send(await options.registry.metrics());
+  });
+  app.get("/agents", verifyIfSent, async (req, res) => {
+    const principal = await options.principalOf(req);
+    // Read without a token (the supervisor's roster polls it so), the list is a directory of the
+    // agents anyone may be shown, the global ones: each decides its callers itself when used.
+    const anonymous = auth.mode === "jwt" && !req.header("authorization");
+    const base = options.publicUrl();
+    res.json({
+      agents: agents
+        .list()
+        .filter((running) =>
+          anonymous ? running.spec.visibility === "global" : access.mayReach(principal, running.spec.id),
+        )
+        .map(({ spec }) => ({
+          id: spec.id,
+          name: spec.name,
+          description: spec.description,
+          url: `${base}/agents/${spec.id}`,
+        })),
+    });
+  });
+  app.use("/api/v1", bearerGuard(auth, "rest"), options.api);
+  const agentGuards = new Map<string, RequestHandler>();
+  const guardOf = (id: string) => {
+    const guard = agentGuards.get(id) ?? bearerGuard(options.authFor(id), "jsonrpc");
+    agentGuards.set(id, guard);
+    return guard;
+  };
+  app.use("/agents/:id", async (req: Request<{ id: string }>, res: Response, next: NextFunction) => {
+    const running = agents.get(req.params.id);
+    // One answer for an agent that does not exist and one the caller may not see: nothing is told.
+    const missing = () =>
+      res.status(404).json({ error: `No agent "${req.params.id}" here: GET /agents lists yours.` });
+    if (!running) return missing();
+    // Its card is public, as a packaged agent's; a global agent decides every request itself.
+    if (CARD_PATHS.has(req.path) || running.spec.visibility === "global" || auth.mode === "none") {
+      return running.agent.handle(req, res);
+    }
+    // A team's agent: the token verified as the agent itself would, then the team checked.
+    guardOf(running.spec.id)(req, res, async (error?: unknown) => {
+      if (error) return next(error);
+      if (!running.visibleTo(await options.principalOf(req))) return missing();
+      running.agent.handle(req, res);
+    });
+  });
+  // A failure of the host's own routes: logged with its cause, answered without it.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    options.logger.error({ err: error, path: req.path }, "a request to the host failed");
+    if (!res.headersSent) res.status(500).json({ error: "The host could not answer; its log says why." });
+  });
+  return app;
+}
+
+/** The verified caller of a request (anonymous without a token). */
+export function callerPrincipal(principalOf: (user: Awaited<ReturnType<typeof callerOf>>) => Principal) {
+  return async (req: Request): Promise<Principal> => principalOf(await callerOf(req));
+}

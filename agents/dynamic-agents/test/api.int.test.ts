@@ -1,0 +1,243 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { connectAgent } from "@switchboard/a2a-client";
+import { scratchDir } from "@switchboard/vitest-config/scratch";
+import type { AgentProcess } from "@switchboard-testing/test-agents";
+import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
+import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
+import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { caipeAppConfig, caipeGitDir } from "./caipe-app-config.js";
+import { startHost, writeConfig } from "./host-process.js";
+
+const gitDir = caipeGitDir();
+
+/** A team's agent beside CAIPE's example ones: only team-b's members (and admins' policies) see it. */
+const teamAgent = {
+  id: "team-b-agent",
+  name: "Team B",
+  description: "Team B's own helper",
+  system_prompt: "You help team B.",
+  model_id: "gpt-4o-mini",
+  model_provider: "azure-openai",
+  visibility: "team",
+  owner_team_slug: "team-b",
+  allowed_tools: {},
+  subagents: [],
+  enabled: true,
+};
+
+describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
+  const dir = scratchDir("dynamic-agents-api");
+  const configFile = join(dir, "app-config.yaml");
+  const dbName = uniqueDbName("dynamic_api");
+  let llm: ScriptedLlm;
+  let idp: IdentityProvider;
+  let host: AgentProcess;
+  const tokens: Record<string, string> = {};
+  const api = (path: string, token: string | undefined, init: RequestInit = {}) =>
+    fetch(`${host.url}/api/v1${path}`, {
+      ...init,
+      headers: {
+        "content-type": "application/json",
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+    });
+  const listed = async (token: string) =>
+    (
+      (await (
+        await fetch(`${host.url}/agents`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as {
+        agents: Array<{ id: string }>;
+      }
+    ).agents.map((agent) => agent.id);
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm({ script: () => say("Answered by a configured agent.") });
+    idp = await startIdentityProvider({
+      users: {
+        admin: { groups: ["employees", "platform-admins"] },
+        dev: { groups: ["employees", "team-a"] },
+        bee: { groups: ["employees", "team-b"] },
+        outsider: { groups: [] },
+      },
+    });
+    for (const user of ["admin", "dev", "bee", "outsider"]) tokens[user] = await signIn(idp, user);
+    writeConfig(configFile, caipeAppConfig(gitDir as string, { agents: [teamAgent] }));
+    host = await startHost({
+      ...testMongoEnv(dbName),
+      ...llm.envFor("azure-openai"),
+      APP_CONFIG_FILE: configFile,
+      // CAIPE's example servers are not running here: the agents that allow them are refused, others serve.
+      GITHUB_MCP_URL: "http://127.0.0.1:9/mcp",
+      ARGOCD_MCP_URL: "http://127.0.0.1:9/mcp",
+      RAG_SERVER_MCP_URL: "http://127.0.0.1:9/mcp",
+      AUTH_MODE: "jwt",
+      AUTH_JWKS_URL: idp.jwksUrl,
+      AUTH_ISSUER: idp.issuer,
+      AUTH_AUDIENCE: idp.audience,
+      RBAC_ADMIN_GROUPS: "platform-admins",
+      OIDC_REQUIRED_GROUP: "employees",
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await host?.kill("SIGTERM");
+    await idp?.close();
+    await llm?.close();
+  });
+
+  it("serves an agent made through the API at once, and not after it is deleted", async () => {
+    const id = `api-${randomUUID().slice(0, 8)}`;
+    const created = await api("/agents", tokens.admin, {
+      method: "POST",
+      body: JSON.stringify({
+        id,
+        name: "Made by API",
+        description: "An agent made without code",
+        system_prompt: "You answer briefly.",
+        model_id: "gpt-4o-mini",
+        model_provider: "azure-openai",
+        visibility: "global",
+        allowed_tools: {},
+        subagents: [],
+      }),
+    });
+    expect(created.status).toBeLessThan(300);
+    const agent = await connectAgent(`${host.url}/agents/${id}`, { token: tokens.dev });
+    const answer = await agent.send({ text: "hello", contextId: `ctx-${randomUUID()}` });
+    expect(answer.state).toBe("completed");
+    expect(answer.text).toContain("Answered by a configured agent.");
+    expect(await listed(tokens.dev as string)).toContain(id);
+
+    expect((await api(`/agents/${id}`, tokens.admin, { method: "DELETE" })).status).toBeLessThan(300);
+    expect(await listed(tokens.dev as string)).not.toContain(id);
+    expect((await fetch(`${host.url}/agents/${id}/.well-known/agent-card.json`)).status).toBe(404);
+  });
+
+  it("lets only those the policy allows create an agent", async () => {
+    const body = JSON.stringify({
+      id: "not-allowed",
+      name: "Nope",
+      description: "-",
+      system_prompt: "-",
+      model_id: "gpt-4o-mini",
+      model_provider: "azure-openai",
+      visibility: "global",
+      allowed_tools: {},
+      subagents: [],
+    });
+    expect((await api("/agents", tokens.dev, { method: "POST", body })).status).toBe(403);
+    expect((await api("/agents", undefined, { method: "POST", body })).status).toBe(401);
+    const forged = `${tokens.admin?.slice(0, -4)}AAAA`;
+    expect((await api("/agents", forged, { method: "POST", body })).status).toBe(401);
+    expect(await listed(tokens.admin as string)).not.toContain("not-allowed");
+  });
+
+  it("keeps a team's agent from users outside the team, and every agent from a user the policy refuses", async () => {
+    expect(await listed(tokens.bee as string)).toContain("team-b-agent");
+    expect(await listed(tokens.dev as string)).not.toContain("team-b-agent");
+    const asDev = await fetch(`${host.url}/agents/team-b-agent/`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${tokens.dev}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {} }),
+    });
+    expect(asDev.status).toBe(404);
+    const bee = await connectAgent(`${host.url}/agents/team-b-agent`, { token: tokens.bee });
+    expect((await bee.send({ text: "hi", contextId: `ctx-${randomUUID()}` })).state).toBe("completed");
+
+    expect(await listed(tokens.outsider as string)).toEqual([]);
+    const outsider = await connectAgent(`${host.url}/agents/default-agent`, { token: tokens.outsider });
+    const refused = await outsider.send({ text: "hi", contextId: `ctx-${randomUUID()}` });
+    expect(refused.state).toBe("failed");
+    expect(refused.text).toContain("Not allowed");
+    expect(llm.requests.some((request) => JSON.stringify(request).includes(refused.contextId))).toBe(false);
+  });
+
+  it("lists only the global agents to a caller without a token, as the supervisor reads the list", async () => {
+    const anonymous = (await (await fetch(`${host.url}/agents`)).json()) as { agents: Array<{ id: string }> };
+    const ids = anonymous.agents.map((agent) => agent.id);
+    expect(ids).toContain("default-agent");
+    expect(ids).not.toContain("team-b-agent");
+    // Its A2A endpoint needs a token; without one nothing is told of a team's agent.
+    const unsigned = await fetch(`${host.url}/agents/team-b-agent/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {} }),
+    });
+    expect(unsigned.status).toBe(401);
+  });
+
+  it("refuses a hostile definition that would take a packaged agent's collections and policies", async () => {
+    const hostile = await api("/agents", tokens.admin, {
+      method: "POST",
+      body: JSON.stringify({
+        id: "jira",
+        name: "Not Jira",
+        description: "Writes into tasks_jira and audit_jira",
+        system_prompt: "-",
+        model_id: "gpt-4o-mini",
+        model_provider: "azure-openai",
+        visibility: "global",
+        allowed_tools: {},
+        subagents: [],
+      }),
+    });
+    expect(hostile.status).toBeGreaterThanOrEqual(400);
+    expect(hostile.status).toBeLessThan(500);
+    expect(await hostile.text()).toContain("jira");
+    expect((await fetch(`${host.url}/agents/jira/.well-known/agent-card.json`)).status).toBe(404);
+  });
+
+  it("keeps the last good agent when an edit of the file breaks it, and says why naming the field", async () => {
+    const broken = caipeAppConfig(gitDir as string, {
+      agents: [{ ...teamAgent, model_provider: "not-a-provider" }],
+    });
+    writeConfig(configFile, broken);
+    await vi.waitFor(
+      () => {
+        expect(host.logs()).toMatch(/team-b-agent[^\n]*model/);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    const bee = await connectAgent(`${host.url}/agents/team-b-agent`, { token: tokens.bee });
+    expect((await bee.send({ text: "still there?", contextId: `ctx-${randomUUID()}` })).state).toBe(
+      "completed",
+    );
+    // The others were not touched: CAIPE's example agent still answers.
+    const dev = await connectAgent(`${host.url}/agents/default-agent`, { token: tokens.dev });
+    expect((await dev.send({ text: "hi", contextId: `ctx-${randomUUID()}` })).state).toBe("completed");
+    expect(readFileSync(configFile, "utf8")).toContain("not-a-provider");
+  });
+
+  it("replaces an agent whose definition changed in the file, leaving the others untouched", async () => {
+    const dev = await connectAgent(`${host.url}/agents/default-agent`, { token: tokens.dev });
+    const contextId = `ctx-${randomUUID()}`;
+    expect((await dev.send({ text: "first", contextId })).state).toBe("completed");
+    writeConfig(
+      configFile,
+      caipeAppConfig(gitDir as string, {
+        agents: [{ ...teamAgent, description: "Team B's helper, revised" }],
+      }),
+    );
+    await vi.waitFor(
+      async () => {
+        const card = (await (
+          await fetch(`${host.url}/agents/team-b-agent/.well-known/agent-card.json`)
+        ).json()) as {
+          description: string;
+        };
+        expect(card.description).toContain("revised");
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    const bee = await connectAgent(`${host.url}/agents/team-b-agent`, { token: tokens.bee });
+    expect((await bee.send({ text: "hi again", contextId: `ctx-${randomUUID()}` })).state).toBe("completed");
+    // CAIPE's example agent was not rebuilt: served once, and its conversation goes on.
+    expect(host.logs().match(/"agentId":"default-agent"[^\n]*"msg":"agent (served|replaced)"/g)).toHaveLength(
+      1,
+    );
+    expect((await dev.send({ text: "second", contextId })).state).toBe("completed");
+  });
+});
