@@ -352,13 +352,12 @@ describe.skipIf(!gitDir || !caipe.available)(
         `The netutils agent answered: You asked: check port ${llm.port} of 127.0.0.1 | what did I ask you before?`,
       );
       // The configured agent's own model saw the first turn too.
-      const latest = conciergeRequests().filter((request) =>
+      const secondTurn = conciergeRequests().find((request) =>
         request.messages.some((m) => m.role === "user" && /what did I ask/.test(messageText(m.content))),
-      )[0];
-      expect(latest?.messages.filter((m) => m.role === "user").map((m) => messageText(m.content))).toEqual([
-        `weather in Paris and port ${llm.port} of 127.0.0.1`,
-        "what did I ask before?",
-      ]);
+      );
+      expect(
+        secondTurn?.messages.filter((m) => m.role === "user").map((m) => messageText(m.content)),
+      ).toEqual([`weather in Paris and port ${llm.port} of 127.0.0.1`, "what did I ask before?"]);
       for (const agent of ["supervisor", "concierge", "netutils"]) {
         expect(await db.collection(`tasks_${agent}`).countDocuments({ contextId }), agent).toBe(2);
       }
@@ -407,7 +406,8 @@ describe.skipIf(!gitDir || !caipe.available)(
       expect(await db.collection("tasks_netutils").countDocuments({})).toBe(netutilsTasks);
       expect(pythonWeather.logs()).not.toContain(conversation);
 
-      // What it was sent is a token meant for it alone, on the user's behalf: never the user's own.
+      // What it was sent is a token meant for it alone, signed by the configured agent on the user's
+      // behalf: never the user's own, nor one meant for another agent.
       const stolen = liar.messages()[0]?.bearer as string;
       expect(stolen).toBeTruthy();
       expect(stolen).not.toBe(token);
@@ -415,6 +415,7 @@ describe.skipIf(!gitDir || !caipe.available)(
         aud: "liar",
         sub: claimsOf(token).sub,
         iss: "urn:switchboard:supervisor",
+        act: { sub: "concierge" },
       });
       // Replayed to the packaged agent, to the configured agent or to the supervisor, it is refused.
       for (const url of [netutils.url, `${host.url}/agents/concierge`, supervisor.url]) {
