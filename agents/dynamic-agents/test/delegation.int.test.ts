@@ -182,7 +182,8 @@ describe.skipIf(!gitDir || !caipe.available)(
 
     it("keeps one conversation across the configured agent, Switchboard's agent and CAIPE's", async () => {
       const forecaster = await connectAgent(`${host.url}/agents/forecaster`);
-      const contextId = `conv-${randomUUID()}`;
+      // A UUID, as CAIPE takes it (its agents read the context as a UUID).
+      const contextId = randomUUID();
       const ours = await forecaster.send({
         text: "forward to switchboard-weather: what is the weather in Paris?",
         contextId,
