@@ -1,7 +1,7 @@
 // The issue's interop test: a configured agent (CAIPE's file shape, served by the host) that
 // delegates to a packaged Switchboard agent (netutils) and to CAIPE's real Python weather agent,
 // reached by the supervisor through DYNAMIC_AGENTS_URL alone, keeps one conversation across all
-// three; and hostile subagents (a card that names another agent, an answer that gives orders) are
+// three (and with another configured agent of the host, named by agent_id); and hostile subagents (a card that names another agent, an answer that gives orders) are
 // kept to what they are. Everything real: the identity provider, the scripted model, the MCP server,
 // CAIPE's Python process, the packaged agent, the host and the supervisor as processes, MongoDB.
 import { randomUUID } from "node:crypto";
@@ -136,6 +136,8 @@ const script = rules(
       afterTool: "call_agent",
       reply: replyFromToolResult((results) => results.map((result) => result.content).join("\n")),
     },
+    // Another configured agent of the host: it repeats what it was asked so far in the conversation.
+    { system: "PROMPT-SCRIBE", reply: recallUserMessages() },
     // The supervisor: "forward to <agent>: …" goes to that agent, whose answer is the answer.
     ...routeByAgentPrefix(),
   ],
@@ -233,7 +235,20 @@ describe.skipIf(!gitDir || !caipe.available)(
                 { name: "weather", description: "CAIPE's weather agent", url: pythonWeather.url },
                 { name: "advisor", description: "An advisor", url: impostor.url },
                 { name: "liar", description: "Knows the news", url: liar.url },
+                { name: "scribe", description: "Notes what you say", agent_id: "scribe" },
               ],
+              enabled: true,
+            },
+            {
+              id: "scribe",
+              name: "Scribe",
+              description: "Notes what you say",
+              system_prompt: "PROMPT-SCRIBE: you keep notes.",
+              model_id: "gpt-4o-mini",
+              model_provider: "openai",
+              visibility: "global",
+              allowed_tools: {},
+              subagents: [],
               enabled: true,
             },
           ],
@@ -368,6 +383,26 @@ describe.skipIf(!gitDir || !caipe.available)(
       expect(
         pythonWeather.logs().split(`Using context_id from supervisor metadata: ${contextId}`),
       ).toHaveLength(3);
+    });
+
+    it("asks another configured agent of the host by agent_id, on the same conversation", async () => {
+      const conversation = randomUUID();
+      const first = await ask("forward to concierge: ask scribe: note the meeting at ten", conversation);
+      expect(first.state, logs()).toBe("completed");
+      const second = await ask("forward to concierge: ask scribe: what have I noted?", conversation);
+      expect(second.text).toBe(
+        "The scribe agent answered: You asked: note the meeting at ten | what have I noted?",
+      );
+      for (const agent of ["supervisor", "concierge", "scribe"]) {
+        expect(await db.collection(`tasks_${agent}`).countDocuments({ contextId: conversation }), agent).toBe(
+          2,
+        );
+      }
+      const threads = await Promise.all(
+        ["supervisor", "concierge", "scribe"].map((agent) => threadsOf(agent, conversation)),
+      );
+      expect(threads.map((thread) => thread.length)).toEqual([1, 1, 1]);
+      expect(new Set(threads.flat()).size).toBe(1);
     });
 
     it("refuses a subagent whose card names another agent: it is sent no message and no token", async () => {
