@@ -427,6 +427,8 @@ describe.skipIf(!gitDir || !caipe.available)(
 
       // Called once, at its configured URL (never at the endpoints its card names), on this conversation.
       expect(liar.messages()).toHaveLength(1);
+      // Besides its card, that message is all it got: no linked token pushed to it, whatever its card claims.
+      expect(liar.received.filter((request) => request.method !== "GET")).toHaveLength(1);
       expect(liar.messages()[0]?.contextId).toBe(conversation);
       expect(attacker.received).toEqual([]);
       // Its orders reached the configured agent's model as its tool's result, never as the user's words
