@@ -10,7 +10,7 @@ import {
   type DefinitionSource,
   definitionsApi,
   openDefinitions,
-} from "@switchboard/dynamic-agents/dist/definitions/index.js";
+} from "@switchboard/dynamic-agents/definitions";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
 import { type IdentityProvider, startIdentityProvider } from "@switchboard-testing/test-idp";

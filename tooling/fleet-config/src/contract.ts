@@ -2,12 +2,7 @@
  * Variables documented in .env.example ahead of the code that reads them (e.g. while an issue is
  * under way). The check tolerates these being unread; delete each once the code reads it.
  */
-export const DOCUMENTED_AHEAD: readonly string[] = [
-  // Issue 48, read on its other branches: the supervisor's DYNAMIC_AGENTS_URL polling (h/delegation)
-  // and the host's alias for APP_CONFIG_FILE (h/definitions).
-  "DYNAMIC_AGENTS_POLL_SECONDS",
-  "APP_CONFIG_PATH",
-];
+export const DOCUMENTED_AHEAD: readonly string[] = [];
 
 /**
  * Variables documented in .env.example that a library reads rather than our code: the OpenTelemetry

@@ -41,6 +41,15 @@ describe("an agent's model", () => {
     });
   });
 
+  it("runs an agent on Switchboard's offline model when it names provider offline (the npm start example)", () => {
+    const env = modelEnv(spec({ model: { id: "offline", provider: "offline" } }), {
+      LLM_PROVIDER: "openai",
+      HELPER_LLM_PROVIDER: "openai",
+    });
+    expect(env).toMatchObject({ LLM_PROVIDER: "offline" });
+    expect(env).not.toHaveProperty("HELPER_LLM_PROVIDER");
+  });
+
   it("names the agent and the field when the provider is unknown", () => {
     expect(modelEnv(spec({ model: { id: "m", provider: "watsonx" } }), {})).toMatchObject({
       agent: "helper",

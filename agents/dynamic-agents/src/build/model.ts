@@ -1,11 +1,12 @@
-import { agentVariable, LLM_PROVIDERS, type LlmProvider, MODEL_VARIABLES } from "@switchboard/llm";
+import { agentVariable, MODEL_VARIABLES } from "@switchboard/llm";
+import { MODEL_PROVIDER_RULE, MODEL_PROVIDERS, type ModelProvider } from "../definitions/rules.js";
 import type { AgentSpec, DefinitionProblem } from "../definitions/spec.js";
 
 /**
  * The environment one configured agent's model is made from: the runtime's LLM settings with the
  * spec's provider (CAIPE's names are Switchboard's `LLM_PROVIDER` values) and its model id in that
- * provider's model variable. The provider's keys and endpoints stay the host's (or the agent's own
- * `<AGENT>_…` variables). The spec's choice wins over any `<AGENT>_LLM_PROVIDER` or model override.
+ * provider's model variable (`offline` needs neither key nor model). The provider's keys and
+ * endpoints stay the host's. The spec's choice wins over any `<AGENT>_LLM_PROVIDER` or model override.
  */
 export function modelEnv(spec: AgentSpec, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv | DefinitionProblem {
   const provider = spec.model.provider.trim().toLowerCase();
@@ -13,15 +14,27 @@ export function modelEnv(spec: AgentSpec, env: NodeJS.ProcessEnv): NodeJS.Proces
     return {
       agent: spec.id,
       field: "model.provider",
-      message: `"${spec.model.provider}" is not a provider Switchboard speaks: use one of ${LLM_PROVIDERS.join(", ")}.`,
+      message: `"${spec.model.provider}" is not a provider Switchboard speaks: ${MODEL_PROVIDER_RULE}.`,
     };
   }
-  const variable = MODEL_VARIABLES[provider][0] as string;
-  const own: NodeJS.ProcessEnv = { ...env, LLM_PROVIDER: provider, [variable]: spec.model.id };
-  for (const name of ["LLM_PROVIDER", ...MODEL_VARIABLES[provider]]) delete own[agentVariable(spec.id, name)];
+  if (provider === "offline") return withoutOverrides(spec, { ...env, LLM_PROVIDER: "offline" }, []);
+  const variables = MODEL_VARIABLES[provider];
+  return withoutOverrides(
+    spec,
+    { ...env, LLM_PROVIDER: provider, [variables[0] as string]: spec.model.id },
+    variables,
+  );
+}
+
+function withoutOverrides(
+  spec: AgentSpec,
+  own: NodeJS.ProcessEnv,
+  modelVariables: readonly string[],
+): NodeJS.ProcessEnv {
+  for (const name of ["LLM_PROVIDER", ...modelVariables]) delete own[agentVariable(spec.id, name)];
   return own;
 }
 
-function isProvider(value: string): value is LlmProvider {
-  return (LLM_PROVIDERS as readonly string[]).includes(value);
+function isProvider(value: string): value is ModelProvider {
+  return (MODEL_PROVIDERS as readonly string[]).includes(value);
 }

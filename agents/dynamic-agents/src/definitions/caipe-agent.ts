@@ -1,9 +1,10 @@
-import { LLM_PROVIDERS } from "@switchboard/llm";
 import { z } from "zod";
 import { fieldPath } from "./expand.js";
 import {
   agentIdProblem,
   LIMITS,
+  MODEL_PROVIDER_RULE,
+  MODEL_PROVIDERS,
   SUBAGENT_NAME,
   TOOL_NAME,
   TOOL_NAME_RULE,
@@ -24,9 +25,7 @@ const toolNames = z
   .array(z.string().regex(TOOL_NAME, TOOL_NAME_RULE))
   .max(LIMITS.toolNames, `at most ${LIMITS.toolNames} tool names`);
 
-const provider = z.enum(LLM_PROVIDERS, {
-  error: `use one of CAIPE's providers: ${LLM_PROVIDERS.join(", ")}`,
-});
+const provider = z.enum(MODEL_PROVIDERS, { error: MODEL_PROVIDER_RULE });
 
 const model = z.strictObject({
   id: z.string().trim().min(1, "give the model's id, as its provider names it").max(LIMITS.name),
@@ -261,7 +260,7 @@ function modelOf(
   if (!checked.success) {
     problems.push({
       field: fieldPath(at, "model_provider"),
-      message: `${data.model_provider === undefined ? "missing: " : ""}use one of CAIPE's providers: ${LLM_PROVIDERS.join(", ")}`,
+      message: `${data.model_provider === undefined ? "missing: " : ""}${MODEL_PROVIDER_RULE}`,
     });
     return undefined;
   }

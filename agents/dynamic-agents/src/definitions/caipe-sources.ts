@@ -1,11 +1,16 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: CAIPE's file refers to variables as ${VAR}, on purpose.
 import { isAbsolute, resolve } from "node:path";
 import type { McpServerInput } from "@switchboard/contract";
-import { LLM_PROVIDERS } from "@switchboard/llm";
 import { z } from "zod";
 import { zodProblems } from "./caipe-agent.js";
 import { fieldPath } from "./expand.js";
-import { LIMITS, TOOL_SOURCE_ID, TOOL_SOURCE_ID_RULE } from "./rules.js";
+import {
+  LIMITS,
+  MODEL_PROVIDER_RULE,
+  MODEL_PROVIDERS,
+  TOOL_SOURCE_ID,
+  TOOL_SOURCE_ID_RULE,
+} from "./rules.js";
 import type { DefinitionProblem, ModelSpec, ToolSourceSpec } from "./spec.js";
 
 // CAIPE's `mcp_servers` and `models` entries, and Switchboard's `openapi_sources`, checked and
@@ -194,7 +199,7 @@ export function checkOpenApiSource(
 const modelEntry = z.object({
   model_id: z.string().trim().min(1, "give the model's id, as its provider names it").max(LIMITS.name),
   name: z.string().trim().min(1).max(LIMITS.name).optional(),
-  provider: z.enum(LLM_PROVIDERS, { error: `use one of CAIPE's providers: ${LLM_PROVIDERS.join(", ")}` }),
+  provider: z.enum(MODEL_PROVIDERS, { error: MODEL_PROVIDER_RULE }),
   description: z.string().max(LIMITS.description).nullish(),
 });
 

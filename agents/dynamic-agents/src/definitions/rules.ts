@@ -1,4 +1,5 @@
 import { CONTRACT_PORTS, SUPERVISOR, sameAgentName } from "@switchboard/contract";
+import { LLM_PROVIDERS } from "@switchboard/llm";
 import { assertValidAgentName } from "@switchboard/utils";
 
 // The rules a definition is held to, each written once: a definition is hostile input (a file an
@@ -82,3 +83,11 @@ export function urlProblem(text: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The providers a configured agent's model may name: CAIPE's (Switchboard's `LLM_PROVIDER` values),
+ * and Switchboard's `offline` model (no LLM, no key), which the example `npm start` serves.
+ */
+export const MODEL_PROVIDERS = [...LLM_PROVIDERS, "offline"] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+export const MODEL_PROVIDER_RULE = `use one of CAIPE's providers (${LLM_PROVIDERS.join(", ")}) or Switchboard's offline`;
