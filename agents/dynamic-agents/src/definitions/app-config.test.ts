@@ -245,7 +245,9 @@ describe("a broken file", () => {
       {
         agent: "bad-provider",
         field: "agents[4].model.provider",
-        message: expect.stringMatching(/^use one of CAIPE's providers \(openai, azure-openai.*\) or Switchboard's offline$/),
+        message: expect.stringMatching(
+          /^use one of CAIPE's providers \(openai, azure-openai.*\) or Switchboard's offline$/,
+        ),
       },
       {
         agent: "unknown-server",
