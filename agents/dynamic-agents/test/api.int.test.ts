@@ -8,10 +8,8 @@ import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboa
 import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { caipeAppConfig, caipeGitDir } from "./caipe-app-config.js";
+import { caipeAppConfig } from "./caipe-app-config.js";
 import { startHost, writeConfig } from "./host-process.js";
-
-const gitDir = caipeGitDir();
 
 /** A team's agent beside CAIPE's example ones: only team-b's members (and admins' policies) see it. */
 const teamAgent = {
@@ -28,7 +26,7 @@ const teamAgent = {
   enabled: true,
 };
 
-describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
+describe("agents made, changed and used under policy", () => {
   const dir = scratchDir("dynamic-agents-api");
   const configFile = join(dir, "app-config.yaml");
   const dbName = uniqueDbName("dynamic_api");
@@ -64,7 +62,7 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
       },
     });
     for (const user of ["admin", "dev", "bee", "outsider"]) tokens[user] = await signIn(idp, user);
-    writeConfig(configFile, caipeAppConfig(gitDir as string, { agents: [teamAgent] }));
+    writeConfig(configFile, caipeAppConfig({ agents: [teamAgent] }));
     host = await startHost({
       ...testMongoEnv(dbName),
       ...llm.envFor("azure-openai"),
@@ -191,7 +189,7 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
   });
 
   it("keeps the last good agent when an edit of the file breaks it, and says why naming the field", async () => {
-    const broken = caipeAppConfig(gitDir as string, {
+    const broken = caipeAppConfig({
       agents: [{ ...teamAgent, model_provider: "not-a-provider" }],
     });
     writeConfig(configFile, broken);
@@ -217,7 +215,7 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
     expect((await dev.send({ text: "first", contextId })).state).toBe("completed");
     writeConfig(
       configFile,
-      caipeAppConfig(gitDir as string, {
+      caipeAppConfig({
         agents: [{ ...teamAgent, description: "Team B's helper, revised" }],
       }),
     );

@@ -1,13 +1,9 @@
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseDocument, type YAMLSeq } from "yaml";
 
-/** The CAIPE release whose app-config.yaml the tests serve. */
-export const CAIPE_RELEASE = "0.6.0";
-
-/** CAIPE's git directory: CAIPE_GIT_DIR, else the mirror beside the checkout (or its parent's). */
+/** CAIPE's git directory (its Python agents' source): CAIPE_GIT_DIR, else the mirror beside the checkout (or its parent's). */
 export function caipeGitDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.CAIPE_GIT_DIR) return env.CAIPE_GIT_DIR;
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -18,13 +14,20 @@ export function caipeGitDir(env: NodeJS.ProcessEnv = process.env): string | unde
   return undefined;
 }
 
+/** CAIPE 0.6.0's own `config/app-config.yaml`, kept unchanged beside its licence (fixtures/caipe-0.6.0). */
+export const CAIPE_APP_CONFIG = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "fixtures",
+  "caipe-0.6.0",
+  "app-config.yaml",
+);
+
 /**
- * CAIPE 0.6.0's own `config/app-config.yaml`, read from its repository (never kept here), with its
- * commented examples filled in as a user would (`mcp_servers: []` and `agents: []` opened, their
- * commented items uncommented), then `extra` items added to its lists (or as new lists).
+ * CAIPE 0.6.0's own `config/app-config.yaml` with its commented examples filled in as a user would
+ * (`mcp_servers: []` and `agents: []` opened, their commented items uncommented), then `extra` items
+ * added to its lists (or as new lists).
  */
 export function caipeAppConfig(
-  gitDir: string,
   extra: {
     models?: unknown[];
     mcp_servers?: unknown[];
@@ -32,10 +35,7 @@ export function caipeAppConfig(
     openapi_sources?: unknown[];
   } = {},
 ): string {
-  const original = execFileSync("git", ["-C", gitDir, "show", `${CAIPE_RELEASE}:config/app-config.yaml`], {
-    encoding: "utf8",
-  });
-  const filled = original
+  const filled = readFileSync(CAIPE_APP_CONFIG, "utf8")
     .replace(/^(mcp_servers|agents): \[\]$/gm, "$1:")
     .replace(/^ {2}# ( {2}|- )/gm, "  $1");
   const doc = parseDocument(filled);

@@ -18,10 +18,9 @@ import { type DeskHttpServer, startDeskHttpServer } from "@switchboard-testing/t
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { caipeAppConfig, caipeGitDir } from "./caipe-app-config.js";
+import { caipeAppConfig } from "./caipe-app-config.js";
 import { hostPackageDir, memoryServerScript, startHost } from "./host-process.js";
 
-const gitDir = caipeGitDir();
 const PETSTORE_SPEC = join(
   hostPackageDir,
   "..",
@@ -47,7 +46,7 @@ const script = rules(
   say("Hello from a configured agent."),
 );
 
-describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () => {
+describe("CAIPE 0.6.0's app-config.yaml served by the host", () => {
   const dir = scratchDir("dynamic-agents-host");
   const dbName = uniqueDbName("dynamic");
   let llm: ScriptedLlm;
@@ -63,7 +62,7 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
     const configFile = join(dir, "app-config.yaml");
     writeFileSync(
       configFile,
-      caipeAppConfig(gitDir as string, {
+      caipeAppConfig({
         // A Switchboard extension: an OpenAPI description as a tool source, its key from the env.
         openapi_sources: [
           {

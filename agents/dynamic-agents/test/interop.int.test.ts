@@ -219,7 +219,7 @@ describe.skipIf(!gitDir || !caipe.available)(
       const configFile = join(dir, "app-config.yaml");
       writeConfig(
         configFile,
-        caipeAppConfig(gitDir as string, {
+        caipeAppConfig({
           agents: [
             {
               id: "concierge",

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readAppConfig } from "./app-config.js";
@@ -24,6 +24,14 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's own app-config.yaml, from its repository
     execFileSync("git", ["-C", gitDir as string, "show", "0.6.0:config/app-config.yaml"], {
       encoding: "utf8",
     });
+
+  it("is what the host's tests serve, byte for byte (test/fixtures/caipe-0.6.0)", () => {
+    const kept = readFileSync(
+      join(import.meta.dirname, "../../test/fixtures/caipe-0.6.0/app-config.yaml"),
+      "utf8",
+    );
+    expect(kept).toBe(original());
+  });
 
   it("is read unchanged: its models, and its workflow named as not run", () => {
     const result = readAppConfig(original(), {}, ".");
