@@ -23,7 +23,7 @@ const [COMMA, CLOSE, QUOTE, BACKSLASH, ZERO] = [",", "]", '"', "\\", "0"].map((c
  * (node writes its nodes and its strings each as one line of hundreds of MB), never held whole.
  */
 export async function heapByClass(file: string): Promise<Map<string, HeapShare>> {
-  let section: "head" | "nodes" | "between" | "strings" | "done" = "head";
+  let section = "head" as "head" | "nodes" | "between" | "strings" | "done";
   let pending = "";
   let fields: string[] = [];
   let types: string[] = [];
@@ -73,7 +73,11 @@ export async function heapByClass(file: string): Promise<Map<string, HeapShare>>
         };
         fields = meta.snapshot.meta.node_fields;
         types = meta.snapshot.meta.node_types[0];
-        at = { type: fields.indexOf("type"), name: fields.indexOf("name"), size: fields.indexOf("self_size") };
+        at = {
+          type: fields.indexOf("type"),
+          name: fields.indexOf("name"),
+          size: fields.indexOf("self_size"),
+        };
         section = "nodes";
       } else section = "strings";
       pending = "";
