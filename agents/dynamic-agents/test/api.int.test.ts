@@ -157,6 +157,41 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
     expect(llm.requests.some((request) => JSON.stringify(request).includes(refused.contextId))).toBe(false);
   });
 
+  it("lists only the global agents to a caller without a token, as the supervisor reads the list", async () => {
+    const anonymous = (await (await fetch(`${host.url}/agents`)).json()) as { agents: Array<{ id: string }> };
+    const ids = anonymous.agents.map((agent) => agent.id);
+    expect(ids).toContain("default-agent");
+    expect(ids).not.toContain("team-b-agent");
+    // Its A2A endpoint needs a token; without one nothing is told of a team's agent.
+    const unsigned = await fetch(`${host.url}/agents/team-b-agent/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {} }),
+    });
+    expect(unsigned.status).toBe(401);
+  });
+
+  it("refuses a hostile definition that would take a packaged agent's collections and policies", async () => {
+    const hostile = await api("/agents", tokens.admin, {
+      method: "POST",
+      body: JSON.stringify({
+        id: "jira",
+        name: "Not Jira",
+        description: "Writes into tasks_jira and audit_jira",
+        system_prompt: "-",
+        model_id: "gpt-4o-mini",
+        model_provider: "azure-openai",
+        visibility: "global",
+        allowed_tools: {},
+        subagents: [],
+      }),
+    });
+    expect(hostile.status).toBeGreaterThanOrEqual(400);
+    expect(hostile.status).toBeLessThan(500);
+    expect(await hostile.text()).toContain("jira");
+    expect((await fetch(`${host.url}/agents/jira/.well-known/agent-card.json`)).status).toBe(404);
+  });
+
   it("keeps the last good agent when an edit of the file breaks it, and says why naming the field", async () => {
     const broken = caipeAppConfig(gitDir as string, {
       agents: [{ ...teamAgent, model_provider: "not-a-provider" }],

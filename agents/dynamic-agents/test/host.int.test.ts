@@ -3,10 +3,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
-import type { AgentProcess } from "@switchboard-testing/test-agents";
+import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
 import {
   callTool,
   replyFromToolResult,
+  routeByAgentPrefix,
   rules,
   type ScriptedLlm,
   say,
@@ -15,9 +16,9 @@ import {
 import { type DeskHttpServer, startDeskHttpServer } from "@switchboard-testing/test-mcp";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { caipeAppConfig, caipeGitDir } from "./caipe-app-config.js";
-import { memoryServerScript, startHost } from "./host-process.js";
+import { hostPackageDir, memoryServerScript, startHost } from "./host-process.js";
 
 const gitDir = caipeGitDir();
 
@@ -28,6 +29,8 @@ const script = rules(
       lastUser: /^use (\w+)(?: (\{.*\}))?$/,
       reply: (_r, { match }) => callTool(match?.[1] ?? "", JSON.parse(match?.[2] ?? "{}")),
     },
+    // The supervisor: "<agent>: …" goes to that agent.
+    ...routeByAgentPrefix(),
     { afterTool: true, reply: replyFromToolResult() },
   ],
   say("Hello from a configured agent."),
@@ -39,6 +42,7 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
   let llm: ScriptedLlm;
   let desk: DeskHttpServer;
   let host: AgentProcess;
+  let supervisor: AgentProcess;
 
   beforeAll(async () => {
     llm = await startScriptedLlm({ script });
@@ -87,8 +91,11 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
         ],
       }),
     );
+    const port = await freePort();
     host = await startHost({
       ...testMongoEnv(dbName),
+      PORT: String(port),
+      AGENT_PUBLIC_URL: `http://127.0.0.1:${port}`,
       ...llm.envFor("azure-openai"),
       ...llm.envFor("aws-bedrock"),
       APP_CONFIG_FILE: configFile,
@@ -97,11 +104,16 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
       ARGOCD_MCP_URL: desk.url,
       RAG_SERVER_MCP_URL: desk.url,
     });
-  }, 120_000);
+    // The supervisor finds the host's agents with no other setting than where the host is.
+    supervisor = await startAgentProcess(join(hostPackageDir, "..", "supervisor"), {
+      env: { ...testMongoEnv(dbName), ...llm.envFor("openai"), DYNAMIC_AGENTS_URL: host.url },
+    });
+  }, 180_000);
 
   afterAll(async () => {
     if (process.env.DEBUG_HOST_LOG)
       (await import("node:fs")).writeFileSync(process.env.DEBUG_HOST_LOG, host?.logs() ?? "");
+    await supervisor?.kill("SIGTERM");
     await host?.kill("SIGTERM");
     await desk?.close();
     await llm?.close();
@@ -123,6 +135,10 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
     expect((await fetch(`${host.url}/agents/disabled-agent/.well-known/agent-card.json`)).status).toBe(404);
     expect((await fetch(`${host.url}/health`)).status).toBe(200);
     expect((await fetch(`${host.url}/ready`)).status).toBe(200);
+    // The host's own metrics, and each agent's own registry under its path.
+    expect(await (await fetch(`${host.url}/metrics`)).text()).toMatch(/^dynamic_agents_served 2$/m);
+    const deskMetrics = await (await fetch(`${host.url}/agents/desk-agent/metrics`)).text();
+    expect(deskMetrics).toContain("process_resident_memory_bytes");
   });
 
   it("answers over A2A on CAIPE's own example agent, with its model from the file", async () => {
@@ -177,5 +193,26 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
     } finally {
       await mongo.close();
     }
+  });
+
+  it("is routed to by the supervisor, which finds its agents through DYNAMIC_AGENTS_URL alone", async () => {
+    await vi.waitFor(
+      async () => {
+        const listed = (await (await fetch(`${supervisor.url}/subagents`)).json()) as {
+          subagents: Array<{ name: string; status: string }>;
+        };
+        expect(listed.subagents).toContainEqual(
+          expect.objectContaining({ name: "default-agent", status: "available" }),
+        );
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    const connection = await connectAgent(supervisor.url);
+    const answer = await connection.send({
+      text: "forward to default-agent: hello there",
+      contextId: `ctx-${randomUUID()}`,
+    });
+    expect(answer.state).toBe("completed");
+    expect(answer.text).toContain("Hello from a configured agent.");
   });
 });

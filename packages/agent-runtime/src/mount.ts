@@ -34,6 +34,7 @@ import { type AgentStores, agentStores } from "./stores/agent-stores.js";
 import { AgentRequestHandler } from "./tasks/request-handler.js";
 import { createMetrics } from "./telemetry/metrics.js";
 import { processTracing } from "./telemetry/process-tracing.js";
+import { nameAgentOnRequest } from "./telemetry/request-span.js";
 import { readTracingSettings } from "./telemetry/tracing-settings.js";
 import { AgentTurnExecutor } from "./turn/executor.js";
 import { TurnCheckpoints } from "./turn/turn-checkpoints.js";
@@ -73,6 +74,12 @@ export interface MountOptions extends ServeOptions {
    * metrics, and none closes it (the host does).
    */
   mongo?: MongoClient;
+  /**
+   * The process's service name in traces, should this agent be the first to start tracing
+   * (OTEL_SERVICE_NAME wins): a host names itself, its agents told apart by `gen_ai.agent.name`.
+   * Default: `switchboard-<agent>`.
+   */
+  serviceName?: string;
 }
 
 /**
@@ -126,6 +133,7 @@ interface BuildOptions {
   auth: ReturnType<typeof readAuthSettings>;
   checkpointer?: BaseCheckpointSaver;
   mongo?: MongoClient;
+  serviceName?: string;
 }
 
 /** What a turn that did not finish before its agent stopped tells the caller. */
@@ -146,7 +154,7 @@ export async function buildAgent(definition: AgentDefinition, options: BuildOpti
   // A weak AUDIT_HMAC_KEY stops the start here, before anything opens.
   const auditSettings = readAuditSettings(env);
   // Before anything opens a socket, so the server, fetch and MongoDB are traced; loaded only when on.
-  const tracingSettings = readTracingSettings(env, name);
+  const tracingSettings = readTracingSettings(env, name, options.serviceName);
   const tracing = tracingSettings.enabled
     ? await processTracing.join(tracingSettings.serviceName, tracingSettings.langfuse)
     : undefined;
@@ -403,6 +411,7 @@ async function buildOn(
         }
         answering.add(res);
         res.once("close", () => answering.delete(res));
+        if (tracing) nameAgentOnRequest(name);
         app(req, res);
       },
       ready: async () => !draining && !closed && (await stores.ready()),

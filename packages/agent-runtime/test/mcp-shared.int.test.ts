@@ -3,6 +3,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { connectAgent } from "@switchboard/a2a-client";
 import { PORTABLE_TOOL_NAME } from "@switchboard/llm";
+import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import type { ScriptedLlm } from "@switchboard-testing/test-llm";
 import {
   createDeskServer,
@@ -197,5 +198,85 @@ describe("an MCP server connected once over SSE, its tools made per agent", () =
       await connected.close();
       await hostile.close();
     }
+  });
+});
+
+describe("a shared SSE server that receives the user's own token", () => {
+  const log = new CapturedLog();
+  let idp: IdentityProvider;
+  let sse: McpSseServer;
+  let llm: ScriptedLlm;
+  let desk: SharedMcpServer;
+  let host: TestHost;
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    idp = await startIdentityProvider({ users: { alice: { groups: [] }, bob: { groups: [] } } });
+    tokens.alice = await signIn(idp, "alice");
+    tokens.bob = await signIn(idp, "bob");
+    const store = new DeskStore(stateFile());
+    // Each connection is the desk of whoever opened it: token_fingerprint tells whose it is.
+    sse = await startMcpSseServer({ create: (credential) => createDeskServer({ store, credential }) });
+    llm = await startObedientLlm();
+    const env = { AUTH_MODE: "jwt", DESK_TOKEN: TOKEN };
+    desk = await connectMcpServer(
+      {
+        name: "desk",
+        config: {
+          transport: "sse",
+          url: sse.url,
+          headers: { Authorization: "Bearer ${DESK_TOKEN}" },
+          forwardUserToken: true,
+        },
+      },
+      { env, logger: log.logger, timeoutMs: 5_000 },
+    );
+    host = await startTestHost();
+    const definition = { ...deskAgent, tools: () => desk.tools({ prefix: "desk_" }) };
+    host.agents.set(
+      "desk",
+      await mountAgent(definition, {
+        env: {
+          ...env,
+          AUTH_JWKS_URL: idp.jwksUrl,
+          AUTH_ISSUER: idp.issuer,
+          AUTH_AUDIENCE: idp.audience,
+          LANGGRAPH_CHECKPOINT_TYPE: "memory",
+          LANGGRAPH_STORE_TYPE: "none",
+          ...llm.env,
+        },
+        logger: log.logger,
+        publicUrl: host.urlOf("desk"),
+      }),
+    );
+  });
+  afterAll(async () => {
+    await host?.close();
+    await desk?.close();
+    await Promise.all([sse?.close(), llm?.close(), idp?.close()]);
+  });
+
+  it("calls it on each user's own connection, with that user's token, never another's", async () => {
+    const whoSees = async (user: "alice" | "bob") => {
+      const connection = await connectAgent(host.urlOf("desk"), { token: tokens[user] });
+      return (await connection.send({ text: "call desk_token_fingerprint {}" })).text;
+    };
+    expect(await whoSees("alice")).toContain(`credential ${fingerprint(tokens.alice as string)}`);
+    expect(await whoSees("bob")).toContain(`credential ${fingerprint(tokens.bob as string)}`);
+    expect(await whoSees("alice")).toContain(`credential ${fingerprint(tokens.alice as string)}`);
+    // The shared connection listed the tools with the server's own credential; each user opened one more.
+    expect(sse.requests.filter((request) => request === "GET /sse")).toHaveLength(3);
+    for (const secret of [TOKEN, tokens.alice, tokens.bob]) expect(log.output).not.toContain(secret);
+  });
+
+  it("turns away a caller without a verified token before any tool runs", async () => {
+    const calls = sse.requests.length;
+    const forged = `${(tokens.alice as string).slice(0, -4)}AAAA`;
+    await expect(
+      (await connectAgent(host.urlOf("desk"), { token: forged })).send({
+        text: "call desk_token_fingerprint {}",
+      }),
+    ).rejects.toThrow(/401|nauthori[sz]ed|token/i);
+    expect(sse.requests.length).toBe(calls);
   });
 });

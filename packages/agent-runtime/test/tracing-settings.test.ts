@@ -20,6 +20,12 @@ describe("tracing settings", () => {
       OTEL_SERVICE_NAME: "jira-eu",
     };
     expect(readTracingSettings(named, "jira")).toMatchObject({ enabled: true, serviceName: "jira-eu" });
+    // A host names the process for its agents; OTEL_SERVICE_NAME still wins.
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://x:4318" };
+    expect(readTracingSettings(endpoint, "jira", "switchboard-host")).toMatchObject({
+      serviceName: "switchboard-host",
+    });
+    expect(readTracingSettings(named, "jira", "switchboard-host")).toMatchObject({ serviceName: "jira-eu" });
   });
 
   it("follows OTEL_TRACES_EXPORTER: on for an exporter (the console one needs no endpoint), off for none", () => {

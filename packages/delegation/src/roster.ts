@@ -127,10 +127,13 @@ export class Roster {
       if (this.started) this.watch(agent);
     }
     for (const [name, agent] of this.agents) {
-      if (next.get(name) === agent) continue;
+      const now = next.get(name);
+      if (now === agent) continue;
       this.watches.get(agent)?.stop.abort();
       this.watches.delete(agent);
-      this.logger.info({ subagent: name, url: agent.config.url }, `subagent ${name} left`);
+      if (now)
+        this.logger.info({ subagent: name, url: now.config.url }, `subagent ${name} moved; reconnecting`);
+      else this.logger.info({ subagent: name, url: agent.config.url }, `subagent ${name} left`);
     }
     this.agents = next;
   }

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import $RefParser from "@apidevtools/json-schema-ref-parser";
-import { SwitchboardError } from "@switchboard/common";
+import { maskUrlSecrets, SwitchboardError } from "@switchboard/common";
 import { parse as parseYaml } from "yaml";
 
 /** A JSON object as a description gives it. */
@@ -23,8 +23,9 @@ export interface Description {
 
 const FETCH_TIMEOUT_MS = 30_000;
 
+/** The messages of fetch and json-schema-ref-parser may quote a URL: its secrets are masked. */
 function fail(label: string, message: string): never {
-  throw new SwitchboardError("openapi.description", "user", `${label}: ${message}`);
+  throw new SwitchboardError("openapi.description", "user", `${label}: ${maskUrlSecrets(message)}`);
 }
 
 function parse(label: string, text: string): JsonObject {
@@ -58,11 +59,28 @@ async function fetchText(label: string, url: string): Promise<string> {
 }
 
 /**
+ * Where a description's `$ref`s may lead: where the description is. A file's to files (beside it or
+ * elsewhere on this machine, the operator's own); a URL's to the same origin, with no redirect (a
+ * remote description must make this process read neither its files nor another host, such as a
+ * private address); an object's within itself.
+ */
+function referencesFrom(source: string | JsonObject) {
+  if (typeof source !== "string") return { external: false };
+  if (!/^https?:\/\//i.test(source)) return { http: false as const };
+  const origin = new URL(source).origin;
+  return {
+    file: false as const,
+    http: {
+      redirects: 0,
+      canRead: (file: { url: string }) => URL.canParse(file.url) && new URL(file.url).origin === origin,
+    },
+  };
+}
+
+/**
  * Reads an OpenAPI description: a file (JSON or YAML), an http(s) URL, or an object. Swagger 2 is
  * converted to OpenAPI 3 (swagger2openapi, as the fakes convert vendors' descriptions); `$ref`s are
- * resolved on a copy (json-schema-ref-parser): a file's references to files beside it, a URL's to
- * other URLs but never to local files (a remote description must not read this machine's), an
- * object's within itself only.
+ * resolved on a copy (json-schema-ref-parser), only where the description is (referencesFrom).
  */
 export async function readDescription(
   source: string | JsonObject,
@@ -72,7 +90,7 @@ export async function readDescription(
   const label =
     options.label ??
     (typeof source === "string"
-      ? `OpenAPI description ${isUrl ? source : basename(source)}`
+      ? `OpenAPI description ${isUrl ? maskUrlSecrets(source) : basename(source)}`
       : "The OpenAPI description");
   let document: JsonObject;
   if (typeof source !== "string") document = structuredClone(source);
@@ -114,10 +132,7 @@ export async function readDescription(
     resolved = (await $RefParser.dereference(
       typeof source === "string" ? source : "",
       structuredClone(document),
-      {
-        resolve: typeof source !== "string" ? { external: false } : isUrl ? { file: false } : {},
-        dereference: { circular: "ignore" },
-      },
+      { resolve: referencesFrom(source), dereference: { circular: "ignore" }, timeoutMs: FETCH_TIMEOUT_MS },
     )) as JsonObject;
   } catch (error) {
     return fail(

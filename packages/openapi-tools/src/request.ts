@@ -67,7 +67,9 @@ export function requestOf(
       `${operation.tool}: the arguments lead outside the API's base URL: give plain values.`,
     );
   return {
-    method: operation.method as JsonRequest["method"],
+    method: operation.method,
+    // Followed, a redirect would carry the credentials to wherever it points.
+    redirect: "manual",
     url: url.href,
     headers,
     ...(args.body === undefined ? {} : { body: args.body }),

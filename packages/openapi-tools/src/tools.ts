@@ -1,6 +1,7 @@
 import {
   type AgentTool,
   defineTool,
+  HttpStatusError,
   requestJson,
   type ToolCallContext,
   VendorClient,
@@ -166,6 +167,16 @@ export async function openApiTools(options: OpenApiToolsOptions): Promise<OpenAp
         address: `the base URL of ${label}`,
       }),
       secrets: ({ secrets }) => secrets,
+      describe: (failure, _settings, error) => {
+        if (!failure.status || failure.status < 300 || failure.status >= 400) return undefined;
+        const location = error instanceof HttpStatusError ? error.headers.get("location") : null;
+        const where = location ? ` to ${new URL(location, baseUrl).origin}` : "";
+        return new SwitchboardError(
+          "openapi.redirect",
+          "third-party",
+          `The ${title} API redirected ${failure.operation ?? "the call"}${where} (HTTP ${failure.status}): redirects are not followed, so credentials reach the base URL only; set base_url to where the API answers.`,
+        );
+      },
     },
     options.env,
   );

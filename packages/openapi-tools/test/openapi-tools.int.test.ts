@@ -260,6 +260,133 @@ describe("security as each operation declares it", () => {
   });
 });
 
+describe("each security scheme sent as the description says", () => {
+  const ok = { "200": { description: "ok", content: { "application/json": { example: { ok: true } } } } };
+  const keyParameter = { name: "key", in: "query", required: true, schema: { type: "string" } };
+  const DOCUMENT = {
+    openapi: "3.0.3",
+    info: { title: "Schemes", version: "1" },
+    components: {
+      securitySchemes: {
+        queryKey: { type: "apiKey", in: "query", name: "key" },
+        login: { type: "http", scheme: "basic" },
+        oauth: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "/token", scopes: {} } } },
+      },
+    },
+    // The key's query parameter declared too, as many descriptions do (the fake refuses an undeclared
+    // one): it is the client's to send, not an argument the model gives.
+    paths: {
+      "/by-key": {
+        get: {
+          operationId: "byKey",
+          parameters: [keyParameter],
+          security: [{ queryKey: [] }],
+          responses: ok,
+        },
+      },
+      "/by-login": {
+        get: { operationId: "byLogin", security: [{ oauth: [] }, { login: [] }], responses: ok },
+      },
+      "/open": {
+        get: {
+          operationId: "open",
+          parameters: [keyParameter],
+          security: [{}, { queryKey: [] }],
+          responses: ok,
+        },
+      },
+      "/both": {
+        get: {
+          operationId: "both",
+          parameters: [keyParameter],
+          security: [{ queryKey: [], login: [] }],
+          responses: ok,
+        },
+      },
+    },
+  };
+  let fake: VendorServer;
+  let tools: AgentTool[];
+  const env = { SCHEMES_KEY: "query-key-88", SCHEMES_USER: "robot", SCHEMES_PASSWORD: "pa:ss-word-19" };
+  const basic = `Basic ${Buffer.from("robot:pa:ss-word-19").toString("base64")}`;
+
+  beforeAll(async () => {
+    fake = await startOpenApiFake({ vendor: "Schemes", document: DOCUMENT as never });
+    tools = (
+      await openApiTools({
+        document: DOCUMENT,
+        baseUrl: fake.url,
+        env,
+        auth: { queryKey: "${SCHEMES_KEY}", login: "${SCHEMES_USER}:${SCHEMES_PASSWORD}" },
+        logger: capturedLogger().logger,
+      })
+    ).tools();
+  });
+  afterAll(() => fake?.close());
+
+  it("a key in the query, basic credentials, a requirement met by its second choice, one needing both", async () => {
+    const sent = async (tool: string) => {
+      expect(await run(byName(tools, tool), {})).toContain('"ok": true');
+      const request = fake.requests.at(-1);
+      return { key: request?.query.get("key") ?? undefined, authorization: request?.headers.authorization };
+    };
+    expect(
+      Object.keys(
+        (toJsonSchema(byName(tools, "by_key").tool.schema as never) as { properties?: object }).properties ??
+          {},
+      ),
+    ).toEqual([]);
+    expect(await sent("by_key")).toEqual({ key: env.SCHEMES_KEY, authorization: undefined });
+    expect(await sent("by_login")).toEqual({ key: undefined, authorization: basic });
+    // `{}` first: the API takes the call without; the scheme named after it is preferred when configured.
+    expect(await sent("open")).toEqual({ key: env.SCHEMES_KEY, authorization: undefined });
+    expect(await sent("both")).toEqual({ key: env.SCHEMES_KEY, authorization: basic });
+  });
+});
+
+describe("an API that redirects elsewhere", () => {
+  let trap: Awaited<ReturnType<typeof startTrap>>;
+  let redirecting: Server;
+  let tools: AgentTool[];
+
+  beforeAll(async () => {
+    trap = await startTrap();
+    redirecting = createServer((_req, res) => {
+      res.writeHead(307, { location: `${trap.url}/collect?from=api` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "Moved", version: "1" },
+      components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Api-Key" } } },
+      security: [{ key: [] }],
+      paths: { "/items": { get: { operationId: "listItems", responses: { "200": { description: "ok" } } } } },
+    };
+    tools = (
+      await openApiTools({
+        document,
+        baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`,
+        env: { MOVED_KEY: "moved-key-31e" },
+        auth: { key: "${MOVED_KEY}" },
+        logger: capturedLogger().logger,
+      })
+    ).tools();
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => redirecting?.close(resolve));
+    await trap?.close();
+  });
+
+  it("is not followed: the key never reaches the other host, and the model is told why", async () => {
+    const answer = await run(byName(tools, "list_items"), {});
+    expect(answer).toBe(
+      `error: The Moved API redirected GET /items to ${trap.url} (HTTP 307): redirects are not followed, so credentials reach the base URL only; set base_url to where the API answers.`,
+    );
+    expect(trap.hits).toEqual([]);
+  });
+});
+
 describe("bodies composed with allOf and oneOf, checked by a fake made from the description", () => {
   const DOCUMENT = {
     openapi: "3.1.0",
@@ -424,30 +551,47 @@ describe("a definition that cannot work is refused at once, naming the field", (
     expect(old.names).toEqual(["get_item"]);
   });
 
-  it("a remote description cannot make this machine read its files", async () => {
-    const remote = await startTrap();
-    const served = createServer((_req, res) => {
+  it("a description at a URL: its relative server read against it; $refs to its own origin only, its token never shown", async () => {
+    const trap = await startTrap();
+    const described = (response: unknown) => ({
+      openapi: "3.0.3",
+      info: { title: "Remote", version: "1" },
+      servers: [{ url: "/api" }],
+      paths: { "/x": { get: { operationId: "getX", responses: { "200": response } } } },
+    });
+    const bodies: Record<string, unknown> = {
+      "/good.json": described({ $ref: "/shared.json#/ok" }),
+      "/shared.json": { ok: { description: "ok" } },
+      "/local-file.json": described({ $ref: "file:///etc/passwd" }),
+      "/elsewhere.json": described({ $ref: `${trap.url}/shared.json#/ok` }),
+    };
+    const served = createServer((req, res) => {
       res.setHeader("content-type", "application/json");
-      res.end(
-        JSON.stringify({
-          openapi: "3.0.3",
-          info: { title: "Remote", version: "1" },
-          servers: [{ url: "/api" }],
-          paths: {
-            "/x": { get: { operationId: "getX", responses: { "200": { $ref: "file:///etc/passwd" } } } },
-          },
-        }),
-      );
+      res.end(JSON.stringify(bodies[new URL(req.url ?? "/", "http://x").pathname] ?? {}));
     });
     await new Promise<void>((resolve) => served.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(served.address() as AddressInfo).port}/openapi.json`;
-    try {
-      await expect(openApiTools({ document: url, env: {}, logger })).rejects.toThrow(
-        /OpenAPI description http:\/\/127\.0\.0\.1:\d+\/openapi\.json: has a \$ref that cannot be resolved/,
+    const root = `http://127.0.0.1:${(served.address() as AddressInfo).port}`;
+    const refused = (file: string) =>
+      openApiTools({ document: `${root}${file}?token=doc-secret-55`, env: {}, logger }).then(
+        () => "read",
+        (error: Error) => error.message,
       );
+    try {
+      const good = await openApiTools({ document: `${root}/good.json?token=doc-secret-55`, env: {}, logger });
+      expect(good.baseUrl).toBe(`${root}/api`);
+      expect(good.names).toEqual(["get_x"]);
+      for (const file of ["/local-file.json", "/elsewhere.json"]) {
+        const message = await refused(file);
+        expect(message).toMatch(
+          /^OpenAPI description http:\/\/127\.0\.0\.1:\d+\/[\w-]+\.json\?token=\*+: has a \$ref that cannot be resolved/,
+        );
+        expect(message).not.toContain("doc-secret-55");
+        expect(message).not.toContain("root:");
+      }
+      expect(trap.hits).toEqual([]);
     } finally {
       await new Promise((resolve) => served.close(resolve));
-      await remote.close();
+      await trap.close();
     }
   });
 });

@@ -78,7 +78,7 @@ export function instrumentSaver<T extends BaseCheckpointSaver>(
       [operation]: (...args: unknown[]) =>
         tracer().startActiveSpan(
           `checkpoint ${operation}`,
-          { attributes: spanAttributes(operation, backend) },
+          { attributes: spanAttributes(operation, backend, agent) },
           async (span) => {
             const timer = WRITES.has(operation) ? metrics.writeDuration : metrics.readDuration;
             const stop = timer.startTimer(labels(operation));
@@ -99,7 +99,9 @@ export function instrumentSaver<T extends BaseCheckpointSaver>(
   Object.assign(saver, {
     list: async function* (...args: unknown[]) {
       // Not made active: a generator's consumer runs between its steps, in its own context.
-      const span = tracer().startSpan("checkpoint list", { attributes: spanAttributes("list", backend) });
+      const span = tracer().startSpan("checkpoint list", {
+        attributes: spanAttributes("list", backend, agent),
+      });
       const stop = metrics.readDuration.startTimer(labels("list"));
       try {
         yield* list(...args);
@@ -115,6 +117,11 @@ export function instrumentSaver<T extends BaseCheckpointSaver>(
   return saver;
 }
 
-function spanAttributes(operation: string, backend: string) {
-  return { "switchboard.checkpoint.operation": operation, "switchboard.checkpoint.backend": backend };
+/** The agent named as on its turn span: a host's agents share one process and one service name. */
+function spanAttributes(operation: string, backend: string, agent: string) {
+  return {
+    "switchboard.checkpoint.operation": operation,
+    "switchboard.checkpoint.backend": backend,
+    "gen_ai.agent.name": agent,
+  };
 }

@@ -44,8 +44,8 @@ export function definitionsApi(options: DefinitionsApiOptions): Router {
     return principal;
   };
   const mayRead = async (principal: Principal | undefined, doc: StoredAgent) =>
-    (await decide(principal, "configure", doc._id)) ||
-    (doc.enabled && (await decide(principal, "reach", doc._id)));
+    (await decide(principal, "configure", String(doc._id))) ||
+    (doc.enabled !== false && (await decide(principal, "reach", String(doc._id))));
   const problemsOf = (id: string) => source.current().problems.filter((problem) => problem.agent === id);
   const withProblems = (doc: StoredAgent) => {
     const problems = problemsOf(doc._id);
@@ -55,9 +55,13 @@ export function definitionsApi(options: DefinitionsApiOptions): Router {
   router.get("/agents", async (req, res) => {
     const { page, limit } = paging(req, 20);
     const principal = await caller(req);
-    const docs = (await store.listAgents()).sort(
-      (a, b) => a.name.localeCompare(b.name) || a._id.localeCompare(b._id),
-    );
+    // By name, then id; a document CAIPE's UI wrote may lack either as text.
+    const key = (doc: StoredAgent) => [String(doc.name ?? ""), String(doc._id)] as const;
+    const docs = (await store.listAgents()).sort((a, b) => {
+      const [nameA, idA] = key(a);
+      const [nameB, idB] = key(b);
+      return nameA.localeCompare(nameB) || idA.localeCompare(idB);
+    });
     const visible: StoredAgent[] = [];
     for (const doc of docs) if (await mayRead(principal, doc)) visible.push(doc);
     const items = visible.slice((page - 1) * limit, page * limit).map(withProblems);
@@ -69,10 +73,11 @@ export function definitionsApi(options: DefinitionsApiOptions): Router {
 
   router.post("/agents", json, async (req, res) => {
     const body = bodyOf(req);
-    const id =
-      typeof body.id === "string" ? body.id : typeof body.name === "string" ? slug(body.name) : undefined;
-    if (id === undefined)
-      throw invalid([{ field: "id", message: "give the agent an id, or a name to make one from" }]);
+    // An id that is there must be the id (never an object such as {"$gt": ""}); else one from the name.
+    const id = body.id !== undefined ? body.id : typeof body.name === "string" ? slug(body.name) : undefined;
+    if (typeof id !== "string") {
+      throw invalid([{ field: "id", message: "give the agent an id (text), or a name to make one from" }]);
+    }
     checkId(id, "id");
     const principal = await mayConfigure(req, id);
     const fields = checked({ ...body, id }, id, body);
@@ -168,7 +173,9 @@ export function definitionsApi(options: DefinitionsApiOptions): Router {
         'You may not list MCP servers: that needs the configure permission on any agent (a group in RBAC_ADMIN_GROUPS, or a policy permitting Switchboard::Action::"configure" on Switchboard::Agent::"*").',
       );
     }
-    const servers = (await store.listMcpServers()).sort((a, b) => a._id.localeCompare(b._id)).map(redacted);
+    const servers = (await store.listMcpServers())
+      .sort((a, b) => String(a._id).localeCompare(String(b._id)))
+      .map(redacted);
     send(res, 200, {
       success: true,
       data: {

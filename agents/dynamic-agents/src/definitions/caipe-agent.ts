@@ -166,7 +166,7 @@ export interface AgentFields {
 }
 
 export type AgentCheck =
-  | { ok: true; id: string; fields: AgentFields; unknown: string[] }
+  | { ok: true; id: string; fields: AgentFields }
   | { ok: false; id?: string; problems: DefinitionProblem[] };
 
 export interface AgentCheckOptions {
@@ -209,12 +209,11 @@ export function checkAgent(raw: unknown, options: AgentCheckOptions): AgentCheck
   if (!parsed.success) problems.push(...zodProblems(parsed.error, at));
   const data = parsed.data;
   const chosenModel = data ? modelOf(data, at, problems) : undefined;
-  const agent = id;
   if (problems.length > 0 || !data || !chosenModel || !id) {
     return {
       ok: false,
       ...(id ? { id } : {}),
-      problems: problems.map((problem) => ({ ...problem, ...(agent ? { agent } : {}) })),
+      problems: problems.map((problem) => ({ ...problem, ...(id ? { agent: id } : {}) })),
     };
   }
   const owner = (data.owner_team_slug ?? data.owner_team)?.trim() || undefined;
@@ -240,8 +239,7 @@ export function checkAgent(raw: unknown, options: AgentCheckOptions): AgentCheck
     enabled: data.enabled ?? true,
     extra,
   };
-  const unknown = Object.keys(record).filter((key) => !AGENT_FIELDS.has(key));
-  return { ok: true, id, fields, unknown };
+  return { ok: true, id, fields };
 }
 
 /** `model: {id, provider}`, else CAIPE's legacy `model_id` and `model_provider`. */

@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: CAIPE's file refers to variables as ${VAR}, on purpose.
 import type { AppConfig } from "./app-config.js";
-import type { AgentFields } from "./caipe-agent.js";
+import { type AgentFields, checkAgent } from "./caipe-agent.js";
 import { checkMcpServer } from "./caipe-sources.js";
-import { refersToVariables } from "./expand.js";
+import { expandVariables, fieldPath, refersToVariables } from "./expand.js";
 import type {
   AgentDocument,
   ConfigDocuments,
@@ -10,6 +10,7 @@ import type {
   McpServerDocument,
   ModelDocument,
   ModelSpec,
+  StoredAgent,
   StoredMcpServer,
   StoredModel,
   ToolSourceSpec,
@@ -138,4 +139,47 @@ export function storedModel(doc: StoredModel): ModelSpec {
     provider: doc.provider,
     ...(doc.description ? { description: doc.description } : {}),
   };
+}
+
+/**
+ * The file's last good reading as it wrote it to the store (its config-driven documents): what a
+ * host started with a file that does not read serves, so a broken edit loses nothing on a restart
+ * either. (OpenAPI sources are not kept in CAIPE's collections, so agents allowing one wait for the file.)
+ */
+export function storedConfig(
+  agents: readonly StoredAgent[],
+  servers: readonly StoredMcpServer[],
+  models: readonly StoredModel[],
+  env: NodeJS.ProcessEnv,
+): AppConfig {
+  const config: AppConfig = {
+    agents: new Map(),
+    invalid: new Set(),
+    toolSources: [],
+    disabledSources: new Map(),
+    models: models.filter((doc) => doc.config_driven).map(storedModel),
+    problems: [],
+    unused: [],
+  };
+  for (const doc of servers) {
+    if (!doc.config_driven) continue;
+    const at = fieldPath("mcp_servers", doc._id);
+    const { _id, ...rest } = doc;
+    const checked = checkMcpServer(doc, expandVariables({ ...rest, id: _id }, env, at).value, at);
+    if (!checked.ok) config.problems.push(...checked.problems);
+    else if (doc.enabled === false) config.disabledSources.set(checked.spec.id, checked.spec);
+    else config.toolSources.push(checked.spec);
+  }
+  for (const doc of agents) {
+    if (!doc.config_driven) continue;
+    const id = String(doc._id);
+    const at = fieldPath("dynamic_agents", id);
+    const checked = checkAgent(doc, { at, defaultVisibility: "global", id });
+    if (checked.ok) config.agents.set(id, { at, fields: checked.fields });
+    else {
+      config.invalid.add(id);
+      config.problems.push(...checked.problems);
+    }
+  }
+  return config;
 }

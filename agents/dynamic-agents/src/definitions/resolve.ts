@@ -111,8 +111,11 @@ export function candidateProblems(
   agents.set(candidate.spec.id, candidate);
   const sources = new Map(toolSources.map((source) => [source.id, source]));
   const problems = referenceProblems(candidate, agents, sources, disabled);
-  const cycle = findCycle(agents);
-  if (cycle) {
+  const found = findCycle(agents);
+  if (found) {
+    // Said from the agent being written: "leaf → parent → leaf".
+    const start = Math.max(0, found.indexOf(candidate.spec.id));
+    const cycle = [...found.slice(start), ...found.slice(0, start)];
     problems.push({
       agent: candidate.spec.id,
       field: fieldPath(candidate.at, "subagents"),

@@ -1,15 +1,16 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Logger } from "@switchboard/common";
 import { specOf } from "./agent-spec.js";
 import { type AppConfig, readAppConfig } from "./app-config.js";
 import { checkAgent } from "./caipe-agent.js";
-import { configDocuments, storedModel, storedServer } from "./documents.js";
+import { configDocuments, storedConfig, storedModel, storedServer } from "./documents.js";
 import { fieldPath } from "./expand.js";
 import { memoryStore } from "./memory-store.js";
 import { mongoStore } from "./mongo-store.js";
 import { type Candidate, resolveAgents } from "./resolve.js";
+import { LIMITS } from "./rules.js";
 import { readDefinitionSettings } from "./settings.js";
 import type {
   DefinitionProblem,
@@ -54,6 +55,9 @@ class MergedDefinitions implements DefinitionSource {
   private timer: NodeJS.Timeout | undefined;
   private watcher: { close(): void } | undefined;
   private pollFailing = false;
+  /** The file's reading not yet written to the store (it could not be reached). */
+  private unsynced: AppConfig | undefined;
+  private saidProblems = new Set<string>();
 
   constructor(
     readonly store: DefinitionStore,
@@ -63,11 +67,16 @@ class MergedDefinitions implements DefinitionSource {
   ) {}
 
   async start(pollMs: number): Promise<void> {
-    if (this.file) {
-      this.watcher = watchFile(this.file, () => void this.enqueue(() => this.readFile()));
-      await this.enqueue(() => this.readFile());
+    try {
+      if (this.file) {
+        this.watcher = watchFile(this.file, () => void this.enqueue(() => this.readFile()));
+        await this.enqueue(() => this.readFile());
+      }
+      await this.enqueue(() => this.recompute());
+    } catch (error) {
+      this.watcher?.close();
+      throw error;
     }
-    await this.enqueue(() => this.recompute());
     this.timer = setInterval(() => void this.enqueue(() => this.poll()), pollMs);
     this.timer.unref();
   }
@@ -106,6 +115,16 @@ class MergedDefinitions implements DefinitionSource {
     const file = this.file as string;
     let text: string;
     try {
+      // A file far larger than any app config is not read into memory at all.
+      if ((await stat(file)).size > LIMITS.fileBytes) {
+        this.fileProblem = {
+          field: "APP_CONFIG_FILE",
+          message: `${file} is over ${LIMITS.fileBytes / 1024 / 1024} MB: split it, or move agents to the API (everything it defined before stays as it was)`,
+        };
+        this.fileHash = undefined;
+        await this.recompute();
+        return;
+      }
       text = await readFile(file, "utf8");
     } catch (error) {
       const code = (error as { code?: string }).code;
@@ -134,17 +153,52 @@ class MergedDefinitions implements DefinitionSource {
     }
     this.fileProblem = undefined;
     this.config = read.config;
-    const { conflicts } = await this.store.syncConfig(configDocuments(read.config));
-    if (conflicts.length > 0) {
-      this.logger.warn(
-        { ids: conflicts },
-        "the file defines ids that entries made through the API hold; the API's are kept",
-      );
-    }
+    this.unsynced = read.config;
+    await this.syncFile();
     await this.recompute();
   }
 
+  /**
+   * Writes the file's reading to the store, as CAIPE's seed. When the store cannot be written the
+   * file's agents are served all the same, and the next poll tries again.
+   */
+  private async syncFile(): Promise<void> {
+    const config = this.unsynced;
+    if (!config) return;
+    try {
+      const { conflicts } = await this.store.syncConfig(configDocuments(config));
+      if (conflicts.length > 0) {
+        this.logger.warn(
+          { ids: conflicts },
+          "the file defines ids that entries made through the API hold; the API's are kept",
+        );
+      }
+      if (this.unsynced === config) this.unsynced = undefined;
+    } catch (error) {
+      this.logger.warn(
+        { err: error },
+        "the app config could not be written to the definitions store; trying again",
+      );
+    }
+  }
+
+  /** Each problem once, when it first appears (a poll that finds it again says nothing). */
+  private sayNewProblems(problems: readonly DefinitionProblem[]): void {
+    const now = new Set<string>();
+    for (const problem of problems) {
+      const key = `${problem.field}\n${problem.message}`;
+      now.add(key);
+      if (this.saidProblems.has(key)) continue;
+      this.logger.warn(
+        { ...(problem.agent ? { agent: problem.agent } : {}), field: problem.field },
+        `agent definitions: ${problem.field}: ${problem.message}`,
+      );
+    }
+    this.saidProblems = now;
+  }
+
   private async poll(): Promise<void> {
+    await this.syncFile();
     let revision: string;
     try {
       revision = await this.store.revision();
@@ -167,7 +221,10 @@ class MergedDefinitions implements DefinitionSource {
       this.store.listMcpServers(),
       this.store.listModels(),
     ]);
-    const config = this.config;
+    // Started with a file that does not read: the last good reading is what the file wrote to the store.
+    const config =
+      this.config ??
+      (this.fileProblem ? storedConfig(storedAgents, storedServers, storedModels, this.env) : undefined);
     const problems: DefinitionProblem[] = this.fileProblem ? [this.fileProblem] : [];
     problems.push(...(config?.problems ?? []));
 
@@ -235,6 +292,7 @@ class MergedDefinitions implements DefinitionSource {
     if (said === this.said) return;
     this.said = said;
     this.definitions = next;
+    this.sayNewProblems(next.problems);
     for (const listener of this.listeners) {
       try {
         listener(next);

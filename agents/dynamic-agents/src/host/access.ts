@@ -6,7 +6,7 @@ import type { AgentSpec } from "../definitions/spec.js";
  * The host's decisions on its agents, by the same policies every agent runs (AUTHZ_POLICY_FILE, the
  * RBAC_* groups): `configure` (create, change or delete a configured agent) and `reach` (use one,
  * see it in GET /agents), the latter also by the agent's CAIPE visibility. With no policy, as for any
- * agent, everything the caller's visibility allows is allowed (the runtime says so at start-up).
+ * agent, reaching is allowed as far as the visibility allows; configuring only without sign-in.
  */
 export class HostAccess {
   constructor(
@@ -18,7 +18,9 @@ export class HostAccess {
 
   async decide(principal: Principal, action: "configure" | "reach", agentId: string): Promise<boolean> {
     if (action === "reach") return this.mayReach(principal, agentId);
-    if (!this.policies) return true;
+    // Making agents is an administrator's (as in CAIPE): with sign-in on and no policy naming who
+    // may, nobody may (host.ts says so at start-up); without sign-in the one local user may.
+    if (!this.policies) return this.authMode === "none";
     return this.policies.decide({ principal, action: "configure", agent: agentId }).allowed;
   }
 

@@ -38,6 +38,11 @@ export async function startHost(
   const auth = readAuthSettings(env, HOST_NAME);
   const authz = readAuthzSettings(env);
   const policies = loadPolicies(authz, logger);
+  if (auth.mode === "jwt" && !policies) {
+    logger.warn(
+      'AUTH_MODE=jwt with no policy: nobody may create, change or delete configured agents through /api/v1/agents. Set RBAC_ADMIN_GROUPS (CAIPE\'s admins) or AUTHZ_POLICY_FILE with a policy permitting Switchboard::Action::"configure".',
+    );
+  }
   const mongo = await openSharedMongo(env, HOST_NAME, logger);
   const cleanups: Array<() => Promise<void> | void> = [() => policies?.close(), () => mongo?.close()];
   try {

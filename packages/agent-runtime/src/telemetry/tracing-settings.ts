@@ -13,7 +13,7 @@ export type TracingSettings =
     }
   | {
       enabled: true;
-      /** OTEL_SERVICE_NAME, else `switchboard-<agent>`. */
+      /** OTEL_SERVICE_NAME, else the one given (a host's), else `switchboard-<agent>`. */
       serviceName: string;
       /** Prompt and completion text on model spans: only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true. */
       captureContent: boolean;
@@ -32,7 +32,11 @@ export interface LangfuseExport {
 /** Langfuse Cloud, CAIPE's default when LANGFUSE_HOST is unset. */
 const LANGFUSE_CLOUD = "https://cloud.langfuse.com";
 
-export function readTracingSettings(env: NodeJS.ProcessEnv, agent: string): TracingSettings {
+export function readTracingSettings(
+  env: NodeJS.ProcessEnv,
+  agent: string,
+  serviceName?: string,
+): TracingSettings {
   if (isTrue(env.OTEL_SDK_DISABLED)) return { enabled: false };
   const exporter = env.OTEL_TRACES_EXPORTER?.trim();
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
@@ -50,7 +54,7 @@ export function readTracingSettings(env: NodeJS.ProcessEnv, agent: string): Trac
   }
   return {
     enabled: true,
-    serviceName: env.OTEL_SERVICE_NAME?.trim() || `switchboard-${agent}`,
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || serviceName || `switchboard-${agent}`,
     captureContent: isTrue(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT),
     ...(langfuse ? { langfuse } : {}),
   };

@@ -8,7 +8,7 @@ import { undici } from "../network/undici.js";
 import { messageOf } from "./failure.js";
 
 export interface JsonRequest {
-  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** The whole URL, query included. */
   url: string;
   headers?: Record<string, string>;
@@ -17,9 +17,14 @@ export interface JsonRequest {
   timeoutMs?: number;
   /** How to connect, when not as every fetch does (e.g. `dispatcherFor(false)` under a *_VERIFY_SSL=false). */
   dispatcher?: Dispatcher;
+  /**
+   * `manual`: a redirect is not followed but refused as its 3xx status (its Location in the error's
+   * headers), for callers whose credentials must reach the configured host only. Default: followed.
+   */
+  redirect?: "follow" | "manual";
 }
 
-/** An answer with a status of 400 or more. */
+/** An answer with a status of 400 or more (or a redirect not followed: `redirect: "manual"`). */
 export class HttpStatusError extends Error {
   override readonly name = "HttpStatusError";
 
@@ -46,6 +51,7 @@ export async function requestJson<T>(request: JsonRequest): Promise<T> {
     },
     ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
     signal: AbortSignal.timeout(request.timeoutMs ?? 30_000),
+    ...(request.redirect ? { redirect: request.redirect } : {}),
   };
   const response = request.dispatcher
     ? ((await undici().fetch(request.url, {
