@@ -8,7 +8,7 @@
 //      packaged agent's process (weather, with its fake Open-Meteo) for scale; target ≤ 400 MB at 100;
 //   2. time from a definition saved to its first answer over A2A, on the 100-agent host: an agent made
 //      with POST /api/v1/agents, and one added by an edit of the app-config file, BENCH_SAVES samples
-//      each (default 10, alternating); target ≤ 1 s;
+//      each (default 20, alternating); target ≤ 1 s;
 //   3. a turn's overhead over the model's own time (the scripted LLM holds each "timed" reply
 //      BENCH_MODEL_MS, default 200): a configured agent (on the 100- and on the 1-agent host) beside
 //      the packaged weather agent, BENCH_TURNS interleaved turns each (default 40).
