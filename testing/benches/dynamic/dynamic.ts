@@ -46,6 +46,15 @@ const TARGET_SAVE_MS = 1000;
 const MODEL = "gpt-4o-mini";
 const TIMED = "timed turn";
 const HEAP_SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOTS === "1";
+/** What a mounted agent is made of that may hold much: the snapshots are summed under each. */
+const HEAP_HOLDERS = [
+  "ELDHistogram",
+  "Registry",
+  "MongoPushConfigStore",
+  "MongoCheckpointSaver",
+  "ThreadCache",
+  "MemoryBook",
+];
 /** The definitions' collections: the host polls them every second, whatever its agents do. */
 const DEFINITIONS = /(dynamic_agents|mcp_servers|llm_models|definition_revisions)$/;
 
@@ -56,9 +65,10 @@ const memoryModule = join(import.meta.dirname, "memory-stats.mjs");
 const statsModule = join(import.meta.dirname, "..", "supervisor", "process-stats.mjs");
 const work = mkdtempSync(join(tmpdir(), "bench-dynamic-"));
 
+/** The nearest-rank quantile: of 20 samples, p95 is the 19th, the median the 10th. */
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0;
 };
 const mb = (bytes: number) => bytes / 2 ** 20;
 
@@ -206,24 +216,32 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
  */
 async function heapPerAgent(small: Running, big: Running): Promise<void> {
   console.log("Reading the heap snapshots…");
-  const one = await heapByClass(`${small.memoryFile}.heapsnapshot`);
-  const many = await heapByClass(`${big.memoryFile}.heapsnapshot`);
+  const one = await heapByClass(`${small.memoryFile}.heapsnapshot`, HEAP_HOLDERS);
+  const many = await heapByClass(`${big.memoryFile}.heapsnapshot`, HEAP_HOLDERS);
   const added = big.agents - small.agents;
-  const rows = [...many].map(([name, share]) => {
-    const base = one.get(name) ?? { bytes: 0, count: 0 };
-    return { name, bytes: (share.bytes - base.bytes) / added, count: (share.count - base.count) / added };
-  });
-  const total = rows.reduce((sum, row) => sum + row.bytes, 0);
+  const perAgent = (of: (sums: typeof one) => Map<string, { bytes: number; count: number }>) =>
+    [...of(many)]
+      .map(([name, share]) => {
+        const base = of(one).get(name) ?? { bytes: 0, count: 0 };
+        return { name, bytes: (share.bytes - base.bytes) / added, count: (share.count - base.count) / added };
+      })
+      .sort((a, b) => b.bytes - a.bytes);
+  const byClass = perAgent((sums) => sums.byClass);
+  const total = byClass.reduce((sum, row) => sum + row.bytes, 0);
+  const row = (name: string, bytes: number, count: number) =>
+    report.print(`| ${name.replaceAll("|", "\\|")} | ${(bytes / 1024).toFixed(1)} | ${count.toFixed(0)} |`);
   report.print(
-    `
-What each agent added holds on the JS heap (V8 heap snapshots of the hosts of ${small.agents} and ${big.agents} at the idle reading; self sizes by constructor, the difference ÷ ${added}): ${(total / 1024).toFixed(0)} KB in all, the most\n`,
+    `\nWhat each agent added holds on the JS heap: V8 heap snapshots of the hosts of ${small.agents} and ${big.agents} at the idle reading, self sizes, the difference ÷ ${added}; ${(total / 1024).toFixed(0)} KB in all. By constructor (storage under the object holding it), the most:\n`,
   );
-  report.print("| constructor or kind | KB per agent | objects per agent |");
+  report.print("| constructor or kind | KB per agent | nodes per agent |");
   report.print("| --- | --- | --- |");
-  for (const row of rows.sort((a, b) => b.bytes - a.bytes).slice(0, 15))
-    report.print(
-      `| ${row.name.replaceAll("|", "\\|")} | ${(row.bytes / 1024).toFixed(1)} | ${row.count.toFixed(0)} |`,
-    );
+  for (const { name, bytes, count } of byClass.slice(0, 12)) row(name, bytes, count);
+  report.print(
+    `\nUnder the nearest of these holders up each node's first referrers (≤ 8 hops; a heuristic, no dominator tree): ELDHistogram is node's event-loop delay monitor, which prom-client's default metrics start once per registry:\n`,
+  );
+  report.print("| holder | KB per agent | nodes per agent |");
+  report.print("| --- | --- | --- |");
+  for (const { name, bytes, count } of perAgent((sums) => sums.byHolder)) row(name, bytes, count);
 }
 
 const ids = (count: number) =>
@@ -296,7 +314,16 @@ async function main(): Promise<void> {
     });
     await firstAnswer(weather.process.url);
     console.log(`Every agent answered once; ${SETTLE_MS / 1000} s of quiet…`);
+    const quietFrom = await Promise.all(running.map((one) => stats(one)));
+    const quietStart = performance.now();
     await sleep(SETTLE_MS);
+    const quietTo = await Promise.all(running.map((one) => stats(one)));
+    const quietMs = performance.now() - quietStart;
+    /** CPU time a process spent while quiet, % of one core. */
+    const idleCpu = (one: Running) => {
+      const at = running.indexOf(one);
+      return (100 * ((quietTo[at]?.cpuMs ?? 0) - (quietFrom[at]?.cpuMs ?? 0))) / quietMs;
+    };
     // One at a time: a heap snapshot stops its process for seconds, and the others should be idle meanwhile.
     const memory: Array<{ one: Running; rss: number; node: NodeJS.MemoryUsage }> = [];
     for (const one of running) {
@@ -392,9 +419,9 @@ async function main(): Promise<void> {
       `\nIdle resident memory, from /proc, after a first turn to every agent and ${SETTLE_MS / 1000} s of quiet (one host process per row, each its own database; heap and external as node reports them)\n`,
     );
     report.print(
-      "| process | agents | ready in, s | RSS, MB | JS heap used, MB | external + array buffers, MB | RSS per agent over the 1-agent host, MB | target |",
+      "| process | agents | ready in, s | RSS, MB | JS heap used, MB | external + array buffers, MB | RSS per agent over the 1-agent host, MB | target | CPU while quiet, % of a core |",
     );
-    report.print("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    report.print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (const { one, rss, node } of memory) {
       const perAgent =
         one === weather || one.agents === 1 ? "—" : ((rss - rssOf(1)) / (one.agents - 1)).toFixed(2);
@@ -403,7 +430,7 @@ async function main(): Promise<void> {
           ? `≤ ${TARGET_RSS_MB} MB: ${rss <= TARGET_RSS_MB ? "met" : `missed by ${(rss - TARGET_RSS_MB).toFixed(0)} MB`}`
           : "";
       report.print(
-        `| ${one.label} | ${one.agents} | ${(one.readyMs / 1000).toFixed(1)} | ${rss.toFixed(0)} | ${mb(node.heapUsed).toFixed(0)} | ${mb(node.external + node.arrayBuffers).toFixed(0)} | ${perAgent} | ${target} |`,
+        `| ${one.label} | ${one.agents} | ${(one.readyMs / 1000).toFixed(1)} | ${rss.toFixed(0)} | ${mb(node.heapUsed).toFixed(0)} | ${mb(node.external + node.arrayBuffers).toFixed(0)} | ${perAgent} | ${target} | ${idleCpu(one).toFixed(1)} |`,
       );
     }
     report.print(
