@@ -83,8 +83,6 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (process.env.DEBUG_HOST_LOG)
-      (await import("node:fs")).writeFileSync(process.env.DEBUG_HOST_LOG, host?.logs() ?? "");
     await host?.kill("SIGTERM");
     await idp?.close();
     await llm?.close();
@@ -211,5 +209,35 @@ describe.skipIf(!gitDir)("agents made, changed and used under policy", () => {
     const dev = await connectAgent(`${host.url}/agents/default-agent`, { token: tokens.dev });
     expect((await dev.send({ text: "hi", contextId: `ctx-${randomUUID()}` })).state).toBe("completed");
     expect(readFileSync(configFile, "utf8")).toContain("not-a-provider");
+  });
+
+  it("replaces an agent whose definition changed in the file, leaving the others untouched", async () => {
+    const dev = await connectAgent(`${host.url}/agents/default-agent`, { token: tokens.dev });
+    const contextId = `ctx-${randomUUID()}`;
+    expect((await dev.send({ text: "first", contextId })).state).toBe("completed");
+    writeConfig(
+      configFile,
+      caipeAppConfig(gitDir as string, {
+        agents: [{ ...teamAgent, description: "Team B's helper, revised" }],
+      }),
+    );
+    await vi.waitFor(
+      async () => {
+        const card = (await (
+          await fetch(`${host.url}/agents/team-b-agent/.well-known/agent-card.json`)
+        ).json()) as {
+          description: string;
+        };
+        expect(card.description).toContain("revised");
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    const bee = await connectAgent(`${host.url}/agents/team-b-agent`, { token: tokens.bee });
+    expect((await bee.send({ text: "hi again", contextId: `ctx-${randomUUID()}` })).state).toBe("completed");
+    // CAIPE's example agent was not rebuilt: served once, and its conversation goes on.
+    expect(host.logs().match(/"agentId":"default-agent"[^\n]*"msg":"agent (served|replaced)"/g)).toHaveLength(
+      1,
+    );
+    expect((await dev.send({ text: "second", contextId })).state).toBe("completed");
   });
 });

@@ -21,11 +21,16 @@ export function caipeGitDir(env: NodeJS.ProcessEnv = process.env): string | unde
 /**
  * CAIPE 0.6.0's own `config/app-config.yaml`, read from its repository (never kept here), with its
  * commented examples filled in as a user would (`mcp_servers: []` and `agents: []` opened, their
- * commented items uncommented), then `extra` items added to its lists.
+ * commented items uncommented), then `extra` items added to its lists (or as new lists).
  */
 export function caipeAppConfig(
   gitDir: string,
-  extra: { models?: unknown[]; mcp_servers?: unknown[]; agents?: unknown[] } = {},
+  extra: {
+    models?: unknown[];
+    mcp_servers?: unknown[];
+    agents?: unknown[];
+    openapi_sources?: unknown[];
+  } = {},
 ): string {
   const original = execFileSync("git", ["-C", gitDir, "show", `${CAIPE_RELEASE}:config/app-config.yaml`], {
     encoding: "utf8",
@@ -36,7 +41,9 @@ export function caipeAppConfig(
   const doc = parseDocument(filled);
   for (const [key, items] of Object.entries(extra)) {
     const list = doc.get(key) as YAMLSeq | undefined;
-    for (const item of items ?? []) list?.add(doc.createNode(item));
+    // A list CAIPE's file does not have (Switchboard's openapi_sources) is added whole.
+    if (!list) doc.set(key, doc.createNode(items));
+    else for (const item of items ?? []) list.add(doc.createNode(item));
   }
   return doc.toString();
 }

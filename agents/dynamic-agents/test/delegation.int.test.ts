@@ -157,6 +157,8 @@ describe.skipIf(!gitDir || !caipe.available)(
                   url: packaged.url,
                 },
                 { name: "weather", description: "CAIPE's weather agent", url: pythonWeather.url },
+                // Configured as one agent, its card says it is another: never called.
+                { name: "liar", description: "Forecasts, it says", url: packaged.url },
               ],
               enabled: true,
             },
@@ -208,6 +210,27 @@ describe.skipIf(!gitDir || !caipe.available)(
         await mongo.close();
       }
       expect(pythonWeather.logs()).toContain(contextId);
+    });
+
+    it("never calls a subagent whose card names another agent than it was configured as", async () => {
+      const forecaster = await connectAgent(`${host.url}/agents/forecaster`);
+      const contextId = randomUUID();
+      const answer = await forecaster.send({
+        text: "forward to liar: what is the weather in Paris?",
+        contextId,
+      });
+      expect(answer.state).toBe("completed");
+      expect(answer.text).toMatch(/liar/);
+      expect(answer.text).not.toContain("Paris");
+      const mongo = await MongoClient.connect(testMongoUri());
+      try {
+        expect(
+          await mongo.db(dbName).collection("tasks_switchboard-weather").countDocuments({ contextId }),
+        ).toBe(0);
+      } finally {
+        await mongo.close();
+      }
+      expect(host.logs()).toContain('its card is named \\"switchboard-weather\\"');
     });
   },
 );

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
+import { type FakePetstore, startFakePetstore } from "@switchboard-testing/fake-vendors";
 import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
 import {
   callTool,
@@ -21,6 +22,16 @@ import { caipeAppConfig, caipeGitDir } from "./caipe-app-config.js";
 import { hostPackageDir, memoryServerScript, startHost } from "./host-process.js";
 
 const gitDir = caipeGitDir();
+const PETSTORE_SPEC = join(
+  hostPackageDir,
+  "..",
+  "..",
+  "testing",
+  "fake-vendors",
+  "specs",
+  "swagger-petstore",
+  "openapi.yaml",
+);
 
 /** "use <tool> [<json>]" calls that tool; a tool's result is the answer; anything else is a greeting. */
 const script = rules(
@@ -41,16 +52,30 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
   const dbName = uniqueDbName("dynamic");
   let llm: ScriptedLlm;
   let desk: DeskHttpServer;
+  let petstore: FakePetstore;
   let host: AgentProcess;
   let supervisor: AgentProcess;
 
   beforeAll(async () => {
     llm = await startScriptedLlm({ script });
     desk = await startDeskHttpServer({ stateFile: join(dir, "desk.json") });
+    petstore = await startFakePetstore();
     const configFile = join(dir, "app-config.yaml");
     writeFileSync(
       configFile,
       caipeAppConfig(gitDir as string, {
+        // A Switchboard extension: an OpenAPI description as a tool source, its key from the env.
+        openapi_sources: [
+          {
+            id: "petstore",
+            name: "Petstore",
+            description: "The Swagger Petstore",
+            document: PETSTORE_SPEC,
+            base_url: petstore.apiUrl,
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: the file refers to the variable, as CAIPE's does.
+            auth: { api_key: "${PETSTORE_KEY}" },
+          },
+        ],
         mcp_servers: [
           {
             id: "memory",
@@ -73,6 +98,18 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
             visibility: "global",
             allowed_tools: { github: ["list_tickets", "create_ticket", "close_ticket"], memory: true },
             interrupt_on: { github: { list_tickets: true } },
+            subagents: [],
+            enabled: true,
+          },
+          {
+            id: "pets-agent",
+            name: "Pets",
+            description: "The Petstore through its OpenAPI description",
+            system_prompt: "You keep the pet store.",
+            model_id: "gpt-4o",
+            model_provider: "azure-openai",
+            visibility: "global",
+            allowed_tools: { petstore: ["get_pet_by_id", "add_pet"] },
             subagents: [],
             enabled: true,
           },
@@ -103,6 +140,7 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
       GITHUB_MCP_URL: desk.url,
       ARGOCD_MCP_URL: desk.url,
       RAG_SERVER_MCP_URL: desk.url,
+      PETSTORE_KEY: petstore.apiKey,
     });
     // The supervisor finds the host's agents with no other setting than where the host is.
     supervisor = await startAgentProcess(join(hostPackageDir, "..", "supervisor"), {
@@ -111,11 +149,10 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
   }, 180_000);
 
   afterAll(async () => {
-    if (process.env.DEBUG_HOST_LOG)
-      (await import("node:fs")).writeFileSync(process.env.DEBUG_HOST_LOG, host?.logs() ?? "");
     await supervisor?.kill("SIGTERM");
     await host?.kill("SIGTERM");
     await desk?.close();
+    await petstore?.close();
     await llm?.close();
   });
 
@@ -123,7 +160,11 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
     const listed = (await (await fetch(`${host.url}/agents`)).json()) as {
       agents: Array<{ id: string; name: string; url: string }>;
     };
-    expect(listed.agents.map((agent) => agent.id).sort()).toEqual(["default-agent", "desk-agent"]);
+    expect(listed.agents.map((agent) => agent.id).sort()).toEqual([
+      "default-agent",
+      "desk-agent",
+      "pets-agent",
+    ]);
     const card = (await (
       await fetch(`${host.url}/agents/desk-agent/.well-known/agent-card.json`)
     ).json()) as {
@@ -136,7 +177,7 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
     expect((await fetch(`${host.url}/health`)).status).toBe(200);
     expect((await fetch(`${host.url}/ready`)).status).toBe(200);
     // The host's own metrics, and each agent's own registry under its path.
-    expect(await (await fetch(`${host.url}/metrics`)).text()).toMatch(/^dynamic_agents_served 2$/m);
+    expect(await (await fetch(`${host.url}/metrics`)).text()).toMatch(/^dynamic_agents_served 3$/m);
     const deskMetrics = await (await fetch(`${host.url}/agents/desk-agent/metrics`)).text();
     expect(deskMetrics).toContain("process_resident_memory_bytes");
   });
@@ -162,16 +203,25 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
 
   it("runs a tool interrupt_on does not name at once, unless its server marks it destructive", async () => {
     const agent = await connectAgent(`${host.url}/agents/desk-agent`);
+    // server-memory marks create_entities neither read-only nor destructive: it runs at once here
+    // (without interrupt_on, Switchboard's rule would ask, as for any tool that is not read-only).
+    const entity = { name: "payments-api", entityType: "service", observations: ["owned by Orion"] };
     const created = await agent.send({
-      text: 'use github_create_ticket {"title":"Printer on fire"}',
+      text: `use memory_create_entities ${JSON.stringify({ entities: [entity] })}`,
       contextId: `ctx-${randomUUID()}`,
     });
     expect(created.state).toBe("completed");
-    const closing = await agent.send({
-      text: 'use github_close_ticket {"id":"1"}',
-      contextId: `ctx-${randomUUID()}`,
-    });
-    expect(closing.state).toBe("input-required");
+    expect(readFileSync(join(dir, "memory.jsonl"), "utf8")).toContain("payments-api");
+    // It marks delete_entities destructive; the desk marks close_ticket so, and create_ticket has no
+    // annotations (MCP's default: destructive). Each asks.
+    for (const text of [
+      'use memory_delete_entities {"entityNames":["payments-api"]}',
+      'use github_close_ticket {"id":"1"}',
+      'use github_create_ticket {"title":"Printer on fire"}',
+    ]) {
+      const asked = await agent.send({ text, contextId: `ctx-${randomUUID()}` });
+      expect(asked.state, text).toBe("input-required");
+    }
   });
 
   it("offers only the tools allowed, named <server>_<tool>, from the stdio server too", async () => {
@@ -214,5 +264,28 @@ describe.skipIf(!gitDir)("CAIPE 0.6.0's app-config.yaml served by the host", () 
     });
     expect(answer.state).toBe("completed");
     expect(answer.text).toContain("Hello from a configured agent.");
+  });
+
+  it("takes tools from an OpenAPI description too: a read runs, a change asks first", async () => {
+    const agent = await connectAgent(`${host.url}/agents/pets-agent`);
+    const read = await agent.send({
+      text: 'use petstore_get_pet_by_id {"petId":1}',
+      contextId: `ctx-${randomUUID()}`,
+    });
+    expect(read.state).toBe("completed");
+    expect(read.text).toContain("Rex");
+    const before = petstore.changes.length;
+    const asked = await agent.send({
+      text: 'use petstore_add_pet {"body":{"name":"Nemo","photoUrls":[],"status":"available"}}',
+      contextId: `ctx-${randomUUID()}`,
+    });
+    expect(asked.state).toBe("input-required");
+    expect(petstore.changes.length).toBe(before);
+  });
+
+  it("drains on SIGTERM: stops being ready, finishes, and exits cleanly", async () => {
+    await host.kill("SIGTERM");
+    expect(await host.exited).toBe(0);
+    expect(host.logs()).toContain("shutting down: finishing running turns");
   });
 });

@@ -29,7 +29,7 @@ export {
 } from "./graph/context-budget.js";
 export type { GuardedTools } from "./graph/guarded-tools.js";
 export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./http/card.js";
-export type { McpToolChoice } from "./mcp/server-tools.js";
+export type { McpToolChoice, McpToolHints } from "./mcp/server-tools.js";
 export { connectMcpServer, type SharedMcpServer } from "./mcp/shared-server.js";
 export type { Memory } from "./memory/memory-book.js";
 export { MEMORIES_HEADER, passOnMemories } from "./memory/passed-on.js";

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createLogger, type Logger } from "@switchboard/common";
 import { createChatModel } from "@switchboard/llm";
-import { type CheckpointerHandle, openCheckpointer } from "@switchboard/utils";
+import { assertValidAgentName, type CheckpointerHandle, openCheckpointer } from "@switchboard/utils";
 import type { MongoClient } from "mongodb";
 import { AnchoredAuditLog, AnchorFile } from "./audit/anchor.js";
 import type { AuditLog } from "./audit/audit-log.js";
@@ -86,16 +86,31 @@ export interface MountOptions extends ServeOptions {
  * Builds an agent to be served by a host: everything `serveAgent` starts (MCP servers, its own
  * checkpointer and stores, model, policies, memory, executor, A2A request handler, HTTP app) but no
  * listener. Its name is the definition's (a host's agents share one env: AGENT_NAME names none of
- * them), and its card names `options.publicUrl`.
+ * them), and its card names `options.publicUrl`. Its MCP tools are its definition's and its model
+ * the env's shared settings: the host's `<AGENT>_MCP_*` and `<AGENT>_…` LLM variables are no
+ * configured agent's, even one named like a packaged agent.
  */
 export async function mountAgent(definition: AgentDefinition, options: MountOptions): Promise<MountedAgent> {
   const env = options.env ?? process.env;
-  const name = definition.name;
+  // It names the agent's collections, metrics and hop audience: checked before anything opens.
+  const name = assertValidAgentName(
+    definition.name,
+    "the mounted agent's definition",
+    "give the agent an id of that form",
+  );
   const logger = options.logger ?? createLogger({ base: { agent: name } });
   const settings = readRuntimeSettings(env, { name, port: 0 });
   const auth = readAuthSettings(env, name);
   if (auth.mode === "jwt") for (const warning of auth.warnings) logger.warn(warning);
-  const built = await buildAgent(definition, { ...options, env, logger, name, settings, auth });
+  const built = await buildAgent(definition, {
+    ...options,
+    env,
+    logger,
+    name,
+    settings,
+    auth,
+    mounted: true,
+  });
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
   const agent = built.mount(publicUrl);
   logger.info({ url: publicUrl, ...built.described }, `${name} agent mounted`);
@@ -134,6 +149,8 @@ interface BuildOptions {
   checkpointer?: BaseCheckpointSaver;
   mongo?: MongoClient;
   serviceName?: string;
+  /** Mounted by a host: its env is the host's, so `<AGENT>_MCP_*` and `<AGENT>_…` LLM variables are not the agent's. */
+  mounted?: boolean;
 }
 
 /** What a turn that did not finish before its agent stopped tells the caller. */
@@ -167,6 +184,7 @@ export async function buildAgent(definition: AgentDefinition, options: BuildOpti
       logger,
       timeoutMs: settings.mcpStartupTimeoutMs,
       nativeTools,
+      agentVariables: !options.mounted,
     });
     // The agent's own checkpointer (by its settings), held here and closed with the agent: another
     // agent in the process has its own (on the host's shared client when one is given).
@@ -234,7 +252,8 @@ async function buildOn(
     },
     ...(linking.on ? { linking: linking.on } : {}),
   });
-  const llm = await createChatModel({ env, agent: name });
+  // A mounted agent's env is its host's: `<AGENT>_…` LLM settings there are no configured agent's.
+  const llm = await createChatModel({ env, ...(options.mounted ? {} : { agent: name }) });
   // The offline model reads only the newest message (or tool results) and cannot summarize: its
   // "summary" would be its help text in place of the history.
   const context = llm.offline ? undefined : settings.context;
@@ -258,6 +277,7 @@ async function buildOn(
     conversations: stores,
     access: access.access,
     ...(options.mongo ? { mongo: options.mongo } : {}),
+    agentVariables: !options.mounted,
   });
   const metrics = createMetrics(checkpoints.metrics);
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.

@@ -91,6 +91,17 @@ describe("an MCP server connected once over SSE, its tools made per agent", () =
     });
     expect(flipped.find(({ tool }) => tool.name === "list_tickets")?.confirm).toBeDefined();
     expect(flipped.find(({ tool }) => tool.name === "create_ticket")?.confirm).toBeUndefined();
+    // What the server says of each tool reaches the choice (MCP's defaults: unannotated is destructive).
+    const hints = new Map<string, unknown>();
+    desk.tools({
+      asks: (tool, said) => {
+        hints.set(tool, said);
+        return undefined;
+      },
+    });
+    expect(hints.get("list_tickets")).toEqual({ readOnly: true, destructive: false });
+    expect(hints.get("create_ticket")).toEqual({ readOnly: false, destructive: true });
+    expect(hints.get("close_ticket")).toEqual({ readOnly: false, destructive: true });
     // Each call makes tools of the agent's own: one agent's names never change another's.
     expect(desk.tools({ prefix: "other_" })[0]?.tool).not.toBe(all[0]?.tool);
     expect(all[0]?.tool.name).toBe(`desk_${desk.toolNames[0]}`);
@@ -198,6 +209,16 @@ describe("an MCP server connected once over SSE, its tools made per agent", () =
       await connected.close();
       await hostile.close();
     }
+  });
+
+  it("connects again after the SSE server restarts, for every agent sharing it", async () => {
+    await sse.restart();
+    for (const name of ["triage", "clerk"]) {
+      const turn = await (await connectAgent(host.urlOf(name))).send({ text: "call desk_list_tickets {}" });
+      expect(turn.state, name).toBe("completed");
+      expect(turn.text, name).toMatch(/Printer on fire/);
+    }
+    expect(sse.openStreams).toBe(1);
   });
 });
 

@@ -6,6 +6,7 @@ import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/t
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MountedAgent, mountAgent } from "../src/mount.js";
+import { serveAgent } from "../src/serve.js";
 import { deskAgent } from "./desk-agent.js";
 import { startTestHost, type TestHost } from "./mount-host.js";
 import { notesAgent } from "./notes-agent.js";
@@ -118,5 +119,49 @@ describe("agents mounted behind one server at their own path prefixes", () => {
     const turn = await desk.send({ text: "still there?", contextId: `after-${randomUUID()}` });
     expect(turn.state).toBe("completed");
     expect(await mongo.db(dbName).command({ ping: 1 })).toMatchObject({ ok: 1 });
+  });
+
+  it("refuses a definition whose name cannot name its collections, before anything opens", async () => {
+    for (const name of ["checkpoints_desk/../x", "Desk", "", "a".repeat(64), "notes\u0000"]) {
+      await expect(
+        mountAgent(
+          { ...notesAgent([]), name },
+          { env: { ...testMongoEnv(dbName), ...llm.env }, logger, publicUrl: `${base}/agents/x`, mongo },
+        ),
+      ).rejects.toThrow(/cannot name MongoDB collections.*give the agent an id of that form/);
+    }
+  });
+
+  it("gives an agent named like a packaged one none of that agent's MCP servers or model settings from the host's env", async () => {
+    // The host's env holds the packaged desk agent's servers, with their credential; a mounted "desk"
+    // would fail to start if it tried this one (nothing listens there), and served, it does.
+    const env = {
+      ...testMongoEnv(dbName),
+      ...llm.env,
+      DESK_MCP_SERVERS: JSON.stringify({
+        tickets: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer desk-operator-secret" } },
+      }),
+      DESK_MCP_CONFIRM_TOOLS: "create_ticket",
+      // Nor the packaged agent's model settings: nothing listens here either.
+      DESK_OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    };
+    const mounted = await mountAgent(
+      { ...deskAgent, name: "desk" },
+      { env, logger, publicUrl: `${base}/agents/desk-again`, mongo },
+    );
+    agents.set("desk-again", mounted);
+    try {
+      const turn = await (await connectAgent(`${base}/agents/desk-again`, { logger })).send({
+        text: "hello",
+      });
+      expect(turn.state).toBe("completed");
+      expect(turn.text).toBe("Done.");
+    } finally {
+      agents.delete("desk-again");
+      await mounted.close();
+    }
+    await expect(
+      serveAgent(deskAgent, { env: { ...env, PORT: "0", HOST: "127.0.0.1", AGENT_NAME: "desk" }, logger }),
+    ).rejects.toThrow(/MCP server "tickets" at http:\/\/127\.0\.0\.1:9\/mcp cannot be reached/);
   });
 });

@@ -24,13 +24,17 @@ export interface DetectOptions {
 const VALID_AGENT_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 /** Throws a clear error for a name that would make an invalid or unsafe collection name. */
-export function assertValidAgentName(name: string, source: string): string {
+export function assertValidAgentName(
+  name: string,
+  source: string,
+  fix = "set AGENT_NAME to override",
+): string {
   if (!VALID_AGENT_NAME.test(name)) {
     throw new SwitchboardError(
       "agent-name.invalid",
       "user",
       `Agent name ${JSON.stringify(name)} (from ${source}) cannot name MongoDB collections: use 1-63 lowercase ` +
-        "letters, digits, '-' or '_', starting with a letter or digit (set AGENT_NAME to override).",
+        `letters, digits, '-' or '_', starting with a letter or digit (${fix}).`,
     );
   }
   return name;

@@ -19,6 +19,8 @@ export interface McpSseServer {
   /** Event streams open now: one per client connection. */
   readonly openStreams: number;
   close(): Promise<void>;
+  /** Listens again on the same port with no connections: a restarted server, as clients see it. */
+  restart(): Promise<void>;
 }
 
 /**
@@ -59,16 +61,31 @@ export async function startMcpSseServer(options: McpSseOptions): Promise<McpSseS
     refuse(404, "Not found");
   };
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500).end(String(error));
+  let server: Server | undefined;
+  const listen = async (port: number) => {
+    const started = createServer((req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500).end(String(error));
+      });
     });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const port = (server.address() as AddressInfo).port;
+    server = started;
+    await new Promise<void>((resolve, reject) => {
+      started.once("error", reject);
+      started.listen(port, "127.0.0.1", resolve);
+    });
+    return (started.address() as AddressInfo).port;
+  };
+  const stop = async () => {
+    const closing = server;
+    server = undefined;
+    const ended = [...connections.values()];
+    connections.clear();
+    await Promise.all(ended.map((transport) => transport.close().catch(() => undefined)));
+    if (!closing) return;
+    closing.closeAllConnections();
+    await new Promise<void>((resolve) => closing.close(() => resolve()));
+  };
+  const port = await listen(0);
   return {
     url: `http://127.0.0.1:${port}/sse`,
     port,
@@ -76,12 +93,10 @@ export async function startMcpSseServer(options: McpSseOptions): Promise<McpSseS
     get openStreams() {
       return connections.size;
     },
-    close: async () => {
-      await Promise.all(
-        [...connections.values()].map((transport) => transport.close().catch(() => undefined)),
-      );
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    close: stop,
+    restart: async () => {
+      await stop();
+      await listen(port);
     },
   };
 }

@@ -32,6 +32,8 @@ export interface AgentSetOptions {
   /** The URL another agent of this host calls it at (loopback). */
   localUrl(id: string): string;
   shutdownGraceMs: number;
+  /** The process's name in traces. */
+  serviceName: string;
   /** How many agents are built at once (each opens its collections). */
   concurrency?: number;
 }
@@ -113,6 +115,8 @@ export class AgentSet {
         const agent = await mountAgent(planned.definition, {
           env: planned.env,
           publicUrl: this.options.publicUrl(spec.id),
+          // The process is the host in traces; its agents are told apart by gen_ai.agent.name.
+          serviceName: this.options.serviceName,
           ...(this.options.mongo ? { mongo: this.options.mongo } : {}),
         });
         const old = this.running.get(spec.id);

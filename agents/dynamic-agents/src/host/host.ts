@@ -65,6 +65,7 @@ export async function startHost(
       publicUrl: (id) => `${publicUrl}/agents/${id}`,
       localUrl: (id) => `${url}/agents/${id}`,
       shutdownGraceMs: settings.shutdownGraceMs,
+      serviceName: `switchboard-${HOST_NAME}`,
     });
     const access = new HostAccess(
       policies?.engine,

@@ -390,9 +390,15 @@ function withBearer(init: RequestInit | undefined, token: string): RequestInit {
   return { ...init, headers };
 }
 
+/** How the SDK's SSE client reports a message post its server refused before reading it. */
+const SSE_SESSION_LOST = /^Error POSTing to endpoint \(HTTP (400|404)\)/;
+
 /** Whether a request certainly never reached a server that can take it (so sending it again is safe). */
 function neverReceived(error: unknown): boolean {
   if (error instanceof StreamableHTTPError) return error.code === 404;
+  // An SSE server hands a posted message to its session only with 202: a session it no longer knows
+  // (restarted; Python's MCP servers answer 404, the TypeScript SDK's examples 400) took nothing.
+  if (error instanceof Error && SSE_SESSION_LOST.test(error.message)) return true;
   const code = (error as { cause?: { code?: unknown } }).cause?.code;
   if (code === "ECONNREFUSED") return true;
   return error instanceof Error && error.message === "Not connected";

@@ -16,10 +16,18 @@ export interface McpToolChoice {
   only?: string[];
   /**
    * Whether the tool (by the server's own name) asks the user first: true or false overrides the
-   * server; undefined leaves the rule: a tool its server does not mark read-only asks. `hints` says
-   * what the server marks (a host's `interrupt_on` still asks for a destructive tool it leaves out).
+   * server; undefined leaves the rule: a tool its server does not mark read-only asks. `hints` are
+   * what the server says of it (MCP's annotations, read as the spec defines them).
    */
-  asks?: (tool: string, hints: { destructive: boolean }) => boolean | undefined;
+  asks?: (tool: string, hints: McpToolHints) => boolean | undefined;
+}
+
+/** What a server says of one of its tools (MCP tool annotations, with the spec's defaults). */
+export interface McpToolHints {
+  /** `readOnlyHint`: it changes nothing (default false). */
+  readOnly: boolean;
+  /** `destructiveHint` of a tool that is not read-only: it may destroy or overwrite (default true). */
+  destructive: boolean;
 }
 
 interface ToolAnnotations {
@@ -103,10 +111,7 @@ export class McpServerTools {
           metadata: (tool as { metadata?: Record<string, unknown> }).metadata,
           func: (tool as DynamicStructuredTool).func,
         });
-        const destructive =
-          (tool as { metadata?: { annotations?: ToolAnnotations } }).metadata?.annotations
-            ?.destructiveHint === true;
-        return agentTool(offered, this.name, choice.asks?.(definition.name, { destructive }), (ctx) =>
+        return agentTool(offered, this.name, choice.asks?.(definition.name, hintsOf(offered)), (ctx) =>
           toolForCall(offered, definition, this.connection, ctx),
         );
       });
@@ -221,6 +226,16 @@ function reportingProgress(
   return { ...client, callTool };
 }
 
+function annotationsOf(tool: StructuredToolInterface): ToolAnnotations {
+  return (tool as { metadata?: { annotations?: ToolAnnotations } }).metadata?.annotations ?? {};
+}
+
+function hintsOf(tool: StructuredToolInterface): McpToolHints {
+  const annotations = annotationsOf(tool);
+  const readOnly = annotations.readOnlyHint === true;
+  return { readOnly, destructive: !readOnly && annotations.destructiveHint !== false };
+}
+
 /** The agent tool: asks first when `asks` says so, else when its server does not mark it read-only. */
 function agentTool(
   tool: StructuredToolInterface,
@@ -228,7 +243,7 @@ function agentTool(
   asks: boolean | undefined,
   forCall: (ctx: ToolCallContext) => Promise<StructuredToolInterface>,
 ): AgentTool {
-  const annotations = (tool as { metadata?: { annotations?: ToolAnnotations } }).metadata?.annotations ?? {};
+  const annotations = annotationsOf(tool);
   if (!(asks ?? annotations.readOnlyHint !== true)) return { tool, forCall };
   const destructive = annotations.destructiveHint === true ? " (the server marks it destructive)" : "";
   return {

@@ -50,8 +50,14 @@ export function readMcpSettings(
   env: NodeJS.ProcessEnv,
   agentName: string,
   defaults: Record<string, McpServerInput> = {},
+  /**
+   * Whether `<AGENT>_MCP_*` variables apply: not to an agent a host mounts, whose env is the host's
+   * (a configured agent named like a packaged one must not take that agent's servers and credentials).
+   */
+  agentVariables = true,
 ): McpSettings {
   const variables = mcpVariablesFor(agentName);
+  if (!agentVariables) env = withoutAgentMcpVariables(env, variables);
   const fromDefinition = checkMcpServers(defaults);
   if (!fromDefinition.ok) {
     throw configError(
@@ -126,6 +132,19 @@ function serverSettings(
   // The global setting applies to HTTP and SSE servers (a stdio server takes credentials from its env).
   const forwardUserToken = server.transport !== "stdio" && (server.forwardUserToken ?? forwardByDefault);
   return { name, config: server, secrets: filled.secrets, source, forwardUserToken };
+}
+
+function withoutAgentMcpVariables(
+  env: NodeJS.ProcessEnv,
+  variables: ReturnType<typeof mcpVariablesFor>,
+): NodeJS.ProcessEnv {
+  const {
+    [variables.servers]: _servers,
+    [variables.readOnlyTools]: _readOnly,
+    [variables.confirmTools]: _confirm,
+    ...rest
+  } = env;
+  return rest;
 }
 
 function readForwardSetting(text: string | undefined): boolean {

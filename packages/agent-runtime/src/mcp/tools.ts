@@ -23,9 +23,11 @@ export async function mcpToolsFor(
     logger: Logger;
     timeoutMs: number;
     nativeTools: AgentTool[];
+    /** Whether `<AGENT>_MCP_*` variables apply (not to an agent a host mounts; see readMcpSettings). */
+    agentVariables: boolean;
   },
 ): Promise<McpTools> {
-  const settings = readMcpSettings(options.env, options.agent, definition.mcpServers);
+  const settings = readMcpSettings(options.env, options.agent, definition.mcpServers, options.agentVariables);
   const configured = settings.servers.length + settings.readOnlyTools.size + settings.confirmTools.size;
   if (configured === 0) return { tools: [], close: async () => undefined };
   if (definition.graph) {

@@ -7,12 +7,13 @@ import { agentLlmEnv, createChatModel, LLM_PROVIDERS, MODEL_VARIABLES } from "@s
  */
 export async function extractionModel(
   env: NodeJS.ProcessEnv,
-  agent: string,
+  /** The agent whose `<AGENT>_…` settings apply; undefined for one a host mounts (the host's env). */
+  agent: string | undefined,
   agentModel: BaseChatModel,
   modelName: string | undefined,
 ): Promise<BaseChatModel> {
   if (!modelName) return agentModel;
-  const own = agentLlmEnv(env, agent).env;
+  const own = agent ? agentLlmEnv(env, agent).env : env;
   const provider = LLM_PROVIDERS.find((name) => name === own.LLM_PROVIDER?.trim().toLowerCase()) ?? "openai";
   const overrides = Object.fromEntries(MODEL_VARIABLES[provider].map((name) => [name, modelName]));
   return (await createChatModel({ env: { ...own, ...overrides } })).model;

@@ -40,6 +40,8 @@ export async function agentMemory(options: {
   access?: Access;
   /** The MongoDB client a host shares between its agents (see openStore's `client`). */
   mongo?: MongoClient;
+  /** Whether the agent's `<AGENT>_…` LLM settings apply (not to an agent a host mounts). */
+  agentVariables?: boolean;
 }): Promise<AgentMemory> {
   const { agent, env, logger, model } = options;
   const settings = readMemorySettings(env);
@@ -64,7 +66,16 @@ export async function agentMemory(options: {
   });
   const extractor =
     model && settings.extraction.enabled
-      ? new FactExtractor(book, await extractionModel(env, agent, model, settings.extraction.model), logger)
+      ? new FactExtractor(
+          book,
+          await extractionModel(
+            env,
+            options.agentVariables === false ? undefined : agent,
+            model,
+            settings.extraction.model,
+          ),
+          logger,
+        )
       : undefined;
   const budgetTokens = memoryTokens(settings, options.maxContextTokens);
   return {
