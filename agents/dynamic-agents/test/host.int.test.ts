@@ -175,10 +175,13 @@ describe("CAIPE 0.6.0's app-config.yaml served by the host", () => {
     expect((await fetch(`${host.url}/agents/disabled-agent/.well-known/agent-card.json`)).status).toBe(404);
     expect((await fetch(`${host.url}/health`)).status).toBe(200);
     expect((await fetch(`${host.url}/ready`)).status).toBe(200);
-    // The host's own metrics, and each agent's own registry under its path.
-    expect(await (await fetch(`${host.url}/metrics`)).text()).toMatch(/^dynamic_agents_served 3$/m);
+    // The host's own metrics with the process's, once; each agent's own registry under its path.
+    const hostMetrics = await (await fetch(`${host.url}/metrics`)).text();
+    expect(hostMetrics).toMatch(/^dynamic_agents_served 3$/m);
+    expect(hostMetrics).toContain("process_resident_memory_bytes");
     const deskMetrics = await (await fetch(`${host.url}/agents/desk-agent/metrics`)).text();
-    expect(deskMetrics).toContain("process_resident_memory_bytes");
+    expect(deskMetrics).toContain("# HELP switchboard_turn_duration_seconds");
+    expect(deskMetrics).not.toContain("process_resident_memory_bytes");
   });
 
   it("answers over A2A on CAIPE's own example agent, with its model from the file", async () => {

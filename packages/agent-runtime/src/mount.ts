@@ -279,7 +279,8 @@ async function buildOn(
     ...(options.mongo ? { mongo: options.mongo } : {}),
     agentVariables: !options.mounted,
   });
-  const metrics = createMetrics(checkpoints.metrics);
+  // A host reports the process's metrics once, on its own /metrics; each agent its own.
+  const metrics = createMetrics(checkpoints.metrics, { processMetrics: !options.mounted });
   // What the agent adds to the runtime (routes, metrics, deletion steps, cleanup), from `extend` or its graph.
   const audit = new AuditTrail(name, access.log, access.access);
   const { host, additions } = createHost({

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { loadPolicies, principalOf, readAuthzSettings } from "@switchboard/agent-runtime";
 import { readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
 import { createLogger, type Logger, listenHttp } from "@switchboard/common";
-import { Gauge, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import { type DefinitionProblem, definitionsApi, openDefinitions } from "../definitions/index.js";
 import { readHostSettings } from "../env.js";
 import { HostAccess } from "./access.js";
@@ -160,9 +160,11 @@ class ProblemLog {
   }
 }
 
-/** The host's own metrics: how many agents it serves and how many it refused (per-agent ones are each agent's). */
+/** The host's own metrics: the process's, how many agents it serves and how many it refused (per-agent ones are each agent's). */
 function hostMetrics(agents: AgentSet): Registry {
   const registry = new Registry();
+  // The process's metrics, once for every agent it serves (a mounted agent's /metrics has only its own).
+  collectDefaultMetrics({ register: registry });
   new Gauge({
     name: "dynamic_agents_served",
     help: "Configured agents this host serves",

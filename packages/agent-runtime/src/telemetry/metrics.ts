@@ -21,13 +21,15 @@ export interface AgentMetrics {
 export type RuntimeMetrics = ReturnType<typeof createMetrics>;
 
 /**
- * A registry for one served agent, with the runtime's metrics, the process's default metrics and
- * its own checkpointer's (its handle's, labelled by agent). One per agent, so several agents in one
- * process each serve their own /metrics.
+ * A registry for one served agent, with the runtime's metrics, its own checkpointer's (its handle's,
+ * labelled by agent) and, unless a host reports them once for all its agents (`processMetrics:
+ * false`), the process's default metrics. One per agent, so several agents in one process each serve
+ * their own /metrics.
  */
-export function createMetrics(checkpoints: CheckpointMetrics) {
+export function createMetrics(checkpoints: CheckpointMetrics, { processMetrics = true } = {}) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // Each collector starts an event-loop delay monitor of its own (~360 KB): one per process is enough.
+  if (processMetrics) collectDefaultMetrics({ register: registry });
   registry.registerMetric(checkpoints.readDuration);
   registry.registerMetric(checkpoints.writeDuration);
   registry.registerMetric(checkpoints.errors);
