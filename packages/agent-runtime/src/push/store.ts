@@ -63,7 +63,10 @@ const PROGRESS_FRESH_MS = 10_000;
 export class MongoPushConfigStore implements AgentPushConfigStore {
   /** A task's configs, read at most once per {@link FRESH_MS} however many updates ask. */
   private readonly recent = new LRUCache<string, StoredPushNotificationConfig[], Scope>({
-    max: 10_000,
+    // Bounded by count through maxSize, not `max`: a `max` makes lru-cache set aside its whole lists
+    // at once (about 230 KB), in every agent a host serves, before any push config exists.
+    maxSize: 10_000,
+    sizeCalculation: () => 1,
     ttl: FRESH_MS,
     // Progress is delivered to configs up to PROGRESS_FRESH_MS old (see loadWithMetadata).
     noDeleteOnStaleGet: true,
