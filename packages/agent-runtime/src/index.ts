@@ -47,6 +47,7 @@ export {
   publicOnlyLookup,
 } from "./network/network-guard.js";
 export { type Undici, undici } from "./network/undici.js";
+export { runProcess } from "./run-process.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
 export { type CallSpan, tracedCall } from "./telemetry/call-span.js";
 export type { AgentMetrics } from "./telemetry/metrics.js";

@@ -7,6 +7,7 @@ import { readAuthSettings } from "./auth/bearer.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
 import { type AgentMount, buildAgent, type ServeOptions } from "./mount.js";
+import { runProcess } from "./run-process.js";
 
 export type { ServeOptions } from "./mount.js";
 
@@ -105,29 +106,11 @@ function declaredPort(): number | undefined {
   return dir ? readAgentPackage(dir).port : undefined;
 }
 
-/**
- * The whole life of an agent process: serve, stop cleanly on SIGTERM/SIGINT, and on a start-up
- * failure print one clear line and exit non-zero.
- */
-export async function runAgent(definition: AgentDefinition): Promise<void> {
-  const logger = createLogger({ base: { agent: definition.name } });
-  try {
-    const agent = await serveAgent(definition, { logger });
-    const stop = async (signal: string) => {
-      logger.info({ signal }, "shutting down: finishing running turns");
-      await agent.drain();
-      process.exit(0);
-    };
-    process.once("SIGTERM", () => void stop("SIGTERM"));
-    process.once("SIGINT", () => void stop("SIGINT"));
-  } catch (error) {
-    const message = isSwitchboardError(error) ? error.message : String(error);
-    logger.fatal(
-      { err: isSwitchboardError(error) ? undefined : error },
-      `${definition.name} agent cannot start: ${message}`,
-    );
-    process.exit(1);
-  }
+/** An agent's process: served until SIGTERM or SIGINT, then drained (run-process.ts). */
+export function runAgent(definition: AgentDefinition): Promise<void> {
+  return runProcess(definition.name, `${definition.name} agent`, (logger) =>
+    serveAgent(definition, { logger }),
+  );
 }
 
 function isLoopback(host: string): boolean {
