@@ -141,7 +141,7 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
     expect(await ask("reviewer: review pull request 8")).toContain(
       'No agent named "reviewer" is enabled (enabled: notes, docs). To add one, set ENABLE_REVIEWER=true and REVIEWER_AGENT_URL.',
     );
-    expect(logLines("subagent reviewer left")).toHaveLength(1);
+    await expect.poll(() => logLines("subagent reviewer left")).toHaveLength(1);
   });
 
   it("an ENABLE_<AGENT> agent of the same name wins, and that is said once", async () => {
@@ -149,7 +149,9 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
     await pollsGoBy(5);
     expect(await statuses()).toEqual(["notes:available", "docs:available"]);
     expect(await ask("forward to notes: what is on my list")).toBe("Enabled notes here.");
-    expect(logLines("is not routed to: ENABLE_NOTES names an agent of the same name")).toHaveLength(1);
+    await expect
+      .poll(() => logLines("is not routed to: ENABLE_NOTES names an agent of the same name"))
+      .toHaveLength(1);
   });
 
   it("a hostile listing: entries elsewhere, with bad names, taken names or credentials are refused, the rest kept", async () => {
@@ -189,7 +191,7 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
       "Refusing entry 10 of DYNAMIC_AGENTS_URL's listing: it needs an id and a url, both strings",
     ];
     // Each said once, though every poll reads them again.
-    for (const refusal of refusals) expect(logLines(refusal), refusal).toHaveLength(1);
+    for (const refusal of refusals) await expect.poll(() => logLines(refusal), refusal).toHaveLength(1);
     expect((await subagents()).find((agent) => agent.name === "impostor")?.reason).toBe(
       "Its card does not match the agent configured; the supervisor's log says why.",
     );
@@ -228,7 +230,8 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
       host.answerWith(answer);
       await pollsGoBy(3);
       expect(await statuses(), what).toEqual(["notes:available", "reviewer:available"]);
-      expect(logLines(logged), what).not.toEqual([]);
+      // Log lines come through the process's stdout, which may trail its HTTP answers: waited for.
+      await expect.poll(() => logLines(logged), what).not.toEqual([]);
     }
     expect(logLines("Cannot read the configured agents at").length).toBeLessThan(15);
     expect(await ask("forward to reviewer: review pull request 9")).toBe(
@@ -237,6 +240,6 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
 
     host.list([entry("docs")]);
     await expect.poll(statuses).toEqual(["notes:available", "docs:available"]);
-    expect(logLines("read the configured agents again")).not.toEqual([]);
+    await expect.poll(() => logLines("read the configured agents again")).not.toEqual([]);
   });
 });
