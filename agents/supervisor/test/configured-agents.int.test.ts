@@ -191,7 +191,7 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
       "Refusing entry 10 of DYNAMIC_AGENTS_URL's listing: it needs an id and a url, both strings",
     ];
     // Each said once, though every poll reads them again.
-    for (const refusal of refusals) await expect.poll(() => logLines(refusal), refusal).toHaveLength(1);
+    for (const refusal of refusals) await expect.poll(() => logLines(refusal), { message: refusal }).toHaveLength(1);
     expect((await subagents()).find((agent) => agent.name === "impostor")?.reason).toBe(
       "Its card does not match the agent configured; the supervisor's log says why.",
     );
@@ -231,7 +231,7 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
       await pollsGoBy(3);
       expect(await statuses(), what).toEqual(["notes:available", "reviewer:available"]);
       // Log lines come through the process's stdout, which may trail its HTTP answers: waited for.
-      await expect.poll(() => logLines(logged), what).not.toEqual([]);
+      await expect.poll(() => logLines(logged), { message: what }).not.toEqual([]);
     }
     expect(logLines("Cannot read the configured agents at").length).toBeLessThan(15);
     expect(await ask("forward to reviewer: review pull request 9")).toBe(
