@@ -191,7 +191,8 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
       "Refusing entry 10 of DYNAMIC_AGENTS_URL's listing: it needs an id and a url, both strings",
     ];
     // Each said once, though every poll reads them again.
-    for (const refusal of refusals) await expect.poll(() => logLines(refusal), { message: refusal }).toHaveLength(1);
+    for (const refusal of refusals)
+      await expect.poll(() => logLines(refusal), { message: refusal }).toHaveLength(1);
     expect((await subagents()).find((agent) => agent.name === "impostor")?.reason).toBe(
       "Its card does not match the agent configured; the supervisor's log says why.",
     );
