@@ -3,7 +3,7 @@ import type { ConversationHistory, ConversationSummary, ConversationTask } from 
 
 export type { ConversationHistory, ConversationSummary, ConversationTask };
 
-/** A subagent as the supervisor's GET /subagents reports it (agents/supervisor/src/roster.ts). */
+/** A subagent as the supervisor's GET /subagents reports it (packages/delegation/src/roster.ts). */
 export interface SubagentReport {
   name: string;
   /** `available` when calls reach it; else why not in `reason`. */
