@@ -1,20 +1,11 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { AGENT_PACKAGE_KINDS, type AgentPackageKind } from "./kinds.js";
 import { agentNameFromPackage } from "./names.js";
 import { CONTRACT_PORTS, HOST_PORTS } from "./ports.js";
 
 /** Every agent package lives in its own folder here (docs/CONTRACT.md, "Agent packages"). */
 export const AGENTS_FOLDER = "agents";
-
-/**
- * What a package under agents/ serves: `agent`, one agent (the default), or `host`, a process that
- * serves many agents made from configuration (agents/dynamic-agents), each at `/agents/<id>/`. A host
- * has no `src/agent.ts`, and the supervisor finds its agents through `<HOST>_URL`
- * (`DYNAMIC_AGENTS_URL`, CAIPE's name), not `ENABLE_<AGENT>`. Its package.json says so:
- * `"switchboard": { "port": 8100, "kind": "host" }`.
- */
-export type AgentPackageKind = "agent" | "host";
-const KINDS: readonly AgentPackageKind[] = ["agent", "host"];
 
 /** One package under agents/, as its package.json describes it. */
 export interface AgentPackage {
@@ -46,7 +37,7 @@ export function readAgentPackage(dir: string): AgentPackage {
   const packageName = typeof manifest.name === "string" ? manifest.name : "";
   const name = agentNameFromPackage(packageName);
   const kind = manifest.switchboard?.kind ?? "agent";
-  if (!KINDS.includes(kind as AgentPackageKind)) {
+  if (!AGENT_PACKAGE_KINDS.includes(kind as AgentPackageKind)) {
     throw new Error(
       `${file}: "switchboard": { "kind": ${JSON.stringify(kind)} } is neither "agent" (one agent, the default) nor "host" (agents made from configuration).`,
     );

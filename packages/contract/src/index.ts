@@ -1,7 +1,6 @@
 export {
   AGENTS_FOLDER,
   type AgentPackage,
-  type AgentPackageKind,
   listAgentPackages,
   listFleetPackages,
   listHostPackages,
@@ -15,6 +14,7 @@ export {
   unusedCaipeGroupOf,
   unusedCaipeSettings,
 } from "./caipe-settings.js";
+export type { AgentPackageKind } from "./kinds.js";
 export {
   checkMcpServers,
   type InterpolatedServer,

@@ -1,4 +1,4 @@
-import type { AgentPackageKind } from "./agents.js";
+import type { AgentPackageKind } from "./kinds.js";
 
 /**
  * The names the fleet's parts derive from an agent's name, each rule written once: its package,

@@ -3,7 +3,7 @@ import { AuthenticatedCaller, HopTokenIssuer } from "@switchboard/agent-runtime"
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { hopCredentials, readHopCredentials } from "./hop-credentials.js";
-import type { SubagentConfig } from "./roster.js";
+import type { SubagentConfig } from "./subagent-config.js";
 
 const { privateKey } = generateKeyPairSync("ed25519");
 const credentials = hopCredentials(

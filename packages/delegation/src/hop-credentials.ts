@@ -2,7 +2,7 @@ import { AuthenticatedCaller, HopTokenIssuer, type User } from "@switchboard/age
 import { parseEnv, SwitchboardError } from "@switchboard/common";
 import { SUPERVISOR } from "@switchboard/contract";
 import { z } from "zod";
-import type { SubagentConfig } from "./roster.js";
+import type { SubagentConfig } from "./subagent-config.js";
 
 /** What the supervisor sends a subagent as the caller's credential: never the caller's own token as such. */
 export interface HopCredentials {

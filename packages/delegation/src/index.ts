@@ -7,8 +7,8 @@ export {
   Roster,
   type RosterOptions,
   type Subagent,
-  type SubagentConfig,
   type SubagentReport,
   type SubagentStatus,
 } from "./roster.js";
+export type { SubagentConfig } from "./subagent-config.js";
 export { subagentsPrompt } from "./subagents-prompt.js";
