@@ -2,14 +2,21 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
+import { HopTokenIssuer } from "@switchboard/agent-runtime";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
-import type { AgentProcess } from "@switchboard-testing/test-agents";
-import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
-import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
+import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
+import { hopKeys, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
+import {
+  routeByAgentPrefix,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { caipeAppConfig } from "./caipe-app-config.js";
-import { startHost, writeConfig } from "./host-process.js";
+import { hostPackageDir, startHost, writeConfig } from "./host-process.js";
 
 /** A team's agent beside CAIPE's example ones: only team-b's members (and admins' policies) see it. */
 const teamAgent = {
@@ -33,6 +40,8 @@ describe("agents made, changed and used under policy", () => {
   let llm: ScriptedLlm;
   let idp: IdentityProvider;
   let host: AgentProcess;
+  let supervisor: AgentProcess;
+  const keys = hopKeys();
   const tokens: Record<string, string> = {};
   const api = (path: string, token: string | undefined, init: RequestInit = {}) =>
     fetch(`${host.url}/api/v1${path}`, {
@@ -52,7 +61,9 @@ describe("agents made, changed and used under policy", () => {
     ).agents.map((agent) => agent.id);
 
   beforeAll(async () => {
-    llm = await startScriptedLlm({ script: () => say("Answered by a configured agent.") });
+    llm = await startScriptedLlm({
+      script: rules([...routeByAgentPrefix()], say("Answered by a configured agent.")),
+    });
     idp = await startIdentityProvider({
       users: {
         admin: { groups: ["employees", "platform-admins"] },
@@ -63,24 +74,44 @@ describe("agents made, changed and used under policy", () => {
     });
     for (const user of ["admin", "dev", "bee", "outsider"]) tokens[user] = await signIn(idp, user);
     writeConfig(configFile, caipeAppConfig({ agents: [teamAgent] }));
-    host = await startHost({
-      ...testMongoEnv(dbName),
-      ...llm.envFor("azure-openai"),
-      APP_CONFIG_FILE: configFile,
-      // CAIPE's example servers are not running here: the agents that allow them are refused, others serve.
-      GITHUB_MCP_URL: "http://127.0.0.1:9/mcp",
-      ARGOCD_MCP_URL: "http://127.0.0.1:9/mcp",
-      RAG_SERVER_MCP_URL: "http://127.0.0.1:9/mcp",
+    const auth = {
       AUTH_MODE: "jwt",
       AUTH_JWKS_URL: idp.jwksUrl,
       AUTH_ISSUER: idp.issuer,
       AUTH_AUDIENCE: idp.audience,
       RBAC_ADMIN_GROUPS: "platform-admins",
       OIDC_REQUIRED_GROUP: "employees",
+    };
+    // The URL the host gives its agents is the one the supervisor is pointed at (same origin).
+    const port = await freePort();
+    host = await startHost({
+      ...testMongoEnv(dbName),
+      PORT: String(port),
+      AGENT_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...llm.envFor("azure-openai"),
+      APP_CONFIG_FILE: configFile,
+      // CAIPE's example servers are not running here: the agents that allow them are refused, others serve.
+      GITHUB_MCP_URL: "http://127.0.0.1:9/mcp",
+      ARGOCD_MCP_URL: "http://127.0.0.1:9/mcp",
+      RAG_SERVER_MCP_URL: "http://127.0.0.1:9/mcp",
+      ...auth,
+      AUTH_SUPERVISOR_PUBLIC_KEY: keys.AUTH_SUPERVISOR_PUBLIC_KEY,
+    });
+    // The supervisor reads the host's whole directory with a token of its own (signed with its hop key).
+    supervisor = await startAgentProcess(join(hostPackageDir, "..", "supervisor"), {
+      env: {
+        ...testMongoEnv(dbName),
+        ...llm.envFor("azure-openai"),
+        ...auth,
+        ...keys,
+        DYNAMIC_AGENTS_URL: host.url,
+        DYNAMIC_AGENTS_POLL_SECONDS: "0.2",
+      },
     });
   }, 120_000);
 
   afterAll(async () => {
+    await supervisor?.kill("SIGTERM");
     await host?.kill("SIGTERM");
     await idp?.close();
     await llm?.close();
@@ -165,6 +196,71 @@ describe("agents made, changed and used under policy", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {} }),
     });
     expect(unsigned.status).toBe(401);
+  });
+
+  it("puts a team's agent on the supervisor's roster for the team's members alone", async () => {
+    const onRoster = async (user: string) =>
+      (
+        (await (
+          await fetch(`${supervisor.url}/subagents`, { headers: { authorization: `Bearer ${tokens[user]}` } })
+        ).json()) as { subagents: Array<{ name: string }> }
+      ).subagents.map(({ name }) => name);
+    await expect.poll(() => onRoster("bee"), { timeout: 15_000 }).toContain("team-b-agent");
+    expect(await onRoster("bee")).toContain("default-agent");
+    expect(await onRoster("dev")).toContain("default-agent");
+    expect(await onRoster("dev")).not.toContain("team-b-agent");
+
+    const ask = async (user: string) =>
+      (await connectAgent(supervisor.url, { token: tokens[user] as string })).send({
+        text: "forward to team-b-agent: what is on our board?",
+        contextId: `ctx-${randomUUID()}`,
+      });
+    const bee = await ask("bee");
+    expect(bee.state).toBe("completed");
+    expect(bee.text).toBe("Answered by a configured agent.");
+    // Not for dev: the supervisor neither offers it nor calls it.
+    const dev = await ask("dev");
+    expect(dev.text).toContain('No agent named "team-b-agent" is enabled');
+    const toTeamAgent = llm.requests.filter(
+      (request) =>
+        JSON.stringify(request).includes("You help team B.") &&
+        JSON.stringify(request).includes(dev.contextId),
+    );
+    expect(toTeamAgent).toEqual([]);
+  });
+
+  it("opens the whole directory to the supervisor's own token alone, and that token to nothing else", async () => {
+    const directory = (token: string) =>
+      fetch(`${host.url}/agents`, { headers: { authorization: `Bearer ${token}` } });
+    const issuer = HopTokenIssuer.fromPem(keys.AUTH_HOP_SIGNING_KEY, "supervisor");
+    const token = await issuer.signDirectory("dynamic-agents");
+    const whole = (await (await directory(token)).json()) as {
+      agents: Array<{ id: string; teams?: string[] }>;
+    };
+    expect(whole.agents.find((agent) => agent.id === "team-b-agent")?.teams).toEqual(["team-b"]);
+    expect(whole.agents.find((agent) => agent.id === "default-agent")).not.toHaveProperty("teams");
+
+    // Signed with another key, or for another host: refused, saying why.
+    const forged = await HopTokenIssuer.fromPem(hopKeys().AUTH_HOP_SIGNING_KEY, "supervisor").signDirectory(
+      "dynamic-agents",
+    );
+    const refused = await directory(forged);
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toContain("not signed with the supervisor's key");
+    const elsewhere = await directory(await issuer.signDirectory("another-host"));
+    expect(elsewhere.status).toBe(401);
+    expect(await elsewhere.text()).toContain("meant for another host");
+
+    // It names no caller: the API and the agents refuse it.
+    expect((await api("/agents", token)).status).toBe(401);
+    const asAgent = await fetch(`${host.url}/agents/team-b-agent/`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {} }),
+    });
+    expect(asAgent.status).toBe(401);
+    // A user's own token still lists only what that user may reach.
+    expect(await listed(tokens.dev as string)).not.toContain("team-b-agent");
   });
 
   it("refuses a hostile definition that would take a packaged agent's collections and policies", async () => {

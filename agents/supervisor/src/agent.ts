@@ -40,7 +40,8 @@ export const supervisorAgent: AgentDefinition = {
     onClose,
     onDeleteConversation,
     audit,
-    mayReach,
+    mayReach: policiesLetReach,
+    principalOf,
     memories,
     userData,
     guardTools,
@@ -55,12 +56,25 @@ export const supervisorAgent: AgentDefinition = {
         "No subagents are enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL, or DYNAMIC_AGENTS_URL for configured agents.",
       );
     // Each call to a subagent carries a credential meant for it alone (hop-credentials.ts).
-    const roster = new Roster(agents, logger, { credentials: readHopCredentials(env, agent) });
+    const credentials = readHopCredentials(env, agent);
+    const roster = new Roster(agents, logger, { credentials });
     roster.start();
     onClose(() => roster.stop());
     // Configured agents join and leave as the dynamic-agents host lists them, beside the ENABLE_ ones.
-    if (configured)
-      onClose(joinConfiguredAgents({ settings: configured, fromEnv: agents, roster, logger, self: agent }));
+    const joined = configured
+      ? joinConfiguredAgents({
+          settings: configured,
+          fromEnv: agents,
+          roster,
+          logger,
+          self: agent,
+          credentials,
+        })
+      : undefined;
+    if (joined) onClose(joined.stop);
+    // Where a user may go: where the policies let them, and a team's configured agent for its team alone.
+    const mayReach = (name: string, caller: Parameters<typeof policiesLetReach>[1]) =>
+      policiesLetReach(name, caller) && (joined?.isFor(name, principalOf(caller)) ?? true);
     onDeleteConversation(deleteFromSubagents(roster));
     serveSubagents({ agent, routes, mayReach }, roster);
     serveFleetAudit({ agent, routes, audit, mayReach }, roster);

@@ -7,7 +7,12 @@ import { z } from "zod";
 const MAX_AGENTS = 1000;
 
 const Listing = z.object({ agents: z.array(z.unknown()).max(MAX_AGENTS) });
-const Entry = z.object({ id: z.string(), url: z.string() });
+const Entry = z.object({
+  id: z.string(),
+  url: z.string(),
+  // A team's agent: the groups whose members it is for (absent: everyone the policies let in).
+  teams: z.array(z.string().max(256)).max(100).optional(),
+});
 
 /** How log lines name where a configured agent came from (the roster's messages). */
 const CONFIGURED_BY = {
@@ -15,14 +20,16 @@ const CONFIGURED_BY = {
   url: "the URL DYNAMIC_AGENTS_URL's listing gives",
 };
 
-/** What one listing gave: the agents to route to, and each entry refused with why. */
+/** What one listing gave: the agents to route to, who each team's agent is for, and each entry refused with why. */
 export interface ListingRead {
   agents: SubagentConfig[];
+  /** Agent name → the groups whose members it is for; an agent not here is for everyone. */
+  teams: Map<string, string[]>;
   refused: string[];
 }
 
 /**
- * Reads `GET <DYNAMIC_AGENTS_URL>/agents` (`{ agents: [{ id, name, description, url }] }`) as
+ * Reads `GET <DYNAMIC_AGENTS_URL>/agents` (`{ agents: [{ id, name, description, url, teams? }] }`) as
  * hostile input: an entry is followed only when its id is an agent name (the one its card carries,
  * its hop tokens' audience and the supervisor's policies' resource), not the supervisor's own nor
  * one an earlier entry took, and its url is a plain URL on DYNAMIC_AGENTS_URL's own origin (a
@@ -37,15 +44,19 @@ export function readListing(body: unknown, base: string, self: string): ListingR
     );
   }
   const agents: SubagentConfig[] = [];
+  const teams = new Map<string, string[]>();
   const refused: string[] = [];
   for (const [index, raw] of listing.data.agents.entries()) {
     const read = readEntry(raw, base, self, agents);
     if ("why" in read) {
       const named = read.id === undefined ? "" : ` (id ${JSON.stringify(read.id.slice(0, 64))})`;
       refused.push(`Refusing entry ${index} of DYNAMIC_AGENTS_URL's listing${named}: ${read.why}.`);
-    } else agents.push(read);
+    } else {
+      agents.push(read.agent);
+      if (read.teams) teams.set(read.agent.name, read.teams);
+    }
   }
-  return { agents, refused };
+  return { agents, teams, refused };
 }
 
 /** One entry as a subagent, or why it is refused. */
@@ -54,10 +65,11 @@ function readEntry(
   base: string,
   self: string,
   taken: SubagentConfig[],
-): SubagentConfig | { id?: string; why: string } {
+): { agent: SubagentConfig; teams?: string[] } | { id?: string; why: string } {
   const entry = Entry.safeParse(raw);
-  if (!entry.success) return { why: "it needs an id and a url, both strings" };
-  const { id, url } = entry.data;
+  if (!entry.success)
+    return { why: "it needs an id and a url, both strings (and teams, if any, at most 100 group names)" };
+  const { id, url, teams } = entry.data;
   const refuse = (why: string) => ({ id, why });
   if (!isAgentName(id))
     return refuse(
@@ -75,7 +87,7 @@ function readEntry(
     );
   if (target.username || target.password) return refuse("its url carries a user name or password");
   if (target.search || target.hash) return refuse("its url carries a query or a fragment");
-  return {
+  const agent: SubagentConfig = {
     name: id,
     prefix: envPrefixFor(id),
     url: `${target.origin}${target.pathname.replace(/\/+$/, "")}`,
@@ -84,6 +96,7 @@ function readEntry(
     forwardUserToken: false,
     configuredBy: CONFIGURED_BY,
   };
+  return teams ? { agent, teams } : { agent };
 }
 
 function isAgentName(id: string): boolean {

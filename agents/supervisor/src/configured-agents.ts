@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { requestJson } from "@switchboard/agent-runtime";
+import { type Principal, requestJson } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
-import { enableVariableFor, sameAgentName } from "@switchboard/contract";
-import type { Roster, SubagentConfig } from "@switchboard/delegation";
+import { DYNAMIC_AGENTS, enableVariableFor, sameAgentName } from "@switchboard/contract";
+import type { HopCredentials, Roster, SubagentConfig } from "@switchboard/delegation";
 import { readListing } from "./configured-agents-listing.js";
 import type { ConfiguredAgentsSettings } from "./env.js";
 
@@ -17,6 +17,19 @@ export interface ConfiguredAgentsOptions {
   logger: Logger;
   /** The supervisor's own name, which no configured agent may take. */
   self: string;
+  /** What the listing is read with: the supervisor's directory token for the host (none without sign-in). */
+  credentials: Pick<HopCredentials, "directoryBearer">;
+}
+
+/** The configured agents as they join the roster. */
+export interface ConfiguredAgents {
+  /**
+   * Whether a configured agent is for `principal`: a team's agent for its teams' members only (the
+   * host's directory says which), any other agent for everyone (the policies decide the rest).
+   */
+  isFor(agent: string, principal: Principal): boolean;
+  /** Stops reading the listing. */
+  stop(): void;
 }
 
 /**
@@ -24,18 +37,31 @@ export interface ConfiguredAgentsOptions {
  * the ENABLE_<AGENT> ones: reads `GET <url>/agents` now and every DYNAMIC_AGENTS_POLL_SECONDS, so an
  * agent made there joins and a deleted one leaves without a restart (Roster.set leaves the others
  * untouched). They are called as any subagent is: a hop token for each alone, the same `reach`
- * policy. A listing that cannot be read or is not one keeps the last good set and is logged, never
- * fatal. Returns what stops the polling.
+ * policy. The listing is read with the supervisor's directory token, so a team's agents are listed
+ * too, each with its teams: the supervisor shows and routes to them only for their members. A
+ * listing that cannot be read or is not one keeps the last good set and is logged, never fatal.
  */
-export function joinConfiguredAgents(options: ConfiguredAgentsOptions): () => void {
+export function joinConfiguredAgents(options: ConfiguredAgentsOptions): ConfiguredAgents {
   const stop = new AbortController();
-  void poll(options, stop.signal);
-  return () => stop.abort();
+  let teams = new Map<string, string[]>();
+  void poll(options, stop.signal, (read) => {
+    teams = read;
+  });
+  return {
+    isFor(agent, principal) {
+      const readers = teams.get(agent);
+      return (
+        !readers || (principal.authenticated && principal.groups.some((group) => readers.includes(group)))
+      );
+    },
+    stop: () => stop.abort(),
+  };
 }
 
 async function poll(
-  { settings, fromEnv, roster, logger, self }: ConfiguredAgentsOptions,
+  { settings, fromEnv, roster, logger, self, credentials }: ConfiguredAgentsOptions,
   signal: AbortSignal,
+  onTeams: (teams: Map<string, string[]>) => void,
 ): Promise<void> {
   const listingUrl = `${settings.url}/agents`;
   // Each said once, not on every poll: names an ENABLE_ agent took, and entries refused last time.
@@ -45,8 +71,15 @@ async function poll(
   let lastReason: string | undefined;
   while (!signal.aborted) {
     try {
-      const body = await requestJson<unknown>({ url: listingUrl, timeoutMs: LISTING_TIMEOUT_MS });
-      const { agents, refused } = readListing(body, settings.url, self);
+      const bearer = await credentials.directoryBearer(DYNAMIC_AGENTS);
+      const body = await requestJson<unknown>({
+        url: listingUrl,
+        timeoutMs: LISTING_TIMEOUT_MS,
+        // The directory token goes to DYNAMIC_AGENTS_URL only, never where a redirect points.
+        redirect: "manual",
+        ...(bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {}),
+      });
+      const { agents, teams, refused } = readListing(body, settings.url, self);
       if (signal.aborted) return;
       for (const line of refused) if (!refusedBefore.has(line)) logger.warn({ url: listingUrl }, line);
       refusedBefore = new Set(refused);
@@ -61,6 +94,8 @@ async function poll(
         }
         return !twin;
       });
+      // Who each is for first: an agent joins the roster already kept from those it is not for.
+      onTeams(teams);
       roster.set([...fromEnv, ...configured]);
       if (failures > 0)
         logger.info({ url: listingUrl, agents: configured.length }, "read the configured agents again");

@@ -1,5 +1,6 @@
 // Configured agents under AUTH_MODE=jwt: the supervisor calls them as any subagent, with a hop
-// token for each alone and its own `reach` policy (Cedar), and reads their listing with no token.
+// token for each alone and its own `reach` policy (Cedar), and reads their listing with a directory
+// token of its own, which carries no user's identity.
 // Real parts: the OpenID provider, a host-like server with agents served by the runtime behind it,
 // the supervisor as a process.
 import { randomUUID } from "node:crypto";
@@ -19,7 +20,7 @@ import {
   startScriptedLlm,
 } from "@switchboard-testing/test-llm";
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
-import { decodeJwt } from "jose";
+import { decodeJwt, decodeProtectedHeader } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfiguredHost, startConfiguredHost } from "./configured-host.js";
@@ -139,9 +140,19 @@ describe("configured agents are called with the supervisor's hop credentials and
         iss: "urn:switchboard:supervisor",
       });
     }
-    // The listing is read with no token: it carries none of any user's.
-    expect(host.bearers.get("")?.length).toBeGreaterThan(0);
-    expect(bearersTo("")).toEqual([]);
+    // The listing is read with the supervisor's own directory token, for the host alone: no user's.
+    const listingBearers = bearersTo("");
+    expect(listingBearers.length).toBeGreaterThan(0);
+    for (const bearer of listingBearers) {
+      const token = (bearer as string).replace(/^Bearer /, "");
+      expect(decodeProtectedHeader(token).typ).toBe("switchboard-directory+jwt");
+      expect(decodeJwt(token)).toMatchObject({
+        sub: "supervisor",
+        aud: "dynamic_agents",
+        iss: "urn:switchboard:supervisor",
+      });
+      expect(decodeJwt(token)).not.toHaveProperty("groups");
+    }
   });
 
   it("the token a configured agent was sent is refused by another configured agent", async () => {

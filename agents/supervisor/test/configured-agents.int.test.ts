@@ -173,6 +173,8 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
       "reviewer",
       // On the host, but the card there is another agent's: the roster refuses it.
       entry("impostor", "docs"),
+      // Who it is for, in a shape that is not a list of groups.
+      { id: "teams-bad", name: "x", url: `${host.url}/agents/docs`, teams: "everyone" },
     ]);
     await expect.poll(statuses).toEqual(["notes:available", "docs:available", "impostor:refused"]);
     await pollsGoBy(5);
@@ -189,6 +191,7 @@ describe("the supervisor joins the configured agents DYNAMIC_AGENTS_URL lists", 
       'id \\"query\\"): its url carries a query or a fragment',
       "Refusing entry 9 of DYNAMIC_AGENTS_URL's listing: it needs an id and a url, both strings",
       "Refusing entry 10 of DYNAMIC_AGENTS_URL's listing: it needs an id and a url, both strings",
+      "Refusing entry 12 of DYNAMIC_AGENTS_URL's listing: it needs an id and a url, both strings (and teams, if any, at most 100 group names)",
     ];
     // Each said once, though every poll reads them again.
     for (const refusal of refusals)

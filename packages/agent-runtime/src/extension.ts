@@ -2,6 +2,7 @@ import type { User } from "@a2a-js/sdk/server";
 import type { Logger } from "@switchboard/common";
 import type { Request, Response } from "express";
 import type { AuditTrail } from "./audit/audit-trail.js";
+import type { Principal } from "./authz/principal.js";
 import type { DeletionHook } from "./conversations/deletion.js";
 import type { UserData } from "./memory/user-data.js";
 import type { AgentMetrics } from "./telemetry/metrics.js";
@@ -44,6 +45,8 @@ export interface AgentHost {
    * supervisor routes, and lists in GET /subagents, only where the user may go.
    */
   mayReach(agent: string, caller: User | undefined): boolean;
+  /** `caller` as the policies see it: its verified subject and its groups (from the configured claims). */
+  principalOf(caller: User | undefined): Principal;
   /**
    * The calling user's data on this agent: memories (list, erase) and "forget me". The runtime
    * serves them at /memories and /me unless the agent serves those paths itself (the supervisor
@@ -69,7 +72,10 @@ export interface AgentAdditions {
 
 /** A host for one served agent, and what the agent adds through it. */
 export function createHost(
-  base: Pick<AgentHost, "agent" | "env" | "logger" | "metrics" | "audit" | "mayReach" | "userData">,
+  base: Pick<
+    AgentHost,
+    "agent" | "env" | "logger" | "metrics" | "audit" | "mayReach" | "principalOf" | "userData"
+  >,
 ): {
   host: AgentHost;
   additions: AgentAdditions;

@@ -290,6 +290,7 @@ async function buildOn(
     metrics: metrics.agentMetrics,
     audit,
     mayReach: (agent, caller) => access.access.callerMayReach(access.access.principal(caller), agent),
+    principalOf: (caller) => access.access.principal(caller),
     userData: memory.userData,
   });
   const cleanups = additions.cleanups;

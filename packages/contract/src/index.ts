@@ -37,6 +37,7 @@ export {
   agentNameFromPackage,
   agentUrlVariableFor,
   collectionsFor,
+  DYNAMIC_AGENTS,
   enableVariableFor,
   envPrefixFor,
   hostEnabledVariableFor,

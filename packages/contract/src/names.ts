@@ -8,6 +8,9 @@ import type { AgentPackageKind } from "./kinds.js";
 /** The agent that routes to the others. */
 export const SUPERVISOR = "supervisor";
 
+/** The host of agents made from configuration (agents/dynamic-agents), as CAIPE names it. */
+export const DYNAMIC_AGENTS = "dynamic-agents";
+
 /** `@switchboard/agent-jira` → `jira`, `@switchboard/supervisor` → `supervisor`. */
 export function agentNameFromPackage(packageName: string): string {
   return packageName.replace(/^@[^/]+\//, "").replace(/^agent-/, "");

@@ -8,6 +8,11 @@ import type { SubagentConfig } from "./subagent-config.js";
 export interface HopCredentials {
   /** The bearer token for one call to `agent` on behalf of `user`; none for an anonymous caller. */
   bearerFor(agent: SubagentConfig, user: User | undefined): Promise<string | undefined>;
+  /**
+   * The bearer token the delegating agent itself reads host `host`'s whole directory of agents with
+   * (a directory token, for that host alone); none without sign-in.
+   */
+  directoryBearer(host: string): Promise<string | undefined>;
 }
 
 const HopEnv = z.object({
@@ -24,7 +29,8 @@ const HopEnv = z.object({
  */
 export function readHopCredentials(env: NodeJS.ProcessEnv, self: string): HopCredentials {
   const e = parseEnv(HopEnv, env, { code: "auth.config", what: "hop token settings" });
-  if (e.AUTH_MODE === "none") return { bearerFor: async () => undefined };
+  if (e.AUTH_MODE === "none")
+    return { bearerFor: async () => undefined, directoryBearer: async () => undefined };
   if (!e.AUTH_HOP_SIGNING_KEY) {
     throw new SwitchboardError(
       "auth.config",
@@ -42,5 +48,6 @@ export function hopCredentials(issuer: HopTokenIssuer): HopCredentials {
       if (agent.forwardUserToken && user.via === "idp") return user.token;
       return issuer.sign(user, agent.name);
     },
+    directoryBearer: (host) => issuer.signDirectory(host),
   };
 }

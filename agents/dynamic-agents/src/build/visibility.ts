@@ -8,7 +8,16 @@ import type { AgentSpec } from "../definitions/spec.js";
  * (AUTH_MODE=none) there are no groups to read: as CAIPE with SSO off, the local user sees all.
  */
 export function visibleTo(spec: AgentSpec, authMode: "none" | "jwt"): (principal: Principal) => boolean {
-  if (spec.visibility === "global" || authMode === "none") return () => true;
-  const teams = new Set([...(spec.ownerTeam ? [spec.ownerTeam] : []), ...spec.sharedWithTeams]);
-  return (principal) => principal.authenticated && principal.groups.some((group) => teams.has(group));
+  const { teams } = readersOf(spec);
+  if (!teams || authMode === "none") return () => true;
+  return (principal) => principal.authenticated && principal.groups.some((group) => teams.includes(group));
+}
+
+/**
+ * Who a configured agent is for, as the host's directory tells the supervisor: `teams` (the group
+ * names whose members may reach it) for a team's agent, nothing for a global one.
+ */
+export function readersOf(spec: AgentSpec): { teams?: string[] } {
+  if (spec.visibility === "global") return {};
+  return { teams: [...new Set([...(spec.ownerTeam ? [spec.ownerTeam] : []), ...spec.sharedWithTeams])] };
 }

@@ -1,4 +1,4 @@
-import { CONTRACT_PORTS, SUPERVISOR, sameAgentName } from "@switchboard/contract";
+import { CONTRACT_PORTS, DYNAMIC_AGENTS, SUPERVISOR, sameAgentName } from "@switchboard/contract";
 import { LLM_PROVIDERS } from "@switchboard/llm";
 import { assertValidAgentName } from "@switchboard/utils";
 
@@ -29,8 +29,8 @@ export const LIMITS = {
   entries: 200,
 } as const;
 
-/** This host's own name: a configured agent may not take it either. */
-export const HOST_NAME = "dynamic-agents";
+/** This host's own name (its log lines, metrics, hop audience): a configured agent may not take it either. */
+export const HOST_NAME = DYNAMIC_AGENTS;
 
 /**
  * Why an id cannot name a configured agent, or undefined when it can. The id becomes the agent's

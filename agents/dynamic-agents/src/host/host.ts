@@ -4,6 +4,7 @@ import { readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
 import { createLogger, type Logger, listenHttp } from "@switchboard/common";
 import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import { type DefinitionProblem, definitionsApi, openDefinitions } from "../definitions/index.js";
+import { HOST_NAME } from "../definitions/rules.js";
 import { readHostSettings } from "../env.js";
 import { HostAccess } from "./access.js";
 import { AgentSet } from "./agent-set.js";
@@ -20,9 +21,6 @@ export interface RunningHost {
   /** Stops taking requests, lets every agent finish its turns (the grace period), closes everything. */
   drain(graceMs?: number): Promise<void>;
 }
-
-/** The name the host's own log lines, metrics and hop audience go by. */
-export const HOST_NAME = "dynamic-agents";
 
 /**
  * Starts the host: one MongoDB client for every agent and the definitions, the definitions (file and

@@ -1,5 +1,10 @@
 import type { Principal } from "@switchboard/agent-runtime";
-import { type AuthSettings, bearerGuard, callerOf } from "@switchboard/agent-runtime/auth/bearer";
+import {
+  type AuthSettings,
+  bearerGuard,
+  callerOf,
+  directoryReader,
+} from "@switchboard/agent-runtime/auth/bearer";
 import type { Logger } from "@switchboard/common";
 import express, {
   type NextFunction,
@@ -9,6 +14,8 @@ import express, {
   type Router,
 } from "express";
 import type { Registry } from "prom-client";
+import { readersOf } from "../build/visibility.js";
+import type { AgentSpec } from "../definitions/spec.js";
 import type { HostAccess } from "./access.js";
 import type { AgentSet } from "./agent-set.js";
 
@@ -40,6 +47,13 @@ const CARD_PATHS = new Set(["/.well-known/agent-card.json", "/.well-known/agent.
  */
 export function hostApp(options: HostAppOptions): express.Express {
   const { agents, access, auth } = options;
+  const base = () => options.publicUrl();
+  const entryOf = (spec: AgentSpec) => ({
+    id: spec.id,
+    name: spec.name,
+    description: spec.description,
+    url: `${base()}/agents/${spec.id}`,
+  });
   const app = express();
   app.disable("x-powered-by");
   // A token, when sent, must be valid; without one the caller is anonymous (GET /agents lists what
@@ -64,24 +78,36 @@ export function hostApp(options: HostAppOptions): express.Express {
   app.get("/metrics", async (_req, res) => {
     res.type(options.registry.contentType).send(await options.registry.metrics());
   });
-  app.get("/agents", verifyIfSent, async (req, res) => {
-    const principal = await options.principalOf(req);
-    // Read without a token (the supervisor's roster polls it so), the list is a directory of the
-    // agents anyone may be shown, the global ones: each decides its callers itself when used.
-    const anonymous = auth.mode === "jwt" && !req.header("authorization");
-    const base = options.publicUrl();
-    res.json({
-      agents: agents
-        .list()
-        .filter((running) =>
-          anonymous ? running.spec.visibility === "global" : access.mayReach(principal, running.spec.id),
-        )
-        .map(({ spec }) => ({
-          id: spec.id,
-          name: spec.name,
-          description: spec.description,
-          url: `${base}/agents/${spec.id}`,
-        })),
+  app.get("/agents", async (req, res, next) => {
+    // The supervisor reading the whole directory, for every user it routes for: each agent with
+    // who it is for, which the supervisor applies to each turn's caller (its agents decide again).
+    const directory = await directoryReader(auth, req);
+    if (typeof directory === "string") {
+      res.status(401).setHeader("WWW-Authenticate", 'Bearer error="invalid_token"');
+      res.json({ error: `The directory token is refused: ${directory}.` });
+      return;
+    }
+    if (directory) {
+      res.json({ agents: agents.list().map(({ spec }) => ({ ...entryOf(spec), ...readersOf(spec) })) });
+      return;
+    }
+    verifyIfSent(req, res, async () => {
+      try {
+        const principal = await options.principalOf(req);
+        // Read without a token, the list is a directory of the agents anyone may be shown, the
+        // global ones: each decides its callers itself when used.
+        const anonymous = auth.mode === "jwt" && !req.header("authorization");
+        res.json({
+          agents: agents
+            .list()
+            .filter((running) =>
+              anonymous ? running.spec.visibility === "global" : access.mayReach(principal, running.spec.id),
+            )
+            .map(({ spec }) => entryOf(spec)),
+        });
+      } catch (error) {
+        next(error);
+      }
     });
   });
   app.use("/api/v1", bearerGuard(auth, "rest"), options.api);

@@ -7,6 +7,8 @@ import type { JWTVerifyGetKey } from "jose";
 import { z } from "zod";
 import { AuthenticatedCaller } from "./caller.js";
 import {
+  DIRECTORY_TYPE,
+  directoryTokenRefusal,
   HOP_ISSUER,
   HOP_LIFETIME_SECONDS,
   HOP_TYPE,
@@ -142,6 +144,27 @@ export function bearerGuard(settings: AuthSettings, binding: "jsonrpc" | "rest")
   };
 }
 
+/**
+ * Whether a request is the supervisor reading this host's whole directory of agents: `false` when it
+ * carries no directory token (it is decided as any caller's), `true` with a valid one, else why the
+ * token is refused (words for the 401).
+ */
+export async function directoryReader(settings: AuthSettings, req: Request): Promise<boolean | string> {
+  const token = bearerIn(req.header("authorization"));
+  if (!token || settings.mode !== "jwt") return false;
+  const { decodeProtectedHeader } = await import("jose");
+  let typ: string | undefined;
+  try {
+    typ = decodeProtectedHeader(token).typ;
+  } catch {
+    return false;
+  }
+  if (typ !== DIRECTORY_TYPE) return false;
+  if (!settings.hop)
+    return "the token is a supervisor's directory token, and this host has no AUTH_SUPERVISOR_PUBLIC_KEY to check it with";
+  return (await directoryTokenRefusal(settings.hop, token)) ?? true;
+}
+
 function bearerIn(header: string | undefined): string | undefined {
   return /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim() || undefined;
 }
@@ -154,7 +177,10 @@ async function verified(
   const { decodeProtectedHeader, jwtVerify } = await import("jose");
   try {
     // The header only picks which check applies; each is a full signature check of its own.
-    if (decodeProtectedHeader(token).typ === HOP_TYPE) return await hopCaller(settings, token);
+    const { typ } = decodeProtectedHeader(token);
+    if (typ === HOP_TYPE) return await hopCaller(settings, token);
+    if (typ === DIRECTORY_TYPE)
+      return "the token is a supervisor's directory token: it reads a host's list of agents and names no caller";
     const options = {
       algorithms: settings.key instanceof Uint8Array ? ["HS256"] : undefined,
       ...(settings.issuer ? { issuer: settings.issuer } : {}),

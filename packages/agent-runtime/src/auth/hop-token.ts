@@ -15,6 +15,12 @@ export const HOP_ISSUER = "urn:switchboard:supervisor";
 /** The JOSE `typ` of a hop token: an identity provider's token never has it. */
 export const HOP_TYPE = "switchboard-hop+jwt";
 export const HOP_LIFETIME_SECONDS = 120;
+/**
+ * The JOSE `typ` of a directory token: the supervisor itself, for no user, reading a host's whole
+ * list of configured agents with who each is for (GET <host>/agents). No agent takes it as a
+ * caller's credential (auth/bearer.ts refuses it), so it opens nothing but that list.
+ */
+export const DIRECTORY_TYPE = "switchboard-directory+jwt";
 
 /** The audience a hop token names for an agent: its name as the supervisor's ENABLE_<AGENT> spells it. */
 export function hopAudience(agentName: string): string {
@@ -103,6 +109,20 @@ export class HopTokenIssuer {
       .setJti(randomUUID())
       .sign(this.key);
   }
+
+  /** A directory token for the host `host` alone (its name as its hop audience), the issuer its subject. */
+  async signDirectory(host: string): Promise<string> {
+    const { SignJWT } = await import("jose");
+    return new SignJWT({})
+      .setProtectedHeader({ alg: this.algorithm, typ: DIRECTORY_TYPE })
+      .setIssuer(HOP_ISSUER)
+      .setSubject(this.self)
+      .setAudience(hopAudience(host))
+      .setIssuedAt()
+      .setExpirationTime(`${HOP_LIFETIME_SECONDS}s`)
+      .setJti(randomUUID())
+      .sign(this.key);
+  }
 }
 
 /** An agent's side: the supervisor's public key, and the audience that is this agent. */
@@ -125,4 +145,31 @@ export function hopTokenCheck(publicKeyPem: string, agent: string): HopTokenChec
     );
   }
   return { key, algorithm: algorithmOf(key, "AUTH_SUPERVISOR_PUBLIC_KEY"), audience: hopAudience(agent) };
+}
+
+/**
+ * Why a directory token is refused by the host `check` is for (undefined when it is the supervisor's,
+ * for this host, and fresh): checked as a hop token is, with its own `typ`.
+ */
+export async function directoryTokenRefusal(
+  check: HopTokenCheck,
+  token: string,
+): Promise<string | undefined> {
+  const { jwtVerify } = await import("jose");
+  try {
+    await jwtVerify(token, check.key, {
+      algorithms: [check.algorithm],
+      issuer: HOP_ISSUER,
+      audience: check.audience,
+      typ: DIRECTORY_TYPE,
+      requiredClaims: ["exp", "iat", "sub"],
+      maxTokenAge: HOP_LIFETIME_SECONDS + 30,
+    });
+    return undefined;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ERR_JWT_EXPIRED") return "the directory token has expired";
+    if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED") return "the directory token is meant for another host";
+    return "the directory token is not signed with the supervisor's key (AUTH_SUPERVISOR_PUBLIC_KEY)";
+  }
 }
