@@ -68,6 +68,11 @@ export class AgentSet {
   }
 
   /** Applies `definitions` after any change still being applied. */
+  /** What a failed build of agent `id` leaves, in the words its log line ends with. */
+  private whatStays(id: string): string {
+    return this.running.has(id) ? "the last good definition stays in service" : "it is not served";
+  }
+
   reconcile(definitions: Definitions): Promise<void> {
     const next = this.queue.then(() => this.apply(definitions));
     this.queue = next.catch(() => {});
@@ -99,9 +104,7 @@ export class AgentSet {
       if ("problems" in planned) {
         const own = [...planned.problems, ...sourceProblemsFor(spec, sourceProblems)];
         failures.set(spec.id, own);
-        const kept = this.running.has(spec.id)
-          ? "the last good definition stays in service"
-          : "it is not served";
+        const kept = this.whatStays(spec.id);
         for (const problem of own) {
           logger.error(
             { agentId: spec.id, field: problem.field },
@@ -132,9 +135,7 @@ export class AgentSet {
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         failures.set(spec.id, [{ agent: spec.id, field: "agent", message }]);
-        const kept = this.running.has(spec.id)
-          ? "the last good definition stays in service"
-          : "it is not served";
+        const kept = this.whatStays(spec.id);
         logger.error({ agentId: spec.id }, `agent "${spec.id}" could not be started: ${message}; ${kept}`);
       }
     });
