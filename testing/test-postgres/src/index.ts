@@ -1,13 +1,19 @@
 // A real PostgreSQL (Debian's) on loopback for the tests of what Switchboard keeps on PostgreSQL
-// (checkpoints, long-term memory): a fresh cluster in a temporary folder, trust authentication, fsync
-// off. Installed with apt-get when missing (CI machines start without it), as the browser tests
-// install Chromium.
+// (checkpoints, long-term memory, the knowledge base): a fresh cluster in a temporary folder, trust
+// authentication, fsync off. Installed with apt-get when missing (CI machines start without it), as
+// the browser tests install Chromium; pgvector too when asked for.
 import { spawnSync } from "node:child_process";
 import { chownSync, existsSync, readdirSync } from "node:fs";
 import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface StartPostgresOptions {
+  /** Install pgvector for the installed PostgreSQL when missing and create the `vector` extension. */
+  pgvector?: boolean;
+}
 
 export interface TestPostgres {
   /** postgresql://postgres@127.0.0.1:PORT/postgres */
@@ -25,25 +31,80 @@ function binDir(): string | undefined {
   return versions[0] ? join(LIB, versions[0], "bin") : undefined;
 }
 
+function aptGet(args: string[]): { ok: boolean; why: string } {
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const result = spawnSync("apt-get", args, { env, stdio: ["ignore", "inherit", "inherit"] });
+  return { ok: result.status === 0, why: `exit ${result.status ?? result.error?.message}` };
+}
+
 function ensurePostgres(): string {
   const found = binDir();
   if (found) return found;
   if (process.getuid?.() !== 0) {
     throw new Error('PostgreSQL is missing: install it with "sudo apt-get install -y postgresql" (Debian).');
   }
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   for (const args of [
     ["update", "-qq"],
     ["install", "-y", "-qq", "--no-install-recommends", "postgresql"],
   ]) {
-    const result = spawnSync("apt-get", args, { env, stdio: ["ignore", "inherit", "inherit"] });
-    if (result.status !== 0) {
-      throw new Error(`apt-get ${args.join(" ")} failed (exit ${result.status ?? result.error?.message}).`);
-    }
+    const { ok, why } = aptGet(args);
+    if (!ok) throw new Error(`apt-get ${args.join(" ")} failed (${why}).`);
   }
   const installed = binDir();
   if (!installed) throw new Error(`apt-get installed postgresql, but no initdb is under ${LIB}.`);
   return installed;
+}
+
+/** Overrides where the shared DocumentDB tools (whose bundle carries a pgvector build) are looked for. */
+const DOCUMENTDB_TOOLS_ENV = "SWITCHBOARD_DOCUMENTDB_TOOLS";
+
+/** `../shared/tools/documentdb` beside the repository (the nearest folder holding pnpm-workspace.yaml). */
+function documentDbToolsDir(): string | undefined {
+  const override = process.env[DOCUMENTDB_TOOLS_ENV];
+  if (override) return resolve(override);
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, "pnpm-workspace.yaml")))
+      return resolve(dir, "..", "shared", "tools", "documentdb");
+  }
+  return undefined;
+}
+
+/**
+ * pgvector for the PostgreSQL whose binaries are in `bin`: Debian's `postgresql-<N>-pgvector` (Debian 13
+ * and later ship it); Debian 12 has none, so there the pgvector build inside the shared DocumentDB
+ * bundle (`../shared/tools/documentdb`, built for PostgreSQL 15 on Debian 12) is unpacked instead.
+ */
+function ensurePgvector(bin: string): void {
+  const version = basename(dirname(bin));
+  const control = `/usr/share/postgresql/${version}/extension/vector.control`;
+  if (existsSync(control)) return;
+  const debianPackage = `postgresql-${version}-pgvector`;
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      `pgvector is missing: install it with "sudo apt-get install -y ${debianPackage}" (Debian).`,
+    );
+  }
+  aptGet(["update", "-qq"]);
+  const apt = aptGet(["install", "-y", "-qq", "--no-install-recommends", debianPackage]);
+  if (apt.ok && existsSync(control)) return;
+  const tools = documentDbToolsDir();
+  const bundle = tools && join(tools, `documentdb-pg${version}-bookworm-amd64.tar.gz`);
+  if (bundle && existsSync(bundle)) {
+    const files = [
+      `usr/lib/postgresql/${version}/lib/vector.so`,
+      `usr/share/postgresql/${version}/extension/vector*`,
+    ];
+    const untar = spawnSync("tar", ["-C", "/", "-xzf", bundle, "--wildcards", ...files], {
+      encoding: "utf8",
+    });
+    if (untar.status === 0 && existsSync(control)) return;
+    throw new Error(`pgvector could not be unpacked from ${bundle}: ${untar.stderr}`);
+  }
+  throw new Error(
+    `pgvector is missing for PostgreSQL ${version}: apt-get install ${debianPackage} failed (${apt.why}; ` +
+      `Debian 12 does not ship it) and no DocumentDB bundle with a pgvector build is at ${bundle ?? "../shared/tools/documentdb"} ` +
+      `(set ${DOCUMENTDB_TOOLS_ENV} to the folder holding it).`,
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -69,8 +130,9 @@ function run(bin: string, command: string, args: string[]): void {
   }
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<TestPostgres> {
   const bin = ensurePostgres();
+  if (options.pgvector) ensurePgvector(bin);
   const dir = await mkdtemp(join(tmpdir(), "switchboard-postgres-"));
   if (process.getuid?.() === 0) {
     const owner = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
@@ -93,6 +155,9 @@ export async function startPostgres(): Promise<TestPostgres> {
     ].join("\n"),
   );
   run(bin, "pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "start"]);
+  if (options.pgvector) {
+    run(bin, "psql", ["-h", dir, "-p", String(port), "-U", "postgres", "-qc", "CREATE EXTENSION vector"]);
+  }
   return {
     dsn: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
