@@ -32,6 +32,8 @@ export interface SearchHit {
 /** RRF's constant (Cormack et al.): damps the weight of the very first ranks so both lists count. */
 const RRF_K = 60;
 const MAX_K = 50;
+/** A question, not a document: longer texts are refused before they cost an embedding or a scan. */
+const MAX_TEXT_LENGTH = 4_000;
 
 /**
  * The one search query. Each half ranks its own candidates, both filtered by reader in their own
@@ -101,6 +103,13 @@ export async function search(
     );
   }
   const text = query.text.trim();
+  if (text.length > MAX_TEXT_LENGTH) {
+    throw new SwitchboardError(
+      "knowledge.search",
+      "user",
+      `A search text may hold at most ${MAX_TEXT_LENGTH} characters (this one has ${text.length}): ask a shorter question.`,
+    );
+  }
   // Nothing to look for: no chunk answers it (and an empty text has no embedding).
   if (text === "") return [];
   const mode = query.mode ?? "hybrid";

@@ -203,6 +203,13 @@ describe.each(engines)("the knowledge store on %s", (_name, startEngine) => {
     expect(await ids({ text: ALICE_NOTES, principal: { ...alice, subject: "alice2" }, k: 50 })).not.toContain(
       "alice-notes",
     );
+    // Too long a text or too many hits are refused with why, before any embedding or scan.
+    await expect(store.search({ text: "x".repeat(4_001), principal: bob })).rejects.toThrow(
+      "A search text may hold at most 4000 characters (this one has 4001): ask a shorter question.",
+    );
+    await expect(store.search({ text: "payments", principal: bob, k: 51 })).rejects.toThrow(
+      "k must be a whole number from 1 to 50, not 51.",
+    );
     // And the queries above left the store as it was.
     expect((await store.syncStatus("security"))?.documents).toBe(2);
   });
