@@ -85,26 +85,30 @@ function ensurePgvector(bin: string): void {
     );
   }
   aptGet(["update", "-qq"]);
-  const apt = aptGet(["install", "-y", "-qq", "--no-install-recommends", debianPackage]);
-  if (apt.ok && existsSync(control)) return;
+  if (spawnSync("apt-cache", ["show", debianPackage], { stdio: "ignore" }).status === 0) {
+    const { ok, why } = aptGet(["install", "-y", "-qq", "--no-install-recommends", debianPackage]);
+    if (ok && existsSync(control)) return;
+    throw new Error(`apt-get install ${debianPackage} failed (${why}).`);
+  }
   const tools = documentDbToolsDir();
   const bundle = tools && join(tools, `documentdb-pg${version}-bookworm-amd64.tar.gz`);
-  if (bundle && existsSync(bundle)) {
-    const files = [
-      `usr/lib/postgresql/${version}/lib/vector.so`,
-      `usr/share/postgresql/${version}/extension/vector*`,
-    ];
-    const untar = spawnSync("tar", ["-C", "/", "-xzf", bundle, "--wildcards", ...files], {
-      encoding: "utf8",
-    });
-    if (untar.status === 0 && existsSync(control)) return;
-    throw new Error(`pgvector could not be unpacked from ${bundle}: ${untar.stderr}`);
+  if (!bundle || !existsSync(bundle)) {
+    throw new Error(
+      `pgvector is missing for PostgreSQL ${version}: this machine's Debian has no ${debianPackage} (Debian 12 ` +
+        `ships none) and no DocumentDB bundle with a pgvector build is at ${bundle ?? "../shared/tools/documentdb"} ` +
+        `(set ${DOCUMENTDB_TOOLS_ENV} to the folder holding it).`,
+    );
   }
-  throw new Error(
-    `pgvector is missing for PostgreSQL ${version}: apt-get install ${debianPackage} failed (${apt.why}; ` +
-      `Debian 12 does not ship it) and no DocumentDB bundle with a pgvector build is at ${bundle ?? "../shared/tools/documentdb"} ` +
-      `(set ${DOCUMENTDB_TOOLS_ENV} to the folder holding it).`,
-  );
+  const files = [
+    `usr/lib/postgresql/${version}/lib/vector.so`,
+    `usr/share/postgresql/${version}/extension/vector*`,
+  ];
+  const untar = spawnSync("tar", ["-C", "/", "-xzf", bundle, "--wildcards", ...files], { encoding: "utf8" });
+  if (untar.status !== 0 || !existsSync(control)) {
+    throw new Error(
+      `pgvector could not be unpacked from ${bundle}: ${untar.stderr || "no vector.control in it"}`,
+    );
+  }
 }
 
 async function freePort(): Promise<number> {
