@@ -18,6 +18,21 @@ export interface Engine extends Queryable {
 }
 
 /**
+ * PostgreSQL's text cannot hold the NUL character (it refuses the whole statement), so no stored text
+ * has one: it is dropped from every text parameter, on both engines, and a search or a document with
+ * one works as without it.
+ */
+function storable(params: unknown[]): unknown[] {
+  const clean = (value: unknown): unknown =>
+    typeof value === "string"
+      ? value.replaceAll("\u0000", "")
+      : Array.isArray(value)
+        ? value.map(clean)
+        : value;
+  return params.map(clean);
+}
+
+/**
  * Vector searches filtered by reader keep walking the HNSW graph until enough rows pass the filter
  * (pgvector 0.8), in exact distance order; without it a reader of few documents could get fewer hits
  * than exist (the graph's first 40 candidates, most of them filtered out).
@@ -36,7 +51,7 @@ export function postgresEngine(dsn: string, options: { maxConnections?: number }
   return {
     kind: "postgres",
     async query<R>(sql: string, params: unknown[] = []) {
-      return (await pool.query(sql, params)).rows as R[];
+      return (await pool.query(sql, storable(params))).rows as R[];
     },
     async exec(sql: string) {
       await pool.query(sql);
@@ -47,7 +62,7 @@ export function postgresEngine(dsn: string, options: { maxConnections?: number }
         await client.query("BEGIN");
         const result = await work({
           query: async <R>(sql: string, params: unknown[] = []) =>
-            (await client.query(sql, params)).rows as R[],
+            (await client.query(sql, storable(params))).rows as R[],
           exec: async (sql: string) => {
             await client.query(sql);
           },
@@ -77,7 +92,7 @@ export async function pgliteEngine(dataDir?: string): Promise<Engine> {
   return {
     kind: "pglite",
     async query<R>(sql: string, params: unknown[] = []) {
-      return (await db.query<R>(sql, params)).rows;
+      return (await db.query<R>(sql, storable(params))).rows;
     },
     async exec(sql: string) {
       await db.exec(sql);
@@ -85,7 +100,8 @@ export async function pgliteEngine(dataDir?: string): Promise<Engine> {
     transaction<T>(work: (tx: Queryable) => Promise<T>) {
       return db.transaction((tx) =>
         work({
-          query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows,
+          query: async <R>(sql: string, params: unknown[] = []) =>
+            (await tx.query<R>(sql, storable(params))).rows,
           exec: async (sql: string) => {
             await tx.exec(sql);
           },

@@ -79,6 +79,22 @@ FROM fused f
 ORDER BY f.score DESC, c.id
 LIMIT $6`;
 
+async function queryVector(
+  embeddings: { model: EmbeddingsInterface; dimensions: number },
+  text: string,
+): Promise<string> {
+  const vector = await embeddings.model.embedQuery(text);
+  if (vector.length !== embeddings.dimensions) {
+    throw new SwitchboardError(
+      "knowledge.config",
+      "user",
+      `The embeddings model answered ${vector.length} numbers a vector, and the knowledge base keeps ` +
+        `${embeddings.dimensions}: set its embeddings settings back as they were when it was built.`,
+    );
+  }
+  return vectorLiteral(vector);
+}
+
 interface HitRow {
   source_id: string;
   document_id: string;
@@ -91,7 +107,7 @@ interface HitRow {
 /** The chunks that answer `query.text` best among those its principal may read. */
 export async function search(
   db: Queryable,
-  embeddings: EmbeddingsInterface,
+  embeddings: { model: EmbeddingsInterface; dimensions: number },
   query: SearchQuery,
 ): Promise<SearchHit[]> {
   const k = query.k ?? 5;
@@ -113,7 +129,7 @@ export async function search(
   // Nothing to look for: no chunk answers it (and an empty text has no embedding).
   if (text === "") return [];
   const mode = query.mode ?? "hybrid";
-  const vector = mode === "keyword" ? null : vectorLiteral(await embeddings.embedQuery(text));
+  const vector = mode === "keyword" ? null : await queryVector(embeddings, text);
   // Each half ranks more than k, so a chunk second in both lists can rise above one first in one.
   const candidates = Math.max(4 * k, 20);
   const rows = await db.query<HitRow>(SEARCH_SQL, [

@@ -88,7 +88,7 @@ export async function openKnowledgeStore(options: KnowledgeStoreOptions): Promis
     removeMissing: (sourceId, keptIds) => removeMissing(engine, sourceId, keptIds),
     recordSyncError: (sourceId, error) => recordSync(engine, sourceId, errorText(error)),
     syncStatus,
-    search: (query) => search(engine, embeddings, query),
+    search: (query) => search(engine, { model: embeddings, dimensions }, query),
     close: () => engine.close(),
   };
 }

@@ -96,6 +96,7 @@ const ATTACK_TEXTS = [
   "'); DELETE FROM knowledge_documents; --",
   "break-glass' OR readers && ARRAY['group:sre'] --",
   "\\x00 %_ $1 $2 ::vector",
+  "break-glass\u0000 passphrase",
   "everyone group:sre user:alice",
 ];
 
@@ -189,8 +190,15 @@ describe.each(engines)("the knowledge store on %s", (_name, startEngine) => {
           }
         }
       }
-      // Naming the restricted source does not open it.
+      // Naming the restricted source does not open it, nor does a source name shaped like SQL.
       expect(await ids({ text: "break-glass passphrase", principal, sources: ["security"] })).toEqual([]);
+      expect(
+        await ids({
+          text: "break-glass passphrase",
+          principal,
+          sources: ["security' OR '1'='1", "security\u0000"],
+        }),
+      ).toEqual([]);
     }
     // Alice's groups do not open another user's document, nor does a group named like a user or like everyone.
     const forged: Principal = {
@@ -221,7 +229,13 @@ describe.each(engines)("the knowledge store on %s", (_name, startEngine) => {
         .map(([start, length]) => text.slice(start, start + length));
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), pieceOf(BREAK_GLASS), pieceOf(ALICE_NOTES)),
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: "binary" }),
+          fc.string({ unit: "grapheme" }),
+          pieceOf(BREAK_GLASS),
+          pieceOf(ALICE_NOTES),
+        ),
         fc.constantFrom("hybrid" as const, "keyword" as const),
         async (text, mode) => {
           const hits = await store.search({ text, principal: bob, mode, k: 50 });
@@ -319,6 +333,12 @@ describe.each(engines)("the knowledge store on %s", (_name, startEngine) => {
       lastError: "Confluence answered 401: the token was refused",
       documents: 0,
     });
+    // PostgreSQL's text holds no NUL: a document carrying one is kept without it.
+    const nul = await store.upsertDocuments("ops", [
+      runbook("nul", "Stray\u0000 byte", "Copied from a PDF\u0000 viewer."),
+    ]);
+    expect(nul.added).toEqual(["nul"]);
+    expect((await ids({ text: "copied pdf viewer", principal: bob, mode: "keyword" }))[0]).toBe("nul");
     const result = await store.upsertDocuments("ops", [
       { ...runbook("nobody", "Nobody", "text"), readers: {} },
     ]);
