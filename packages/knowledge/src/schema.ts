@@ -53,8 +53,7 @@ CREATE TABLE IF NOT EXISTS knowledge_sources (
   source_id text PRIMARY KEY,
   last_sync_at timestamptz,
   last_success_at timestamptz,
-  last_error text,
-  last_error_at timestamptz
+  last_error text
 );
 `;
 }

@@ -19,13 +19,12 @@ const MAX_ERROR_LENGTH = 1_000;
 /** Records a sync of `sourceId` that ended now: failed with `error`, or worked (clearing the last error). */
 export async function recordSync(db: Queryable, sourceId: string, error?: string): Promise<void> {
   await db.query(
-    `INSERT INTO knowledge_sources AS s (source_id, last_sync_at, last_success_at, last_error, last_error_at)
-     VALUES ($1, now(), CASE WHEN $2::text IS NULL THEN now() END, $2::text, CASE WHEN $2::text IS NOT NULL THEN now() END)
+    `INSERT INTO knowledge_sources AS s (source_id, last_sync_at, last_success_at, last_error)
+     VALUES ($1, now(), CASE WHEN $2::text IS NULL THEN now() END, $2::text)
      ON CONFLICT (source_id) DO UPDATE SET
        last_sync_at = excluded.last_sync_at,
        last_success_at = coalesce(excluded.last_success_at, s.last_success_at),
-       last_error = excluded.last_error,
-       last_error_at = excluded.last_error_at`,
+       last_error = excluded.last_error`,
     [sourceId, error === undefined ? null : error.slice(0, MAX_ERROR_LENGTH)],
   );
 }

@@ -2,6 +2,8 @@ import { join } from "node:path";
 import { freePort } from "@switchboard/vitest-config/ports";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
+import { startPostgres, type TestPostgres } from "@switchboard-testing/test-postgres";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openConfiguredKnowledgeStore, readKnowledgeSettings } from "../src/index.js";
 
@@ -10,14 +12,81 @@ import { openConfiguredKnowledgeStore, readKnowledgeSettings } from "../src/inde
 
 describe("the knowledge base from its settings", () => {
   let llm: ScriptedLlm;
+  let postgres: TestPostgres;
   const env = () => ({ EMBEDDINGS_PROVIDER: "openai", ...llm.env });
 
   beforeAll(async () => {
     llm = await startScriptedLlm({ script: () => say("unused") });
+    postgres = await startPostgres({ pgvector: true });
   });
   afterAll(async () => {
+    await postgres?.stop();
     await llm?.close();
   });
+
+  /** A database of its own on the test PostgreSQL: each embeddings model builds its own knowledge base. */
+  const database = async (name: string) => {
+    const admin = new pg.Client({ connectionString: postgres.dsn });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    return postgres.dsn.replace(/\/postgres$/, `/${name}`);
+  };
+
+  // Every provider memory supports, each through its own LangChain client and protocol (test-llm serves
+  // OpenAI's /v1/embeddings, Bedrock's InvokeModel and Ollama's /api/embed).
+  it.each([
+    { provider: "openai", path: "/v1/embeddings", env: (): Record<string, string> => llm.env },
+    {
+      provider: "aws-bedrock",
+      path: "/model/amazon.titan-embed-text-v2:0/invoke",
+      env: (): Record<string, string> => {
+        const aws = llm.envFor("aws-bedrock");
+        return {
+          AWS_ACCESS_KEY_ID: aws.AWS_ACCESS_KEY_ID as string,
+          AWS_SECRET_ACCESS_KEY: aws.AWS_SECRET_ACCESS_KEY as string,
+          AWS_ENDPOINT_URL_BEDROCK_RUNTIME: aws.AWS_ENDPOINT_URL_BEDROCK_RUNTIME as string,
+        };
+      },
+    },
+    {
+      provider: "ollama",
+      path: "/api/embed",
+      env: (): Record<string, string> => ({
+        EMBEDDINGS_MODEL: "nomic-embed-text",
+        OLLAMA_BASE_URL: llm.envFor("ollama").OLLAMA_BASE_URL as string,
+      }),
+    },
+  ])(
+    "embeds and searches with EMBEDDINGS_PROVIDER=$provider on KNOWLEDGE_POSTGRES_DSN",
+    async ({ provider, path, env: providerEnv }) => {
+      const variables = {
+        EMBEDDINGS_PROVIDER: provider,
+        KNOWLEDGE_POSTGRES_DSN: await database(`kb_${provider.replace("-", "_")}`),
+        ...providerEnv(),
+      };
+      const calls = llm.embeddingCalls.length;
+      const store = await openConfiguredKnowledgeStore(readKnowledgeSettings(variables), variables);
+      expect(store.engine.kind).toBe("postgres");
+      await store.upsertDocuments("adr", [
+        {
+          id: "adr-9",
+          uri: "https://git.example.com/adr/9.md",
+          title: "ADR 9: blue-green deploys",
+          text: "Deploys switch traffic between two identical environments so a rollback is one switch.",
+          readers: { groups: ["platform"] },
+        },
+      ]);
+      const principal = { subject: "frank", groups: ["platform"], authenticated: true };
+      const [hit] = await store.search({ text: "rollback switch environments", principal, mode: "vector" });
+      expect(hit).toMatchObject({ documentId: "adr-9" });
+      await store.close();
+      const made = llm.embeddingCalls.slice(calls);
+      // The length probe, the document, the question: each over the provider's own protocol.
+      expect(made.length).toBeGreaterThanOrEqual(3);
+      for (const call of made) expect(decodeURIComponent(call.path)).toBe(path);
+    },
+  );
 
   it("needs an embeddings provider, and names the settings that give one", () => {
     expect(() => readKnowledgeSettings({})).toThrow(
