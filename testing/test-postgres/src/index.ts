@@ -7,8 +7,9 @@ import { chownSync, existsSync, readdirSync } from "node:fs";
 import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, dirname, join } from "node:path";
+import { aptGet } from "./apt.js";
+import { ensurePgvector } from "./pgvector.js";
 
 export interface StartPostgresOptions {
   /** Install pgvector for the installed PostgreSQL when missing and create the `vector` extension. */
@@ -31,12 +32,6 @@ function binDir(): string | undefined {
   return versions[0] ? join(LIB, versions[0], "bin") : undefined;
 }
 
-function aptGet(args: string[]): { ok: boolean; why: string } {
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const result = spawnSync("apt-get", args, { env, stdio: ["ignore", "inherit", "inherit"] });
-  return { ok: result.status === 0, why: `exit ${result.status ?? result.error?.message}` };
-}
-
 function ensurePostgres(): string {
   const found = binDir();
   if (found) return found;
@@ -53,62 +48,6 @@ function ensurePostgres(): string {
   const installed = binDir();
   if (!installed) throw new Error(`apt-get installed postgresql, but no initdb is under ${LIB}.`);
   return installed;
-}
-
-/** Overrides where the shared DocumentDB tools (whose bundle carries a pgvector build) are looked for. */
-const DOCUMENTDB_TOOLS_ENV = "SWITCHBOARD_DOCUMENTDB_TOOLS";
-
-/** `../shared/tools/documentdb` beside the repository (the nearest folder holding pnpm-workspace.yaml). */
-function documentDbToolsDir(): string | undefined {
-  const override = process.env[DOCUMENTDB_TOOLS_ENV];
-  if (override) return resolve(override);
-  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
-    if (existsSync(join(dir, "pnpm-workspace.yaml")))
-      return resolve(dir, "..", "shared", "tools", "documentdb");
-  }
-  return undefined;
-}
-
-/**
- * pgvector for the PostgreSQL whose binaries are in `bin`: Debian's `postgresql-<N>-pgvector` (Debian 13
- * and later ship it); Debian 12 has none, so there the pgvector build inside the shared DocumentDB
- * bundle (`../shared/tools/documentdb`, built for PostgreSQL 15 on Debian 12) is unpacked instead.
- */
-function ensurePgvector(bin: string): void {
-  const version = basename(dirname(bin));
-  const control = `/usr/share/postgresql/${version}/extension/vector.control`;
-  if (existsSync(control)) return;
-  const debianPackage = `postgresql-${version}-pgvector`;
-  if (process.getuid?.() !== 0) {
-    throw new Error(
-      `pgvector is missing: install it with "sudo apt-get install -y ${debianPackage}" (Debian).`,
-    );
-  }
-  aptGet(["update", "-qq"]);
-  if (spawnSync("apt-cache", ["show", debianPackage], { stdio: "ignore" }).status === 0) {
-    const { ok, why } = aptGet(["install", "-y", "-qq", "--no-install-recommends", debianPackage]);
-    if (ok && existsSync(control)) return;
-    throw new Error(`apt-get install ${debianPackage} failed (${why}).`);
-  }
-  const tools = documentDbToolsDir();
-  const bundle = tools && join(tools, `documentdb-pg${version}-bookworm-amd64.tar.gz`);
-  if (!bundle || !existsSync(bundle)) {
-    throw new Error(
-      `pgvector is missing for PostgreSQL ${version}: this machine's Debian has no ${debianPackage} (Debian 12 ` +
-        `ships none) and no DocumentDB bundle with a pgvector build is at ${bundle ?? "../shared/tools/documentdb"} ` +
-        `(set ${DOCUMENTDB_TOOLS_ENV} to the folder holding it).`,
-    );
-  }
-  const files = [
-    `usr/lib/postgresql/${version}/lib/vector.so`,
-    `usr/share/postgresql/${version}/extension/vector*`,
-  ];
-  const untar = spawnSync("tar", ["-C", "/", "-xzf", bundle, "--wildcards", ...files], { encoding: "utf8" });
-  if (untar.status !== 0 || !existsSync(control)) {
-    throw new Error(
-      `pgvector could not be unpacked from ${bundle}: ${untar.stderr || "no vector.control in it"}`,
-    );
-  }
 }
 
 async function freePort(): Promise<number> {
@@ -136,7 +75,7 @@ function run(bin: string, command: string, args: string[]): void {
 
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<TestPostgres> {
   const bin = ensurePostgres();
-  if (options.pgvector) ensurePgvector(bin);
+  if (options.pgvector) ensurePgvector(basename(dirname(bin)));
   const dir = await mkdtemp(join(tmpdir(), "switchboard-postgres-"));
   if (process.getuid?.() === 0) {
     const owner = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
