@@ -25,6 +25,8 @@ const MODEL = "text-embedding-3-small";
 
 const alice: Principal = { subject: "alice", groups: ["sre"], authenticated: true };
 const bob: Principal = { subject: "bob", groups: ["dev"], authenticated: true };
+/** A verified user in no group: reads what everyone may read (and what names them). */
+const carol: Principal = { subject: "carol", groups: [], authenticated: true };
 /** AUTH_MODE=none's principal: it reads what everyone may read, whatever groups it carries. */
 const anonymous: Principal = { subject: "local", groups: ["sre"], authenticated: false };
 
@@ -180,7 +182,7 @@ describe.each(engines)("the knowledge store on %s", (_name, startEngine) => {
     expect(await ids({ text: "marmalade-heron-5521 laptop serial", principal: alice, k: 1 })).toEqual([
       "alice-notes",
     ]);
-    for (const principal of [bob, anonymous]) {
+    for (const principal of [bob, carol, anonymous]) {
       for (const text of ATTACK_TEXTS) {
         for (const mode of ["hybrid", "keyword", "vector"] as const) {
           const hits = await store.search({ text, principal, mode, k: 50 });
