@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { redactSecrets } from "@switchboard/common";
-import { type ChunkingOptions, chunksOf, embeddingInput } from "./chunking.js";
+import { type Chunk, type ChunkingOptions, chunksOf, embeddingInput } from "./chunking.js";
 import type { Engine, Queryable } from "./engine.js";
 import { type Readers, readerTags } from "./readers.js";
 import { recordSync } from "./sync-status.js";
@@ -55,11 +55,25 @@ export function errorText(error: unknown): string {
   return redactSecrets(message.trim() || (error instanceof Error ? error.name : "unknown error"));
 }
 
+/** Chunks embedded in one call: documents are embedded together up to this many (a provider call each). */
+const EMBEDDING_BATCH = 256;
+
+/** A new or changed document on its way in: chunked, waiting for its vectors. */
+interface Pending {
+  document: KnowledgeDocument;
+  hash: string;
+  tags: string[];
+  added: boolean;
+  chunks: Chunk[];
+}
+
 /**
  * Brings a source's documents into the store, incrementally: a document whose title and text hash as
- * stored is not embedded again; a new or changed one is chunked and embedded first, then its row and
- * chunks are replaced in one transaction, so a failed embedding leaves its previous version searchable.
- * Each document stands alone: one that fails is named in `failed` and in the source's sync status.
+ * stored is not embedded again; new and changed ones are chunked and embedded (several documents to a
+ * call), then each one's row and chunks are replaced in one transaction, so a failed embedding leaves
+ * its previous version searchable. Each document stands alone: when a call fails, its documents are
+ * embedded again one by one, and only the one that fails is named in `failed` and in the source's
+ * sync status.
  */
 export async function upsertDocuments(
   context: IngestContext,
@@ -67,6 +81,7 @@ export async function upsertDocuments(
   documents: KnowledgeDocument[],
 ): Promise<UpsertResult> {
   const result: UpsertResult = { added: [], changed: [], unchanged: [], failed: [] };
+  const fail = (id: string, error: unknown) => result.failed.push({ id, error: errorText(error) });
   const stored = new Map(
     (
       await context.engine.query<{ document_id: string; content_hash: string }>(
@@ -75,7 +90,20 @@ export async function upsertDocuments(
       )
     ).map((row) => [row.document_id, row.content_hash]),
   );
+
+  const store = async (batch: Pending[]) => {
+    for (const [item, vectors] of await embedBatch(context, batch, fail)) {
+      try {
+        await writeDocument(context.engine, sourceId, item, vectors);
+        (item.added ? result.added : result.changed).push(item.document.id);
+      } catch (error) {
+        fail(item.document.id, error);
+      }
+    }
+  };
   const seen = new Set<string>();
+  let batch: Pending[] = [];
+  let batchChunks = 0;
   for (const document of documents) {
     try {
       if (seen.has(document.id)) throw new Error(`the source listed document "${document.id}" twice`);
@@ -89,39 +117,19 @@ export async function upsertDocuments(
         continue;
       }
       const chunks = await chunksOf(document.title, document.text, context.chunking);
-      const vectors = await context.embeddings.embedDocuments(chunks.map(embeddingInput));
-      const wrong = vectors.find((vector) => vector.length !== context.dimensions);
-      if (vectors.length !== chunks.length || wrong) {
-        throw new Error(
-          `the embeddings model answered ${vectors.length} vectors of ${wrong?.length ?? context.dimensions} numbers ` +
-            `for ${chunks.length} chunks of ${context.dimensions}`,
-        );
+      if (batchChunks > 0 && batchChunks + chunks.length > EMBEDDING_BATCH) {
+        await store(batch);
+        batch = [];
+        batchChunks = 0;
       }
-      await context.engine.transaction(async (tx) => {
-        await saveDocument(tx, sourceId, document, hash, tags);
-        await tx.query(`DELETE FROM knowledge_chunks WHERE source_id = $1 AND document_id = $2`, [
-          sourceId,
-          document.id,
-        ]);
-        await tx.query(
-          `INSERT INTO knowledge_chunks (source_id, document_id, ordinal, heading, text, embedding)
-           SELECT $1, $2, u.ordinal, u.heading, u.text, u.embedding::vector
-           FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS u(ordinal, heading, text, embedding)`,
-          [
-            sourceId,
-            document.id,
-            chunks.map((chunk) => chunk.ordinal),
-            chunks.map((chunk) => chunk.heading),
-            chunks.map((chunk) => chunk.text),
-            vectors.map(vectorLiteral),
-          ],
-        );
-      });
-      (previous === undefined ? result.added : result.changed).push(document.id);
+      batch.push({ document, hash, tags, added: previous === undefined, chunks });
+      batchChunks += chunks.length;
     } catch (error) {
-      result.failed.push({ id: document.id, error: errorText(error) });
+      fail(document.id, error);
     }
   }
+  if (batch.length > 0) await store(batch);
+
   await recordSync(
     context.engine,
     sourceId,
@@ -131,6 +139,80 @@ export async function upsertDocuments(
           result.failed.map((failure) => `"${failure.id}": ${failure.error}`).join("; "),
   );
   return result;
+}
+
+/**
+ * The vectors of a batch's chunks, in one call; when it fails and the batch holds more than one
+ * document, each is embedded alone, so one the provider refuses does not hold the others back.
+ */
+async function embedBatch(
+  context: IngestContext,
+  batch: Pending[],
+  fail: (id: string, error: unknown) => void,
+): Promise<Array<[Pending, number[][]]>> {
+  try {
+    const vectors = await embedChunks(
+      context,
+      batch.flatMap((item) => item.chunks),
+    );
+    const embedded: Array<[Pending, number[][]]> = [];
+    let at = 0;
+    for (const item of batch) {
+      embedded.push([item, vectors.slice(at, at + item.chunks.length)]);
+      at += item.chunks.length;
+    }
+    return embedded;
+  } catch (error) {
+    if (batch.length === 1) {
+      fail((batch[0] as Pending).document.id, error);
+      return [];
+    }
+    const alone: Array<[Pending, number[][]]> = [];
+    for (const item of batch) alone.push(...(await embedBatch(context, [item], fail)));
+    return alone;
+  }
+}
+
+async function embedChunks(context: IngestContext, chunks: Chunk[]): Promise<number[][]> {
+  const vectors = await context.embeddings.embedDocuments(chunks.map(embeddingInput));
+  const wrong = vectors.find((vector) => vector.length !== context.dimensions);
+  if (vectors.length !== chunks.length || wrong) {
+    throw new Error(
+      `the embeddings model answered ${vectors.length} vectors of ${wrong?.length ?? context.dimensions} numbers ` +
+        `for ${chunks.length} chunks of ${context.dimensions}`,
+    );
+  }
+  return vectors;
+}
+
+/** A document's row and all its chunks, replaced in one transaction. */
+async function writeDocument(
+  engine: Engine,
+  sourceId: string,
+  item: Pending,
+  vectors: number[][],
+): Promise<void> {
+  const { document, chunks } = item;
+  await engine.transaction(async (tx) => {
+    await saveDocument(tx, sourceId, document, item.hash, item.tags);
+    await tx.query(`DELETE FROM knowledge_chunks WHERE source_id = $1 AND document_id = $2`, [
+      sourceId,
+      document.id,
+    ]);
+    await tx.query(
+      `INSERT INTO knowledge_chunks (source_id, document_id, ordinal, heading, text, embedding)
+       SELECT $1, $2, u.ordinal, u.heading, u.text, u.embedding::vector
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS u(ordinal, heading, text, embedding)`,
+      [
+        sourceId,
+        document.id,
+        chunks.map((chunk) => chunk.ordinal),
+        chunks.map((chunk) => chunk.heading),
+        chunks.map((chunk) => chunk.text),
+        vectors.map(vectorLiteral),
+      ],
+    );
+  });
 }
 
 async function saveDocument(

@@ -282,10 +282,13 @@ describe.each(engines)("the knowledge store on %s", (_name, startEngine) => {
   });
 
   it("forgets a document its source no longer has, and counts what each source holds", async () => {
+    const calls = llm.embeddingCalls.length;
     await store.upsertDocuments("handbook", [
       runbook("vacation", "Vacation policy", "Book vacation in the HR portal two weeks ahead."),
       runbook("expenses", "Expenses", "Submit expenses with receipts within thirty days."),
     ]);
+    // New documents are embedded together: one call for both.
+    expect(llm.embeddingCalls.length).toBe(calls + 1);
     expect(await store.syncStatus("handbook")).toMatchObject({ documents: 2, chunks: 2 });
     expect(await store.removeMissing("handbook", ["expenses"])).toEqual(["vacation"]);
     expect(await ids({ text: "vacation HR portal", principal: bob, k: 50 })).not.toContain("vacation");
@@ -310,6 +313,7 @@ describe.each(engines)("the knowledge store on %s", (_name, startEngine) => {
       huge,
       runbook("fresh", "Fresh page", "A small new page."),
     ]);
+    // Embedded together first, then, the call refused, each alone: only the large one fails.
     expect(result.failed).toEqual([{ id: "oncall", error: expect.stringMatching(/413|larger than/) }]);
     expect(result.added).toEqual(["fresh"]);
     const hits = await store.search({ text: "pager nine incidents", principal: bob, mode: "keyword" });
