@@ -1,13 +1,20 @@
 // A real PostgreSQL (Debian's) on loopback for the tests of what Switchboard keeps on PostgreSQL
-// (checkpoints, long-term memory): a fresh cluster in a temporary folder, trust authentication, fsync
-// off. Installed with apt-get when missing (CI machines start without it), as the browser tests
-// install Chromium.
+// (checkpoints, long-term memory, the knowledge base): a fresh cluster in a temporary folder, trust
+// authentication, fsync off. Installed with apt-get when missing (CI machines start without it), as
+// the browser tests install Chromium; pgvector too when asked for.
 import { spawnSync } from "node:child_process";
 import { chownSync, existsSync, readdirSync } from "node:fs";
 import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { aptGet } from "./apt.js";
+import { ensurePgvector } from "./pgvector.js";
+
+export interface StartPostgresOptions {
+  /** Install pgvector for the installed PostgreSQL when missing and create the `vector` extension. */
+  pgvector?: boolean;
+}
 
 export interface TestPostgres {
   /** postgresql://postgres@127.0.0.1:PORT/postgres */
@@ -31,15 +38,12 @@ function ensurePostgres(): string {
   if (process.getuid?.() !== 0) {
     throw new Error('PostgreSQL is missing: install it with "sudo apt-get install -y postgresql" (Debian).');
   }
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   for (const args of [
     ["update", "-qq"],
     ["install", "-y", "-qq", "--no-install-recommends", "postgresql"],
   ]) {
-    const result = spawnSync("apt-get", args, { env, stdio: ["ignore", "inherit", "inherit"] });
-    if (result.status !== 0) {
-      throw new Error(`apt-get ${args.join(" ")} failed (exit ${result.status ?? result.error?.message}).`);
-    }
+    const { ok, why } = aptGet(args);
+    if (!ok) throw new Error(`apt-get ${args.join(" ")} failed (${why}).`);
   }
   const installed = binDir();
   if (!installed) throw new Error(`apt-get installed postgresql, but no initdb is under ${LIB}.`);
@@ -69,8 +73,9 @@ function run(bin: string, command: string, args: string[]): void {
   }
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<TestPostgres> {
   const bin = ensurePostgres();
+  if (options.pgvector) ensurePgvector(basename(dirname(bin)));
   const dir = await mkdtemp(join(tmpdir(), "switchboard-postgres-"));
   if (process.getuid?.() === 0) {
     const owner = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
@@ -93,6 +98,9 @@ export async function startPostgres(): Promise<TestPostgres> {
     ].join("\n"),
   );
   run(bin, "pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-w", "start"]);
+  if (options.pgvector) {
+    run(bin, "psql", ["-h", dir, "-p", String(port), "-U", "postgres", "-qc", "CREATE EXTENSION vector"]);
+  }
   return {
     dsn: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     async stop() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createEmbeddings } from "./embeddings.js";
-import { readMemorySettings } from "./settings.js";
+import { readEmbeddingsSettings, readMemorySettings } from "./settings.js";
 
 const embeddingsFor = async (env: Record<string, string>) => {
   const settings = readMemorySettings(env).embeddings;
@@ -50,5 +50,22 @@ describe("EMBEDDINGS_PROVIDER settings", () => {
         AWS_ENDPOINT_URL_BEDROCK_RUNTIME: "bedrock.internal:8443",
       }),
     ).rejects.toThrow("AWS_ENDPOINT_URL_BEDROCK_RUNTIME must be an http(s) URL");
+  });
+
+  it("reads EMBEDDINGS_PROVIDER and EMBEDDINGS_MODEL alone for the knowledge base (memory's store-only overrides are memory's)", () => {
+    expect(readEmbeddingsSettings({})).toBeUndefined();
+    expect(
+      readEmbeddingsSettings({
+        EMBEDDINGS_PROVIDER: "Azure-OpenAI",
+        LANGGRAPH_STORE_EMBEDDINGS_PROVIDER: "ollama",
+        LANGGRAPH_STORE_EMBEDDINGS_MODEL: "nomic-embed-text",
+      }),
+    ).toEqual({ provider: "azure-openai", model: "text-embedding-3-small" });
+    expect(() => readEmbeddingsSettings({ EMBEDDINGS_PROVIDER: "cohere" })).toThrow(
+      /EMBEDDINGS_PROVIDER: use openai, azure-openai, aws-bedrock or ollama/,
+    );
+    expect(() => readEmbeddingsSettings({ EMBEDDINGS_PROVIDER: "ollama" })).toThrow(
+      "EMBEDDINGS_PROVIDER=ollama needs EMBEDDINGS_MODEL",
+    );
   });
 });

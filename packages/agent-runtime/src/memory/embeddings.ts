@@ -1,9 +1,10 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
-import type { MemorySettings } from "./settings.js";
+import type { EmbeddingsSettings } from "./settings.js";
 
-type EmbeddingsSettings = NonNullable<MemorySettings["embeddings"]>;
+// The package's `./embeddings` entry: the knowledge base embeds through the same providers.
+export { type EmbeddingsSettings, readEmbeddingsSettings } from "./settings.js";
 
 function configError(message: string): SwitchboardError {
   return new SwitchboardError("memory.config", "user", message);
@@ -18,7 +19,7 @@ function httpUrl(value: string, variable: string, provider: string): string {
 }
 
 /**
- * The embeddings model memories are ranked with (EMBEDDINGS_PROVIDER, EMBEDDINGS_MODEL, as CAIPE's
+ * The embeddings model memories are ranked (and knowledge is searched) with (EMBEDDINGS_PROVIDER, EMBEDDINGS_MODEL, as CAIPE's
  * RAG stack names them), through the provider's own LangChain class and the LLM's credentials.
  */
 export async function createEmbeddings(

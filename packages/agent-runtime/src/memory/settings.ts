@@ -25,6 +25,22 @@ const embeddingsProvider = z
   )
   .optional();
 
+/** CAIPE's RAG stack's names alone, without memory's store-only overrides: the knowledge base reads these. */
+const EmbeddingsEnv = z.object({
+  EMBEDDINGS_PROVIDER: embeddingsProvider,
+  EMBEDDINGS_MODEL: z.string().trim().min(1).optional(),
+});
+
+export type EmbeddingsSettings = { provider: EmbeddingsProvider; model: string };
+
+/** EMBEDDINGS_PROVIDER and EMBEDDINGS_MODEL (undefined when no provider is set). */
+export function readEmbeddingsSettings(env: NodeJS.ProcessEnv): EmbeddingsSettings | undefined {
+  const e = parseEnv(EmbeddingsEnv, env, { code: "embeddings.config", what: "embeddings settings" });
+  return e.EMBEDDINGS_PROVIDER
+    ? { provider: e.EMBEDDINGS_PROVIDER, model: embeddingsModel(e.EMBEDDINGS_PROVIDER, e.EMBEDDINGS_MODEL) }
+    : undefined;
+}
+
 const MemoryEnv = z.object({
   // CAIPE's names.
   ENABLE_FACT_EXTRACTION: z.stringbool().default(false),
@@ -42,7 +58,7 @@ const MemoryEnv = z.object({
 
 export interface MemorySettings {
   extraction: { enabled: boolean; model?: string };
-  embeddings?: { provider: EmbeddingsProvider; model: string };
+  embeddings?: EmbeddingsSettings;
   maxPerUser: number;
   /** Tokens (estimated) the recalled memories may take; undefined: an eighth of the context budget, at most 2,000. */
   contextTokens?: number;

@@ -1,0 +1,94 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import { SwitchboardError } from "@switchboard/common";
+import type { ChunkingOptions } from "./chunking.js";
+import type { Engine } from "./engine.js";
+import {
+  errorText,
+  type KnowledgeDocument,
+  removeMissing,
+  type UpsertResult,
+  upsertDocuments,
+} from "./ingest.js";
+import { schemaSql } from "./schema.js";
+import { type SearchHit, type SearchQuery, search } from "./search.js";
+import { recordSync, type SyncStatus, syncStatuses } from "./sync-status.js";
+
+export interface KnowledgeStoreOptions {
+  engine: Engine;
+  /** The embeddings model (agent-runtime's createEmbeddings, from EMBEDDINGS_PROVIDER). */
+  embeddings: EmbeddingsInterface;
+  /** Its name (EMBEDDINGS_MODEL): kept with the vectors, so a changed model is named at open. */
+  embeddingsModel: string;
+  chunking?: ChunkingOptions;
+}
+
+export interface KnowledgeStore {
+  readonly engine: Engine;
+  /** The embeddings' vector length the store was made with. */
+  readonly dimensions: number;
+  upsertDocuments(sourceId: string, documents: KnowledgeDocument[]): Promise<UpsertResult>;
+  /** Deletes the source's documents not in `keptIds` (see ingest.ts); returns their ids. */
+  removeMissing(sourceId: string, keptIds: string[]): Promise<string[]>;
+  /** Records that a sync of the source failed as a whole (its listing could not be read): shown, not skipped. */
+  recordSyncError(sourceId: string, error: unknown): Promise<void>;
+  syncStatus(): Promise<SyncStatus[]>;
+  syncStatus(sourceId: string): Promise<SyncStatus | undefined>;
+  search(query: SearchQuery): Promise<SearchHit[]>;
+  close(): Promise<void>;
+}
+
+/** Serializes first opens of one database (two replicas starting at once make the tables once). */
+const SCHEMA_LOCK = "SELECT pg_advisory_xact_lock(hashtext('switchboard.knowledge.schema'))";
+
+/**
+ * The store on `engine`, its tables made when missing. The first open asks the embeddings model for
+ * one vector to learn its length; later opens read it, and refuse a different EMBEDDINGS_MODEL (its
+ * vectors could not be compared with those stored).
+ */
+export async function openKnowledgeStore(options: KnowledgeStoreOptions): Promise<KnowledgeStore> {
+  const { engine, embeddings, embeddingsModel } = options;
+  const dimensions = await engine.transaction(async (tx) => {
+    await tx.query(SCHEMA_LOCK);
+    const [made] = await tx.query<{ made: boolean }>(
+      `SELECT to_regclass('knowledge_meta') IS NOT NULL AS made`,
+    );
+    const [meta] = made?.made
+      ? await tx.query<{ embeddings_model: string; dimensions: number }>(
+          `SELECT embeddings_model, dimensions FROM knowledge_meta`,
+        )
+      : [];
+    if (meta && meta.embeddings_model !== embeddingsModel) {
+      throw new SwitchboardError(
+        "knowledge.config",
+        "user",
+        `The knowledge base was built with the embeddings model "${meta.embeddings_model}" ` +
+          `(${meta.dimensions} numbers a vector), and EMBEDDINGS_MODEL is now "${embeddingsModel}": ` +
+          "set EMBEDDINGS_MODEL back, or empty the knowledge base's database to embed every document again.",
+      );
+    }
+    const length = meta?.dimensions ?? (await embeddings.embedQuery("knowledge base")).length;
+    await tx.exec(schemaSql(length));
+    await tx.query(
+      `INSERT INTO knowledge_meta (embeddings_model, dimensions) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+      [embeddingsModel, length],
+    );
+    return length;
+  });
+  const context = { engine, embeddings, dimensions, chunking: options.chunking ?? {} };
+  async function syncStatus(): Promise<SyncStatus[]>;
+  async function syncStatus(sourceId: string): Promise<SyncStatus | undefined>;
+  async function syncStatus(sourceId?: string) {
+    const statuses = await syncStatuses(engine, sourceId);
+    return sourceId === undefined ? statuses : statuses[0];
+  }
+  return {
+    engine,
+    dimensions,
+    upsertDocuments: (sourceId, documents) => upsertDocuments(context, sourceId, documents),
+    removeMissing: (sourceId, keptIds) => removeMissing(engine, sourceId, keptIds),
+    recordSyncError: (sourceId, error) => recordSync(engine, sourceId, errorText(error)),
+    syncStatus,
+    search: (query) => search(engine, { model: embeddings, dimensions }, query),
+    close: () => engine.close(),
+  };
+}
