@@ -186,11 +186,7 @@ function answerOf(found: CatalogEntry[], callName: string): string {
     }
     return match;
   });
-  return JSON.stringify(
-    { matches, call: `${callName} {"operation": <operation>, "arguments": {…}}` },
-    null,
-    1,
-  );
+  return JSON.stringify({ matches, call: `${callName} {"operation": <operation>, "arguments": {…}}` });
 }
 
 /** A schema as shown within `room` characters: whole, then without descriptions, then shallower; else undefined. */
@@ -204,6 +200,8 @@ function fitted(schema: JsonSchema, room: number): JsonSchema | undefined {
   return undefined;
 }
 
+const NUMBER_BOUND = new Set(["minimum", "maximum"]);
+
 /** `schema` cut at `depth` (deeper objects and arrays as their bare type), descriptions dropped unless kept. */
 function shallow(schema: unknown, depth: number, withDescriptions: boolean): unknown {
   if (Array.isArray(schema)) return schema.map((item) => shallow(item, depth, withDescriptions));
@@ -213,6 +211,8 @@ function shallow(schema: unknown, depth: number, withDescriptions: boolean): unk
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "description" && !withDescriptions) continue;
+    // Noise to a reader: the dialect, and the bounds zod gives every integer.
+    if (key === "$schema" || (NUMBER_BOUND.has(key) && Math.abs(Number(value)) === Number.MAX_SAFE_INTEGER)) continue;
     if (key === "properties" && typeof value === "object" && value !== null)
       out[key] = Object.fromEntries(
         Object.entries(value).map(([name, sub]) => [name, shallow(sub, depth - 1, withDescriptions)]),
