@@ -134,27 +134,26 @@ function searchIndex(entries: CatalogEntry[]): MiniSearch {
   return index;
 }
 
-/** The best matches first (an exact name first of all), at most MATCHES, only `tag`'s when given. */
+/** The best matches first, at most MATCHES, only `tag`'s when given; an operation's exact name, that one alone. */
 function search(
   index: MiniSearch,
   entries: CatalogEntry[],
   query: string,
   tag: string | undefined,
 ): CatalogEntry[] {
+  const inTag = (entry: CatalogEntry) => tag === undefined || entry.operation.tags.includes(tag);
+  // An operation's own name answers with that operation alone, so all its arguments have the room.
   const exact = entries.find(
     ({ operation, tool }) =>
       query === operation.tool || query === operation.operationId || query === tool.tool.name,
   );
-  const hits = index
+  if (exact && inTag(exact)) return [exact];
+  if (query.trim() === "" && tag) return entries.filter(inTag).slice(0, MATCHES);
+  return index
     .search(query)
     .map(({ id }) => entries[id as number] as CatalogEntry)
-    .filter((entry) => entry !== exact && (tag === undefined || entry.operation.tags.includes(tag)));
-  const listed =
-    query.trim() === "" && tag ? entries.filter(({ operation }) => operation.tags.includes(tag)) : hits;
-  return [
-    ...(exact && (tag === undefined || exact.operation.tags.includes(tag)) ? [exact] : []),
-    ...listed,
-  ].slice(0, MATCHES);
+    .filter(inTag)
+    .slice(0, MATCHES);
 }
 
 /**
@@ -212,7 +211,8 @@ function shallow(schema: unknown, depth: number, withDescriptions: boolean): unk
   for (const [key, value] of Object.entries(node)) {
     if (key === "description" && !withDescriptions) continue;
     // Noise to a reader: the dialect, and the bounds zod gives every integer.
-    if (key === "$schema" || (NUMBER_BOUND.has(key) && Math.abs(Number(value)) === Number.MAX_SAFE_INTEGER)) continue;
+    if (key === "$schema" || (NUMBER_BOUND.has(key) && Math.abs(Number(value)) === Number.MAX_SAFE_INTEGER))
+      continue;
     if (key === "properties" && typeof value === "object" && value !== null)
       out[key] = Object.fromEntries(
         Object.entries(value).map(([name, sub]) => [name, shallow(sub, depth - 1, withDescriptions)]),
