@@ -18,6 +18,7 @@ export type {
 } from "./conversations/history.js";
 export type { AgentDefinition, GraphDeps, SkillSpec, TurnGraph } from "./definition.js";
 export type { AgentHost, AgentRoutes, RouteHandler } from "./extension.js";
+export { MAX_TOOL_RESULT_CHARS } from "./graph/agent-graph.js";
 export {
   boundedHistory,
   type ContextBudget,
@@ -51,7 +52,14 @@ export { runProcess } from "./run-process.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
 export { type CallSpan, tracedCall } from "./telemetry/call-span.js";
 export type { AgentMetrics } from "./telemetry/metrics.js";
-export { type AgentTool, defineTool, type ToolSpec } from "./tools/define-tool.js";
+export {
+  type AgentTool,
+  defineRoutingTool,
+  defineTool,
+  type RoutedCall,
+  type RoutingToolSpec,
+  type ToolSpec,
+} from "./tools/define-tool.js";
 export { type DecisionAnswer, readDecision } from "./turn/decision.js";
 export type { RelayedAnswer, RelayedQuestion } from "./turn/interrupts.js";
 export type { FailureNames } from "./vendor-client/describe.js";
