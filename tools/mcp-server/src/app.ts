@@ -23,7 +23,11 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   /** Whose session it is: every request in it must come with a token of the same user. */
   subject: string;
+  lastSeen: number;
 }
+
+/** A session no request has touched for this long is closed (a client that went away never says so). */
+const SESSION_IDLE_MS = 30 * 60_000;
 
 /**
  * The remote MCP server: Streamable HTTP at /mcp, sessions kept in memory (an elicitation's answer
@@ -37,6 +41,11 @@ export async function startMcpServer(settings: McpServerSettings, logger: Logger
   const publicUrl = settings.publicUrl ?? `http://localhost:${port}${MCP_PATH}`;
   const supervisor = new Supervisor(settings.supervisorUrl, settings.turnTimeoutMs, logger);
   const sessions = new Map<string, Session>();
+  const sweep = setInterval(() => {
+    const idleSince = Date.now() - SESSION_IDLE_MS;
+    for (const session of sessions.values()) if (session.lastSeen < idleSince) void session.transport.close();
+  }, 60_000);
+  sweep.unref();
 
   const app = createMcpExpressApp({ host: settings.host });
   app.get("/health", (_req, res) => res.json({ status: "ok" }));
@@ -75,7 +84,7 @@ export async function startMcpServer(settings: McpServerSettings, logger: Logger
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          sessions.set(id, { transport, subject });
+          sessions.set(id, { transport, subject, lastSeen: Date.now() });
         },
       });
       transport.onclose = () => {
@@ -88,8 +97,9 @@ export async function startMcpServer(settings: McpServerSettings, logger: Logger
         tokenOf: (extra) => extra.authInfo?.token,
       });
       await mcp.connect(transport);
-      session = { transport, subject };
+      session = { transport, subject, lastSeen: Date.now() };
     }
+    session.lastSeen = Date.now();
     await session.transport.handleRequest(req, res, req.body);
   };
   app.all(MCP_PATH, ...guards, (req, res, next) => {
@@ -101,6 +111,7 @@ export async function startMcpServer(settings: McpServerSettings, logger: Logger
     url: publicUrl,
     port,
     stop: async () => {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((session) => session.transport.close()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
 } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -45,7 +45,10 @@ function script() {
     [
       { toolOffered: "call_agent", lastUser: /what did I ask/, reply: recallUserMessages() },
       ...routeByAgentPrefix(),
-      { toolOffered: "call_agent", reply: say("Tell me which agent to ask, e.g. jira: open issues in PLAT.") },
+      {
+        toolOffered: "call_agent",
+        reply: say("Tell me which agent to ask, e.g. jira: open issues in PLAT."),
+      },
       {
         lastUser: /open issues in ([A-Z]+)/,
         reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]} ORDER BY key` }),
@@ -62,7 +65,9 @@ function script() {
 }
 
 const text = (result: unknown) =>
-  ((result as CallToolResult).content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("\n");
+  ((result as CallToolResult).content ?? [])
+    .map((part) => (part.type === "text" ? part.text : ""))
+    .join("\n");
 
 describe("Switchboard as an MCP server: the official MCP client, the test identity provider, the real supervisor and Jira agent", () => {
   const storage = testMongoEnv(uniqueDbName("mcp-server"));
@@ -133,7 +138,11 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
         jsonrpc: "2.0",
         id: 1,
         method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } },
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "curl", version: "1" },
+        },
       }),
     });
 
@@ -144,7 +153,10 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
       webOrigin: webUrl,
       users: { alice: { name: "Alice", email: "alice@example.com" }, bob: { name: "Bob" } },
     });
-    [llm, jira] = await Promise.all([startScriptedLlm({ script: script(), tokenIntervalMs: 5 }), startFakeJira()]);
+    [llm, jira] = await Promise.all([
+      startScriptedLlm({ script: script(), tokenIntervalMs: 5 }),
+      startFakeJira(),
+    ]);
     const policyFile = join(mkdtempSync(join(tmpdir(), "mcp-server-policies-")), "policies.cedar");
     writeFileSync(policyFile, POLICIES);
     fleet = await startFleet({
@@ -189,7 +201,9 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     const refused = await initialize();
     expect(refused.status).toBe(401);
     const { resourceMetadataUrl } = extractWWWAuthenticateParams(refused);
-    expect(resourceMetadataUrl?.href).toBe(new URL("/.well-known/oauth-protected-resource/mcp", mcp.url).href);
+    expect(resourceMetadataUrl?.href).toBe(
+      new URL("/.well-known/oauth-protected-resource/mcp", mcp.url).href,
+    );
     // As an MCP client finds where to sign in: the SDK's own discovery.
     const metadata = await discoverOAuthProtectedResourceMetadata(mcp.url, { resourceMetadataUrl });
     expect(metadata.resource).toBe(mcp.url);
@@ -202,7 +216,11 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
   it("lists its tools and the agents the user may reach, as the user", async () => {
     const client = await connect(alice);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["ask_switchboard", "list_agents", "read_conversation"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "ask_switchboard",
+      "list_agents",
+      "read_conversation",
+    ]);
     const agents = await client.callTool({ name: "list_agents", arguments: {} });
     expect(agents.isError).toBeFalsy();
     expect(text(agents)).toMatch(/^- jira \(available\)/m);
@@ -217,7 +235,11 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
       { onprogress: (update) => progress.push(update.message ?? "") },
     );
     expect(first.isError).toBeFalsy();
-    const { conversation_id: conversationId, state, answer } = first.structuredContent as Record<string, string>;
+    const {
+      conversation_id: conversationId,
+      state,
+      answer,
+    } = first.structuredContent as Record<string, string>;
     expect(state).toBe("completed");
     expect(answer).toContain("PLAT-1");
     expect(progress.some((line) => line.startsWith("jira:"))).toBe(true);
@@ -229,14 +251,20 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     expect((second.structuredContent as Record<string, string>).conversation_id).toBe(conversationId);
     expect(text(second)).toContain("jira: open issues in PLAT");
 
-    const read = await client.callTool({ name: "read_conversation", arguments: { conversation_id: conversationId } });
+    const read = await client.callTool({
+      name: "read_conversation",
+      arguments: { conversation_id: conversationId },
+    });
     expect(read.isError).toBeFalsy();
     expect(text(read)).toContain("User: jira: open issues in PLAT");
     expect(text(read)).toContain("User: what did I ask before?");
 
     // Bob, with his own token, cannot read Alice's conversation by its id.
     const asBob = await connect(bob);
-    const refused = await asBob.callTool({ name: "read_conversation", arguments: { conversation_id: conversationId } });
+    const refused = await asBob.callTool({
+      name: "read_conversation",
+      arguments: { conversation_id: conversationId },
+    });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toContain(`You have no conversation ${conversationId}`);
     expect(text(refused)).not.toContain("PLAT");
@@ -279,21 +307,57 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
       name: "ask_switchboard",
       arguments: { message: `jira: create a bug in PLAT: ${summary}` },
     });
-    const { conversation_id: conversationId, state, approve_at } = result.structuredContent as Record<
-      string,
-      string
-    >;
+    const {
+      conversation_id: conversationId,
+      state,
+      approve_at,
+    } = result.structuredContent as Record<string, string>;
     expect(state).toBe("input-required");
     expect(approve_at).toBe(`${webUrl}/c/${conversationId}`);
     expect(text(result)).toContain(`Approve or decline it in the web chat: ${webUrl}/c/${conversationId}`);
     expect(text(result)).toContain(summary);
     expect(jira.issues.filter((issue) => issue.summary === summary)).toHaveLength(0);
+
+    // Bob, knowing the conversation id, answers "yes" in it: his message is his own conversation's.
+    const asBob = await connect(bob);
+    await asBob.callTool({
+      name: "ask_switchboard",
+      arguments: { message: "yes", conversation_id: conversationId },
+    });
+    expect(jira.issues.filter((issue) => issue.summary === summary)).toHaveLength(0);
+
+    // Alice answers it in the same conversation (as she would in the web chat): the change is made once.
+    const approved = await client.callTool({
+      name: "ask_switchboard",
+      arguments: { message: "yes", conversation_id: conversationId },
+    });
+    expect((approved.structuredContent as Record<string, string>).state).toBe("completed");
+    expect(jira.issues.filter((issue) => issue.summary === summary)).toHaveLength(1);
+  });
+
+  it("gives another user who asks in someone's conversation id nothing of that conversation", async () => {
+    const asAlice = await connect(alice);
+    const secret = "jira: open issues in OPS";
+    const first = await asAlice.callTool({ name: "ask_switchboard", arguments: { message: secret } });
+    const { conversation_id: conversationId } = first.structuredContent as Record<string, string>;
+    const asBob = await connect(bob);
+    const recalled = await asBob.callTool({
+      name: "ask_switchboard",
+      arguments: { message: "what did I ask before?", conversation_id: conversationId },
+    });
+    expect(text(recalled)).not.toContain(secret);
   });
 
   it("refuses a forged token (signed by a key the identity provider never had) with 401 and the resource metadata", async () => {
     const { privateKey } = await generateKeyPair("RS256");
     const now = Math.floor(Date.now() / 1000);
-    const forged = await new SignJWT({ sub: "alice", iss: idp.issuer, aud: idp.audience, iat: now, exp: now + 300 })
+    const forged = await new SignJWT({
+      sub: "alice",
+      iss: idp.issuer,
+      aud: idp.audience,
+      iat: now,
+      exp: now + 300,
+    })
       .setProtectedHeader({ alg: "RS256", kid: "test-key" })
       .sign(privateKey);
     const refused = await initialize(forged);
@@ -339,22 +403,24 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
 
   it("serves the same tools over stdio, as the user whose token SWITCHBOARD_TOKEN holds", async () => {
     const client = new Client({ name: "test-editor", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [join(import.meta.dirname, "..", "dist", "stdio.js")],
-        env: {
-          PATH: process.env.PATH ?? "",
-          LOG_LEVEL: "warn",
-          CAIPE_URL: fleet.supervisor.url,
-          CAIPE_UI_BASE_URL: webUrl,
-          SWITCHBOARD_TOKEN: alice,
-        },
-        stderr: "pipe",
-      }),
-    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(import.meta.dirname, "..", "dist", "stdio.js")],
+      env: {
+        PATH: process.env.PATH ?? "",
+        LOG_LEVEL: "warn",
+        CAIPE_URL: fleet.supervisor.url,
+        CAIPE_UI_BASE_URL: webUrl,
+        SWITCHBOARD_TOKEN: alice,
+      },
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk) => logged.push(String(chunk)));
+    await client.connect(transport);
     clients.push(client);
-    expect(text(await client.callTool({ name: "list_agents", arguments: {} }))).toMatch(/^- jira \(available\)/m);
+    expect(text(await client.callTool({ name: "list_agents", arguments: {} }))).toMatch(
+      /^- jira \(available\)/m,
+    );
     const answer = await client.callTool({
       name: "ask_switchboard",
       arguments: { message: "jira: open issues in OPS" },
@@ -365,7 +431,9 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
   it("writes no user's token to any log, its own or the fleet's", () => {
     expect(logged.length).toBeGreaterThan(0);
     for (const token of [alice, bob]) {
-      const leaked = logged.filter((line) => line.includes(token) || line.includes(token.split(".")[2] ?? token));
+      const leaked = logged.filter(
+        (line) => line.includes(token) || line.includes(token.split(".")[2] ?? token),
+      );
       expect(leaked).toEqual([]);
     }
   });
