@@ -49,6 +49,13 @@ export async function startMcpServer(settings: McpServerSettings, logger: Logger
 
   const app = createMcpExpressApp({ host: settings.host });
   app.get("/health", (_req, res) => res.json({ status: "ok" }));
+  // Ready when the supervisor serves its card: without it no tool can answer.
+  app.get("/ready", async (_req, res) => {
+    const ready = await supervisor.reachable();
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? "ready" : "the supervisor (CAIPE_URL) is not reachable" });
+  });
   const guards = [];
   if (settings.auth.mode === "jwt") {
     const authorization = mcpAuthorization({

@@ -47,6 +47,14 @@ export class Supervisor {
     return body as T;
   }
 
+  /** Whether the supervisor serves its card now (for /ready). */
+  async reachable(): Promise<boolean> {
+    const answer = await fetch(`${this.url}/.well-known/agent-card.json`, {
+      signal: AbortSignal.timeout(3_000),
+    }).catch(() => undefined);
+    return answer?.ok ?? false;
+  }
+
   private connect(): Promise<AgentConnection> {
     this.connection ??= connectAgent(this.url, {
       timeoutMs: this.timeoutMs,

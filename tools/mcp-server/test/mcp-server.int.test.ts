@@ -213,6 +213,11 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     expect(issuer?.authorization_endpoint).toBeDefined();
   });
 
+  it("says it is ready once the supervisor answers", async () => {
+    const ready = await fetch(new URL("/ready", mcp.url));
+    expect(ready.status).toBe(200);
+  });
+
   it("lists its tools and the agents the user may reach, as the user", async () => {
     const client = await connect(alice);
     const { tools } = await client.listTools();
