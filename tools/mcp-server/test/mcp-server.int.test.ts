@@ -126,6 +126,27 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     return client;
   };
 
+  /** The stdio entry as an editor starts it, with `token` as SWITCHBOARD_TOKEN; its stderr (its log) is kept. */
+  const stdioClient = async (token: string) => {
+    const client = new Client({ name: "test-editor", version: "1.0.0" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(import.meta.dirname, "..", "dist", "stdio.js")],
+      env: {
+        PATH: process.env.PATH ?? "",
+        LOG_LEVEL: "debug",
+        CAIPE_URL: fleet.supervisor.url,
+        CAIPE_UI_BASE_URL: webUrl,
+        SWITCHBOARD_TOKEN: token,
+      },
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk) => logged.push(String(chunk)));
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  };
+
   const initialize = (token?: string, url = mcp.url) =>
     fetch(url, {
       method: "POST",
@@ -372,6 +393,17 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     await expect(connect(forged)).rejects.toThrow();
   });
 
+  it("refuses a token dressed as a supervisor's hop token: it names no user here", async () => {
+    const { privateKey } = await generateKeyPair("ES256");
+    const now = Math.floor(Date.now() / 1000);
+    const hop = await new SignJWT({ sub: "alice", act: { sub: "supervisor" }, iat: now, exp: now + 60 })
+      .setProtectedHeader({ alg: "ES256", typ: "switchboard-hop+jwt" })
+      .sign(privateKey);
+    const refused = await initialize(hop);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toContain("hop token");
+  });
+
   it("refuses a token the identity provider issued for another audience", async () => {
     const other = await startMcpServer(
       readMcpServerSettings(serverEnv({ AUTH_AUDIENCE: "urn:switchboard:another-app" })),
@@ -407,22 +439,7 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
   });
 
   it("serves the same tools over stdio, as the user whose token SWITCHBOARD_TOKEN holds", async () => {
-    const client = new Client({ name: "test-editor", version: "1.0.0" });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(import.meta.dirname, "..", "dist", "stdio.js")],
-      env: {
-        PATH: process.env.PATH ?? "",
-        LOG_LEVEL: "warn",
-        CAIPE_URL: fleet.supervisor.url,
-        CAIPE_UI_BASE_URL: webUrl,
-        SWITCHBOARD_TOKEN: alice,
-      },
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (chunk) => logged.push(String(chunk)));
-    await client.connect(transport);
-    clients.push(client);
+    const client = await stdioClient(alice);
     expect(text(await client.callTool({ name: "list_agents", arguments: {} }))).toMatch(
       /^- jira \(available\)/m,
     );
@@ -431,6 +448,32 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
       arguments: { message: "jira: open issues in OPS" },
     });
     expect((answer.structuredContent as Record<string, string>).answer).toContain("OPS-");
+  });
+
+  it("over stdio, a forged SWITCHBOARD_TOKEN gets the supervisor's refusal, and nothing", async () => {
+    const { privateKey } = await generateKeyPair("RS256");
+    const now = Math.floor(Date.now() / 1000);
+    const forged = await new SignJWT({
+      sub: "alice",
+      iss: idp.issuer,
+      aud: idp.audience,
+      iat: now,
+      exp: now + 300,
+    })
+      .setProtectedHeader({ alg: "RS256", kid: "test-key" })
+      .sign(privateKey);
+    const client = await stdioClient(forged);
+    const agents = await client.callTool({ name: "list_agents", arguments: {} });
+    expect(agents.isError).toBe(true);
+    expect(text(agents)).toContain("Unauthorized");
+    expect(text(agents)).not.toContain("jira");
+    const asked = await client.callTool({
+      name: "ask_switchboard",
+      arguments: { message: "jira: open issues in OPS" },
+    });
+    expect(asked.isError).toBe(true);
+    expect(text(asked)).not.toContain("OPS-");
+    expect(text(asked)).not.toContain(forged);
   });
 
   it("writes no user's token to any log, its own or the fleet's", () => {

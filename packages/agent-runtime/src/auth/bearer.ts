@@ -179,6 +179,13 @@ export async function verifyUserToken(
   settings: Extract<AuthSettings, { mode: "jwt" }>,
   token: string,
 ): Promise<AuthenticatedCaller | string> {
+  const { decodeProtectedHeader } = await import("jose");
+  try {
+    if (decodeProtectedHeader(token).typ === HOP_TYPE)
+      return "the token is a supervisor's hop token, made for one agent: sign in with your own";
+  } catch {
+    // Not a JWT at all: verified() says so.
+  }
   return verified({ ...settings, hop: undefined }, token);
 }
 
