@@ -326,6 +326,19 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     expect(jira.issues.filter((issue) => issue.summary === summary)).toHaveLength(0);
   });
 
+  it("a confirmation the user dismisses (cancel) waits, with the web chat's link, and changes nothing", async () => {
+    const client = await connect(alice, () => "cancel");
+    const summary = "Dismissed for now";
+    const result = await client.callTool({
+      name: "ask_switchboard",
+      arguments: { message: `jira: create a bug in PLAT: ${summary}` },
+    });
+    const { conversation_id: conversationId, state } = result.structuredContent as Record<string, string>;
+    expect(state).toBe("input-required");
+    expect(text(result)).toContain(`${webUrl}/c/${conversationId}`);
+    expect(jira.issues.filter((issue) => issue.summary === summary)).toHaveLength(0);
+  });
+
   it("tells a client that cannot ask to approve in the web chat, with a link to the conversation, and changes nothing", async () => {
     const client = await connect(alice);
     const summary = "Needs the web chat";
