@@ -18,7 +18,8 @@ export function userTokenVerifier(auth: JwtSettings): OAuthTokenVerifier {
   return {
     async verifyAccessToken(token) {
       const caller = await verifyUserToken(auth, token);
-      if (typeof caller === "string") throw new InvalidTokenError(caller);
+      // The reason goes into WWW-Authenticate's quoted error_description: no double quotes in it.
+      if (typeof caller === "string") throw new InvalidTokenError(caller.replaceAll('"', "'"));
       const { exp, scope, azp, client_id } = caller.claims as Record<string, unknown>;
       return {
         token,
