@@ -47,5 +47,5 @@ export {
   serviceNameFor,
 } from "./names.js";
 export { AGENT_NODE_ARGS } from "./node.js";
-export { CONTRACT_PORTS, HOST_PORTS, WEB_UI_PORT } from "./ports.js";
+export { CONTRACT_PORTS, HOST_PORTS, MCP_SERVER_PORT, WEB_UI_PORT } from "./ports.js";
 export { AGENT_READY, type AgentReady, announceReady, READY_CHANNEL_ENV, readyMessage } from "./ready.js";

@@ -33,3 +33,6 @@ export const HOST_PORTS: Readonly<Record<string, number>> = {
 
 /** The web chat's port (CAIPE's UI port). */
 export const WEB_UI_PORT = 3000;
+
+/** The MCP server's port (tools/mcp-server): beside the web chat's 3000 and the Slack relay's 3001. */
+export const MCP_SERVER_PORT = 3002;

@@ -169,6 +169,26 @@ function bearerIn(header: string | undefined): string | undefined {
   return /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim() || undefined;
 }
 
+/**
+ * The user a bearer token names, verified exactly as every agent verifies it (issuer, audience,
+ * expiry, age, signature), or why it is refused (words for a 401): for a service that takes users'
+ * tokens on another protocol (the MCP server). A supervisor's hop or directory token names no user
+ * there and is refused.
+ */
+export async function verifyUserToken(
+  settings: Extract<AuthSettings, { mode: "jwt" }>,
+  token: string,
+): Promise<AuthenticatedCaller | string> {
+  const { decodeProtectedHeader } = await import("jose");
+  try {
+    if (decodeProtectedHeader(token).typ === HOP_TYPE)
+      return "the token is a supervisor's hop token, made for one agent: sign in with your own";
+  } catch {
+    // Not a JWT at all: verified() says so.
+  }
+  return verified({ ...settings, hop: undefined }, token);
+}
+
 /** The caller a token names, or why it was refused (words for the 401). */
 async function verified(
   settings: Extract<AuthSettings, { mode: "jwt" }>,
