@@ -106,8 +106,11 @@ export function buildDelegatingGraph(
   if (!model.bindTools) throw new Error("A delegating agent's model must support tool calling.");
   const { memories, ownTools } = hops;
   // The agent's own tools (the supervisor's `remember`), run by `delegate` beside the hops, each
-  // call decided by the agent's policy and audited by the runtime's one guard.
-  const routed = model.bindTools([callAgentTool, ...(ownTools?.tools ?? [])]);
+  // call decided by the agent's policy and audited by the runtime's one guard. Bound at each model
+  // call: they may change while the agent runs (the supervisor's knowledge base joins when its
+  // server comes up).
+  const bindTools = model.bindTools.bind(model);
+  const routed = () => bindTools([callAgentTool, ...(ownTools?.tools ?? [])]);
 
   const callModel = async (state: State, config: LangGraphRunnableConfig) => {
     const turn = turnOf(config);
@@ -130,7 +133,7 @@ export function buildDelegatingGraph(
         message,
         roomLeft(context?.budget.maxTokens, [new SystemMessage(prompt), ...sent.messages]),
       );
-      const response = await routed.invoke([
+      const response = await routed().invoke([
         new SystemMessage(recalled ? `${prompt}\n\n${recalled}` : prompt),
         ...sent.messages,
       ]);
