@@ -4,6 +4,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Access } from "../authz/access.js";
 import type { AgentTool } from "../tools/define-tool.js";
+import { toolResultsMiddleware } from "./agent-graph.js";
 import { guardCallsMiddleware } from "./guard-calls.js";
 
 /** Tools a graph of an agent's own runs itself, each call through the runtime's one guard. */
@@ -23,7 +24,8 @@ export interface GuardedTools {
 export function guardedTools(tools: AgentTool[], access: Access): GuardedTools {
   const byName = new Map(tools.map((entry) => [entry.tool.name, entry]));
   const wrap = guardCallsMiddleware(tools, access).wrapToolCall;
-  if (!wrap) throw new Error("the call guard has no wrapToolCall");
+  const results = toolResultsMiddleware.wrapToolCall;
+  if (!wrap || !results) throw new Error("the call guard has no wrapToolCall");
   return {
     tools: tools.map((entry) => entry.tool),
     has: (name) => byName.has(name),
@@ -38,16 +40,21 @@ export function guardedTools(tools: AgentTool[], access: Access): GuardedTools {
         state: { messages: [] },
         runtime: { context: config.context, signal: config.signal },
       } as unknown as Parameters<typeof wrap>[0];
-      const result = await wrap(request, async (allowed) => {
-        // The guard hands the tool bound to this call's context (AgentTool.forCall).
-        const bound = (allowed.tool ?? entry.tool) as StructuredToolInterface;
-        const output: unknown = await bound.invoke(allowed.toolCall.args, config);
-        return new ToolMessage({
-          content: typeof output === "string" ? output : JSON.stringify(output),
-          tool_call_id: toolCall.id ?? "",
-          name: toolCall.name,
-        });
-      });
+      // Inside the guard, as in the standard agent's graph: a tool that fails is answered to the model
+      // (the turn goes on), and a long result is trimmed.
+      const result = await wrap(request, (allowed) =>
+        results(allowed, async (call) => {
+          // The guard hands the tool bound to this call's context (AgentTool.forCall).
+          const bound = (call.tool ?? entry.tool) as StructuredToolInterface;
+          const output: unknown = await bound.invoke(call.toolCall.args, config);
+          return new ToolMessage({
+            // Text, or an MCP tool's content blocks as they came (the model reads them, trimming counts them).
+            content: typeof output === "string" || Array.isArray(output) ? output : JSON.stringify(output),
+            tool_call_id: toolCall.id ?? "",
+            name: toolCall.name,
+          });
+        }),
+      );
       if (!ToolMessage.isInstance(result))
         throw new Error(`${toolCall.name}: the guard answered with a command`);
       return result;
