@@ -90,7 +90,10 @@ export const supervisorAgent: AgentDefinition = {
         telemetry: new HopTelemetry(metrics),
         mayReach,
         memories,
-        ownTools: joinedTools([() => memoryTools, () => knowledge?.tools()]),
+        ownTools: joinedTools(
+          [() => memoryTools, () => knowledge?.tools()],
+          knowledge ? (turn) => knowledge.prepare(turn) : undefined,
+        ),
       },
       checkpointer,
       context ? { summarize: contextSummarizer(model, context, logger), budget: context } : undefined,

@@ -5,10 +5,15 @@ import type { GuardedTools } from "@switchboard/agent-runtime";
  * its server is connected. Each part is read at every model call, so tools that join later are
  * offered from the next one on; every call still goes through its part's guard.
  */
-export function joinedTools(parts: Array<() => GuardedTools | undefined>): GuardedTools {
+export function joinedTools(
+  parts: Array<() => GuardedTools | undefined>,
+  /** What must happen before a model call, for the turn (the knowledge base listing its tools as a user). */
+  prepare?: GuardedTools["prepare"],
+): GuardedTools {
   const current = () => parts.map((part) => part()).filter((part) => part !== undefined);
   const owner = (name: string) => current().find((part) => part.has(name));
   return {
+    ...(prepare ? { prepare } : {}),
     get tools() {
       return current().flatMap((part) => part.tools);
     },

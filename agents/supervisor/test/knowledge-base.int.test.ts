@@ -65,9 +65,11 @@ describe("the supervisor's knowledge base (ENABLE_RAG, RAG_SERVER_URL)", () => {
   let idp: IdentityProvider;
   let llm: ScriptedLlm;
   let rag: RagServer;
+  /** CAIPE's default: tools are listed only to a caller with a token. */
+  let locked: RagServer;
   let late: RagServer | undefined;
   let latePort: number;
-  const supervisors: Record<"kb" | "late" | "off", AgentProcess> = {} as never;
+  const supervisors: Record<"kb" | "late" | "off" | "locked", AgentProcess> = {} as never;
   const tokens: Record<string, string> = {};
 
   const ask = async (which: keyof typeof supervisors, user: string, text: string) => {
@@ -93,6 +95,7 @@ describe("the supervisor's knowledge base (ENABLE_RAG, RAG_SERVER_URL)", () => {
       freePort(),
       freePort(),
       freePort(),
+      freePort(),
     ]);
     latePort = ports[3] as number;
     rag = await startRagServer({
@@ -102,6 +105,12 @@ describe("the supervisor's knowledge base (ENABLE_RAG, RAG_SERVER_URL)", () => {
         { id: "incidents", readers: ["security"] },
       ],
       documents: [RUNBOOK, INCIDENT],
+    });
+    locked = await startRagServer({
+      idp,
+      requireToken: true,
+      datasources: [{ id: "runbooks", readers: ["platform"] }],
+      documents: [RUNBOOK],
     });
     for (const user of ["alice", "bob", "carol"]) tokens[user] = await signIn(idp, user);
     const common = {
@@ -114,7 +123,7 @@ describe("the supervisor's knowledge base (ENABLE_RAG, RAG_SERVER_URL)", () => {
       ...hopKeys(),
       AUTHZ_POLICY_FILE: policyFile,
     };
-    const [kb, down, off] = await Promise.all([
+    const [kb, down, off, lockedOut] = await Promise.all([
       startAgent("supervisor", ports[0] as number, {
         ...common,
         ...testMongoEnv(uniqueDbName("rag-kb")),
@@ -134,12 +143,18 @@ describe("the supervisor's knowledge base (ENABLE_RAG, RAG_SERVER_URL)", () => {
         ...testMongoEnv(uniqueDbName("rag-off")),
         RAG_SERVER_URL: rag.url,
       }),
+      startAgent("supervisor", ports[4] as number, {
+        ...common,
+        ...testMongoEnv(uniqueDbName("rag-locked")),
+        ENABLE_RAG: "true",
+        RAG_SERVER_URL: locked.url,
+      }),
     ]);
-    Object.assign(supervisors, { kb, late: down, off });
+    Object.assign(supervisors, { kb, late: down, off, locked: lockedOut });
   });
   afterAll(async () => {
     await Promise.all(Object.values(supervisors).map((agent) => agent.kill("SIGTERM")));
-    await Promise.all([rag?.close(), late?.close(), llm?.close(), idp?.close()]);
+    await Promise.all([rag?.close(), locked?.close(), late?.close(), llm?.close(), idp?.close()]);
   });
 
   it("searches the knowledge base with the user's own token and answers with the result and its link", async () => {
@@ -212,6 +227,25 @@ describe("the supervisor's knowledge base (ENABLE_RAG, RAG_SERVER_URL)", () => {
     const again = await ask("late", "alice", "kb: How do we rotate the staging certificates?");
     expect(again.text).toContain("certbot renew");
     expect(late.calls).toEqual([expect.objectContaining({ tool: "search", subject: "alice" })]);
+  });
+
+  it("takes the tools of a server that lists them only to a signed-in user (CAIPE's default) with the first caller's own token", async () => {
+    await expect
+      .poll(() => supervisors.locked.logs(), { timeout: 20_000 })
+      .toContain("lists its tools only to a signed-in user");
+    // Nothing was listed without a token: the listing was refused, and no tool was offered yet.
+    expect(locked.requests).toContain("POST /mcp 401");
+    const answer = await ask("locked", "bob", "kb: How do we rotate the staging certificates?");
+    expect(answer.text).toContain("certbot renew");
+    expect(supervisors.locked.logs()).toContain("Knowledge base connected");
+    const later = await ask("locked", "alice", "kb: How do we rotate the staging certificates?");
+    expect(later.text).toContain("certbot renew");
+    // Each call went with its own caller's token.
+    expect(locked.calls.map(({ subject, token }) => [subject, token])).toEqual([
+      ["bob", tokens.bob],
+      ["alice", tokens.alice],
+    ]);
+    expect(supervisors.locked.logs()).not.toContain(tokens.bob as string);
   });
 
   it("offers no knowledge base tool when ENABLE_RAG is unset, whatever RAG_SERVER_URL says", async () => {

@@ -114,6 +114,7 @@ export function buildDelegatingGraph(
 
   const callModel = async (state: State, config: LangGraphRunnableConfig) => {
     const turn = turnOf(config);
+    await ownTools?.prepare?.(turn);
     const prompt = hops.prompt(hops.roster, (agent) => hops.mayReach(agent, turn?.caller));
     const message = lastUserText(state.messages);
     // `refused`: the provider said the conversation is too long for the model; summarized now.

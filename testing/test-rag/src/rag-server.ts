@@ -16,6 +16,11 @@ export interface RagServerOptions {
   documents: RagDocument[];
   /** Whose tokens it accepts (the test identity provider's). */
   idp: { jwksUrl: string; issuer: string; audience: string };
+  /**
+   * CAIPE's MCP_AUTH_ENABLED=true (its default): every /mcp request needs a valid token, the tool
+   * listing included (401 otherwise). Default false: tools are listed to anyone.
+   */
+  requireToken?: boolean;
   /** Default: a free port. */
   port?: number;
 }
@@ -53,7 +58,7 @@ interface Caller {
  * A RAG server as CAIPE's answers its MCP clients: `GET /health`, `GET /healthz` (with its `config`),
  * and at `/mcp` (Streamable HTTP, each request on its own) CAIPE's three built-in tools with its input
  * schemas. A bearer token is verified on every request (a bad one is a 401, as CAIPE's middleware
- * answers); listing tools needs none, and a call without one reads nothing. Each call reads only the
+ * answers); listing tools needs none unless `requireToken`, and a call without one reads nothing. Each call reads only the
  * datasources the token's groups may read (see Knowledge).
  */
 export async function startRagServer(options: RagServerOptions): Promise<RagServer> {
@@ -118,6 +123,10 @@ export async function startRagServer(options: RagServerOptions): Promise<RagServ
     if (caller === "refused") {
       requests.push(`${req.method} /mcp 401`);
       return json(401, { error: "unauthorized", reason: "Invalid or expired token." });
+    }
+    if (options.requireToken && !caller.token) {
+      requests.push(`${req.method} /mcp 401`);
+      return json(401, { error: "unauthorized", reason: "Missing or malformed Authorization header." });
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);

@@ -3,6 +3,7 @@ import {
   connectMcpServer,
   type GuardedTools,
   type SharedMcpServer,
+  type TurnContext,
 } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
 import { checkRagHealth } from "./health.js";
@@ -29,6 +30,11 @@ interface Connected {
 export class KnowledgeBase {
   private connected: Connected | undefined;
   private unavailable: string | undefined;
+  /**
+   * The server is up but lists its tools only to a signed-in user (CAIPE's MCP_AUTH_ENABLED, on by
+   * default): they are listed with the next signed-in caller's own token, at most once a wait.
+   */
+  private listsToUsers: { next: number; listing?: Promise<void> } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly stopping = new AbortController();
 
@@ -50,6 +56,21 @@ export class KnowledgeBase {
     void this.attempt();
   }
 
+  /**
+   * Before a model call: when the server lists its tools only to a signed-in user, lists them with
+   * this caller's own token (the turn waits for it, at most the connection's timeout).
+   */
+  async prepare(turn: TurnContext | undefined): Promise<void> {
+    const waiting = this.listsToUsers;
+    if (this.connected || !waiting || !turn?.token || !turn.principal.authenticated) return;
+    if (!waiting.listing && Date.now() < waiting.next) return;
+    waiting.listing ??= this.connect({ principal: turn.principal, token: turn.token }).finally(() => {
+      waiting.listing = undefined;
+      waiting.next = Date.now() + this.settings.retryMs;
+    });
+    await waiting.listing;
+  }
+
   /** The knowledge base's tools behind the supervisor's guard; undefined while its server is down. */
   tools(): GuardedTools | undefined {
     return this.connected?.tools;
@@ -69,10 +90,17 @@ export class KnowledgeBase {
   }
 
   private async attempt(): Promise<void> {
-    const { url } = this.settings;
-    const health = await checkRagHealth(url, this.stopping.signal);
+    const health = await checkRagHealth(this.settings.url, this.stopping.signal);
     if (this.stopping.signal.aborted) return;
     if (!health.up) return this.down(health.reason);
+    await this.connect(undefined);
+  }
+
+  /** Connects and lists the tools: without a token at start, or as `listAs` for a server that asks for one. */
+  private async connect(
+    listAs: (Pick<TurnContext, "principal"> & { token: string }) | undefined,
+  ): Promise<void> {
+    const { url } = this.settings;
     let server: SharedMcpServer;
     try {
       server = await connectMcpServer(
@@ -84,10 +112,21 @@ export class KnowledgeBase {
           logger: this.deps.logger,
           timeoutMs: CONNECT_TIMEOUT_MS,
           source: "RAG_SERVER_URL",
+          ...(listAs ? { listAs } : {}),
         },
       );
     } catch (error) {
-      return this.down(error instanceof Error ? error.message : String(error));
+      const reason = error instanceof Error ? error.message : String(error);
+      if (listAs) {
+        this.deps.logger.warn(
+          { ragServer: url, reason },
+          "The RAG server's tools could not be listed with the user's token; a later turn tries again",
+        );
+        return;
+      }
+      // The runtime's words for a listing the server refused without a user's token (HTTP 401 or 403).
+      if (/\bHTTP 40[13]\b/.test(reason)) return this.awaitUser();
+      return this.down(reason);
     }
     if (this.stopping.signal.aborted) {
       await server.close();
@@ -99,9 +138,19 @@ export class KnowledgeBase {
     const tools = this.deps.guardTools(server.tools({ asks: () => false }));
     this.connected = { server, tools };
     this.unavailable = undefined;
+    this.listsToUsers = undefined;
     this.deps.logger.info(
       { ragServer: url, tools: server.toolNames },
       "Knowledge base connected: the RAG server's tools are offered to the model",
+    );
+  }
+
+  private awaitUser(): void {
+    this.listsToUsers = { next: 0 };
+    this.unavailable = undefined;
+    this.deps.logger.info(
+      { ragServer: this.settings.url },
+      "The RAG server lists its tools only to a signed-in user: they are listed with the next signed-in caller's own token",
     );
   }
 

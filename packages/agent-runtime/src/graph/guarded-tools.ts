@@ -3,6 +3,7 @@ import type { ToolCall } from "@langchain/core/messages/tool";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Access } from "../authz/access.js";
+import type { TurnContext } from "../context/turn-context.js";
 import type { AgentTool } from "../tools/define-tool.js";
 import { toolResultsMiddleware } from "./agent-graph.js";
 import { guardCallsMiddleware } from "./guard-calls.js";
@@ -18,6 +19,12 @@ export interface GuardedTools {
    * confirmation, and allowed changes (and `audited` tools) are on record.
    */
   call(toolCall: ToolCall, config: LangGraphRunnableConfig): Promise<ToolMessage>;
+  /**
+   * Called by the graph with the turn before each model call, before `tools` is read: tools that
+   * can only be had for a signed-in user (an MCP server that lists them only with a user's token)
+   * join here.
+   */
+  prepare?(turn: TurnContext | undefined): Promise<void>;
 }
 
 /** `tools` behind the guard `access` decides with: what GraphDeps.guardTools gives an agent's own graph. */
