@@ -7,7 +7,10 @@ import { deleteFromSubagents } from "./delete-cascade.js";
 import { readConfiguredAgentsSettings } from "./env.js";
 import { serveFleetLinkedTokens } from "./linked-tokens-route.js";
 import { serveFleetMemories } from "./memory-route.js";
+import { joinedTools } from "./own-tools.js";
 import { supervisorPrompt } from "./prompt.js";
+import { KnowledgeBase } from "./rag/knowledge-base.js";
+import { readRagSettings } from "./rag/settings.js";
 import { howToEnable, readSubagents } from "./subagents-env.js";
 import { serveSubagents } from "./subagents-route.js";
 
@@ -51,7 +54,8 @@ export const supervisorAgent: AgentDefinition = {
     const { agents, problems } = readSubagents(env);
     for (const problem of problems) logger.error(problem);
     const configured = readConfiguredAgentsSettings(env);
-    if (agents.length === 0 && !configured)
+    const rag = readRagSettings(env);
+    if (agents.length === 0 && !configured && !rag)
       logger.warn(
         "No subagents are enabled: set ENABLE_<AGENT>=true and <AGENT>_AGENT_URL, or DYNAMIC_AGENTS_URL for configured agents.",
       );
@@ -80,18 +84,30 @@ export const supervisorAgent: AgentDefinition = {
     serveFleetAudit({ agent, routes, audit, mayReach }, roster);
     serveFleetLinkedTokens({ routes, mayReach }, roster);
     serveFleetMemories({ routes, userData, mayReach }, roster);
-    logger.debug({ prompt: supervisorPrompt(roster) }, "supervisor prompt");
+    // ENABLE_RAG: a CAIPE RAG server's tools, offered while its server is up (rag/knowledge-base.ts).
+    const knowledge = rag ? new KnowledgeBase(rag, { env, logger, guardTools }) : undefined;
+    knowledge?.start();
+    if (knowledge) onClose(() => knowledge.close());
+    const prompt = (current: Roster, mayReach: (agent: string) => boolean) =>
+      knowledge
+        ? `${supervisorPrompt(current, mayReach)}\n\n${knowledge.prompt()}`
+        : supervisorPrompt(current, mayReach);
+    logger.debug({ prompt: prompt(roster, () => true) }, "supervisor prompt");
+    // `remember` and the knowledge base's tools go through the same policy and audit as every agent's tools.
+    const memoryTools = guardTools(memories?.tools ?? []);
     return buildDelegatingGraph(
       model,
       {
         roster,
-        prompt: supervisorPrompt,
+        prompt,
         howToAdd: howToEnable,
         telemetry: new HopTelemetry(metrics),
         mayReach,
         memories,
-        // `remember` goes through the same policy and audit as every agent's tools.
-        ownTools: guardTools(memories?.tools ?? []),
+        ownTools: joinedTools(
+          [() => memoryTools, () => knowledge?.tools()],
+          knowledge ? (turn) => knowledge.prepare(turn) : undefined,
+        ),
       },
       checkpointer,
       context ? { summarize: contextSummarizer(model, context, logger), budget: context } : undefined,

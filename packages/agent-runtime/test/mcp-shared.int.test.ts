@@ -10,6 +10,7 @@ import {
   DeskStore,
   fingerprint,
   type McpSseServer,
+  startDeskHttpServer,
   startMcpSseServer,
 } from "@switchboard-testing/test-mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -299,5 +300,41 @@ describe("a shared SSE server that receives the user's own token", () => {
       }),
     ).rejects.toThrow(/401|nauthori[sz]ed|token/i);
     expect(sse.requests.length).toBe(calls);
+  });
+});
+
+describe("a shared server that lists its tools only to a signed-in user (listAs)", () => {
+  const log = new CapturedLog();
+  const USER_TOKEN = "user-listing-token-5c2e";
+  const alice = { subject: "alice", groups: [], authenticated: true };
+
+  it("lists them on the caller's own connection, with their token, and no shared connection is opened", async () => {
+    const server = await startDeskHttpServer({ stateFile: stateFile(), token: USER_TOKEN });
+    try {
+      const config = { url: server.url, forwardUserToken: true };
+      // Without a caller the listing is refused: the server wants a token.
+      await expect(
+        connectMcpServer({ name: "locked", config }, { env: {}, logger: log.logger, timeoutMs: 5_000 }),
+      ).rejects.toThrow(/refused the credentials \(HTTP 401\)/);
+      const locked = await connectMcpServer(
+        { name: "locked", config },
+        { env: {}, logger: log.logger, timeoutMs: 5_000, listAs: { principal: alice, token: USER_TOKEN } },
+      );
+      expect(locked.toolNames).toContain("list_tickets");
+      await locked.close();
+      // Only 401s came without the token: nothing else was asked of the server.
+      expect(server.requests.filter((line) => line.endsWith(" 401"))).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses to list with a user's token a server that is not set to receive it", async () => {
+    await expect(
+      connectMcpServer(
+        { name: "static", config: { url: "http://127.0.0.1:1/mcp", forwardUserToken: false } },
+        { env: {}, logger: log.logger, timeoutMs: 5_000, listAs: { principal: alice, token: USER_TOKEN } },
+      ),
+    ).rejects.toThrow(/does not receive.*forwardUserToken/);
   });
 });

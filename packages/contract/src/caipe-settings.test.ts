@@ -4,18 +4,24 @@ import { isFeatureFlag, unusedCaipeSettings } from "./caipe-settings.js";
 describe("CAIPE settings Switchboard does not use", () => {
   it("are named at start-up, one line per group, with why", () => {
     const lines = unusedCaipeSettings({
-      ENABLE_RAG: "true",
-      RAG_SERVER_URL: "http://rag-server:9446",
+      ENABLE_GRAPH_RAG: "true",
+      RAG_SERVER_PORT: "9446",
       KEYCLOAK_CLIENT_SECRET: "caipe-platform-dev-secret",
       KEYCLOAK_REALM: "caipe",
       ATLASSIAN_TOKEN: "read by the Jira agent",
     });
     expect(lines).toEqual([
-      "ENABLE_RAG=true, RAG_SERVER_URL=http://rag-server:9446: Switchboard has no RAG server or ingestors; ignored.",
+      expect.stringMatching(
+        /^ENABLE_GRAPH_RAG=true, RAG_SERVER_PORT=9446: Switchboard has no RAG server or ingestors of its own/,
+      ),
       expect.stringMatching(/^KEYCLOAK_CLIENT_SECRET, KEYCLOAK_REALM=caipe: Switchboard needs no Keycloak/),
     ]);
     // A secret is named, never shown.
     expect(lines.join("\n")).not.toContain("caipe-platform-dev-secret");
+  });
+
+  it("take ENABLE_RAG and RAG_SERVER_URL: the supervisor uses a CAIPE RAG server's tools", () => {
+    expect(unusedCaipeSettings({ ENABLE_RAG: "true", RAG_SERVER_URL: "http://rag-server:9446" })).toEqual([]);
   });
 
   it("say nothing of what asks for nothing: flags off, blanks, A2A over HTTP", () => {

@@ -87,10 +87,18 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
     why: "Agent Forge is not part of Switchboard; a new agent is `pnpm new-agent <name>`",
   },
   {
+    // Not ENABLE_RAG nor RAG_SERVER_URL: the supervisor takes a CAIPE RAG server's tools over MCP
+    // (agents/supervisor/src/rag/). What is left configures the RAG server and its ingestors.
     names: [
-      "ENABLE_RAG",
       "ENABLE_GRAPH_RAG",
-      "RAG_*",
+      "RAG_URL",
+      "RAG_ENABLED",
+      "RAG_SERVER_PORT",
+      "RAG_SERVER_LOG_LEVEL",
+      "RAG_MAX_*",
+      "RAG_MCP_SERVER_IDS",
+      "RAG_TRUSTED_INGESTOR_CLIENT_IDS",
+      "RAG_ADMIN_BYPASS_DISABLED",
       "RBAC_INGESTONLY_GROUPS",
       "RBAC_CLIENT_CREDENTIALS_ROLE",
       "INGESTOR_OIDC_*",
@@ -99,7 +107,7 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
       "CLUSTER_NAME",
     ],
     inert: OFF,
-    why: "Switchboard has no RAG server or ingestors",
+    why: "Switchboard has no RAG server or ingestors of its own (the supervisor uses CAIPE's through ENABLE_RAG and RAG_SERVER_URL)",
   },
   {
     names: [
@@ -235,7 +243,12 @@ export function unusedCaipeSettings(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** Switchboard's own ENABLE_* settings: feature flags, not agents. */
-const FEATURE_FLAGS = new Set(["ENABLE_AUTO_COMPRESSION", "ENABLE_TRACING", "ENABLE_FACT_EXTRACTION"]);
+const FEATURE_FLAGS = new Set([
+  "ENABLE_AUTO_COMPRESSION",
+  "ENABLE_TRACING",
+  "ENABLE_FACT_EXTRACTION",
+  "ENABLE_RAG",
+]);
 
 /**
  * Whether an `ENABLE_<NAME>` variable turns a feature on rather than routing to an agent: the

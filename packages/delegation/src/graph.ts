@@ -106,11 +106,15 @@ export function buildDelegatingGraph(
   if (!model.bindTools) throw new Error("A delegating agent's model must support tool calling.");
   const { memories, ownTools } = hops;
   // The agent's own tools (the supervisor's `remember`), run by `delegate` beside the hops, each
-  // call decided by the agent's policy and audited by the runtime's one guard.
-  const routed = model.bindTools([callAgentTool, ...(ownTools?.tools ?? [])]);
+  // call decided by the agent's policy and audited by the runtime's one guard. Bound at each model
+  // call: they may change while the agent runs (the supervisor's knowledge base joins when its
+  // server comes up).
+  const bindTools = model.bindTools.bind(model);
+  const routed = () => bindTools([callAgentTool, ...(ownTools?.tools ?? [])]);
 
   const callModel = async (state: State, config: LangGraphRunnableConfig) => {
     const turn = turnOf(config);
+    await ownTools?.prepare?.(turn);
     const prompt = hops.prompt(hops.roster, (agent) => hops.mayReach(agent, turn?.caller));
     const message = lastUserText(state.messages);
     // `refused`: the provider said the conversation is too long for the model; summarized now.
@@ -130,7 +134,7 @@ export function buildDelegatingGraph(
         message,
         roomLeft(context?.budget.maxTokens, [new SystemMessage(prompt), ...sent.messages]),
       );
-      const response = await routed.invoke([
+      const response = await routed().invoke([
         new SystemMessage(recalled ? `${prompt}\n\n${recalled}` : prompt),
         ...sent.messages,
       ]);

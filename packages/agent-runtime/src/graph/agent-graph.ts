@@ -64,7 +64,7 @@ export function buildAgentGraph({
   return agent.graph as unknown as TurnGraph;
 }
 
-const toolResultsMiddleware = createMiddleware({
+export const toolResultsMiddleware = createMiddleware({
   name: "SwitchboardToolResults",
   wrapToolCall: async (request, handler) => {
     try {

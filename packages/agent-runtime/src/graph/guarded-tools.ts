@@ -3,7 +3,9 @@ import type { ToolCall } from "@langchain/core/messages/tool";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Access } from "../authz/access.js";
+import type { TurnContext } from "../context/turn-context.js";
 import type { AgentTool } from "../tools/define-tool.js";
+import { toolResultsMiddleware } from "./agent-graph.js";
 import { guardCallsMiddleware, offeredTools } from "./guard-calls.js";
 
 /** Tools a graph of an agent's own runs itself, each call through the runtime's one guard. */
@@ -17,13 +19,20 @@ export interface GuardedTools {
    * confirmation, and allowed changes (and `audited` tools) are on record.
    */
   call(toolCall: ToolCall, config: LangGraphRunnableConfig): Promise<ToolMessage>;
+  /**
+   * Called by the graph with the turn before each model call, before `tools` is read: tools that
+   * can only be had for a signed-in user (an MCP server that lists them only with a user's token)
+   * join here.
+   */
+  prepare?(turn: TurnContext | undefined): Promise<void>;
 }
 
 /** `tools` behind the guard `access` decides with: what GraphDeps.guardTools gives an agent's own graph. */
 export function guardedTools(tools: AgentTool[], access: Access): GuardedTools {
   const byName = new Map(tools.map((entry) => [entry.tool.name, entry]));
   const wrap = guardCallsMiddleware(tools, access).wrapToolCall;
-  if (!wrap) throw new Error("the call guard has no wrapToolCall");
+  const results = toolResultsMiddleware.wrapToolCall;
+  if (!wrap || !results) throw new Error("the call guard has no wrapToolCall");
   return {
     tools: offeredTools(tools),
     has: (name) => byName.has(name),
@@ -38,16 +47,21 @@ export function guardedTools(tools: AgentTool[], access: Access): GuardedTools {
         state: { messages: [] },
         runtime: { context: config.context, signal: config.signal },
       } as unknown as Parameters<typeof wrap>[0];
-      const result = await wrap(request, async (allowed) => {
-        // The guard hands the tool bound to this call's context (AgentTool.forCall).
-        const bound = (allowed.tool ?? entry.tool) as StructuredToolInterface;
-        const output: unknown = await bound.invoke(allowed.toolCall.args, config);
-        return new ToolMessage({
-          content: typeof output === "string" ? output : JSON.stringify(output),
-          tool_call_id: toolCall.id ?? "",
-          name: toolCall.name,
-        });
-      });
+      // Inside the guard, as in the standard agent's graph: a tool that fails is answered to the model
+      // (the turn goes on), and a long result is trimmed.
+      const result = await wrap(request, (allowed) =>
+        results(allowed, async (call) => {
+          // The guard hands the tool bound to this call's context (AgentTool.forCall).
+          const bound = (call.tool ?? entry.tool) as StructuredToolInterface;
+          const output: unknown = await bound.invoke(call.toolCall.args, config);
+          return new ToolMessage({
+            // Text, or an MCP tool's content blocks as they came (the model reads them, trimming counts them).
+            content: typeof output === "string" || Array.isArray(output) ? output : JSON.stringify(output),
+            tool_call_id: toolCall.id ?? "",
+            name: toolCall.name,
+          });
+        }),
+      );
       if (!ToolMessage.isInstance(result))
         throw new Error(`${toolCall.name}: the guard answered with a command`);
       return result;

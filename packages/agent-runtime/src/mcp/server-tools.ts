@@ -5,7 +5,7 @@ import type { Progress as McpProgress, Tool as McpToolDefinition } from "@modelc
 import { type Logger, SwitchboardError } from "@switchboard/common";
 import type { ToolCallContext } from "../context/tool-call-context.js";
 import type { AgentTool } from "../tools/define-tool.js";
-import type { McpClientMethods, McpServerConnection } from "./connection.js";
+import type { McpCaller, McpClientMethods, McpServerConnection } from "./connection.js";
 import type { McpServerSettings } from "./settings.js";
 
 /** Which of a server's tools an agent gets, under what names, and which of them ask first. */
@@ -59,14 +59,23 @@ export class McpServerTools {
    */
   static async open(
     settings: McpServerSettings,
-    options: { agent: string; logger: Logger; timeoutMs: number },
+    options: {
+      agent: string;
+      logger: Logger;
+      timeoutMs: number;
+      /**
+       * Lists the tools on this caller's own connection, with their token, instead of the shared one:
+       * for a server that lists its tools only to a signed-in user (it must receive the user's token).
+       */
+      listAs?: McpCaller;
+    },
   ): Promise<McpServerTools> {
     // Loaded only here: an agent with no MCP server never holds the SDK (a few MB of memory each).
     const { McpServerConnection } = await import("./connection.js");
     const connection = new McpServerConnection(settings, options);
     try {
-      await connection.start();
-      return new McpServerTools(connection, await toolsOf(connection));
+      if (!options.listAs) await connection.start();
+      return new McpServerTools(connection, await toolsOf(connection, options.listAs));
     } catch (error) {
       await connection.close();
       throw error;
@@ -141,12 +150,13 @@ async function loadTools(
 }
 
 /** The server's tools as the adapter makes them, each with the MCP definition it was made from. */
-async function toolsOf(connection: McpServerConnection): Promise<ListedTool[]> {
+async function toolsOf(connection: McpServerConnection, caller?: McpCaller): Promise<ListedTool[]> {
   const definitions = new Map<string, McpToolDefinition>();
+  const client = connection.forCaller(caller);
   const listing: McpClientMethods = {
-    ...connection.forCaller(undefined),
+    ...client,
     listTools: async (...args) => {
-      const page = await connection.listTools(...args);
+      const page = await client.listTools(...args);
       for (const definition of page.tools) definitions.set(definition.name, definition);
       return page;
     },

@@ -1,6 +1,7 @@
-import type { Logger } from "@switchboard/common";
+import { type Logger, SwitchboardError } from "@switchboard/common";
 import type { McpServerInput } from "@switchboard/contract";
 import type { AgentTool } from "../tools/define-tool.js";
+import type { McpCaller } from "./connection.js";
 import { makePortable } from "./portable-tools.js";
 import { McpServerTools, type McpToolChoice } from "./server-tools.js";
 import { readMcpServer } from "./settings.js";
@@ -29,7 +30,14 @@ export interface SharedMcpServer {
  */
 export async function connectMcpServer(
   server: { name: string; config: McpServerInput },
-  options: { env: NodeJS.ProcessEnv; logger: Logger; timeoutMs: number; source?: string },
+  options: {
+    env: NodeJS.ProcessEnv;
+    logger: Logger;
+    timeoutMs: number;
+    source?: string;
+    /** Lists its tools on this caller's own connection (a server that lists them only to a signed-in user). */
+    listAs?: McpCaller;
+  },
 ): Promise<SharedMcpServer> {
   const settings = readMcpServer(
     server.name,
@@ -38,10 +46,18 @@ export async function connectMcpServer(
     options.source ?? "the host's MCP servers",
   );
   warnIfNotForwarding({ servers: [settings] }, options.env, options.logger);
+  if (options.listAs && !settings.forwardUserToken) {
+    throw new SwitchboardError(
+      "runtime.mcp-config",
+      "user",
+      `MCP server "${server.name}" would list its tools with a user's token, which it does not receive: set "forwardUserToken": true.`,
+    );
+  }
   const connected = await McpServerTools.open(settings, {
     agent: "shared",
     logger: options.logger,
     timeoutMs: options.timeoutMs,
+    ...(options.listAs ? { listAs: options.listAs } : {}),
   });
   options.logger.info(
     {
