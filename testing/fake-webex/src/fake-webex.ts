@@ -3,6 +3,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startVendorServer, type VendorApi, VendorHttpError } from "@switchboard-testing/fake-vendors";
 
+type Document = NonNullable<VendorApi["openApi"]>["document"];
+
 type Handler = NonNullable<VendorApi["openApi"]>["operations"][string];
 type Ctx = Parameters<Handler>[0];
 
@@ -111,6 +113,39 @@ export interface FakeWebex {
 
 // specs/ beside src/ and dist/.
 const SPEC = join(import.meta.dirname, "..", "specs", "webex-messaging.json");
+
+/**
+ * Webex's description gives a message's attachment only the enterprise-content file shape
+ * (`content: File`), while its Cards guide and API take `{ contentType:
+ * "application/vnd.microsoft.card.adaptive", content: <card> }`: the card shape is added beside the
+ * file one (here, not in the vendored file, which stays as Webex publishes it).
+ */
+function withCards<T extends { components: { schemas: Record<string, unknown> } }>(document: T): T {
+  const file = document.components.schemas.Attachment;
+  document.components.schemas.Attachment = {
+    anyOf: [
+      file,
+      {
+        type: "object",
+        required: ["contentType", "content"],
+        properties: {
+          contentType: { type: "string", enum: ["application/vnd.microsoft.card.adaptive"] },
+          content: {
+            type: "object",
+            required: ["type", "version", "body"],
+            properties: {
+              type: { type: "string", enum: ["AdaptiveCard"] },
+              version: { type: "string" },
+              body: { type: "array", items: { type: "object", required: ["type"] } },
+              actions: { type: "array", items: { type: "object", required: ["type"] } },
+            },
+          },
+        },
+      },
+    ],
+  };
+  return document;
+}
 
 /** Webex's signature of a webhook body: HMAC-SHA1 of the raw body with the webhook's secret, hex. */
 export function sparkSignature(secret: string, body: string): string {
@@ -362,7 +397,11 @@ export async function startFakeWebex(options: {
   };
   const personView = ({ token: _t, ...rest }: WebexPerson) => ({ ...rest, created: now() });
 
-  const document = JSON.parse(await readFile(SPEC, "utf8"));
+  const document = withCards(
+    JSON.parse(await readFile(SPEC, "utf8")) as Document & {
+      components: { schemas: Record<string, unknown> };
+    },
+  );
   const server = await startVendorServer({
     name: "Webex",
     openApi: {

@@ -92,11 +92,9 @@ export async function startWebexBot(settings: WebexBotSettings, logger: Logger):
   const server: Server = createServer(http);
   const port = await listenHttp(server, settings.port, settings.host);
   if (settings.webhookUrl) {
-    await registerWebhooks(
-      api,
-      `${settings.webhookUrl.replace(/\/+$/, "")}${EVENTS_PATH}`,
-      settings.webhookSecret,
-    );
+    const target = `${settings.webhookUrl.replace(/\/+$/, "")}${EVENTS_PATH}`;
+    await registerWebhooks(api, target, settings.webhookSecret);
+    logger.info({ target }, "registered the bot's Webex webhooks (messages, attachment actions)");
   }
   return {
     url: `http://127.0.0.1:${port}`,

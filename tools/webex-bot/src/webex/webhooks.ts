@@ -42,6 +42,10 @@ export function webhookRoutes(deps: WebhookDeps): Router {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!signedByWebex(deps.secret, raw, req.get("x-spark-signature"))) {
       deps.metrics.events.inc({ platform: "webex", kind: "webhook", outcome: "forged" });
+      deps.logger.warn(
+        { signed: req.get("x-spark-signature") !== undefined, bytes: raw.length },
+        "refused a webhook request whose X-Spark-Signature does not match: nothing was run",
+      );
       res
         .status(401)
         .json({ error: "The X-Spark-Signature does not match this body and WEBEX_WEBHOOK_SECRET." });
@@ -64,6 +68,7 @@ export function webhookRoutes(deps: WebhookDeps): Router {
 
 async function handle(deps: WebhookDeps, notification: Notification): Promise<void> {
   const { data, resource, event } = notification;
+  deps.logger.debug({ resource, event, id: data?.id }, "a Webex webhook arrived");
   const count = (kind: string, outcome: string) =>
     deps.metrics.events.inc({ platform: "webex", kind, outcome });
   if (event !== "created" || !data?.id) return count("webhook", "ignored");
