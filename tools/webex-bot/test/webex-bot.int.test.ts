@@ -80,12 +80,17 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
     });
   const cardIn = (thread: string) =>
     until("the confirmation card", () => webex.botReplies(thread).find((m) => m.attachments?.length));
-  /** Waits until the bot's /metrics match `pattern` (a webhook is answered before it is handled). */
-  const metricShows = async (pattern: RegExp) => {
+  /** How many presses the bot refused so far. */
+  const refusedDecisions = async () => {
+    const text = await (await fetch(`${bot.url}/metrics`)).text();
+    return Number(/kind="decision",outcome="refused"\} (\d+)/.exec(text)?.[1] ?? 0);
+  };
+  /** Waits until the bot's /metrics match `pattern` (a webhook is answered before it is handled), and `also` holds. */
+  const metricShows = async (pattern: RegExp, also: () => Promise<boolean> = async () => true) => {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const text = await (await fetch(`${bot.url}/metrics`)).text();
-      if (pattern.test(text)) return;
+      if (pattern.test(text) && (await also())) return;
       if (Date.now() > deadline) throw new Error(`Timed out waiting for ${pattern} in /metrics:\n${text}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -207,6 +212,33 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
     expect(await webex.deliverRaw(delivery.targetUrl, delivery.body, delivery.signature)).toBe(204);
     await metricShows(/kind="message",outcome="duplicate"\} [2-9]/);
     expect(webex.botReplies(said.id)).toHaveLength(1);
+  });
+
+  it("lets no copied card decide Alice's change: Bob posting her card's buttons as his own, and pressing them, runs nothing", async () => {
+    const { message: said } = await webex.say("alice", space, "jira: create a bug in PLAT: copied card", {
+      mention: true,
+    });
+    const card = await cardIn(said.id);
+    const issuesBefore = fleet.jira.issues.length;
+    const llmBefore = fleet.llm.requests.length;
+    // Bob sees the card's content in the space and posts the same card himself, then presses "Approve" on it.
+    const posted = await fetch(`${webex.apiUrl}/messages`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${person("bob").token}`, "content-type": "application/json" },
+      body: JSON.stringify({ roomId: space, markdown: "approve this", attachments: card.attachments }),
+    });
+    expect(posted.status).toBe(200);
+    const { id: copyId } = (await posted.json()) as { id: string };
+    const copy = webex.messages.find((m) => m.id === copyId);
+    if (!copy) throw new Error("no copied card");
+    const refusedBefore = await refusedDecisions();
+    await webex.press("alice", copy, pressed(card, "switchboard_approve"));
+    await webex.press("bob", copy, pressed(card, "switchboard_approve"));
+    await metricShows(/./, async () => (await refusedDecisions()) >= refusedBefore + 2);
+    expect(fleet.jira.issues.length).toBe(issuesBefore);
+    expect(fleet.llm.requests.length).toBe(llmBefore);
+    // The real card still waits for Alice.
+    expect(webex.botReplies(said.id).some((m) => m.id === card.id)).toBe(true);
   });
 
   it("keeps its token and webhook secret out of its logs", () => {
