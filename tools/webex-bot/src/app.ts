@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
-import { type Logger, listenHttp } from "@switchboard/common";
+import { HttpStatusError } from "@switchboard/agent-runtime";
+import { type Logger, listenHttp, SwitchboardError } from "@switchboard/common";
 import {
   anonymousIdentities,
   createRelayMetrics,
@@ -32,7 +33,7 @@ export interface WebexBot {
  */
 export async function startWebexBot(settings: WebexBotSettings, logger: Logger): Promise<WebexBot> {
   const api = new WebexApi(settings.apiUrl, settings.token);
-  const me = await api.me();
+  const me = await whoAmI(api, settings.apiUrl);
   const mongo = new MongoClient(settings.mongo.uri, { serverSelectionTimeoutMS: 10_000 });
   await mongo.connect();
   const db = mongo.db(settings.mongo.dbName);
@@ -105,4 +106,20 @@ export async function startWebexBot(settings: WebexBotSettings, logger: Logger):
       await mongo.close();
     },
   };
+}
+
+/** The bot at Webex (`/people/me`); a refused token or an unreachable Webex stops the start, saying which setting to check. */
+async function whoAmI(api: WebexApi, apiUrl: string) {
+  try {
+    return await api.me();
+  } catch (error) {
+    const refused = error instanceof HttpStatusError && (error.status === 401 || error.status === 403);
+    throw new SwitchboardError(
+      "webex-bot.config",
+      "user",
+      refused
+        ? `Webex refused the bot's access token (HTTP ${(error as HttpStatusError).status} at /people/me): set WEBEX_TOKEN (or WEBEX_INTEGRATION_BOT_ACCESS_TOKEN) to the bot's token from developer.webex.com.`
+        : `Webex did not answer at ${apiUrl}/people/me (${error instanceof HttpStatusError ? `HTTP ${error.status}` : (error as Error).name}): check WEBEX_API_URL and the network.`,
+    );
+  }
 }

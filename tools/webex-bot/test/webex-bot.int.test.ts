@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createLogger } from "@switchboard/common";
 import {
@@ -6,7 +7,7 @@ import {
   startFakeWebex,
   type WebexMessage,
 } from "@switchboard-testing/fake-webex";
-import { freePort } from "@switchboard-testing/test-agents";
+import { freePort, startAgentProcess } from "@switchboard-testing/test-agents";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The Slack bot's fleet (supervisor, a real Jira agent on the fake Jira, the scripted model): the same
@@ -246,6 +247,30 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
     expect(all.length).toBeGreaterThan(0);
     expect(all).not.toContain(webex.bot.token);
     expect(all).not.toContain(SECRET);
+  });
+
+  it("stops at start when Webex refuses its token, naming the setting, with neither token nor secret in its output", async () => {
+    const wrongToken = "wrong-webex-token-SECRET-9f3a";
+    const started = startAgentProcess(join(import.meta.dirname, ".."), {
+      env: {
+        ...storage,
+        WEBEX_TOKEN: wrongToken,
+        WEBEX_WEBHOOK_SECRET: SECRET,
+        WEBEX_API_URL: webex.apiUrl,
+        CAIPE_URL: fleet.supervisorUrl,
+      },
+    });
+    const failure = await started.then(
+      () => {
+        throw new Error("the bot started with a refused token");
+      },
+      (error: Error) => error.message,
+    );
+    expect(failure).toMatch(
+      /exited with code 1[\s\S]*Webex refused the bot's access token[\s\S]*WEBEX_TOKEN/,
+    );
+    expect(failure).not.toContain(wrongToken);
+    expect(failure).not.toContain(SECRET);
   });
 
   it("says what to set when its settings are missing", () => {
