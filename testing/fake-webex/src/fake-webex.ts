@@ -349,6 +349,10 @@ export async function startFakeWebex(options: {
       throw new VendorHttpError(400, "roomId does not match the message.");
     const text = str(input.markdown) ?? str(input.text);
     if (!text) throw new VendorHttpError(400, "text or markdown is required.");
+    if (message.attachments?.length)
+      throw new VendorHttpError(400, "Editing a message with files or attachments is currently unsupported.");
+    // Webex takes at most 10 edits of a message.
+    if (message.versions.length > 10) throw new VendorHttpError(400, "The edit limit has been reached.");
     message.text = str(input.text) ?? text;
     if (str(input.markdown)) message.markdown = text;
     message.updated = now();

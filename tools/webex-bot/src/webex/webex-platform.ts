@@ -20,6 +20,8 @@ export class WebexPlatform implements ChatPlatform {
   readonly name = "webex";
   /** Webex takes 7439 bytes of text: room for three bytes a character. */
   readonly maxMessageChars = 2_400;
+  /** Webex edits a message at most 10 times: 8 for progress, then the end and a decision. */
+  readonly maxLiveEdits = 8;
 
   constructor(
     private readonly api: WebexApi,
