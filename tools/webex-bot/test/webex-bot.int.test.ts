@@ -163,6 +163,7 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
       webex.directTo("bob").find((m) => m.text.includes(`Only <@personId:${person("alice").id}>`)),
     );
     expect(refusal.roomType).toBe("direct");
+    expect(refusal.text).not.toContain("Slack");
     expect(fleet.jira.issues.length).toBe(issuesBefore);
     expect(fleet.llm.requests.length).toBe(llmBefore);
     expect(webex.botReplies(said.id).some((m) => m.id === card.id)).toBe(true);
