@@ -119,6 +119,9 @@ configured agents when dynamicAgents.enabled, then the web chat when web.enabled
 {{- if .Values.slackBot.enabled }}
 {{- $items = append $items (include "switchboard.slackBot" $root | fromJson) }}
 {{- end }}
+{{- if .Values.webexBot.enabled }}
+{{- $items = append $items (include "switchboard.webexBot" $root | fromJson) }}
+{{- end }}
 {{- toJson (dict "items" $items) }}
 {{- end }}
 
@@ -194,6 +197,11 @@ not a ${VAR} reference, and a URL with a password in it.
 {{/* The Slack relay's component (tools/slack-bot), whether or not slackBot.enabled. */}}
 {{- define "switchboard.slackBot" -}}
 {{- include "switchboard.component" (dict "root" . "name" "slack-bot" "where" "slackBot" "role" "app" "values" .Values.slackBot) }}
+{{- end }}
+
+{{/* The Webex relay's component (tools/webex-bot), whether or not webexBot.enabled. */}}
+{{- define "switchboard.webexBot" -}}
+{{- include "switchboard.component" (dict "root" . "name" "webex-bot" "where" "webexBot" "role" "app" "values" .Values.webexBot) }}
 {{- end }}
 
 {{/* A component's Service URL inside the namespace: http://<fullName>:<port>. */}}
@@ -309,8 +317,8 @@ Called with (dict "root" $ "component" $c).
 {{- $root := .root }}
 {{- $env := dict "PORT" (toString $c.port) "HOST" "0.0.0.0" }}
 {{- $supervisorUrl := include "switchboard.serviceUrl" (include "switchboard.supervisor" $root | fromJson) }}
-{{- if eq $c.name "slack-bot" }}
-{{- /* The Slack relay talks to the supervisor under CAIPE's name for it. */}}
+{{- if or (eq $c.name "slack-bot") (eq $c.name "webex-bot") }}
+{{- /* The Slack and Webex relays talk to the supervisor under CAIPE's name for it. */}}
 {{- $_ := set $env "CAIPE_URL" $supervisorUrl }}
 {{- else if eq $c.role "app" }}
 {{- $_ := set $env "SWITCHBOARD_URL" $supervisorUrl }}
@@ -380,6 +388,7 @@ Called with (dict "root" $ "component" $c).
 {{- $read = concat $read (.Values.dynamicAgents.secretKeys | default list) }}
 {{- $read = concat $read (.Values.web.secretKeys | default list) }}
 {{- $read = concat $read (.Values.slackBot.secretKeys | default list) }}
+{{- $read = concat $read (.Values.webexBot.secretKeys | default list) }}
 {{- range $key, $_ := $out }}
 {{- if not (has $key $read) }}
 {{- fail (printf "secrets.values.%s is read by no component: list it in secrets.sharedKeys or a component's secretKeys" $key) }}

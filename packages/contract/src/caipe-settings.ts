@@ -197,10 +197,6 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
     why: "read by CAIPE's RAG ingestors, which Switchboard does not have; the Jira and Argo CD agents see what their credentials see",
   },
   {
-    names: ["WEBEX_BOT_NAME"],
-    why: "the Webex agent acts as the token's own account and needs no bot name",
-  },
-  {
     names: ["WEBEX_ACCESS_TOKEN"],
     why: "read by CAIPE's Webex RAG ingestor, which Switchboard does not have; the Webex agent reads WEBEX_TOKEN",
   },

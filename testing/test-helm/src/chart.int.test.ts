@@ -834,3 +834,34 @@ describe("the Slack relay in the Helm chart (slackBot.enabled)", () => {
     expect(JSON.stringify(objects)).not.toContain("SLACK_BOT_URL");
   });
 });
+
+describe("the Webex relay in the Helm chart (webexBot.enabled)", () => {
+  const webexBotName = `${fullname}-webex-bot`;
+
+  it("deploys component webex-bot talking to this release's supervisor, its token and webhook secret from the Secret", async () => {
+    const objects = await render({
+      webexBot: { enabled: true, env: { WEBEX_WEBHOOK_URL: `https://webex.${host}` } },
+      secrets: { values: { WEBEX_TOKEN: "webex-token", WEBEX_WEBHOOK_SECRET: "webex-secret-0123456789" } },
+    });
+    const deployment = find(objects, "Deployment", webexBotName);
+    expect(validateManifest(deployment)).toEqual([]);
+    expect(deployment.spec?.template.metadata?.labels).toMatchObject({
+      "app.kubernetes.io/component": "webex-bot",
+    });
+    const container = containerOf(deployment);
+    expect(container.ports).toEqual([{ name: "http", containerPort: 3003, protocol: "TCP" }]);
+    expect(container.readinessProbe?.httpGet?.path).toBe("/ready");
+    const env = containerEnv(objects, deployment);
+    const plain = plainValues(env);
+    expect(plain.CAIPE_URL).toBe(`http://${objectName(SUPERVISOR)}:${supervisor.port}`);
+    expect(plain.WEBEX_WEBHOOK_URL).toBe(`https://webex.${host}`);
+    for (const key of ["WEBEX_TOKEN", "WEBEX_WEBHOOK_SECRET", "MONGODB_URI"]) {
+      expect(env[key], key).toMatchObject({ secret: fullname, key });
+    }
+    expect(validateManifest(find(objects, "Service", webexBotName))).toEqual([]);
+  });
+
+  it("renders nothing of it with webexBot.enabled=false (the default)", async () => {
+    expect(JSON.stringify(await defaults())).not.toContain(webexBotName);
+  });
+});

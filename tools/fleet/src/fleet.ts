@@ -31,6 +31,8 @@ export interface Fleet {
   web: FleetMember | undefined;
   /** The Slack relay, when SLACK_INTEGRATION_BOT_TOKEN is set; undefined otherwise or when it did not start. */
   slackBot: FleetMember | undefined;
+  /** The Webex relay, when WEBEX_WEBHOOK_SECRET is set; undefined otherwise or when it did not start. */
+  webexBot: FleetMember | undefined;
   /** Agents that did not start, each with the tail of its output. */
   failed: Array<{ name: string; error: string }>;
   stop(): Promise<void>;
@@ -150,13 +152,20 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
         return undefined;
       })
     : undefined;
-  const tools = [...(slackBot ? [slackBot] : []), ...(web ? [web] : [])];
+  const webexBot = options.env.WEBEX_WEBHOOK_SECRET?.trim()
+    ? await startWebexBot(options, head.url).catch((error: unknown) => {
+        failed.push({ name: WEBEX_BOT, error: error instanceof Error ? error.message : String(error) });
+        return undefined;
+      })
+    : undefined;
+  const tools = [...(slackBot ? [slackBot] : []), ...(webexBot ? [webexBot] : []), ...(web ? [web] : [])];
   return {
     supervisor: head,
     agents: members,
     hosts: hostMembers,
     web,
     slackBot,
+    webexBot,
     failed,
     stop: () => stopAll([...tools, head, ...members, ...hostMembers]),
   };
@@ -240,6 +249,36 @@ async function startSlackBot(
 
 function slackBotPort(env: NodeJS.ProcessEnv): string {
   return env.SLACK_BOT_PORT?.trim() || String(SLACK_BOT_PORT);
+}
+
+const WEBEX_BOT = "webex-bot";
+/** tools/webex-bot's own port (Webex's webhooks, its health and metrics), beside the Slack relay's. */
+const WEBEX_BOT_PORT = 3003;
+
+/**
+ * Starts tools/webex-bot (the relay between Webex and the supervisor) on WEBEX_BOT_PORT (default
+ * 3003), talking to the local supervisor unless CAIPE_URL names another.
+ */
+async function startWebexBot(options: FleetOptions, supervisorUrl: string): Promise<FleetMember> {
+  options.onStatus?.(WEBEX_BOT, "starting");
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    HOST: options.env.HOST ?? "127.0.0.1",
+    PORT: options.env.WEBEX_BOT_PORT?.trim() || String(WEBEX_BOT_PORT),
+    CAIPE_URL: options.env.CAIPE_URL?.trim() || supervisorUrl,
+  };
+  try {
+    const process = await startAgentProcess(join(options.root, "tools", WEBEX_BOT), {
+      env,
+      onLine: (line) => options.onLine?.(WEBEX_BOT, line),
+    });
+    await waitUntilReady(process.url);
+    options.onStatus?.(WEBEX_BOT, "ready", process.url);
+    return { name: WEBEX_BOT, url: `http://localhost:${process.port}`, process };
+  } catch (error) {
+    options.onStatus?.(WEBEX_BOT, "failed", error instanceof Error ? error.message : String(error));
+    throw error;
+  }
 }
 
 const WEB = "web";

@@ -7,6 +7,11 @@ export interface ChatPlatform {
   readonly name: string;
   /** The longest text one message may hold; longer answers are split. */
   readonly maxMessageChars: number;
+  /**
+   * How many times the live message may be edited while a turn streams, when the platform limits
+   * edits (Webex takes 10 a message: the rest are kept for the end and a decision). Unset: no limit.
+   */
+  readonly maxLiveEdits?: number;
   /** Posts a message in the thread; returns its id. */
   post(place: ChatPlace, message: OutgoingMessage): Promise<string>;
   /** Replaces a posted message's content. */

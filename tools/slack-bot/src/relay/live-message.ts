@@ -12,6 +12,7 @@ export class LiveMessage {
   private activity: string | undefined;
   private answer = "";
   private lastEdit = 0;
+  private edits = 0;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private finished = false;
@@ -61,6 +62,9 @@ export class LiveMessage {
 
   private edit(): void {
     if (this.finished) return;
+    // Past the platform's budget of edits, progress waits for the end (which always shows).
+    if (this.platform.maxLiveEdits !== undefined && this.edits >= this.platform.maxLiveEdits) return;
+    this.edits += 1;
     this.lastEdit = Date.now();
     const text = this.render();
     this.writing = this.writing

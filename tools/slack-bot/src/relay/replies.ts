@@ -22,7 +22,7 @@ export const replies = {
   linkWhisper: (url: string) =>
     `To use Switchboard from Slack, sign in once with your organisation's account: ${url} (this link is yours alone and works once, for 10 minutes; after signing in you confirm here that it is you).`,
   onlyAsker: (mention: string) =>
-    `Only ${mention} can answer this (the change runs as them), or someone Switchboard's policy lets approve it, once they have linked their Slack account.`,
+    `Only ${mention} can answer this (the change runs as them), or someone Switchboard's policy lets approve it, once they have linked their chat account to their sign-in.`,
   askerUnavailable: (mention: string) =>
     `I can't act for ${mention} right now (their sign-in link no longer works), so nothing was decided. Ask them to answer, or to talk to me once so I can link them again.`,
   approvalRefused: (mention: string) =>

@@ -1,7 +1,5 @@
 import { type Collection, type Db, MongoServerError } from "mongodb";
 
-/** The agent name in the relay's collection names (`<kind>_<agent>`, as the agents' are). */
-const SELF = "slack-bot";
 /** How long a handled message's claim is kept: longer than any platform retries a delivery. */
 const CLAIM_TTL_SECONDS = 24 * 60 * 60;
 
@@ -53,12 +51,15 @@ export interface RelayCollections {
   confirmations: Collection<ConfirmationRecord>;
 }
 
-/** The relay's collections, with their indexes made (a claim expires after a day). */
-export async function relayCollections(db: Db): Promise<RelayCollections> {
+/**
+ * The relay's collections, with their indexes made (a claim expires after a day). `self` is the bot's
+ * name in them (`<kind>_<bot>`, as the agents' are): each chat bot keeps its own.
+ */
+export async function relayCollections(db: Db, self = "slack-bot"): Promise<RelayCollections> {
   const collections: RelayCollections = {
-    claims: db.collection<Claim>(`claims_${SELF}`),
-    threads: db.collection<ThreadRecord>(`threads_${SELF}`),
-    confirmations: db.collection<ConfirmationRecord>(`confirmations_${SELF}`),
+    claims: db.collection<Claim>(`claims_${self}`),
+    threads: db.collection<ThreadRecord>(`threads_${self}`),
+    confirmations: db.collection<ConfirmationRecord>(`confirmations_${self}`),
   };
   await collections.claims.createIndex({ at: 1 }, { expireAfterSeconds: CLAIM_TTL_SECONDS });
   return collections;
