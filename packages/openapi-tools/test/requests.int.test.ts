@@ -108,6 +108,7 @@ describe("every scheme and parameter style of a description, against the fake ma
       "list_machines",
       "create_machine",
       "get_machine",
+      "update_machine",
       "reboot_machine",
       "get_machine_stats",
       "upload_machine_file",
@@ -160,6 +161,13 @@ describe("every scheme and parameter style of a description, against the fake ma
     expect(await run(byName(tools, "reboot_machine"), { machineId: "m-1" })).not.toMatch(/^error/);
     expect(last().credentials).toEqual(["basicAuth: basic"]);
     expect(last().request?.headers.cookie).toBeUndefined();
+  });
+
+  it("a JSON body under its own media type (merge-patch) is sent as that type", async () => {
+    const answer = await run(byName(tools, "update_machine"), { machineId: "m-1", body: { zone: null } });
+    expect(answer).not.toMatch(/^error/);
+    expect(last().request?.headers["content-type"]).toBe("application/merge-patch+json");
+    expect(last().request?.body).toEqual({ zone: null });
   });
 
   it("a requirement naming an OpenID Connect scheme not configured: its alternative, bearer, is sent", async () => {
