@@ -75,20 +75,15 @@ export function requestOf(
       headers[parameter.name.toLowerCase()] = text;
     }
   }
-  for (const [name, value] of credentials.query) {
-    const key = `${encodeURIComponent(name)}=`;
-    // The credential's parameter is the client's: a model's value of the same name is dropped.
-    for (
-      let at = query.findIndex((pair) => pair.startsWith(key));
-      at >= 0;
-      at = query.findIndex((pair) => pair.startsWith(key))
-    )
-      query.splice(at, 1);
-    query.push(`${key}${encodeURIComponent(value)}`);
-  }
+  // A credential's parameter and cookie are the client's: a model's value of the same name is dropped.
+  const ownKeys = credentials.query.map(([name]) => `${encodeURIComponent(name)}=`);
+  const pairs = [
+    ...query.filter((pair) => !ownKeys.some((key) => pair.startsWith(key))),
+    ...credentials.query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`),
+  ];
   Object.assign(headers, credentials.headers);
   const root = baseUrl.href.replace(/\/+$/, "");
-  const search = query.join("&");
+  const search = pairs.join("&");
   const url = new URL(`${root}${pathOf(operation, args)}${search ? `?${search}` : ""}`);
   const rootPath = new URL(root).pathname.replace(/\/+$/, "");
   if (url.origin !== baseUrl.origin || !`${url.pathname}/`.startsWith(`${rootPath}/`))

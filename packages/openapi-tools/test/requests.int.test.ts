@@ -163,6 +163,24 @@ describe("every scheme and parameter style of a description, against the fake ma
     expect(last().request?.headers.cookie).toBeUndefined();
   });
 
+  it("an API key in a cookie, when configured: the first requirement, beside a cookie parameter of the model's", async () => {
+    const withCookie = (
+      await openApiTools({
+        document: FIXTURE,
+        baseUrl: fake.url,
+        env: SECRETS,
+        auth: { ...AUTH, apiKeyCookie: "${FLEET_SESSION}" },
+        logger: log.logger,
+      })
+    ).tools();
+    expect(await run(byName(withCookie, "reboot_machine"), { machineId: "m-1" })).not.toMatch(/^error/);
+    expect(last().credentials).toEqual(["apiKeyCookie: cookie session_id"]);
+    expect(last().request?.headers.cookie).toBe(`session_id=${SECRETS.FLEET_SESSION}`);
+    expect(last().request?.headers.authorization).toBeUndefined();
+    expect(await run(byName(withCookie, "list_machines"), { prefs: "compact" })).not.toMatch(/^error/);
+    expect(last().request?.headers.cookie).toBe("prefs=compact");
+  });
+
   it("a JSON body under its own media type (merge-patch) is sent as that type", async () => {
     const answer = await run(byName(tools, "update_machine"), { machineId: "m-1", body: { zone: null } });
     expect(answer).not.toMatch(/^error/);
