@@ -13,7 +13,7 @@ import { credentialsFor, fillCredentials, readCredentials, secretsOf } from "./a
 import { type JsonObject, readDescription } from "./description.js";
 import { OAuthTokens } from "./oauth2.js";
 import { type JsonSchema, type Operation, operationsOf } from "./operations.js";
-import { answerText, bodyAbout, confirmationOf, requestOf } from "./request.js";
+import { answerText, confirmationOf, requestOf } from "./request.js";
 import { baseUrlOf } from "./servers.js";
 
 export interface OpenApiToolsOptions {
@@ -96,7 +96,7 @@ function argumentsOf(operation: Operation): z.ZodObject<Record<string, z.ZodType
     shape[parameter.name] = parameter.required ? field : field.optional();
   }
   if (operation.body) {
-    const body = zodOf(operation.body.schema).describe(bodyAbout(operation.body));
+    const body = zodOf(operation.body.schema).describe("The request body, as JSON");
     shape.body = operation.body.required ? body : body.optional();
   }
   return z.object(shape);
