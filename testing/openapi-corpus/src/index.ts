@@ -153,3 +153,13 @@ export function descriptionOf(entry: CorpusEntry): Record<string, unknown> {
 export function largest(): CorpusEntry {
   return CORPUS.reduce((a, b) => (b.operations > a.operations ? b : a));
 }
+
+export { agentNameOf, generate, sourceFileIn } from "./generate.js";
+export {
+  copyRepo,
+  inParallel,
+  linkInstalledDependencies,
+  type RunResult,
+  repoRoot,
+  run,
+} from "./workspace.js";

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
 import { envPrefixFor } from "@switchboard/contract";
@@ -16,10 +16,10 @@ import {
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CORPUS, type CorpusEntry, descriptionText, publishedFileName } from "../src/index.js";
+import { agentNameOf, CORPUS, type CorpusEntry, generate, sourceFileIn } from "../src/index.js";
+import { copyRepo, inParallel, linkInstalledDependencies, repoRoot, run } from "../src/workspace.js";
 import { type Exercise, exerciseOf } from "./exercise.js";
 import { KNOWN } from "./known.js";
-import { copyRepo, inParallel, linkInstalledDependencies, repoRoot, run } from "./workspace.js";
 
 const STEP_TIMEOUT = 300_000;
 
@@ -32,8 +32,6 @@ interface Outcome {
   ms: Partial<Record<Step, number>>;
 }
 type Step = "generate" | "build" | "own tests" | "read" | "change";
-
-const agentNameOf = (entry: CorpusEntry) => `corpus-${entry.name}`;
 
 /**
  * Every description of the corpus, as a new user would take it: `pnpm new-agent --openapi` in a copy
@@ -53,32 +51,12 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
 
   beforeAll(async () => {
     repo = copyRepo("openapi-corpus-");
-    const sources = join(repo, ".corpus");
     // Generated one after the other: each registers its agent in the same fleet files.
     for (const entry of CORPUS) {
       const agent = agentNameOf(entry);
       const outcome: Outcome = { entry, agent, dir: join(repo, "agents", agent), ms: {} };
       outcomes.set(entry.name, outcome);
-      const file = join(sources, entry.name, publishedFileName(entry));
-      mkdirSync(join(sources, entry.name), { recursive: true });
-      writeFileSync(file, descriptionText(entry));
-      const tags = entry.generate?.tags ? ["--tags", entry.generate.tags.join(",")] : [];
-      const made = await run(
-        process.execPath,
-        [
-          join(repoRoot, "tooling/create-agent/bin/create-agent.js"),
-          "new",
-          agent,
-          "--root",
-          repo,
-          "--openapi",
-          file,
-          "--description",
-          `The ${entry.name} API through its published OpenAPI description (the corpus test's agent).`,
-          ...tags,
-        ],
-        { cwd: repo, timeoutMs: STEP_TIMEOUT },
-      );
+      const made = await generate(repo, entry, STEP_TIMEOUT);
       outcome.ms.generate = made.ms;
       if (made.code !== 0) fail(outcome, "generate", made.output);
       else linkInstalledDependencies(outcome.dir);
@@ -166,7 +144,7 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
     /** Runs the read and the change of one description; the outcome records the first failure. */
     async function exercise(outcome: Outcome): Promise<void> {
       const { entry } = outcome;
-      const read = await readDescription(join(repo, ".corpus", entry.name, publishedFileName(entry)));
+      const read = await readDescription(sourceFileIn(repo, entry));
       let plan: Exercise;
       try {
         plan = await exerciseOf(read, entry, envPrefixFor(outcome.agent));
