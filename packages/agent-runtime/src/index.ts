@@ -51,7 +51,14 @@ export { runProcess } from "./run-process.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
 export { type CallSpan, tracedCall } from "./telemetry/call-span.js";
 export type { AgentMetrics } from "./telemetry/metrics.js";
-export { type AgentTool, defineTool, type ToolSpec } from "./tools/define-tool.js";
+export {
+  type AgentTool,
+  defineRoutingTool,
+  defineTool,
+  type RoutedCall,
+  type RoutingToolSpec,
+  type ToolSpec,
+} from "./tools/define-tool.js";
 export { type DecisionAnswer, readDecision } from "./turn/decision.js";
 export type { RelayedAnswer, RelayedQuestion } from "./turn/interrupts.js";
 export type { FailureNames } from "./vendor-client/describe.js";

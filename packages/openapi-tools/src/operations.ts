@@ -52,6 +52,8 @@ export interface Operation {
   resources: Array<{ kind: string; parameter: string }>;
   /** The requirements that apply (the operation's own, else the description's); [] when none. */
   security: SecurityRequirement[];
+  /** The operation's tags, as the description gives them ([] when none). */
+  tags: string[];
 }
 
 /**
@@ -214,6 +216,9 @@ export function operationsOf(
         security: Array.isArray(operation.security)
           ? (operation.security as SecurityRequirement[])
           : globalSecurity,
+        tags: Array.isArray(operation.tags)
+          ? operation.tags.filter((tag): tag is string => typeof tag === "string" && tag.trim() !== "")
+          : [],
       });
     }
   }

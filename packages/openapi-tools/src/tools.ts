@@ -13,6 +13,7 @@ import { type JsonObject, readDescription } from "./description.js";
 import { type Operation, operationsOf } from "./operations.js";
 import { answerText, confirmationOf, requestOf } from "./request.js";
 import { argumentsOf } from "./schema.js";
+import { toolListTokens } from "./tool-list-tokens.js";
 
 export interface OpenApiToolsOptions {
   /** The description: a file path, an http(s) URL, or the description itself. */
@@ -35,6 +36,16 @@ export interface ToolsOptions {
   only?: string[];
   /** Overrides whether a tool asks first (by name without the prefix); undefined keeps the default. */
   asks?: (tool: string) => boolean | undefined;
+  /** Only the operations with one of these tags; an unknown tag is an error naming the others. */
+  tags?: string[];
+  /** Only these operations (tool names without the prefix, or operationIds); unknown ones are an error naming the others. */
+  operations?: string[];
+  /**
+   * The most tools the model is offered one per operation (default 40, DEFAULT_MAX_TOOLS). More
+   * operations than this are offered as two tools, `<prefix>find_operations` and
+   * `<prefix>call_operation`, which reach every chosen operation's tool (catalog.ts).
+   */
+  maxTools?: number;
 }
 
 export interface OpenApiTools {
@@ -46,6 +57,8 @@ export interface OpenApiTools {
   names: string[];
   /** The operations as tools: reads run, the others ask first (unless `asks` says otherwise). */
   tools(options?: ToolsOptions): AgentTool[];
+  /** The tokens (cl100k) the tools `tools(options)` offers the model cost a model turn, as their definitions are sent. */
+  toolListTokens(options?: ToolsOptions): number;
 }
 
 /** The base URL: the configured one, else the description's first server (variables at their defaults). */
@@ -151,6 +164,7 @@ export async function openApiTools(options: OpenApiToolsOptions): Promise<OpenAp
     baseUrl: baseUrl.href,
     names: operations.map(({ tool }) => tool),
     tools: (toolOptions = {}) => makeTools(operations, call, api, toolOptions),
+    toolListTokens: (toolOptions = {}) => toolListTokens(makeTools(operations, call, api, toolOptions)),
   };
 }
 

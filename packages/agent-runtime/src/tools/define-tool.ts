@@ -1,5 +1,5 @@
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
-import type { z } from "zod";
+import { z } from "zod";
 import { LOCAL_PRINCIPAL } from "../authz/principal.js";
 import type { ToolResource } from "../authz/request.js";
 import { type ToolCallContext, toolCallContext } from "../context/tool-call-context.js";
@@ -37,6 +37,28 @@ export interface AgentTool {
    * is (attempt, then outcome): it writes what later turns read (`remember`), but nobody is asked.
    */
   audited?: boolean;
+  /**
+   * Offered to the model (default true). A tool with false is the agent's all the same (decided,
+   * confirmed and audited as any other), but runs only as the call a routing tool stands for: the
+   * model reaches it through a tool with `routes`, never by its own name.
+   */
+  offered?: boolean;
+  /**
+   * A routing tool (e.g. OpenAPI's `call_operation`): the call it stands for, from its raw arguments,
+   * which the guard (graph/guard-calls.ts) decides, confirms, audits and runs as the call of that
+   * tool, with that tool's arguments, resource and confirmation. It names a tool of the same agent
+   * that is neither itself nor another routing tool, with arguments that tool's schema takes, else
+   * the call is a tool error the model reads; it may throw to say why no route is made (the model
+   * reads the error's message). The routing tool's own `tool` is what the model is offered; it is
+   * never run itself.
+   */
+  routes?: (args: Record<string, unknown>) => RoutedCall | undefined;
+}
+
+/** The call a routing tool stands for: a tool of the same agent, by name, and its arguments. */
+export interface RoutedCall {
+  tool: string;
+  args: Record<string, unknown>;
 }
 
 /** One tool, declared once: its arguments' types come from `schema`. */
@@ -65,6 +87,8 @@ export interface ToolSpec<S extends ArgsSchema> {
   resource?: (args: z.output<S>) => ToolResource;
   /** Record allowed calls in the audit trail though nobody is asked (see AgentTool.audited). */
   audited?: boolean;
+  /** False: not offered to the model, run only through a routing tool (see AgentTool.offered). */
+  offered?: boolean;
 }
 
 /**
@@ -94,5 +118,42 @@ export function defineTool<S extends ArgsSchema>(spec: ToolSpec<S>): AgentTool {
     runArgs: validated((args) => args as Record<string, unknown>),
     ...(resource ? { resource: validated(resource) } : {}),
     ...(spec.audited ? { audited: true } : {}),
+    ...(spec.offered === false ? { offered: false } : {}),
+  };
+}
+
+/** A routing tool, declared once: what the model is offered, and the call each of its calls stands for. */
+export interface RoutingToolSpec<S extends ArgsSchema> {
+  name: string;
+  /** What the model reads to decide whether and how to call it. */
+  description: string;
+  schema: S;
+  /**
+   * The call it stands for, from the validated arguments (see AgentTool.routes). Throw to tell the
+   * model why there is none (an unknown name, with the names it may use).
+   */
+  routes: (args: z.output<S>) => RoutedCall;
+}
+
+/**
+ * Declares a routing tool (see AgentTool.routes): its calls are never run as themselves; the guard
+ * runs each as the call of the tool it names. Arguments its own schema refuses are a tool error
+ * naming the problem.
+ */
+export function defineRoutingTool<S extends ArgsSchema>(spec: RoutingToolSpec<S>): AgentTool {
+  const declared = { name: spec.name, description: spec.description, schema: spec.schema };
+  return {
+    // Run only if a call reached it without the guard (a test calling it directly): nothing to do.
+    tool: tool(() => {
+      throw new Error(
+        `${spec.name} routes a call to another tool: it runs only behind the runtime's call guard.`,
+      );
+    }, declared),
+    routes: (args) => {
+      const parsed = spec.schema.safeParse(args);
+      if (!parsed.success)
+        throw new Error(`${spec.name}: ${z.prettifyError(parsed.error).replace(/\n/g, " ")}`);
+      return spec.routes(parsed.data);
+    },
   };
 }
