@@ -11,11 +11,17 @@ export const HTTP_METHODS: readonly HttpMethod[] = ["GET", "HEAD", "POST", "PUT"
 
 export interface OperationParameter {
   name: string;
-  in: "path" | "query" | "header";
+  in: "path" | "query" | "header" | "cookie";
   required: boolean;
   description?: string;
   schema: JsonSchema;
+  /** As the description says; OpenAPI's defaults (form for query and cookie, simple for path and header) are applied in request.ts. */
+  style?: string;
+  explode?: boolean;
 }
+
+/** The media types a request body is sent as, in the order one is chosen when a body offers several. */
+export type BodyMediaType = "json" | "form" | "multipart";
 
 /** One security requirement: scheme names (all needed together) → scopes. */
 export type SecurityRequirement = Record<string, string[]>;
@@ -32,8 +38,15 @@ export interface Operation {
   /** GET and HEAD read; the others change something and ask first. */
   read: boolean;
   parameters: OperationParameter[];
-  /** The JSON request body, as the tool's `body` argument. */
-  body?: { required: boolean; schema: JsonSchema };
+  /** The operation's tags ([] when none). */
+  tags: string[];
+  /**
+   * The request body, as the tool's `body` argument: its media type as the description names it
+   * (JSON or `+json`, `application/x-www-form-urlencoded` or `multipart/form-data`; see bodyOf).
+   */
+  body?: { required: boolean; mediaType: string; schema: JsonSchema };
+  /** The description marks it deprecated. */
+  deprecated?: boolean;
   /** Path parameters and the resource kind each names for policies: petId → pet. */
   resources: Array<{ kind: string; parameter: string }>;
   /** The requirements that apply (the operation's own, else the description's); [] when none. */
@@ -60,7 +73,7 @@ export function resourceKindFor(parameter: string): string {
   return toolNameFor(kind || parameter);
 }
 
-/** The header and query parameters that carry an apiKey scheme's credential: the client sends those. */
+/** The header, query and cookie parameters that carry an apiKey scheme's credential: the client sends those. */
 function credentialParameters(resolved: JsonObject): Set<string> {
   const schemes = ((resolved.components as JsonObject | undefined)?.securitySchemes ?? {}) as Record<
     string,
@@ -73,37 +86,65 @@ function credentialParameters(resolved: JsonObject): Set<string> {
   );
 }
 
+const PARAMETER_PLACES = new Set(["path", "query", "header", "cookie"]);
+
 /**
- * Path, query and header parameters, the path item's with the operation's laid over; a credential's
- * own parameter, Authorization, Content-Type and Accept are the client's to send, not the model's.
+ * Path, query, header and cookie parameters, the path item's with the operation's laid over; a
+ * credential's own parameter, Authorization, Content-Type, Accept and Cookie are the client's to
+ * send, not the model's.
  */
 function parametersOf(list: JsonObject[], credentials: Set<string>): OperationParameter[] {
   const byKey = new Map<string, OperationParameter>();
   for (const parameter of list) {
-    const where = parameter.in;
-    if (where !== "path" && where !== "query" && where !== "header") continue;
+    const where = String(parameter.in);
+    if (!PARAMETER_PLACES.has(where)) continue;
     const name = String(parameter.name);
     if (credentials.has(`${where}:${name.toLowerCase()}`)) continue;
-    if (where === "header" && /^(authorization|content-type|accept)$/i.test(name)) continue;
+    if (where === "header" && /^(authorization|content-type|accept|cookie)$/i.test(name)) continue;
     byKey.set(`${where}:${name}`, {
       name,
-      in: where,
+      in: where as OperationParameter["in"],
       required: where === "path" || parameter.required === true,
       ...(typeof parameter.description === "string" && parameter.description.trim()
         ? { description: parameter.description.trim().replace(/\s+/g, " ") }
         : {}),
       schema: (parameter.schema ?? { type: "string" }) as JsonSchema,
+      ...(typeof parameter.style === "string" ? { style: parameter.style } : {}),
+      ...(typeof parameter.explode === "boolean" ? { explode: parameter.explode } : {}),
     });
   }
   return [...byKey.values()];
 }
 
-function bodyOf(body: JsonObject | undefined): Operation["body"] | "not json" | undefined {
+/**
+ * How a body of a media type is sent, or undefined when it is not one Switchboard sends: JSON (and
+ * `+json`), `application/x-www-form-urlencoded`, `multipart/form-data`. Others (XML, a raw file as
+ * `application/octet-stream`, `text/plain`) are left out: a model cannot be trusted to write them
+ * byte-exact, and their tools would take a string the API may read otherwise.
+ */
+export function bodyKindOf(mediaType: string): BodyMediaType | undefined {
+  const type = (mediaType.split(";")[0] ?? "").trim().toLowerCase();
+  if (/^application\/([\w.+-]+\+)?json$/.test(type)) return "json";
+  if (type === "application/x-www-form-urlencoded") return "form";
+  if (type === "multipart/form-data") return "multipart";
+  return undefined;
+}
+
+const BODY_ORDER: BodyMediaType[] = ["json", "form", "multipart"];
+
+/** The body an operation is called with: the first of JSON, form, multipart it offers; else why not. */
+function bodyOf(body: JsonObject | undefined): Operation["body"] | { skipped: string } | undefined {
   if (!body) return undefined;
-  const content = (body.content ?? {}) as Record<string, { schema?: JsonSchema }>;
-  const json = Object.entries(content).find(([type]) => /^application\/([\w.+-]+\+)?json\b/.test(type));
-  if (!json) return Object.keys(content).length > 0 ? "not json" : undefined;
-  return { required: body.required === true, schema: json[1].schema ?? {} };
+  const content = Object.entries((body.content ?? {}) as Record<string, { schema?: JsonSchema }>);
+  if (content.length === 0) return undefined;
+  for (const kind of BODY_ORDER) {
+    const found = content.find(([type]) => bodyKindOf(type) === kind);
+    if (found)
+      return { required: body.required === true, mediaType: found[0], schema: found[1].schema ?? {} };
+  }
+  return {
+    skipped: `its request body is ${content.map(([type]) => type).join(" or ")}; Switchboard sends JSON, form and multipart bodies`,
+  };
 }
 
 function aboutOf(operation: JsonObject, label: string): string {
@@ -116,7 +157,7 @@ function aboutOf(operation: JsonObject, label: string): string {
 }
 
 /**
- * The operations of a resolved description that take JSON (or no) bodies, in the description's
+ * The operations of a resolved description whose bodies Switchboard sends (bodyKindOf), in the description's
  * order, with those left out and why. `methods` narrows which methods are taken (the generator's
  * templates call no HEAD).
  */
@@ -141,8 +182,8 @@ export function operationsOf(
       let tool = base;
       for (let n = 2; used.has(tool); n++) tool = `${base.slice(0, 60)}_${n}`;
       const body = bodyOf(operation.requestBody as JsonObject | undefined);
-      if (body === "not json") {
-        skipped.push(`${label} (${operationId}): its request body is not JSON`);
+      if (body && "skipped" in body) {
+        skipped.push(`${label} (${operationId}): ${body.skipped}`);
         continue;
       }
       used.add(tool);
@@ -158,7 +199,11 @@ export function operationsOf(
         about: aboutOf(operation, label),
         read: method === "GET" || method === "HEAD",
         parameters,
+        tags: Array.isArray(operation.tags)
+          ? operation.tags.filter((tag): tag is string => typeof tag === "string")
+          : [],
         ...(body ? { body } : {}),
+        ...(operation.deprecated === true ? { deprecated: true } : {}),
         resources: parameters
           .filter((parameter) => parameter.in === "path")
           .map((parameter) => ({ kind: resourceKindFor(parameter.name), parameter: parameter.name })),

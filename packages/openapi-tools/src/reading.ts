@@ -2,6 +2,8 @@
 // code from (its own entry point, so the CLI does not load the agent runtime).
 export { type Description, type JsonObject, readDescription } from "./description.js";
 export {
+  type BodyMediaType,
+  bodyKindOf,
   HTTP_METHODS,
   type HttpMethod,
   type JsonSchema,
