@@ -52,8 +52,6 @@ export interface Operation {
   resources: Array<{ kind: string; parameter: string }>;
   /** The requirements that apply (the operation's own, else the description's); [] when none. */
   security: SecurityRequirement[];
-  /** The operation's tags, as the description gives them ([] when none). */
-  tags: string[];
 }
 
 /**
@@ -205,9 +203,6 @@ export function operationsOf(
         about: aboutOf(operation, label),
         read: method === "GET" || method === "HEAD",
         parameters,
-        tags: Array.isArray(operation.tags)
-          ? operation.tags.filter((tag): tag is string => typeof tag === "string")
-          : [],
         ...(body ? { body: { ...body, schema: requestSchema(body.schema) } } : {}),
         ...(operation.deprecated === true ? { deprecated: true } : {}),
         resources: parameters
