@@ -147,7 +147,7 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
       const read = await readDescription(sourceFileIn(repo, entry));
       let plan: Exercise;
       try {
-        plan = await exerciseOf(read, entry, envPrefixFor(outcome.agent));
+        plan = await exerciseOf(read, entry, outcome.dir, envPrefixFor(outcome.agent));
       } catch (error) {
         return fail(outcome, "read", `no read or change to try: ${(error as Error).message}`);
       }

@@ -1,6 +1,18 @@
-import * as reading from "@switchboard/openapi-tools/reading";
-import { type Description, type Operation, operationsOf } from "@switchboard/openapi-tools/reading";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  type Description,
+  exampleArgumentsOf,
+  type Operation,
+  operationsOf,
+} from "@switchboard/openapi-tools/reading";
 import type { CorpusEntry } from "../src/index.js";
+
+/**
+ * The most operations offered as one tool each (openapi-tools' default bound, `maxTools`): past it the
+ * agent offers `find_operations` and `call_operation`, and the test calls through the latter.
+ */
+const BOUND = 40;
 
 /** One call the corpus test makes: the user's line, and the request it must reach the API as. */
 export interface Call {
@@ -33,8 +45,7 @@ export function apiRootOf(document: Record<string, unknown>): string {
   let url = server?.url ?? "/";
   for (const [name, variable] of Object.entries(server?.variables ?? {}))
     url = url.replaceAll(`{${name}}`, variable.default ?? "");
-  const path = new URL(url, "http://server.invalid").pathname.replace(/\/+$/, "");
-  return path;
+  return new URL(url, "http://server.invalid").pathname.replace(/\/+$/, "");
 }
 
 /** How much a call needs: required parameters and a required body, fewest first. */
@@ -51,38 +62,62 @@ function simplest(operations: Operation[], read: boolean): Operation | undefined
     .sort((a, b) => weight(a) - weight(b))[0];
 }
 
-/** A valid example of the operation's arguments, from openapi-tools (A's `exampleArgumentsOf`). */
-function argumentsOf(operation: Operation): Record<string, unknown> {
-  const example = (reading as Record<string, unknown>).exampleArgumentsOf as
-    | ((operation: Operation) => Record<string, unknown>)
-    | undefined;
-  if (!example) throw new Error("openapi-tools has no exampleArgumentsOf yet (part A)");
-  return example(operation);
+/** The scheme the agent sends for an operation: the first requirement it has every credential of. */
+function schemeFor(operation: Operation, auth: Record<string, string>): string | undefined {
+  const met = operation.security.find((requirement) =>
+    Object.keys(requirement).every((name) => name in auth),
+  );
+  return met ? Object.keys(met)[0] : undefined;
 }
 
-/** The read and the change to try on a description, as its generated agent offers them. */
+/**
+ * The read and the change to try on a description, as its generated agent offers them: the agent's
+ * own `AUTH` (its built env module) says which variables hold which scheme's credential; each gets a
+ * test value, and the fake accepts exactly what the scheme makes of those.
+ */
 export async function exerciseOf(
   description: Description,
   entry: CorpusEntry,
+  packageDir: string,
   prefix: string,
 ): Promise<Exercise> {
+  const { AUTH: auth } = (await import(pathToFileURL(join(packageDir, "dist", "env.js")).href)) as {
+    AUTH: Record<string, string>;
+  };
+  const variables: Record<string, string> = Object.fromEntries(
+    [
+      ...Object.values(auth)
+        .join(" ")
+        .matchAll(/\$\{(\w+)\}/g),
+    ].map(([, name = ""]) => [name, `${name.toLowerCase()}-corpus`]),
+  );
+  const credentials = Object.fromEntries(
+    Object.entries(auth).map(([scheme, template]) => [
+      scheme,
+      template.replace(/\$\{(\w+)\}/g, (_whole, name: string) => variables[name] ?? ""),
+    ]),
+  );
   const { operations } = operationsOf(description.resolved);
-  const inScope = entry.generate?.tags
-    ? operations.filter((operation) => operation.tags.some((tag) => entry.generate?.tags?.includes(tag)))
+  const tags = entry.generate?.tags;
+  const inScope = tags
+    ? operations.filter((operation) => operation.tags.some((tag) => tags.includes(tag)))
     : operations;
   const read = simplest(inScope, true);
   const change = simplest(inScope, false);
   if (!read || !change)
     throw new Error(`${entry.name} has no ${read ? "change" : "read"} operation in scope`);
   const apiRoot = apiRootOf(description.document);
+  const routed = inScope.length > BOUND;
   const call = (operation: Operation): Call => {
-    const path = new RegExp(
-      `^${(apiRoot + operation.path).replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}$`,
-    );
+    const template = (apiRoot + operation.path).replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+    const path = new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+    const args = exampleArgumentsOf(operation);
     return {
       operation,
-      prompt: `call ${operation.tool} ${JSON.stringify(argumentsOf(operation))}`,
-      scheme: Object.keys(operation.security[0] ?? {})[0],
+      prompt: routed
+        ? `call call_operation ${JSON.stringify({ operation: operation.tool, arguments: args })}`
+        : `call ${operation.tool} ${JSON.stringify(args)}`,
+      scheme: schemeFor(operation, auth),
       matches: (request) => request.method === operation.method && path.test(request.path),
     };
   };
@@ -90,7 +125,7 @@ export async function exerciseOf(
     apiRoot,
     read: call(read),
     change: call(change),
-    env: (url) => ({ [`${prefix}_API_URL`]: `${url}${apiRoot}` }),
-    credentials: {},
+    env: (url) => ({ [`${prefix}_API_URL`]: `${url}${apiRoot}`, ...variables }),
+    credentials,
   };
 }
