@@ -8,6 +8,7 @@ import type { Access } from "../authz/access.js";
 import type { TurnGraph } from "../definition.js";
 import { memoryMiddleware, type TurnMemories } from "../memory/turn-memories.js";
 import type { AgentTool } from "../tools/define-tool.js";
+import { failureKind, readableMessage } from "../turn/failure.js";
 import { type ContextBudget, contextBudgetMiddleware, contextSummarizer } from "./context-budget.js";
 import { guardCallsMiddleware } from "./guard-calls.js";
 
@@ -48,7 +49,10 @@ export function buildAgentGraph({
   maxContextTokens,
 }: AgentGraphOptions): TurnGraph {
   const allTools = memories ? [...tools, ...memories.tools] : tools;
-  const middleware: AnyAgentMiddleware[] = [guardCallsMiddleware(allTools, access), toolResultsMiddleware];
+  const middleware: AnyAgentMiddleware[] = [
+    guardCallsMiddleware(allTools, access),
+    toolResultsMiddleware(logger),
+  ];
   if (context)
     middleware.unshift(contextBudgetMiddleware(contextSummarizer(model, context, logger), context));
   // Innermost: it sees the messages the model is sent, after any summary.
@@ -63,25 +67,36 @@ export function buildAgentGraph({
   return agent.graph as unknown as TurnGraph;
 }
 
-const toolResultsMiddleware = createMiddleware({
-  name: "SwitchboardToolResults",
-  wrapToolCall: async (request, handler) => {
-    try {
-      const result = await handler(request);
-      return ToolMessage.isInstance(result) ? trimmed(result) : result;
-    } catch (error) {
-      if (isGraphInterrupt(error)) throw error;
-      if (isSwitchboardError(error) && error.category === "user") throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      return new ToolMessage({
-        content: `${request.toolCall.name} failed: ${reason}`,
-        tool_call_id: request.toolCall.id ?? "",
-        name: request.toolCall.name,
-        status: "error",
-      });
-    }
-  },
-});
+/**
+ * A tool's result cut to size, and a tool's failure as the model (and through it the user) reads
+ * it: `<tool> failed: <message>` when the message is for people (a SwitchboardError's, a vendor's
+ * status and words, a schema's refusal, a sentence a tool wrote: turn/failure.ts, readableMessage),
+ * else `<tool> failed (<code or class>)` with the detail in the log only: never a stack trace or a
+ * path of this machine. A configuration error (`user`) ends the turn with its message.
+ */
+function toolResultsMiddleware(logger: Logger) {
+  return createMiddleware({
+    name: "SwitchboardToolResults",
+    wrapToolCall: async (request, handler) => {
+      try {
+        const result = await handler(request);
+        return ToolMessage.isInstance(result) ? trimmed(result) : result;
+      } catch (error) {
+        if (isGraphInterrupt(error)) throw error;
+        if (isSwitchboardError(error) && error.category === "user") throw error;
+        const tool = request.toolCall.name;
+        const readable = readableMessage(error);
+        logger.warn({ tool, err: error }, "tool call failed");
+        return new ToolMessage({
+          content: readable ? `${tool} failed: ${readable}` : `${tool} failed (${failureKind(error)})`,
+          tool_call_id: request.toolCall.id ?? "",
+          name: tool,
+          status: "error",
+        });
+      }
+    },
+  });
+}
 
 /**
  * Cuts a tool result to MAX_TOOL_RESULT_CHARS: a text, or a list of blocks (an MCP tool's text,
