@@ -137,20 +137,34 @@ function merged(a: Schema, b: Schema): Schema {
   return out;
 }
 
-/** The discriminator's values that name the schema `ref` (its mapping's keys, else the schema's name). */
-function discriminatorValues(discriminator: Schema, ref: string): string[] {
+/**
+ * The discriminator's values that name the schema `ref`: its mapping's keys, else the schema's name;
+ * `mapped` when the mapping names it.
+ */
+function discriminatorValues(discriminator: Schema, ref: string): { values: string[]; mapped: boolean } {
   const mapping = isSchema(discriminator.mapping) ? discriminator.mapping : {};
   const keys = Object.entries(mapping)
     .filter(([, target]) => typeof target === "string" && (target === ref || target === nameOf(ref)))
     .map(([key]) => key);
-  return keys.length > 0 ? keys : [nameOf(ref)];
+  return keys.length > 0 ? { values: keys, mapped: true } : { values: [nameOf(ref)], mapped: false };
 }
 
-/** `schema` with its discriminator property held to `values` (and required, as OpenAPI says it is). */
-function constrained(schema: Schema, property: string, values: string[]): Schema {
+/**
+ * `schema` with its discriminator property held to `values` (and required, as OpenAPI says it is); a
+ * value the schema already holds it to stays, unless the mapping (the choice being made) names this one.
+ */
+function constrained(
+  schema: Schema,
+  property: string,
+  { values, mapped }: { values: string[]; mapped: boolean },
+): Schema {
   const properties = isSchema(schema.properties) ? schema.properties : {};
-  const own = isSchema(properties[property]) ? properties[property] : {};
-  if (own.const !== undefined || Array.isArray(own.enum)) return schema;
+  const {
+    const: heldTo,
+    enum: heldAmong,
+    ...own
+  } = isSchema(properties[property]) ? properties[property] : {};
+  if (!mapped && (heldTo !== undefined || Array.isArray(heldAmong))) return schema;
   const required = Array.isArray(schema.required) ? schema.required : [];
   return {
     ...schema,
@@ -207,6 +221,8 @@ function normalObject(schema: Schema, walk: Walk, depth: number, self: string | 
   if (Array.isArray(allOf)) {
     for (const part of allOf) {
       const one = normal(part, walk, depth + 1);
+      // A part that is the schema itself (a cycle) adds nothing.
+      if (isBounded(one)) continue;
       const discriminator = isSchema(part)
         ? walk.document && typeof part.$ref === "string"
           ? pointer(walk.document, part.$ref)
