@@ -196,9 +196,11 @@ export function operationsOf(
   options: { methods?: readonly HttpMethod[] } = {},
 ): { operations: Operation[]; skipped: string[] } {
   const methods = options.methods ?? HTTP_METHODS;
-  // Arguments as the request carries them (see schema.ts): allOf merged, readOnly left out, bounded.
+  // Arguments as the request carries them (see schema.ts): allOf merged, readOnly left out, the
+  // circular $refs the resolver left followed once, bounded.
   const openapi = typeof resolved.openapi === "string" ? resolved.openapi : "3.0.0";
-  const requestSchema = (schema: JsonSchema) => normalSchemaOf(schema, { openapi, direction: "request" });
+  const requestSchema = (schema: JsonSchema) =>
+    normalSchemaOf(schema, { openapi, direction: "request", document: resolved });
   const credentials = credentialParameters(resolved);
   const globalSecurity = Array.isArray(resolved.security) ? (resolved.security as SecurityRequirement[]) : [];
   const operations: Operation[] = [];

@@ -37,7 +37,11 @@ function nullableAsType(schema: unknown): unknown {
     else if (key === "items" || key === "anyOf") out[key] = nullableAsType(value);
     else if (key !== "nullable") out[key] = value;
   }
-  if ((schema as JsonSchema).nullable === true && typeof out.type === "string") out.type = [out.type, "null"];
+  if ((schema as JsonSchema).nullable === true) {
+    if (typeof out.type === "string") out.type = [out.type, "null"];
+    // zod reads an enum before the type: null must be one of its values too.
+    if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+  }
   return out;
 }
 
