@@ -18,6 +18,7 @@ export type {
 } from "./conversations/history.js";
 export type { AgentDefinition, GraphDeps, SkillSpec, TurnGraph } from "./definition.js";
 export type { AgentHost, AgentRoutes, RouteHandler } from "./extension.js";
+export { MAX_TOOL_RESULT_CHARS } from "./graph/agent-graph.js";
 export {
   boundedHistory,
   type ContextBudget,

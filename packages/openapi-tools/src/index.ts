@@ -1,2 +1,3 @@
+export { DEFAULT_MAX_TOOLS } from "./catalog.js";
 export * from "./reading.js";
 export { type OpenApiTools, type OpenApiToolsOptions, openApiTools, type ToolsOptions } from "./tools.js";

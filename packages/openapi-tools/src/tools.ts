@@ -9,9 +9,11 @@ import {
 import { type Logger, SwitchboardError } from "@switchboard/common";
 import { portableToolName } from "@switchboard/common/portable-schema";
 import { credentialsFor, fillCredentials, readCredentials, secretsOf } from "./auth.js";
+import { catalogTools, DEFAULT_MAX_TOOLS } from "./catalog.js";
 import { type JsonObject, readDescription } from "./description.js";
 import { OAuthTokens } from "./oauth2.js";
 import { type Operation, operationsOf } from "./operations.js";
+import { pagingHint } from "./paging.js";
 import { answerText, confirmationOf, requestOf } from "./request.js";
 import { argumentsOf } from "./schema.js";
 import { baseUrlOf } from "./servers.js";
@@ -180,48 +182,106 @@ function makeTools(
   operations: Operation[],
   call: Call,
   api: string,
-  { prefix = "", only, asks }: ToolsOptions,
+  { prefix = "", only, asks, tags, operations: named, maxTools = DEFAULT_MAX_TOOLS }: ToolsOptions,
 ): AgentTool[] {
-  const known = new Set(operations.map(({ tool }) => tool));
-  const unknown = (only ?? []).filter((name) => !known.has(name));
-  if (unknown.length > 0)
+  if (!Number.isInteger(maxTools) || maxTools < 1)
     throw new SwitchboardError(
       "openapi.tools",
       "user",
-      `${unknown.join(", ")}: not an operation of ${api}; its tools are: ${[...known].join(", ")}.`,
+      `maxTools ${maxTools} for ${api}: give a whole number of tools, 1 or more (default ${DEFAULT_MAX_TOOLS}).`,
     );
-  const chosen = only ? operations.filter(({ tool }) => only.includes(tool)) : operations;
+  const chosen = chosenOperations(operations, api, { only, tags, operations: named });
   const taken = new Set<string>();
-  return chosen.map((operation) => {
+  const tools = chosen.map((operation) => {
     const name = portableToolName(`${prefix}${operation.tool}`, taken);
     taken.add(name);
-    const resources = operation.resources;
-    const asksFirst = asks?.(operation.tool) ?? !operation.read;
-    const tool = defineTool({
-      name,
-      description: `${operation.about} (${operation.method} ${operation.path})`,
-      schema: argumentsOf(operation),
-      ...(asksFirst ? { confirm: (args: Record<string, unknown>) => confirmationOf(operation, args) } : {}),
-      ...(resources.length > 0
-        ? {
-            resource: (args: Record<string, unknown>) =>
-              Object.fromEntries(resources.map(({ kind, parameter }) => [kind, String(args[parameter])])),
-          }
-        : {}),
-      run: (args, ctx) => call(operation, args, ctx),
-    });
-    // Arguments the call refuses anyway (a path parameter of `..`) ask nothing: the call fails, naming why.
-    const { confirm } = tool;
-    if (!confirm) return tool;
-    return {
-      ...tool,
-      confirm: (args) => {
-        try {
-          return confirm(args);
-        } catch {
-          return undefined;
-        }
-      },
-    };
+    return operationTool(operation, name, call, asks?.(operation.tool) ?? !operation.read);
   });
+  if (tools.length <= maxTools) return tools;
+  // Past the bound the model is offered the catalog; each operation's tool runs through it.
+  const hidden = tools.map((tool) => ({ ...tool, offered: false }));
+  const entries = chosen.map((operation, index) => ({ operation, tool: hidden[index] as AgentTool }));
+  return [...hidden, ...catalogTools(entries, { prefix, api, taken })];
+}
+
+/**
+ * The operations `only`, `tags` and `operations` leave (all of them when none is given). A name or
+ * tag the description lacks is an error naming the ones it has.
+ */
+function chosenOperations(
+  operations: Operation[],
+  api: string,
+  { only, tags, operations: named }: Pick<ToolsOptions, "only" | "tags" | "operations">,
+): Operation[] {
+  const known = new Set(operations.map(({ tool }) => tool));
+  const unknownTools = (only ?? []).filter((name) => !known.has(name));
+  if (unknownTools.length > 0)
+    throw new SwitchboardError(
+      "openapi.tools",
+      "user",
+      `${unknownTools.join(", ")}: not an operation of ${api}; its tools are: ${[...known].join(", ")}.`,
+    );
+  const knownTags = [...new Set(operations.flatMap((operation) => operation.tags))];
+  const unknownTags = (tags ?? []).filter((tag) => !knownTags.includes(tag));
+  if (unknownTags.length > 0)
+    throw new SwitchboardError(
+      "openapi.tools",
+      "user",
+      `${unknownTags.join(", ")}: not a tag of ${api}; its tags are: ${knownTags.join(", ") || "none (list operations instead)"}.`,
+    );
+  const isNamed = (operation: Operation, name: string) =>
+    name === operation.tool || name === operation.operationId;
+  const unknownOperations = (named ?? []).filter(
+    (name) => !operations.some((operation) => isNamed(operation, name)),
+  );
+  if (unknownOperations.length > 0)
+    throw new SwitchboardError(
+      "openapi.tools",
+      "user",
+      `${unknownOperations.join(", ")}: not an operation of ${api}; its operations are: ${[...known].join(", ")}.`,
+    );
+  const chosen = operations.filter(
+    (operation) =>
+      (!only || only.includes(operation.tool)) &&
+      (!tags || operation.tags.some((tag) => tags.includes(tag))) &&
+      (!named || named.some((name) => isNamed(operation, name))),
+  );
+  if (chosen.length === 0)
+    throw new SwitchboardError(
+      "openapi.tools",
+      "user",
+      `No operation of ${api} is both in the tags and among the operations chosen: widen tags or operations.`,
+    );
+  return chosen;
+}
+
+/** One operation as a tool of its own: a read runs, a change (`asksFirst`) asks the user first. */
+function operationTool(operation: Operation, name: string, call: Call, asksFirst: boolean): AgentTool {
+  const resources = operation.resources;
+  const tool = defineTool({
+    name,
+    description: `${operation.about} (${operation.method} ${operation.path})${pagingHint(operation)}`,
+    schema: argumentsOf(operation),
+    ...(asksFirst ? { confirm: (args: Record<string, unknown>) => confirmationOf(operation, args) } : {}),
+    ...(resources.length > 0
+      ? {
+          resource: (args: Record<string, unknown>) =>
+            Object.fromEntries(resources.map(({ kind, parameter }) => [kind, String(args[parameter])])),
+        }
+      : {}),
+    run: (args, ctx) => call(operation, args, ctx),
+  });
+  // Arguments the call refuses anyway (a path parameter of `..`) ask nothing: the call fails, naming why.
+  const { confirm } = tool;
+  if (!confirm) return tool;
+  return {
+    ...tool,
+    confirm: (args) => {
+      try {
+        return confirm(args);
+      } catch {
+        return undefined;
+      }
+    },
+  };
 }

@@ -164,6 +164,50 @@ describe("CAIPE 0.6.0's app-config.yaml, read unchanged", () => {
   });
 });
 
+describe("openapi_sources bounds on a large description", () => {
+  const source = (extra: string) =>
+    `openapi_sources:\n  - id: fleet\n    document: ./fleet.yaml\n${extra}agents: []\n`;
+
+  it("takes tags, operations and max_tools, passed on as the tools' options", () => {
+    const config = read(
+      source(
+        "    tags: [billing, storage]\n    operations: [getStorageBucket, list_billing_accounts]\n    max_tools: 12\n",
+      ),
+    );
+    expect(config.problems).toEqual([]);
+    expect(config.toolSources).toEqual([
+      {
+        kind: "openapi",
+        id: "fleet",
+        name: "fleet",
+        document: join(fixtures, "fleet.yaml"),
+        tags: ["billing", "storage"],
+        operations: ["getStorageBucket", "list_billing_accounts"],
+        maxTools: 12,
+      },
+    ]);
+    // None given: the tools' defaults (every operation, 40 tools).
+    expect(read(source("")).toolSources[0]).not.toHaveProperty("maxTools");
+  });
+
+  it("refuses a bound that is no whole number of tools, or lists that are not names, naming the field", () => {
+    for (const [extra, field] of [
+      ["    max_tools: 0\n", "openapi_sources[0].max_tools"],
+      ["    max_tools: 2.5\n", "openapi_sources[0].max_tools"],
+      ["    max_tools: many\n", "openapi_sources[0].max_tools"],
+      ["    tags: billing\n", "openapi_sources[0].tags"],
+      ['    operations: [""]\n', "openapi_sources[0].operations[0]"],
+    ] as const) {
+      const config = read(source(extra));
+      expect(config.toolSources, extra).toEqual([]);
+      expect(config.problems, extra).toEqual([expect.objectContaining({ field })]);
+    }
+    expect(read(source("    max_tools: -3\n")).problems[0]?.message).toContain(
+      "a whole number of tools, 1 or more",
+    );
+  });
+});
+
 describe("${VAR} expansion, as CAIPE's seed", () => {
   const text = agentsYaml(
     agent("a", '    description: "${DESC:-the default}"\n').replace(

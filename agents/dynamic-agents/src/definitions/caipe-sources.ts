@@ -153,11 +153,22 @@ const openApiSource = z.strictObject({
   document: z.string().trim().min(1, "give the OpenAPI description's path or URL").max(LIMITS.url),
   base_url: z.string().trim().max(LIMITS.url).nullish(),
   auth: stringMap.nullish(),
+  // Which operations become tools, and how many the model is offered one by one (openapi-tools' tools()).
+  tags: z.array(z.string().trim().min(1).max(LIMITS.name)).max(LIMITS.toolNames).nullish(),
+  operations: z.array(z.string().trim().min(1).max(LIMITS.name)).max(LIMITS.toolNames).nullish(),
+  max_tools: z
+    .number({ error: "give a whole number of tools, 1 or more (default 40)" })
+    .int("give a whole number of tools, 1 or more (default 40)")
+    .min(1, "give a whole number of tools, 1 or more (default 40)")
+    .max(LIMITS.toolNames, `at most ${LIMITS.toolNames}`)
+    .nullish(),
 });
 
 /**
  * One `openapi_sources` entry (a Switchboard extension): a relative document path is read from the
  * file's folder. `auth` keeps its `${VAR}` references for the OpenAPI tools to fill in (secrets).
+ * `tags`, `operations` and `max_tools` bound what a large description offers the model; a tag or
+ * operation the description lacks is named when the source is connected (the host reads it then).
  */
 export function checkOpenApiSource(
   raw: Record<string, unknown>,
@@ -191,6 +202,9 @@ export function checkOpenApiSource(
       document: isUrl || isAbsolute(source.document) ? source.document : resolve(baseDir, source.document),
       ...(source.base_url ? { baseUrl: source.base_url } : {}),
       ...(auth ? { auth } : {}),
+      ...(source.tags ? { tags: source.tags } : {}),
+      ...(source.operations ? { operations: source.operations } : {}),
+      ...(source.max_tools ? { maxTools: source.max_tools } : {}),
     },
     unused: [],
   };

@@ -43,6 +43,12 @@ export type ToolSourceSpec =
       document: string;
       baseUrl?: string;
       auth?: Record<string, string>;
+      /** Only the operations with one of these tags (`tags`). */
+      tags?: string[];
+      /** Only these operations, by tool name or operationId (`operations`). */
+      operations?: string[];
+      /** Past this many operations the model gets a search and a call tool instead (`max_tools`, default 40). */
+      maxTools?: number;
     };
 
 export interface ModelSpec {

@@ -1,6 +1,6 @@
 import { connectMcpServer } from "@switchboard/agent-runtime";
-import type { Logger } from "@switchboard/common";
-import { openApiTools } from "@switchboard/openapi-tools";
+import { isSwitchboardError, type Logger } from "@switchboard/common";
+import { openApiTools, type ToolsOptions } from "@switchboard/openapi-tools";
 import type { ToolSource } from "../build/tools.js";
 import type { DefinitionProblem, ToolSourceSpec } from "../definitions/spec.js";
 
@@ -45,7 +45,12 @@ export class ToolSources {
           } catch (error) {
             const reason = error instanceof Error ? error.message : String(error);
             const list = spec.kind === "mcp" ? "mcp_servers" : "openapi_sources";
-            problems.push({ field: `${list}.${spec.id}`, message: `cannot be reached: ${reason}` });
+            // A description read but refused (a tag it lacks, no server) says so itself.
+            const refused = spec.kind === "openapi" && isSwitchboardError(error) && error.category === "user";
+            problems.push({
+              field: `${list}.${spec.id}`,
+              message: refused ? reason : `cannot be reached: ${reason}`,
+            });
             this.options.logger.error(
               { source: spec.id, reason },
               `tool source "${spec.id}" cannot be reached`,
@@ -90,7 +95,15 @@ export class ToolSources {
       logger,
       label: `OpenAPI source "${spec.id}"`,
     });
-    return { id: spec.id, key, source: api, close: async () => {} };
+    const bounds = {
+      ...(spec.tags ? { tags: spec.tags } : {}),
+      ...(spec.operations ? { operations: spec.operations } : {}),
+      ...(spec.maxTools ? { maxTools: spec.maxTools } : {}),
+    };
+    // A tag or operation the description lacks fails the source here, naming the ones it has.
+    api.tools(bounds);
+    const source = { tools: (options: ToolsOptions = {}) => api.tools({ ...options, ...bounds }) };
+    return { id: spec.id, key, source, close: async () => {} };
   }
 }
 

@@ -10,7 +10,7 @@ import { memoryMiddleware, type TurnMemories } from "../memory/turn-memories.js"
 import type { AgentTool } from "../tools/define-tool.js";
 import { failureKind, readableMessage } from "../turn/failure.js";
 import { type ContextBudget, contextBudgetMiddleware, contextSummarizer } from "./context-budget.js";
-import { guardCallsMiddleware } from "./guard-calls.js";
+import { guardCallsMiddleware, offeredTools } from "./guard-calls.js";
 
 /** Tool output beyond this is cut before it reaches the model (and the checkpoint). */
 export const MAX_TOOL_RESULT_CHARS = 8_000;
@@ -59,7 +59,8 @@ export function buildAgentGraph({
   if (memories) middleware.push(memoryMiddleware(memories, maxContextTokens));
   const agent = createAgent({
     model,
-    tools: allTools.map(({ tool }) => tool),
+    // The model is offered what is offered; the others run only through a routing tool (guard-calls.ts).
+    tools: offeredTools(allTools),
     systemPrompt,
     checkpointer,
     middleware,

@@ -1,6 +1,8 @@
 import { ToolMessage } from "@langchain/core/messages";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { interrupt } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
+import { z } from "zod";
 import type { AuditedCall } from "../audit/recorder.js";
 import type { Access } from "../authz/access.js";
 import { LOCAL_PRINCIPAL, type Principal } from "../authz/principal.js";
@@ -27,16 +29,30 @@ import type { ChangeConfirmation, ChangeResume } from "../turn/interrupts.js";
  * The call then runs with its `ToolCallContext`, built here once from the turn LangGraph hands the
  * call (`runtime.context`, see context/turn-context.ts) and the credential decided: the tool's
  * `run(args, ctx)` gets it, and passes it on (VendorClient.call(ctx, …), an MCP server's session).
+ * A routing tool's call (`AgentTool.routes`, e.g. OpenAPI's `call_operation`) passes all of this as
+ * the call it stands for: the policy, the question, the audit trail and the run see the tool it
+ * names, with that tool's arguments (routeOf says which routes are refused); a tool the model is not
+ * offered (`offered: false`) runs only that way.
  * Reads asked for beside a change run at once and are not run again on resume. langchain's
  * `humanInTheLoopMiddleware` asks from a step of its own after every model call instead, which
  * writes a checkpoint for nothing on each call that asks for no change.
  */
 export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
   const byName = new Map(tools.map((tool) => [tool.tool.name, tool]));
+  const routers = tools.filter((tool) => tool.routes && tool.offered !== false).map(({ tool }) => tool.name);
   return createMiddleware({
     name: "SwitchboardGuardCalls",
     wrapToolCall: async (request, handler) => {
-      const { name, args, id } = request.toolCall;
+      const { id } = request.toolCall;
+      // The model's own call; every answer to it names it, whatever tool it ran as.
+      const called = request.toolCall.name;
+      const answer = (content: string) =>
+        new ToolMessage({ content, tool_call_id: id ?? "", name: called, status: "error" });
+      // A routing tool's call is decided, asked about, audited and run below as the call it stands
+      // for: the tool it names, with that tool's arguments.
+      const route = routeOf(byName, request.toolCall, routers);
+      if ("refused" in route) return answer(route.refused);
+      const { name, args, routed } = route;
       const tool = byName.get(name);
       const turn = turnOf(request.runtime);
       const principal: Principal = turn?.principal ?? LOCAL_PRINCIPAL;
@@ -50,8 +66,6 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
         policy: [],
         ...(turn ? { contextId: turn.contextId } : {}),
       };
-      const answer = (content: string) =>
-        new ToolMessage({ content, tool_call_id: id ?? "", name, status: "error" });
 
       let linked: CallCredential | undefined;
       try {
@@ -79,7 +93,15 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
       const ctx = toolCallContext(turn, principal, linked, request.runtime.signal);
       const run = async (next: typeof request) => {
         const bound = await tool?.forCall?.(ctx);
-        return handler(bound ? { ...next, tool: bound } : next);
+        if (!routed) return handler(bound ? { ...next, tool: bound } : next);
+        // A routed call runs the named tool (which the model may not be offered) on its arguments.
+        const result = await handler({
+          ...next,
+          toolCall: { ...next.toolCall, name, args },
+          tool: bound ?? tool?.tool,
+        });
+        if (ToolMessage.isInstance(result)) result.name = called;
+        return result;
       };
       // A read, or arguments the tool refuses anyway (it answers the model; nobody is asked). A tool
       // marked `audited` (remember) is recorded as a change is, confirmed by its caller's own request.
@@ -122,6 +144,69 @@ export function guardCallsMiddleware(tools: AgentTool[], options: Access) {
       );
     },
   });
+}
+
+/** What the model is offered: every tool but those that run only through a routing tool. */
+export function offeredTools(tools: AgentTool[]): StructuredToolInterface[] {
+  return tools.filter((tool) => tool.offered !== false).map(({ tool }) => tool);
+}
+
+/** The call a tool call is decided and run as: itself, or the one a routing tool stands for. */
+type Route = { name: string; args: Record<string, unknown>; routed: boolean } | { refused: string };
+
+/**
+ * What a call is run as. A tool not offered to the model is refused by its own name (it runs only
+ * through a routing tool). A routing tool's call becomes the call it names: a tool of this agent,
+ * neither itself nor another routing tool (so no route leads on, or round), with arguments that
+ * tool's schema takes; anything else is refused, with why, before any policy, question or run.
+ */
+function routeOf(
+  byName: ReadonlyMap<string, AgentTool>,
+  call: { name: string; args: Record<string, unknown> },
+  routers: string[],
+): Route {
+  const caller = byName.get(call.name);
+  if (caller?.offered === false) {
+    const via = routers.length > 0 ? `: call it through ${routers.join(" or ")}` : "";
+    return { refused: `${call.name} is not a tool you can call by its name${via}. Nothing was run.` };
+  }
+  if (!caller?.routes) return { name: call.name, args: call.args, routed: false };
+  let route: ReturnType<NonNullable<AgentTool["routes"]>>;
+  try {
+    route = caller.routes(call.args);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { refused: `${reason.replace(/\.?$/, ".")} Nothing was run.` };
+  }
+  if (!route) return { refused: `${call.name} named no tool to call. Nothing was run.` };
+  const target = byName.get(route.tool);
+  if (!target)
+    return { refused: `${call.name}: ${route.tool} is not a tool of this agent. Nothing was run.` };
+  if (target === caller || target.routes)
+    return {
+      refused: `${call.name} cannot call ${route.tool}: a routing tool calls only tools that route nowhere themselves. Nothing was run.`,
+    };
+  const problem = argumentsProblem(target, route.args);
+  if (problem)
+    return {
+      refused: `${route.tool} does not take these arguments (${problem}): call ${call.name} again with arguments its schema takes. Nothing was run.`,
+    };
+  return { name: route.tool, args: route.args, routed: true };
+}
+
+/**
+ * Why a tool's schema refuses arguments (undefined: it takes them). Only a zod schema is read here
+ * (every `defineTool` tool); a JSON Schema tool (MCP) checks its arguments itself when it runs.
+ */
+function argumentsProblem(tool: AgentTool, args: Record<string, unknown>): string | undefined {
+  const schema = tool.tool.schema as {
+    safeParse?: (value: unknown) => { success: boolean; error?: unknown };
+  };
+  if (typeof schema.safeParse !== "function") return undefined;
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return undefined;
+  if (parsed.error instanceof z.ZodError) return z.prettifyError(parsed.error).replace(/\n/g, "; ");
+  return parsed.error instanceof Error ? parsed.error.message : "arguments its schema refuses";
 }
 
 /**

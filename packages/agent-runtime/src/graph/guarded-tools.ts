@@ -4,11 +4,11 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Access } from "../authz/access.js";
 import type { AgentTool } from "../tools/define-tool.js";
-import { guardCallsMiddleware } from "./guard-calls.js";
+import { guardCallsMiddleware, offeredTools } from "./guard-calls.js";
 
 /** Tools a graph of an agent's own runs itself, each call through the runtime's one guard. */
 export interface GuardedTools {
-  /** The tools' schemas, for the graph's model to be offered. */
+  /** The schemas of the tools the graph's model is offered (not those that run only through a routing tool). */
   readonly tools: StructuredToolInterface[];
   has(name: string): boolean;
   /**
@@ -25,7 +25,7 @@ export function guardedTools(tools: AgentTool[], access: Access): GuardedTools {
   const wrap = guardCallsMiddleware(tools, access).wrapToolCall;
   if (!wrap) throw new Error("the call guard has no wrapToolCall");
   return {
-    tools: tools.map((entry) => entry.tool),
+    tools: offeredTools(tools),
     has: (name) => byName.has(name),
     call: async (toolCall, config) => {
       const entry = byName.get(toolCall.name);
