@@ -1,4 +1,5 @@
 import { PORTABLE_TOOL_NAME } from "@switchboard/common";
+import { normalSchemaOf } from "@switchboard/common/openapi-schema";
 import type { JsonObject } from "./description.js";
 
 /** A JSON Schema as a description gives it (resolved). */
@@ -166,6 +167,11 @@ export function operationsOf(
   options: { methods?: readonly HttpMethod[] } = {},
 ): { operations: Operation[]; skipped: string[] } {
   const methods = options.methods ?? HTTP_METHODS;
+  // Arguments as the request carries them (see schema.ts): allOf merged, readOnly left out, the
+  // circular $refs the resolver left followed once, bounded.
+  const openapi = typeof resolved.openapi === "string" ? resolved.openapi : "3.0.0";
+  const requestSchema = (schema: JsonSchema) =>
+    normalSchemaOf(schema, { openapi, direction: "request", document: resolved });
   const credentials = credentialParameters(resolved);
   const globalSecurity = Array.isArray(resolved.security) ? (resolved.security as SecurityRequirement[]) : [];
   const operations: Operation[] = [];
@@ -190,7 +196,7 @@ export function operationsOf(
       const parameters = parametersOf(
         [...shared, ...((operation.parameters ?? []) as JsonObject[])],
         credentials,
-      );
+      ).map((parameter) => ({ ...parameter, schema: requestSchema(parameter.schema) }));
       operations.push({
         operationId,
         tool,
@@ -202,7 +208,7 @@ export function operationsOf(
         tags: Array.isArray(operation.tags)
           ? operation.tags.filter((tag): tag is string => typeof tag === "string")
           : [],
-        ...(body ? { body } : {}),
+        ...(body ? { body: { ...body, schema: requestSchema(body.schema) } } : {}),
         ...(operation.deprecated === true ? { deprecated: true } : {}),
         resources: parameters
           .filter((parameter) => parameter.in === "path")
