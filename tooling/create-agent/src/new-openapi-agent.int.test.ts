@@ -320,14 +320,9 @@ describe("pnpm new-agent --openapi, end to end in a copy of the repository", () 
     "generates packages that install, build, lint, typecheck and pass their own tests unedited",
     async () => {
       await step("install (copy)", ["install", "--prefer-offline", "--no-frozen-lockfile"]);
-      for (const { name, file } of MADE) {
-        const made = await run(
-          process.execPath,
-          ["tooling/create-agent/bin/create-agent.js", "new", name, "--openapi", `${DESCRIPTIONS}/${file}`],
-          { cwd: repo, timeoutMs: STEP_TIMEOUT },
-        );
-        expect(made.code, made.output).toBe(0);
-      }
+      // The root script, as a developer runs it (it builds create-agent first; then a cache hit).
+      for (const { name, file } of MADE)
+        await step(`new-agent ${name}`, ["new-agent", name, "--openapi", `${DESCRIPTIONS}/${file}`]);
       expect(checkFleet(repo)).toEqual([]);
       const filters = MADE.map(({ name }) => `--filter=@switchboard/agent-${name}`);
       await step("install (new packages)", ["install", "--prefer-offline", "--no-frozen-lockfile"]);
