@@ -45,7 +45,13 @@ export interface Operation {
    * The request body, as the tool's `body` argument: its media type as the description names it
    * (JSON or `+json`, `application/x-www-form-urlencoded` or `multipart/form-data`; see bodyOf).
    */
-  body?: { required: boolean; mediaType: string; schema: JsonSchema };
+  body?: {
+    required: boolean;
+    mediaType: string;
+    schema: JsonSchema;
+    /** A form or multipart body's Encoding Object, by field: a field's content type, style, explode. */
+    encoding?: Record<string, { contentType?: string; style?: string; explode?: boolean }>;
+  };
   /** The description marks it deprecated. */
   deprecated?: boolean;
   /** Path parameters and the resource kind each names for policies: petId → pet. */
@@ -133,15 +139,38 @@ export function bodyKindOf(mediaType: string): BodyMediaType | undefined {
 
 const BODY_ORDER: BodyMediaType[] = ["json", "form", "multipart"];
 
+function encodingOf(encoding: Record<string, JsonObject>): NonNullable<Operation["body"]>["encoding"] {
+  return Object.fromEntries(
+    Object.entries(encoding).map(([field, one]) => [
+      field,
+      {
+        ...(typeof one.contentType === "string" ? { contentType: one.contentType } : {}),
+        ...(typeof one.style === "string" ? { style: one.style } : {}),
+        ...(typeof one.explode === "boolean" ? { explode: one.explode } : {}),
+      },
+    ]),
+  );
+}
+
 /** The body an operation is called with: the first of JSON, form, multipart it offers; else why not. */
 function bodyOf(body: JsonObject | undefined): Operation["body"] | { skipped: string } | undefined {
   if (!body) return undefined;
-  const content = Object.entries((body.content ?? {}) as Record<string, { schema?: JsonSchema }>);
+  const content = Object.entries(
+    (body.content ?? {}) as Record<string, { schema?: JsonSchema; encoding?: Record<string, JsonObject> }>,
+  );
   if (content.length === 0) return undefined;
   for (const kind of BODY_ORDER) {
     const found = content.find(([type]) => bodyKindOf(type) === kind);
-    if (found)
-      return { required: body.required === true, mediaType: found[0], schema: found[1].schema ?? {} };
+    if (!found) continue;
+    const [mediaType, { schema, encoding }] = found;
+    return {
+      required: body.required === true,
+      mediaType,
+      schema: schema ?? {},
+      ...(kind !== "json" && encoding && typeof encoding === "object"
+        ? { encoding: encodingOf(encoding) }
+        : {}),
+    };
   }
   return {
     skipped: `its request body is ${content.map(([type]) => type).join(" or ")}; Switchboard sends JSON, form and multipart bodies`,

@@ -10,9 +10,11 @@ import { type Logger, SwitchboardError } from "@switchboard/common";
 import { portableToolName } from "@switchboard/common/portable-schema";
 import { credentialsFor, fillCredentials, readCredentials, secretsOf } from "./auth.js";
 import { type JsonObject, readDescription } from "./description.js";
+import { OAuthTokens } from "./oauth2.js";
 import { type Operation, operationsOf } from "./operations.js";
 import { answerText, confirmationOf, requestOf } from "./request.js";
 import { argumentsOf } from "./schema.js";
+import { baseUrlOf } from "./servers.js";
 
 export interface OpenApiToolsOptions {
   /** The description: a file path, an http(s) URL, or the description itself. */
@@ -21,8 +23,18 @@ export interface OpenApiToolsOptions {
   baseUrl?: string;
   /** Where `auth`'s `${VAR}` references are read, at each call. */
   env: NodeJS.ProcessEnv;
-  /** Security scheme name → its credential as `${VAR}` (basic: `${USER}:${PASSWORD}`). */
+  /**
+   * Security scheme name → its credential as `${VAR}`: apiKey → the key, http bearer → the token,
+   * http basic → `${USER}:${PASSWORD}`, oauth2 client credentials → `${CLIENT_ID}:${CLIENT_SECRET}`.
+   */
   auth?: Record<string, string>;
+  /** Values of the first server's variables (default: each variable's default). */
+  serverVariables?: Record<string, string>;
+  /**
+   * OAuth2 token endpoints by scheme, instead of the description's `tokenUrl`: needed when a
+   * description fetched from a URL names one off the API's origin (see auth.ts, tokenUrlOf).
+   */
+  tokenUrls?: Record<string, string>;
   logger: Logger;
   /** How messages name the source (e.g. `OpenAPI source "petstore"`); default: the file or URL. */
   label?: string;
@@ -48,38 +60,6 @@ export interface OpenApiTools {
   tools(options?: ToolsOptions): AgentTool[];
 }
 
-/** The base URL: the configured one, else the description's first server (variables at their defaults). */
-function baseUrlOf(
-  label: string,
-  resolved: JsonObject,
-  configured: string | undefined,
-  from: string | undefined,
-): URL {
-  const server = (
-    (resolved.servers ?? []) as Array<{ url?: string; variables?: Record<string, { default?: string }> }>
-  )[0];
-  const described = server?.url?.replace(
-    /\{([^}]+)\}/g,
-    (whole, name: string) => server.variables?.[name]?.default ?? whole,
-  );
-  const text = configured ?? described;
-  let url: URL | undefined;
-  try {
-    url = text ? new URL(text, configured ? undefined : from) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash)
-    throw new SwitchboardError(
-      "openapi.base-url",
-      "user",
-      configured
-        ? `${label}: base URL ${JSON.stringify(configured)} is not an http(s) URL without credentials, query or fragment: set base_url to the API's address.`
-        : `${label} names no absolute server${described ? ` (its first server is ${JSON.stringify(described)})` : ""}: set base_url to the API's address.`,
-    );
-  return url;
-}
-
 /**
  * An OpenAPI 3.0/3.1 (or Swagger 2) description as agent tools, interpreted at run time: one tool
  * per operation (the same reading `pnpm new-agent --openapi` generates code from), calling the API at
@@ -89,14 +69,25 @@ function baseUrlOf(
 export async function openApiTools(options: OpenApiToolsOptions): Promise<OpenApiTools> {
   const description = await readDescription(options.document, options.label ? { label: options.label } : {});
   const { label, resolved } = description;
-  const baseUrl = baseUrlOf(label, resolved, options.baseUrl, description.url);
-  const configured = readCredentials(label, resolved, options.auth ?? {});
+  const baseUrl = baseUrlOf(label, resolved, {
+    configured: options.baseUrl,
+    from: description.url,
+    ...(options.serverVariables ? { serverVariables: options.serverVariables } : {}),
+  });
+  const configured = readCredentials(label, resolved, options.auth ?? {}, {
+    baseUrl,
+    ...(description.url ? { descriptionUrl: description.url } : {}),
+    ...(options.tokenUrls ? { tokenUrls: options.tokenUrls } : {}),
+  });
+  const tokens = new OAuthTokens({
+    variables: (scheme) => `the variables in auth.${scheme} of ${label}`,
+  });
   const { operations, skipped } = operationsOf(resolved);
   if (operations.length === 0)
     throw new SwitchboardError(
       "openapi.description",
       "user",
-      `${label} describes no operation with a JSON or no body.`,
+      `${label} describes no operation Switchboard can call (bodies in JSON, form or multipart, or none)${skipped.length > 0 ? `; left out: ${skipped.slice(0, 5).join("; ")}` : ""}.`,
     );
   const title = String((resolved.info as { title?: unknown } | undefined)?.title ?? label);
   const api = `the ${title} API`;
@@ -129,7 +120,8 @@ export async function openApiTools(options: OpenApiToolsOptions): Promise<OpenAp
             : `the variables in auth of ${label}`,
         address: `the base URL of ${label}`,
       }),
-      secrets: ({ secrets }) => secrets,
+      // The OAuth2 tokens held now too: an API's error may echo the one it refused.
+      secrets: ({ secrets }) => [...secrets, ...tokens.current()],
       describe: (failure, _settings, error) => {
         if (!failure.status || failure.status < 300 || failure.status >= 400) return undefined;
         const location = error instanceof HttpStatusError ? error.headers.get("location") : null;
@@ -145,10 +137,23 @@ export async function openApiTools(options: OpenApiToolsOptions): Promise<OpenAp
   );
 
   const call: Call = async (operation, args, ctx) => {
-    const credentials = credentialsFor(operation.security, configured);
-    const sent = fillCredentials(credentials, options.env, { api: label, tool: operation.tool });
-    const request = requestOf(operation, args, baseUrl, sent);
-    return answerText(await client.call(ctx, ({ call }) => call(request)));
+    const chosen = credentialsFor(operation.security, configured);
+    const context = { api: label, tool: operation.tool, tokens };
+    const request = async () =>
+      requestOf(operation, args, baseUrl, await fillCredentials(chosen, options.env, context));
+    const oauth = chosen.filter(({ credential }) => credential.send.in === "oauth2");
+    return answerText(
+      await client.call(ctx, async ({ call }) => {
+        try {
+          return await call(await request());
+        } catch (error) {
+          // A token refused (revoked, or expired before its time): a new one, asked for once.
+          if (!(error instanceof HttpStatusError && error.status === 401) || oauth.length === 0) throw error;
+          for (const { credential } of oauth) tokens.forget(credential.scheme);
+          return call(await request());
+        }
+      }),
+    );
   };
 
   return {

@@ -510,7 +510,7 @@ describe("a definition that cannot work is refused at once, naming the field", (
     );
     expect(String(error)).not.toContain("sk-live-123");
     await expect(openApiTools({ ...document, auth: { petstore_auth: "${TOKEN}" } })).rejects.toThrow(
-      /auth\.petstore_auth: the "petstore_auth" scheme \(oauth2\) is not one Switchboard sends/,
+      /auth\.petstore_auth: the "petstore_auth" scheme \(oauth2 flows implicit\) is not one Switchboard sends/,
     );
   });
 

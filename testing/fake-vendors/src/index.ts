@@ -14,7 +14,8 @@ export {
 } from "./komodor/index.js";
 export type { Place, PlaceWeather, SeededPlace } from "./open-meteo/index.js";
 export { type FakeOpenMeteo, startFakeOpenMeteo } from "./open-meteo/index.js";
-export { type OpenApiFakeOptions, startOpenApiFake } from "./openapi-fake.js";
+export { type OpenApiFake, type OpenApiFakeOptions, startOpenApiFake } from "./openapi-fake.js";
+export type { ReceivedCredential, ReceivedRequest } from "./openapi-security.js";
 export type { Incident, IncidentChange, OnCall, PagerDutyState, Service } from "./pagerduty/index.js";
 export { type FakePagerDuty, startFakePagerDuty } from "./pagerduty/index.js";
 export {
@@ -28,6 +29,7 @@ export type { Channel, Message, PostedMessage, SlackState, User } from "./slack/
 export { type FakeSlack, startFakeSlack } from "./slack/index.js";
 export { type FakeSplunk, type SplunkChange, type SplunkState, startFakeSplunk } from "./splunk/index.js";
 export {
+  type Part,
   type RequestRecord,
   startVendorServer,
   type VendorApi,

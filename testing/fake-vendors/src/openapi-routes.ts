@@ -41,6 +41,10 @@ export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Pro
   });
   await api.init();
   const answers = openApiAnswers(routes.document);
+  // An apiKey scheme's query parameter is the credential, not one of the operation's parameters
+  // (most descriptions do not declare it): the security check's (openapi-security.ts), not validated
+  // as an unknown parameter here.
+  const keyParameters = apiKeyQueryParameters(routes.document);
   for (const operationId of Object.keys(routes.operations)) {
     if (!api.getOperation(operationId))
       throw new Error(`fake ${vendor}: the vendor's OpenAPI description has no operation ${operationId}`);
@@ -68,7 +72,14 @@ export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Pro
         Object.entries(api.router.parseRequest(request, operation).params).map(([k, v]) => [k, String(v)]),
       ),
       checkRequest: (ctx) => {
-        const { errors } = api.validateRequest({ ...request, body: ctx.body }, operation);
+        const declared = new Set(
+          (operation.parameters ?? []).flatMap((one) =>
+            "in" in one && one.in === "query" ? [one.name] : [],
+          ),
+        );
+        const undeclared = new Set([...keyParameters].filter((name) => !declared.has(name)));
+        const query = withoutParameters(url.search.slice(1), undeclared);
+        const { errors } = api.validateRequest({ ...request, query, body: ctx.body }, operation);
         // A JSON body is read as OpenAPI means it (readOnly properties are the server's): by answers.
         const body = answers.bodyProblems(operationId, ctx.body);
         const problems = [
@@ -103,6 +114,27 @@ export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Pro
       },
     };
   };
+}
+
+function apiKeyQueryParameters(document: Document): Set<string> {
+  const schemes = Object.values(document.components?.securitySchemes ?? {}) as unknown as Array<
+    Record<string, unknown>
+  >;
+  return new Set(
+    schemes
+      .filter((scheme) => scheme.type === "apiKey" && scheme.in === "query")
+      .map((scheme) => String(scheme.name)),
+  );
+}
+
+/** The query as sent, less the named parameters. */
+function withoutParameters(query: string, names: Set<string>): string {
+  if (names.size === 0 || query === "") return query;
+  const name = (pair: string) => decodeURIComponent((pair.split("=")[0] ?? "").replace(/\+/g, " "));
+  return query
+    .split("&")
+    .filter((pair) => !names.has(name(pair)))
+    .join("&");
 }
 
 function asHeaders(headers: RouteContext["headers"]): Record<string, string | string[]> {

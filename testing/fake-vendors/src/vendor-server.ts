@@ -8,13 +8,30 @@ export interface RequestRecord {
   method: string;
   /** Path without the query string. */
   path: string;
+  /** The request target as it came (path and query, encoded as sent). */
+  target: string;
   query: URLSearchParams;
   headers: IncomingMessage["headers"];
   body: unknown;
+  /** A multipart body's parts as they came (its `body` holds each field's text). */
+  parts?: Part[];
   status: number;
 }
 
+/** One part of a multipart body: its field, and the file's name and type when it is a file. */
+export interface Part {
+  name: string;
+  filename?: string;
+  type?: string;
+  /** The part's content as UTF-8 text. */
+  text: string;
+  bytes: number;
+}
+
 export interface RouteContext {
+  method: string;
+  /** The request's path, without the query. */
+  path: string;
   params: Record<string, string>;
   query: URLSearchParams;
   headers: IncomingMessage["headers"];
@@ -56,6 +73,8 @@ export interface VendorApi {
   /** Throws a VendorHttpError (401, 406, …) when the headers are not what the vendor accepts. */
   checkRequest(ctx: RouteContext): void;
   errorBody(error: VendorHttpError): unknown;
+  /** Answers a request itself, before it is matched or checked (an OAuth2 token endpoint beside the API). */
+  before?: (ctx: RouteContext) => RouteResult | undefined;
 }
 
 export interface VendorServer {
@@ -76,6 +95,7 @@ export async function startVendorServer(api: VendorApi, port = 0): Promise<Vendo
     const record: RequestRecord = {
       method,
       path: url.pathname,
+      target: req.url ?? "/",
       query: url.searchParams,
       headers: req.headers,
       body: undefined,
@@ -84,9 +104,28 @@ export async function startVendorServer(api: VendorApi, port = 0): Promise<Vendo
     requests.push(record);
     let result: RouteResult;
     try {
-      record.body = await readJson(req);
+      const read = await readBody(req);
+      record.body = read.body;
+      if (read.parts) record.parts = read.parts;
+      const early = api.before?.({
+        method,
+        path: url.pathname,
+        params: {},
+        query: url.searchParams,
+        headers: req.headers,
+        body: record.body,
+      });
+      if (early) {
+        record.status = early.status;
+        res
+          .writeHead(early.status, { ...early.headers, "content-type": "application/json; charset=utf-8" })
+          .end(JSON.stringify(early.body ?? {}));
+        return;
+      }
       const found = match(method, url, req.headers);
       const ctx: RouteContext = {
+        method,
+        path: url.pathname,
         params: found?.params ?? {},
         query: url.searchParams,
         headers: req.headers,
@@ -186,15 +225,70 @@ function tableMatcher(routes: NonNullable<VendorApi["routes"]>) {
   };
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readBody(req: IncomingMessage): Promise<{ body: unknown; parts?: Part[] }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (text.trim() === "") return undefined;
-  // Form posts (Slack's Web API clients send them) arrive as a flat object of strings.
-  if (req.headers["content-type"]?.startsWith("application/x-www-form-urlencoded")) {
-    return Object.fromEntries(new URLSearchParams(text));
+  const type = req.headers["content-type"] ?? "";
+  if (type.startsWith("multipart/form-data")) return readMultipart(Buffer.concat(chunks), type);
+  return { body: readJson(Buffer.concat(chunks).toString("utf8"), type) };
+}
+
+/**
+ * A multipart body as an object of its fields' texts (a repeated field as a list), what a
+ * description's schema validates, with the parts beside it. Parsed by the platform's own FormData.
+ */
+async function readMultipart(bytes: Buffer, type: string): Promise<{ body: unknown; parts: Part[] }> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new VendorHttpError(400, "The request body is not multipart/form-data.");
   }
+  const parts: Part[] = [];
+  const body: Record<string, string | string[]> = {};
+  for (const [name, value] of form.entries()) {
+    const part: Part =
+      typeof value === "string"
+        ? { name, text: value, bytes: Buffer.byteLength(value) }
+        : {
+            name,
+            filename: value.name,
+            ...(value.type ? { type: value.type } : {}),
+            text: await value.text(),
+            bytes: value.size,
+          };
+    parts.push(part);
+    const before = body[name];
+    body[name] =
+      before === undefined ? part.text : [...(Array.isArray(before) ? before : [before]), part.text];
+  }
+  return { body, parts };
+}
+
+/**
+ * A form's fields: a flat object of strings (Slack's Web API clients post those), a repeated field
+ * as a list, and `name[field]` (OpenAPI's deepObject) as an object.
+ */
+function formFields(text: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const deep = /^([^[\]]+)\[([^[\]]*)\]$/.exec(key);
+    if (deep) {
+      const [, name = "", field = ""] = deep;
+      const object = isRecord(fields[name]) ? (fields[name] as Record<string, unknown>) : {};
+      object[field] = value;
+      fields[name] = object;
+      continue;
+    }
+    const before = fields[key];
+    fields[key] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
+  }
+  return fields;
+}
+
+function readJson(text: string, type: string): unknown {
+  if (text.trim() === "") return undefined;
+  if (type.startsWith("application/x-www-form-urlencoded")) return formFields(text);
   try {
     return JSON.parse(text) as unknown;
   } catch {
