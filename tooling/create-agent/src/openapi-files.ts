@@ -53,8 +53,8 @@ const required = (operation: Operation) =>
 /**
  * The operations the generated test calls: ones a fake made from the description can answer (a
  * success answer, JSON first; no file upload) with the credentials the agent sends, fewest required
- * arguments first. A read, a change, a read that needs a credential (to leave it unset), and a read
- * that declares `security: []` (to see nothing sent).
+ * arguments first. A read and a change (ones that send a credential, where there are), a read that
+ * needs a credential (to leave it unset), and a read that declares `security: []` (to see nothing sent).
  */
 export function testedOperations(source: OpenApiSource, chosen: Operation[]) {
   const schemes = new Set(source.credentials.map(({ scheme }) => scheme));
@@ -62,7 +62,7 @@ export function testedOperations(source: OpenApiSource, chosen: Operation[]) {
     .filter((operation) => satisfiable(operation, schemes))
     .filter(
       (operation) =>
-        !/^multipart\//.test((operation.body as { mediaType?: string } | undefined)?.mediaType ?? ""),
+        !/^multipart\//.test(operation.body?.mediaType ?? ""),
     )
     .map((operation) => ({ operation, success: successOf(source.resolved, operation) }))
     .filter(({ success }) => success !== undefined)
@@ -73,9 +73,10 @@ export function testedOperations(source: OpenApiSource, chosen: Operation[]) {
     .map(({ operation }) => operation);
   const reads = answerable.filter((operation) => operation.method === "GET");
   const read = reads.find((operation) => needsCredential(operation, schemes)) ?? reads[0];
+  const changes = answerable.filter((operation) => !operation.read);
   return {
     read,
-    change: answerable.find((operation) => !operation.read),
+    change: changes.find((operation) => needsCredential(operation, schemes)) ?? changes[0],
     credential: reads.find((operation) => needsCredential(operation, schemes)),
     public: reads.find(
       (operation) => operation.security.length === 0 && schemes.size > 0 && operation !== read,

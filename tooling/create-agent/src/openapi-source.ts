@@ -150,16 +150,7 @@ export async function loadOpenApiSource(path: string, prefix: string): Promise<O
     .replace(/\/+$/, "")
     .replace(/[{}]/g, "");
   const { credentials, unsupported } = credentialSettings(prefix, schemes, usedSchemes(operations, schemes));
-  const paths = (resolved.paths ?? {}) as Record<string, Record<string, { tags?: unknown }>>;
-  const tags = new Map(
-    operations.map((operation) => {
-      const listed = paths[operation.path]?.[operation.method.toLowerCase()]?.tags;
-      return [
-        operation.tool,
-        Array.isArray(listed) ? listed.filter((tag): tag is string => typeof tag === "string") : [],
-      ];
-    }),
-  );
+  const tags = new Map(operations.map((operation) => [operation.tool, operation.tags]));
   return {
     file,
     title: typeof info.title === "string" && info.title.trim() ? info.title.trim() : file,
