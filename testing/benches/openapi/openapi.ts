@@ -14,11 +14,13 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connectAgent } from "@switchboard/a2a-client";
 import { createLogger } from "@switchboard/common";
+import { envPrefixFor } from "@switchboard/contract";
 import { openApiTools } from "@switchboard/openapi-tools";
 import { readDescription } from "@switchboard/openapi-tools/reading";
 import { startOpenApiFake } from "@switchboard-testing/fake-vendors";
 import {
   agentNameOf,
+  apiRootOf,
   copyRepo,
   generate,
   largest,
@@ -46,7 +48,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "bench-openapi-"));
   const mongo = process.env.MONGODB_URI ? undefined : await startTestMongo();
   const uri = process.env.MONGODB_URI ?? mongo?.uri ?? "";
-  const llm = await startScriptedLlm({ script: say("Ready.") });
+  const llm = await startScriptedLlm({ script: () => say("Ready.") });
   const processes: AgentProcess[] = [];
   try {
     // 1. Generation, then the build.
@@ -71,13 +73,18 @@ async function main(): Promise<void> {
 
     // 2. Start-up and idle RSS, against a fake made from the description.
     const description = await readDescription(sourceFileIn(repo, entry));
-    const fake = await startOpenApiFake({ vendor: entry.name, document: description.document as never });
-    const prefix = agent.toUpperCase().replaceAll("-", "_");
+    const apiRoot = apiRootOf(description.document);
+    const fake = await startOpenApiFake({
+      vendor: entry.name,
+      document: description.document as never,
+      apiRoot,
+    });
+    const prefix = envPrefixFor(agent);
     const env = {
       MONGODB_URI: uri,
-      MONGODB_DATABASE: `bench_openapi_${process.pid}`,
+      LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: `bench_openapi_${process.pid}`,
       ...llm.env,
-      [`${prefix}_API_URL`]: fake.url,
+      [`${prefix}_API_URL`]: `${fake.url}${apiRoot}`,
     };
     const starts: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -88,7 +95,11 @@ async function main(): Promise<void> {
       if (round < ROUNDS - 1) await processes.pop()?.kill("SIGTERM");
     }
     const petstore = await startAgentProcess(join(repoRoot, "agents", "petstore"), {
-      env: { ...env, PETSTORE_API_URL: fake.url, MONGODB_DATABASE: `bench_petstore_${process.pid}` },
+      env: {
+        ...env,
+        PETSTORE_API_URL: fake.url,
+        LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: `bench_petstore_${process.pid}`,
+      },
     });
     processes.push(petstore);
     const idle: Record<string, number> = {};
@@ -96,8 +107,8 @@ async function main(): Promise<void> {
       if (running) await (await connectAgent(running.url)).send({ text: "hello" });
     }
     await sleep(SETTLE_MS);
-    idle[agent] = rssMb([processes[0]?.process.pid ?? 0]);
-    idle.petstore = rssMb([petstore.process.pid ?? 0]);
+    idle[agent] = rssMb([processes[0]?.pid ?? 0]);
+    idle.petstore = rssMb([petstore.pid]);
     await fake.close();
 
     // 3. The tool list's tokens, every operation a tool against the bounded list.

@@ -154,6 +154,7 @@ export function largest(): CorpusEntry {
   return CORPUS.reduce((a, b) => (b.operations > a.operations ? b : a));
 }
 
+export { apiRootOf } from "./api-root.js";
 export { agentNameOf, generate, sourceFileIn } from "./generate.js";
 export {
   copyRepo,

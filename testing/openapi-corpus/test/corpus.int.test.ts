@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
 import { envPrefixFor } from "@switchboard/contract";
 import { readDescription } from "@switchboard/openapi-tools/reading";
-import { startOpenApiFake } from "@switchboard-testing/fake-vendors";
+import { type ReceivedRequest, startOpenApiFake } from "@switchboard-testing/fake-vendors";
 import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
 import {
   callTool,
@@ -30,6 +30,8 @@ interface Outcome {
   dir: string;
   failed?: { step: Step; why: string };
   ms: Partial<Record<Step, number>>;
+  /** How the read's credential came to the API, as the fake saw it. */
+  sent?: string;
 }
 type Step = "generate" | "build" | "own tests" | "read" | "change";
 
@@ -106,7 +108,7 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
   afterAll(() => {
     const rows = [...outcomes.values()].map(
       (outcome) =>
-        `${outcome.entry.name}: ${outcome.failed ? `fails at ${outcome.failed.step}` : "passes"} ${JSON.stringify(outcome.ms)}`,
+        `${outcome.entry.name}: ${outcome.failed ? `fails at ${outcome.failed.step}: ${outcome.failed.why.slice(0, 300)}` : `passes (credential: ${outcome.sent})`} ${JSON.stringify(outcome.ms)}`,
     );
     console.log(`OpenAPI corpus, ${Math.round((Date.now() - wall) / 1000)} s:\n${rows.join("\n")}`);
     if (repo) rmSync(repo, { recursive: true, force: true });
@@ -168,8 +170,10 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
         const readCall = fake.received.find((call) => plan.read.matches(call));
         if (said.state !== "completed" || !readCall)
           return fail(outcome, "read", `${said.state}: ${said.text ?? ""}`);
-        if (readCall.scheme !== plan.read.scheme)
+        if (!sentAsSaid(readCall, plan.read.scheme))
           return fail(outcome, "read", `credential sent as ${JSON.stringify(readCall)}`);
+        outcome.sent =
+          readCall.credentials.map(({ scheme, how }) => `${scheme} (${how})`).join(", ") || "none";
         outcome.ms.read = Date.now() - started;
 
         const changeStarted = Date.now();
@@ -182,7 +186,7 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
         const changes = fake.received.filter((call) => plan.change.matches(call));
         if (done.state !== "completed" || changes.length !== 1)
           return fail(outcome, "change", `${done.state} with ${changes.length} changes: ${done.text ?? ""}`);
-        if (changes[0]?.scheme !== plan.change.scheme)
+        if (!changes[0] || !sentAsSaid(changes[0], plan.change.scheme))
           return fail(outcome, "change", `credential sent as ${JSON.stringify(changes[0])}`);
         outcome.ms.change = Date.now() - changeStarted;
         await agent.kill("SIGTERM");
@@ -222,6 +226,14 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
     },
   );
 });
+
+/** The request carried a valid credential of that scheme and no other (none when there is no scheme). */
+function sentAsSaid(request: ReceivedRequest, scheme: string | undefined): boolean {
+  if (scheme === undefined) return request.credentials.length === 0;
+  return (
+    request.credentials.length > 0 && request.credentials.every((one) => one.scheme === scheme && one.valid)
+  );
+}
 
 interface FileResult {
   name: string;

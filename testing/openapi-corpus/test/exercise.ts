@@ -6,7 +6,7 @@ import {
   type Operation,
   operationsOf,
 } from "@switchboard/openapi-tools/reading";
-import type { CorpusEntry } from "../src/index.js";
+import { apiRootOf, type CorpusEntry } from "../src/index.js";
 
 /**
  * The most operations offered as one tool each (openapi-tools' default bound, `maxTools`): past it the
@@ -35,17 +35,6 @@ export interface Exercise {
   env(url: string): Record<string, string>;
   /** Scheme name → the credential the fake accepts (what `env` makes the agent send). */
   credentials: Record<string, string>;
-}
-
-/** The path of the description's first server, its variables at their defaults ("" for none or "/"). */
-export function apiRootOf(document: Record<string, unknown>): string {
-  const server = (
-    (document.servers ?? []) as Array<{ url?: string; variables?: Record<string, { default?: string }> }>
-  )[0];
-  let url = server?.url ?? "/";
-  for (const [name, variable] of Object.entries(server?.variables ?? {}))
-    url = url.replaceAll(`{${name}}`, variable.default ?? "");
-  return new URL(url, "http://server.invalid").pathname.replace(/\/+$/, "");
 }
 
 /** How much a call needs: required parameters and a required body, fewest first. */
