@@ -1,8 +1,35 @@
 /**
- * What a description of the corpus still cannot do, each with the step it fails at and why: the corpus
- * test expects exactly that failure, and fails when the step starts to pass (then take the entry out).
+ * What a description of the corpus still cannot do, each with the step it first fails at and why: the
+ * corpus test expects exactly that failure, and fails when the step starts to pass (then take the
+ * entry out) or fails earlier.
  */
 export const KNOWN: Record<
   string,
   { step: "generate" | "build" | "own tests" | "read" | "change"; because: string }
-> = {};
+> = {
+  netlify: {
+    step: "generate",
+    because:
+      "new-agent refuses it: none of the chosen GET operations has a success answer its generated test can check (a Swagger 2 description without `produces`: its answers convert to no JSON media type)",
+  },
+  slack: {
+    step: "generate",
+    because:
+      "new-agent refuses it: none of its GET operations has a success answer its generated test can check",
+  },
+  "twilio-api": {
+    step: "own tests",
+    because:
+      "past the bound of 40 tools the agent offers find_operations and call_operation, but the generated test calls the operation's own tool by name, which the model is not offered",
+  },
+  discord: {
+    step: "own tests",
+    because:
+      "past the bound of 40 tools the agent offers find_operations and call_operation, but the generated test calls the operation's own tool by name, which the model is not offered",
+  },
+  box: {
+    step: "own tests",
+    because:
+      "past the bound of 40 tools the agent offers find_operations and call_operation, but the generated test calls the operation's own tool by name, which the model is not offered",
+  },
+};
