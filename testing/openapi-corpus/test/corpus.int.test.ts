@@ -114,8 +114,8 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
         `${outcome.entry.name}: ${
           outcome.failures.length > 0
             ? outcome.failures.map(({ step, why }) => `fails at ${step}: ${why.slice(0, 400)}`).join("\n  ")
-            : `passes (credential: ${outcome.sent})`
-        } ${JSON.stringify(outcome.ms)}`,
+            : "passes"
+        } (read's credential: ${outcome.sent ?? "not reached"}) ${JSON.stringify(outcome.ms)}`,
     );
     console.log(`OpenAPI corpus, ${Math.round((Date.now() - wall) / 1000)} s:\n${rows.join("\n")}`);
     if (repo) rmSync(repo, { recursive: true, force: true });

@@ -30,6 +30,6 @@ export const KNOWN: Record<
   box: {
     step: "own tests",
     because:
-      "past the bound of 40 tools the agent offers find_operations and call_operation, but the generated test calls the operation's own tool by name, which the model is not offered",
+      "as twilio-api's; and its only scheme is OAuth2 with an authorization-code flow (a user's token), which auth cannot name, so the agent sends no credential and the API answers 401",
   },
 };
