@@ -28,8 +28,10 @@ export class OAuthTokens {
   private readonly asking = new Map<string, Promise<Kept>>();
 
   constructor(
-    private readonly options: { now?: () => number; variables: (scheme: string) => string } = {
-      variables: () => "the variables in auth",
+    private readonly options: {
+      /** Names the settings to check when the token endpoint refuses the client. */
+      variables: (scheme: string) => string;
+      now?: () => number;
     },
   ) {}
 

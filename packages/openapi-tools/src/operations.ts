@@ -94,10 +94,13 @@ function credentialParameters(resolved: JsonObject): Set<string> {
 }
 
 const PARAMETER_PLACES = new Set(["path", "query", "header", "cookie"]);
+/** Headers the client sets (the credentials, the body's type and length, the connection), never the model. */
+const CLIENT_HEADERS =
+  /^(authorization|proxy-authorization|content-type|content-length|accept|cookie|host|connection|transfer-encoding|te|upgrade|keep-alive|expect)$/i;
 
 /**
  * Path, query, header and cookie parameters, the path item's with the operation's laid over; a
- * credential's own parameter, Authorization, Content-Type, Accept and Cookie are the client's to
+ * credential's own parameter and the headers the client sets (CLIENT_HEADERS) are the client's to
  * send, not the model's.
  */
 function parametersOf(list: JsonObject[], credentials: Set<string>): OperationParameter[] {
@@ -107,7 +110,7 @@ function parametersOf(list: JsonObject[], credentials: Set<string>): OperationPa
     if (!PARAMETER_PLACES.has(where)) continue;
     const name = String(parameter.name);
     if (credentials.has(`${where}:${name.toLowerCase()}`)) continue;
-    if (where === "header" && /^(authorization|content-type|accept|cookie)$/i.test(name)) continue;
+    if (where === "header" && CLIENT_HEADERS.test(name)) continue;
     byKey.set(`${where}:${name}`, {
       name,
       in: where as OperationParameter["in"],

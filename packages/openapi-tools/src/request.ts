@@ -75,26 +75,22 @@ export function requestOf(
       headers[parameter.name.toLowerCase()] = text;
     }
   }
-  for (const [name, value] of credentials.query) {
-    const key = `${encodeURIComponent(name)}=`;
-    // The credential's parameter is the client's: a model's value of the same name is dropped.
-    for (
-      let at = query.findIndex((pair) => pair.startsWith(key));
-      at >= 0;
-      at = query.findIndex((pair) => pair.startsWith(key))
-    )
-      query.splice(at, 1);
-    query.push(`${key}${encodeURIComponent(value)}`);
-  }
+  // A credential's parameter and cookie are the client's: a model's value of the same name is dropped.
+  const ownKeys = credentials.query.map(([name]) => `${encodeURIComponent(name)}=`);
+  const pairs = [
+    ...query.filter((pair) => !ownKeys.some((key) => pair.startsWith(key))),
+    ...credentials.query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`),
+  ];
   Object.assign(headers, credentials.headers);
   const root = baseUrl.href.replace(/\/+$/, "");
-  const search = query.join("&");
+  const search = pairs.join("&");
   const url = new URL(`${root}${pathOf(operation, args)}${search ? `?${search}` : ""}`);
   const rootPath = new URL(root).pathname.replace(/\/+$/, "");
   if (url.origin !== baseUrl.origin || !`${url.pathname}/`.startsWith(`${rootPath}/`))
     throw argumentError(
       `${operation.tool}: the arguments lead outside the API's base URL: give plain values.`,
     );
+  const body = bodyOf(operation, args.body);
   const allCookies = [
     ...cookies.filter(([name]) => !credentials.cookies.some(([own]) => own === name)),
     ...credentials.cookies,
@@ -104,17 +100,21 @@ export function requestOf(
     // Followed, a redirect would carry the credentials to wherever it points.
     redirect: "manual",
     url: url.href,
-    headers,
     ...(allCookies.length > 0 ? { cookies: allCookies } : {}),
-    ...bodyOf(operation, args.body),
+    ...body,
+    headers: { ...body.headers, ...headers },
   };
 }
 
 /** The body argument as the operation's media type sends it. */
-function bodyOf(operation: Operation, body: unknown): Pick<JsonRequest, "body" | "form"> {
+function bodyOf(operation: Operation, body: unknown): Pick<JsonRequest, "body" | "form" | "headers"> {
   if (body === undefined || !operation.body) return {};
   const kind = bodyKindOf(operation.body.mediaType);
-  if (kind === "json") return { body };
+  // JSON under its own media type (application/merge-patch+json, a vendor's +json): some APIs take no other.
+  if (kind === "json")
+    return /^application\/json\b/i.test(operation.body.mediaType)
+      ? { body }
+      : { body, headers: { "content-type": operation.body.mediaType } };
   if (body === null || typeof body !== "object" || Array.isArray(body))
     throw argumentError(
       `${operation.tool}: body is a ${operation.body.mediaType} form: give its fields as an object.`,

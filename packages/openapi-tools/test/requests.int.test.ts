@@ -108,6 +108,7 @@ describe("every scheme and parameter style of a description, against the fake ma
       "list_machines",
       "create_machine",
       "get_machine",
+      "update_machine",
       "reboot_machine",
       "get_machine_stats",
       "upload_machine_file",
@@ -160,6 +161,31 @@ describe("every scheme and parameter style of a description, against the fake ma
     expect(await run(byName(tools, "reboot_machine"), { machineId: "m-1" })).not.toMatch(/^error/);
     expect(last().credentials).toEqual(["basicAuth: basic"]);
     expect(last().request?.headers.cookie).toBeUndefined();
+  });
+
+  it("an API key in a cookie, when configured: the first requirement, beside a cookie parameter of the model's", async () => {
+    const withCookie = (
+      await openApiTools({
+        document: FIXTURE,
+        baseUrl: fake.url,
+        env: SECRETS,
+        auth: { ...AUTH, apiKeyCookie: "${FLEET_SESSION}" },
+        logger: log.logger,
+      })
+    ).tools();
+    expect(await run(byName(withCookie, "reboot_machine"), { machineId: "m-1" })).not.toMatch(/^error/);
+    expect(last().credentials).toEqual(["apiKeyCookie: cookie session_id"]);
+    expect(last().request?.headers.cookie).toBe(`session_id=${SECRETS.FLEET_SESSION}`);
+    expect(last().request?.headers.authorization).toBeUndefined();
+    expect(await run(byName(withCookie, "list_machines"), { prefs: "compact" })).not.toMatch(/^error/);
+    expect(last().request?.headers.cookie).toBe("prefs=compact");
+  });
+
+  it("a JSON body under its own media type (merge-patch) is sent as that type", async () => {
+    const answer = await run(byName(tools, "update_machine"), { machineId: "m-1", body: { zone: null } });
+    expect(answer).not.toMatch(/^error/);
+    expect(last().request?.headers["content-type"]).toBe("application/merge-patch+json");
+    expect(last().request?.body).toEqual({ zone: null });
   });
 
   it("a requirement naming an OpenID Connect scheme not configured: its alternative, bearer, is sent", async () => {

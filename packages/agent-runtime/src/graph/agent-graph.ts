@@ -49,10 +49,7 @@ export function buildAgentGraph({
   maxContextTokens,
 }: AgentGraphOptions): TurnGraph {
   const allTools = memories ? [...tools, ...memories.tools] : tools;
-  const middleware: AnyAgentMiddleware[] = [
-    guardCallsMiddleware(allTools, access),
-    toolResultsMiddleware(logger),
-  ];
+  const middleware: AnyAgentMiddleware[] = [guardCallsMiddleware(allTools, access), toolResultsFor(logger)];
   if (context)
     middleware.unshift(contextBudgetMiddleware(contextSummarizer(model, context, logger), context));
   // Innermost: it sees the messages the model is sent, after any summary.
@@ -75,7 +72,7 @@ export function buildAgentGraph({
  * else `<tool> failed (<code or class>)` with the detail in the log only: never a stack trace or a
  * path of this machine. A configuration error (`user`) ends the turn with its message.
  */
-function toolResultsMiddleware(logger: Logger) {
+export function toolResultsFor(logger?: Logger) {
   return createMiddleware({
     name: "SwitchboardToolResults",
     wrapToolCall: async (request, handler) => {
@@ -87,7 +84,7 @@ function toolResultsMiddleware(logger: Logger) {
         if (isSwitchboardError(error) && error.category === "user") throw error;
         const tool = request.toolCall.name;
         const readable = readableMessage(error);
-        logger.warn({ tool, err: error }, "tool call failed");
+        (logger ?? getLogger()).warn({ tool, err: error }, "tool call failed");
         return new ToolMessage({
           content: readable ? `${tool} failed: ${readable}` : `${tool} failed (${failureKind(error)})`,
           tool_call_id: request.toolCall.id ?? "",
@@ -98,6 +95,9 @@ function toolResultsMiddleware(logger: Logger) {
     },
   });
 }
+
+/** The same, logging to the process's logger: for a graph of an agent's own (guarded-tools.ts). */
+export const toolResultsMiddleware = toolResultsFor();
 
 /**
  * Cuts a tool result to MAX_TOOL_RESULT_CHARS: a text, or a list of blocks (an MCP tool's text,

@@ -57,8 +57,8 @@ export class HttpStatusError extends Error {
 }
 
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
-/** Of a refusal's body only its message is read: its first characters say it. */
-const MAX_REFUSAL_BYTES = 64 * 1024;
+/** Of a refusal's body only its message is read: a megabyte holds any error body (past it, its first characters say it). */
+const MAX_REFUSAL_BYTES = 1024 * 1024;
 
 export async function requestJson<T>(request: JsonRequest): Promise<T> {
   const method = request.method ?? "GET";
