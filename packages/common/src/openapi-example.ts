@@ -62,12 +62,13 @@ function stringOf(schema: Schema): string {
     text.padEnd(Math.min(Math.max(min, text.length), 1000), "x").slice(0, Math.max(max, 0));
   const formatted = typeof schema.format === "string" ? FORMATS[schema.format] : undefined;
   if (typeof schema.pattern !== "string") return fit(formatted ?? "example");
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(schema.pattern, "u");
-  } catch {
-    return fit(formatted ?? "example");
-  }
+  // ECMA-262 with the unicode flag is what JSON Schema names; a pattern only the older syntax reads is taken too.
+  let pattern: RegExp | undefined;
+  for (const flags of ["u", ""])
+    try {
+      pattern ??= new RegExp(schema.pattern, flags);
+    } catch {}
+  if (!pattern) return fit(formatted ?? "example");
   const tries = [
     formatted,
     "example",

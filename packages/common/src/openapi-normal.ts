@@ -25,8 +25,11 @@ export function markReference(ref: string, schema: unknown): void {
     Object.defineProperty(schema, SCHEMA_REF, { value: ref, configurable: true, enumerable: false });
 }
 
-/** Bounds of a walk, so a hostile or huge description gives a bounded schema: levels, and schemas in all. */
-export const SCHEMA_LIMITS = { depth: 24, nodes: 20_000 } as const;
+/**
+ * Bounds of a walk, so a hostile or huge description gives a bounded schema: levels, and schemas in all
+ * (a walk expands schemas a description shares; 5,000 is a Kubernetes object several levels deep).
+ */
+export const SCHEMA_LIMITS = { depth: 24, nodes: 5_000 } as const;
 
 /** A schema cut short (circular, too deep, too big): any value, described. */
 const BOUNDED: unique symbol = Symbol("bounded");

@@ -1,6 +1,11 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Document } from "openapi-backend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { openApiMatcher } from "./openapi-routes.js";
 import { startVendorServer, type VendorServer } from "./vendor-server.js";
+import { ARGO_CD_SPEC, BACKSTAGE_CATALOG_SPEC, loadVendorSpec } from "./vendor-spec.js";
 
 // A description written as OpenAPI 3.0 ones are (nullable, readOnly ids the server sets, a writeOnly
 // password, an answer that is a discriminated oneOf, an example that breaks its own schema): the fake
@@ -159,4 +164,47 @@ describe("the fake made from a description answers and checks bodies as OpenAPI 
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ kind: "free" });
   });
+});
+
+describe("the vendors' real descriptions", () => {
+  const specs = join(import.meta.dirname, "..", "specs");
+  const descriptions: Array<[string, () => Promise<Document>]> = [
+    ["Argo CD (Swagger 2, converted)", () => loadVendorSpec(ARGO_CD_SPEC)],
+    ["Backstage's catalog (3.1)", () => loadVendorSpec(BACKSTAGE_CATALOG_SPEC)],
+    [
+      "Webex messaging",
+      async () => JSON.parse(await readFile(join(specs, "webex", "messaging.json"), "utf8")),
+    ],
+    [
+      "Swagger Petstore",
+      async () => parse(await readFile(join(specs, "swagger-petstore", "openapi.yaml"), "utf8")),
+    ],
+  ];
+
+  it.each(descriptions)(
+    "%s: every operation's mocked answer passes the fake's own check",
+    async (_name, load) => {
+      const document = await load();
+      const match = await openApiMatcher("vendor", { document, operations: {}, mockOthers: true });
+      const broken: string[] = [];
+      let answered = 0;
+      for (const [path, item] of Object.entries(document.paths ?? {}))
+        for (const method of ["get", "put", "post", "delete", "patch"] as const) {
+          if (!item?.[method]) continue;
+          const url = new URL(path.replace(/\{[^}]+\}/g, "p1"), "http://127.0.0.1");
+          const route = match(method.toUpperCase(), url, {});
+          if (!route) continue;
+          const ctx = { params: route.params, query: url.searchParams, headers: {}, body: undefined };
+          const result = await route.handler(ctx);
+          try {
+            route.checkAnswer?.(result);
+            answered++;
+          } catch (error) {
+            broken.push(`${method} ${path}: ${(error as Error).message}`);
+          }
+        }
+      expect(broken).toEqual([]);
+      expect(answered).toBeGreaterThan(0);
+    },
+  );
 });

@@ -44,7 +44,10 @@ export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Pro
   // (most descriptions do not declare it): the security check's (openapi-security.ts), not validated
   // as an unknown parameter here.
   const keyParameters = apiKeyQueryParameters(routes.document);
-  const answers = openApiAnswers(routes.document);
+  const answers = openApiAnswers(
+    routes.document,
+    (operationId, status, body) => api.validateResponse(body, operationId, status).valid,
+  );
   for (const operationId of Object.keys(routes.operations)) {
     if (!api.getOperation(operationId))
       throw new Error(`fake ${vendor}: the vendor's OpenAPI description has no operation ${operationId}`);
@@ -80,18 +83,14 @@ export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Pro
         const undeclared = new Set([...keyParameters].filter((name) => !declared.has(name)));
         const query = withoutParameters(url.search.slice(1), undeclared);
         const { errors } = api.validateRequest({ ...request, query, body: ctx.body }, operation);
-        // A JSON body is read as OpenAPI means it (readOnly properties are the server's): by answers.
-        const body = answers.bodyProblems(operationId, ctx.body);
+        const isBody = (error: { instancePath: string; params: unknown }) =>
+          error.instancePath.startsWith("/requestBody") ||
+          (error.params as { missingProperty?: string }).missingProperty === "requestBody";
+        // A JSON body it refuses is read again as OpenAPI means it (readOnly properties are the server's).
+        const body = errors?.some(isBody) ? answers.bodyProblems(operationId, ctx.body) : undefined;
         const problems = [
           ...(errors ?? [])
-            .filter(
-              (error) =>
-                !body ||
-                !(
-                  error.instancePath.startsWith("/requestBody") ||
-                  (error.params as { missingProperty?: string }).missingProperty === "requestBody"
-                ),
-            )
+            .filter((error) => !body || !isBody(error))
             .map((error) => `${error.instancePath || "request"} ${error.message ?? "is invalid"}`),
           ...(body ?? []).map((problem) =>
             problem.startsWith("/") ? `/requestBody${problem}` : problem.replace(/^body\b/, "/requestBody"),
