@@ -4,6 +4,7 @@ import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
 import { envPrefixFor } from "@switchboard/contract";
 import { agentNameProblem } from "./agent-name.js";
+import { openApiDescription } from "./openapi-files.js";
 import { loadOpenApiSource } from "./openapi-source.js";
 import { defaultDescription, type NewAgentResult, newAgent, removeAgent, suggestPort } from "./scaffold.js";
 
@@ -232,11 +233,6 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
       return 1;
     }
     const port = portText === undefined ? undefined : Number(portText);
-    let description = values.description;
-    if (description === undefined && io.ask) {
-      const fallback = defaultDescription(name);
-      description = (await io.ask(`Description [${fallback}]: `)) || fallback;
-    }
     const openapi =
       openapiPath === undefined
         ? undefined
@@ -246,6 +242,11 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
             ...(tags ? { tags } : {}),
             ...(operations ? { operations } : {}),
           };
+    let description = values.description;
+    if (description === undefined && io.ask) {
+      const fallback = openapi ? openApiDescription(openapi.source) : defaultDescription(name);
+      description = (await io.ask(`Description [${fallback}]: `)) || fallback;
+    }
     const result = newAgent({
       repoRoot,
       name,

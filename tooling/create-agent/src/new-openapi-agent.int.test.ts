@@ -143,7 +143,7 @@ describe("pnpm new-agent --openapi", () => {
     const readme = read("agents/cash-ledger/README.md");
     expect(readme).toContain("`checkpoints_cash-ledger` / `checkpoint_writes_cash-ledger`");
     expect(readme).toContain(
-      "| `CASH_LEDGER_API_URL` | the API's address, required: the description names no absolute server |",
+      "| `CASH_LEDGER_API_URL` | the API's address, required (the agent does not start without it): the description names no absolute server |",
     );
     expect(readme).toContain(
       "| `CASH_LEDGER_API_KEY` | the credential of the security scheme `bearerAuth`, sent as a bearer token |",
@@ -241,6 +241,10 @@ describe("pnpm new-agent --openapi", () => {
     expect(operation.err).toContain(
       '--openapi ledger.yaml: has no operation "payEveryone"; its operations are: getHealth, createSession, listAccounts,',
     );
+    // A credential variable another part of the fleet already reads (the LLM's key).
+    const taken = await cli(["new", "openai", "--root", repo, "--openapi", spec]);
+    expect(taken.code).toBe(1);
+    expect(taken.err).toContain(".env.example already has OPENAI_API_KEY");
     const usage = await cli(["new", "ledger-x", "--root", repo, "--tags", "accounts"]);
     expect(usage.code).toBe(2);
     expect(usage.err).toContain("--tags and --operations choose operations of an --openapi description.");
@@ -320,9 +324,18 @@ describe("pnpm new-agent --openapi, end to end in a copy of the repository", () 
     "generates packages that install, build, lint, typecheck and pass their own tests unedited",
     async () => {
       await step("install (copy)", ["install", "--prefer-offline", "--no-frozen-lockfile"]);
-      // The root script, as a developer runs it (it builds create-agent first; then a cache hit).
-      for (const { name, file } of MADE)
-        await step(`new-agent ${name}`, ["new-agent", name, "--openapi", `${DESCRIPTIONS}/${file}`]);
+      // The root script, as a developer runs it (it builds create-agent); then the command itself: with
+      // the first new package not yet installed, turbo would hash every package anew and rebuild.
+      const [first, ...others] = MADE;
+      await step("new-agent", ["new-agent", first.name, "--openapi", `${DESCRIPTIONS}/${first.file}`]);
+      for (const { name, file } of others) {
+        const made = await run(
+          process.execPath,
+          ["tooling/create-agent/bin/create-agent.js", "new", name, "--openapi", `${DESCRIPTIONS}/${file}`],
+          { cwd: repo, timeoutMs: STEP_TIMEOUT },
+        );
+        expect(made.code, made.output).toBe(0);
+      }
       expect(checkFleet(repo)).toEqual([]);
       const filters = MADE.map(({ name }) => `--filter=@switchboard/agent-${name}`);
       await step("install (new packages)", ["install", "--prefer-offline", "--no-frozen-lockfile"]);

@@ -60,10 +60,7 @@ export function testedOperations(source: OpenApiSource, chosen: Operation[]) {
   const schemes = new Set(source.credentials.map(({ scheme }) => scheme));
   const answerable = chosen
     .filter((operation) => satisfiable(operation, schemes))
-    .filter(
-      (operation) =>
-        !/^multipart\//.test(operation.body?.mediaType ?? ""),
-    )
+    .filter((operation) => !/^multipart\//.test(operation.body?.mediaType ?? ""))
     .map((operation) => ({ operation, success: successOf(source.resolved, operation) }))
     .filter(({ success }) => success !== undefined)
     .sort(
@@ -87,7 +84,7 @@ export function testedOperations(source: OpenApiSource, chosen: Operation[]) {
 function settingsRows(source: OpenApiSource, prefix: string): string[] {
   const url = source.serverUrl
     ? `the API's address; default ${markdown(source.serverUrl)}, the description's first server`
-    : `the API's address, required: the description names no absolute server${source.apiRoot ? ` (its first server is ${code(source.apiRoot)})` : ""}`;
+    : `the API's address, required (the agent does not start without it): the description names no absolute server${source.apiRoot ? ` (its first server is ${code(source.apiRoot)})` : ""}`;
   return [
     `| \`${prefix}_API_URL\` | ${url} |`,
     ...source.credentials.flatMap((credential) =>
@@ -123,6 +120,12 @@ function envLines(source: OpenApiSource, prefix: string): string {
       ...credential.variables.map((variable) => `${variable}=`),
     ]),
   ].join("\n");
+}
+
+/** The card's description when none is given: what the agent is made from. */
+export function openApiDescription(source: OpenApiSource): string {
+  const title = oneLine(source.title);
+  return `The ${title.length > 120 ? `${title.slice(0, 119)}…` : title} API through its OpenAPI description (generated; describe what the agent is for).`;
 }
 
 /** Every credential variable of the agent: the chart's Secret keys. */

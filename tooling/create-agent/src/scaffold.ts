@@ -16,7 +16,7 @@ import { FLEET_FILES, type FleetTexts, newFleetProblems, stageRepo } from "./sta
 const ENV_EXAMPLE = FLEET_FILES.envExampleText;
 
 import { type McpSource, mcpServerFor, mcpTemplateValues } from "./mcp-source.js";
-import { credentialVariables, openApiTemplateValues } from "./openapi-files.js";
+import { credentialVariables, openApiDescription, openApiTemplateValues } from "./openapi-files.js";
 import { chooseOperations, type OpenApiSource } from "./openapi-source.js";
 import { agentTemplateValues, renderTemplateDir } from "./templates.js";
 
@@ -146,7 +146,11 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
   if (same) refuse(`An agent named ${name} already exists (agents/${same.folder}, ${same.packageName}).`);
   const mentioned = composeMentions(original.composeText, name);
   if (mentioned) refuse(`${COMPOSE_FILE} already has ${mentioned}; remove it first.`);
-  const clashes = envExampleClashes(original.envExampleText, name);
+  const clashes = envExampleClashes(
+    original.envExampleText,
+    name,
+    options.openapi ? credentialVariables(options.openapi.source) : [],
+  );
   if (clashes.length > 0) {
     refuse(
       `${ENV_EXAMPLE} already has ${clashes.join(", ")}: another agent uses these names; choose another.`,
@@ -159,7 +163,10 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
   } catch (error) {
     refuse(error instanceof Error ? error.message : String(error));
   }
-  const description = (options.description ?? defaultDescription(name)).trim();
+  const description = (
+    options.description ??
+    (options.openapi ? openApiDescription(options.openapi.source) : defaultDescription(name))
+  ).trim();
   if (!description || /[\r\n]/.test(description) || description.length > MAX_DESCRIPTION) {
     refuse(`The description must be one line of 1–${MAX_DESCRIPTION} characters.`);
   }
