@@ -10,12 +10,12 @@ export const KNOWN: Record<
   netlify: {
     step: "generate",
     because:
-      "new-agent refuses it: none of the chosen GET operations has a success answer its generated test can check (a Swagger 2 description without `produces`: its answers convert to no JSON media type)",
+      "its only security scheme is OAuth2's implicit flow, which Switchboard cannot send: no operation can be called with a credential, and new-agent refuses it (saying, misleadingly, that no GET operation has a success answer a test can check)",
   },
   slack: {
     step: "generate",
     because:
-      "new-agent refuses it: none of its GET operations has a success answer its generated test can check",
+      "its only security scheme is OAuth2's authorization-code flow (a user's token), which Switchboard cannot send: new-agent refuses it as netlify's",
   },
   "twilio-api": {
     step: "own tests",
