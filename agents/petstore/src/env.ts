@@ -1,31 +1,35 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: credentials name their variables as ${VAR}, on purpose.
 import { baseUrlSetting, notConfigured, parseEnv } from "@switchboard/common";
 import { z } from "zod";
-import { API_AUTH, DEFAULT_API_URL } from "./operations.js";
+
+/**
+ * The credentials, by the description's security scheme: each names the variables that hold it as
+ * `${VAR}` (basic: `${USER}:${PASSWORD}`; OAuth2 client credentials: `${CLIENT_ID}:${CLIENT_SECRET}`).
+ * openApiTools fills them from the env at each call and sends each as its scheme says; one unset fails
+ * the call that needs it, naming the variable. An operation declaring `security: []` is sent none.
+ */
+export const AUTH: Record<string, string> = {
+  api_key: "${PETSTORE_API_KEY}",
+};
 
 export interface PetstoreSettings {
-  url: string;
-  apiKey: string | undefined;
+  /** The API's address; undefined: the description's first server. */
+  url: string | undefined;
 }
 
 const PetstoreEnv = z.object({
-  // The description's server, when it names one.
-  PETSTORE_API_URL: baseUrlSetting(DEFAULT_API_URL || undefined),
-  // Required when the description declares a key or bearer scheme.
-  PETSTORE_API_KEY: (API_AUTH ? z.string().trim() : z.string().trim().optional()) as z.ZodType<
-    string | undefined
-  >,
+  // Default: the description's first server, "https://petstore3.swagger.io/api/v3".
+  PETSTORE_API_URL: baseUrlSetting().optional(),
+  // Security scheme "api_key", sent as the api_key header.
+  PETSTORE_API_KEY: z.string().trim().optional(),
 });
 
-/**
- * The API's address (PETSTORE_API_URL, by default the description's server) and its key
- * (PETSTORE_API_KEY, required when the description declares a key or bearer scheme); a missing one
- * fails the turn that needs it, naming it.
- */
+/** The API's address (PETSTORE_API_URL), read at start; a missing required one names the variable. */
 export function readPetstoreSettings(env: NodeJS.ProcessEnv): PetstoreSettings {
   const e = parseEnv(PetstoreEnv, env, {
-    code: "petstore.credentials",
+    code: "petstore.settings",
     what: "Petstore settings",
-    unset: notConfigured("Petstore", "the API's base URL and its API key"),
+    unset: notConfigured("Petstore", "the API's address"),
   });
-  return { url: e.PETSTORE_API_URL, apiKey: e.PETSTORE_API_KEY };
+  return { url: e.PETSTORE_API_URL };
 }

@@ -1,17 +1,48 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { exampleArgumentsOf, operationsOf, readDescription } from "@switchboard/openapi-tools/reading";
 import { agentConformance } from "@switchboard-testing/agent-conformance";
 import { type FakePetstore, startFakePetstore, startOpenApiFake } from "@switchboard-testing/fake-vendors";
 import { callTool } from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUTH } from "../src/env.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const API_KEY = "petstore-test-key";
+const document = JSON.parse(readFileSync(join(packageDir, "openapi.json"), "utf8"));
+/** Where the fake serves the described paths: the path of the description's first server. */
+const API_ROOT = "/api/v3";
 
-// The conformance suite against a fake made from the same OpenAPI description (openapi.json): each
-// request is matched to an operation and validated against it, and answered with the description's
-// own example. "call <tool> <json>" calls a tool with those arguments. Add this agent's own cases below.
+// "call <tool> <json>" makes the scripted model call a tool with those arguments: here each operation's
+// example arguments, valid against its tool's own schema (openapi-tools reads openapi.json as the agent does).
+const { operations } = operationsOf((await readDescription(document)).resolved);
+function call(tool: string): string {
+  const operation = operations.find((one) => one.tool === tool);
+  if (!operation) throw new Error(`openapi.json has no operation whose tool is ${tool}.`);
+  return `call ${tool} ${JSON.stringify(exampleArgumentsOf(operation))}`;
+}
+const READ = call("get_inventory");
+const CHANGE = call("place_order");
+
+// A test value for each credential variable, and the credential each scheme then carries: the fake
+// answers only requests that carry one their operation's security accepts, sent as its scheme says.
+const VARIABLES: Record<string, string> = Object.fromEntries(
+  [
+    ...Object.values(AUTH)
+      .join(" ")
+      .matchAll(/\$\{(\w+)\}/g),
+  ].map(([, name = ""]) => [name, `${name.toLowerCase()}-test`]),
+);
+const CREDENTIALS = Object.fromEntries(
+  Object.entries(AUTH).map(([scheme, template]) => [
+    scheme,
+    template.replace(/\$\{(\w+)\}/g, (_whole, name: string) => VARIABLES[name] ?? ""),
+  ]),
+);
+
+// The conformance suite against a fake made from the same description (openapi.json): each request is
+// matched to an operation and validated against it, and answered with a value valid against it. Add
+// this agent's own cases below.
 const agent = agentConformance({
   name: "petstore",
   packageDir,
@@ -20,12 +51,8 @@ const agent = agentConformance({
     "The Swagger Petstore's pets, orders and users through its OpenAPI description; the worked example of an agent made with pnpm new-agent --openapi.",
   service: {
     start: () =>
-      startOpenApiFake({
-        vendor: "Petstore",
-        document: JSON.parse(readFileSync(join(packageDir, "openapi.json"), "utf8")),
-        apiRoot: "/api/v3",
-      }),
-    env: (api) => ({ PETSTORE_API_URL: `${api.url}/api/v3`, PETSTORE_API_KEY: API_KEY }),
+      startOpenApiFake({ vendor: "Petstore", document, apiRoot: API_ROOT, credentials: CREDENTIALS }),
+    env: (api) => ({ PETSTORE_API_URL: `${api.url}${API_ROOT}`, ...VARIABLES }),
     requests: (api) => api.requests.length,
   },
   llmRules: [
@@ -36,30 +63,35 @@ const agent = agentConformance({
   ],
   fallback: "I call the Petstore API's operations.",
   read: {
-    prompt: `call find_pets_by_status {}`,
-    answer: "find_pets_by_status returned:",
-    check: (api) => expect(api.requests.at(-1)).toMatchObject({ method: "GET", status: 200 }),
+    prompt: READ,
+    answer: "get_inventory returned:",
+    check: (api) => {
+      expect(api.requests.at(-1)?.method).toBe("GET");
+      expect(api.requests.at(-1)?.status).toBeLessThan(300);
+    },
   },
   change: {
-    prompt: `call add_pet {"body":{"name":"doggie","photoUrls":["example"]}}`,
-    question: "(POST /pet",
+    prompt: CHANGE,
+    question: "(POST /store/order",
     applied: (api) => api.requests.filter((request) => request.method !== "GET" && request.status < 400),
-    answer: "add_pet returned:",
+    answer: "place_order returned:",
   },
-  decline: { prompt: `call add_pet {"body":{"name":"doggie","photoUrls":["example"]}}` },
-  credentials: { variable: "PETSTORE_API_KEY" },
-  streaming: {
-    prompt: `call find_pets_by_status {}`,
-    tool: "find_pets_by_status",
-    answer: "find_pets_by_status returned:",
-  },
+  decline: { prompt: CHANGE },
+  credentials: { variable: "PETSTORE_API_KEY", prompt: call("get_inventory"), error: "PETSTORE_API_KEY" },
+  streaming: { prompt: READ, tool: "get_inventory", answer: "get_inventory returned:" },
 });
 
-it("sends the API key as the description's security scheme says, and never shows it", async () => {
-  const result = await agent.ask(`call find_pets_by_status {}`);
+it("sends the credentials as the description's security schemes say, and never shows them", async () => {
+  const result = await agent.ask(READ);
   expect(result.state).toBe("completed");
-  expect(result.text).not.toContain(API_KEY);
-  expect(agent.service.requests.at(-1)?.headers.api_key).toBe(API_KEY);
+  for (const value of Object.values(VARIABLES)) expect(result.text).not.toContain(value);
+  expect(agent.service.requests.at(-1)?.status).toBeLessThan(300);
+});
+
+it("sends no credential to an operation that declares none (security: [])", async () => {
+  const result = await agent.ask(call("login_user"));
+  expect(result.state).toBe("completed");
+  expect(agent.service.requests.at(-1)?.status).toBeLessThan(300);
 });
 
 // Petstore's own cases, against fake-vendors' stateful Petstore (the same description, pets kept).

@@ -45,8 +45,16 @@ function mergeInto(out: Schema, part: Schema): void {
   }
 }
 
+/** Past this many values an enum is described (its count and a few), not listed. */
+export const PORTABLE_ENUM_LIMIT = 100;
+
 function portable(schema: Schema, root: Schema, depth: number): Schema {
-  if (depth > 8) return { type: "object", description: "(nested too deeply to describe)" };
+  // Past this depth any value is taken (the type kept where it is one), not a guess that refuses some.
+  if (depth > 8)
+    return {
+      ...(typeof schema.type === "string" ? { type: schema.type } : {}),
+      description: "(nested too deeply to describe)",
+    };
   let source = schema;
   if (typeof source.$ref === "string") {
     const { $ref, ...rest } = source;
@@ -72,13 +80,25 @@ function portable(schema: Schema, root: Schema, depth: number): Schema {
   if (typeof out.format === "string" && !(PORTABLE_FORMATS[String(out.type)] ?? []).includes(out.format))
     delete out.format;
   if (Array.isArray(out.enum)) {
-    // Gemini takes enums of strings only: another type's values move into the description.
-    if (out.type === undefined || out.type === "string") {
-      out.type = "string";
-      out.enum = out.enum.map((v) => String(v));
-    } else {
-      out.description = `${out.description ? `${out.description} ` : ""}(one of ${out.enum.map((v) => JSON.stringify(v)).join(", ")})`;
-      delete out.enum;
+    // A null among the values is the schema's nullable (a "null" string would be a value the API refuses).
+    const values = out.enum.filter((v) => v !== null);
+    if (values.length < out.enum.length) out.nullable = true;
+    delete out.enum;
+    // Gemini takes enums of strings only: another type's values move into the description, and so do
+    // too many values (each costs tokens in every turn the tool is offered).
+    const strings =
+      (out.type === undefined || out.type === "string") && values.every((v) => typeof v === "string");
+    if (strings) out.type = "string";
+    if (strings && values.length <= PORTABLE_ENUM_LIMIT) out.enum = values;
+    else {
+      const shown =
+        values.length > PORTABLE_ENUM_LIMIT
+          ? `${values.length} values, such as ${values
+              .slice(0, 5)
+              .map((v) => JSON.stringify(v))
+              .join(", ")}`
+          : values.map((v) => JSON.stringify(v)).join(", ");
+      out.description = `${out.description ? `${out.description} ` : ""}(one of ${shown})`;
     }
   }
   if (isSchema(out.properties)) {

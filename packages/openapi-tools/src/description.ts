@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import $RefParser from "@apidevtools/json-schema-ref-parser";
 import { maskUrlSecrets, SwitchboardError } from "@switchboard/common";
+import { markReference } from "@switchboard/common/openapi-schema";
 import { parse as parseYaml } from "yaml";
 
 /** A JSON object as a description gives it. */
@@ -13,7 +14,10 @@ export interface Description {
   label: string;
   /** OpenAPI 3 as given (a Swagger 2 description converted), its `$ref`s kept. */
   document: JsonObject;
-  /** The same with its `$ref`s resolved (circular ones left as `$ref`). */
+  /**
+   * The same with its `$ref`s resolved (circular ones left as `$ref`), each resolved schema marked with
+   * the `$ref` it came from (markReference: a discriminator's mapping names schemas by it).
+   */
   resolved: JsonObject;
   /** The Swagger version it was converted from (`"2.0"`), when it was. */
   convertedFrom?: string;
@@ -132,7 +136,11 @@ export async function readDescription(
     resolved = (await $RefParser.dereference(
       typeof source === "string" ? source : "",
       structuredClone(document),
-      { resolve: referencesFrom(source), dereference: { circular: "ignore" }, timeoutMs: FETCH_TIMEOUT_MS },
+      {
+        resolve: referencesFrom(source),
+        dereference: { circular: "ignore", onDereference: markReference },
+        timeoutMs: FETCH_TIMEOUT_MS,
+      },
     )) as JsonObject;
   } catch (error) {
     return fail(

@@ -1,4 +1,5 @@
 import { PORTABLE_TOOL_NAME } from "@switchboard/common";
+import { normalSchemaOf } from "@switchboard/common/openapi-schema";
 import type { JsonObject } from "./description.js";
 
 /** A JSON Schema as a description gives it (resolved). */
@@ -57,8 +58,6 @@ export interface Operation {
   resources: Array<{ kind: string; parameter: string }>;
   /** The requirements that apply (the operation's own, else the description's); [] when none. */
   security: SecurityRequirement[];
-  /** The operation's tags, as the description gives them ([] when none). */
-  tags: string[];
 }
 
 /**
@@ -200,6 +199,11 @@ export function operationsOf(
   options: { methods?: readonly HttpMethod[] } = {},
 ): { operations: Operation[]; skipped: string[] } {
   const methods = options.methods ?? HTTP_METHODS;
+  // Arguments as the request carries them (see schema.ts): allOf merged, readOnly left out, the
+  // circular $refs the resolver left followed once, bounded.
+  const openapi = typeof resolved.openapi === "string" ? resolved.openapi : "3.0.0";
+  const requestSchema = (schema: JsonSchema) =>
+    normalSchemaOf(schema, { openapi, direction: "request", document: resolved });
   const credentials = credentialParameters(resolved);
   const globalSecurity = Array.isArray(resolved.security) ? (resolved.security as SecurityRequirement[]) : [];
   const operations: Operation[] = [];
@@ -224,7 +228,7 @@ export function operationsOf(
       const parameters = parametersOf(
         [...shared, ...((operation.parameters ?? []) as JsonObject[])],
         credentials,
-      );
+      ).map((parameter) => ({ ...parameter, schema: requestSchema(parameter.schema) }));
       operations.push({
         operationId,
         tool,
@@ -233,10 +237,7 @@ export function operationsOf(
         about: aboutOf(operation, label),
         read: method === "GET" || method === "HEAD",
         parameters,
-        tags: Array.isArray(operation.tags)
-          ? operation.tags.filter((tag): tag is string => typeof tag === "string")
-          : [],
-        ...(body ? { body } : {}),
+        ...(body ? { body: { ...body, schema: requestSchema(body.schema) } } : {}),
         ...(operation.deprecated === true ? { deprecated: true } : {}),
         resources: parameters
           .filter((parameter) => parameter.in === "path")

@@ -14,3 +14,11 @@ export {
   type SecurityRequirement,
   toolNameFor,
 } from "./operations.js";
+export {
+  argumentSchemaOf,
+  argumentsOf,
+  type Direction,
+  exampleArgumentsOf,
+  exampleOf,
+  zodOf,
+} from "./schema.js";

@@ -7,17 +7,17 @@ import {
   VendorClient,
 } from "@switchboard/agent-runtime";
 import { type Logger, SwitchboardError } from "@switchboard/common";
-import { portableSchema, portableToolName } from "@switchboard/common/portable-schema";
-import { z } from "zod";
+import { portableToolName } from "@switchboard/common/portable-schema";
 import { credentialsFor, fillCredentials, readCredentials, secretsOf } from "./auth.js";
 import { catalogTools, DEFAULT_MAX_TOOLS } from "./catalog.js";
 import { type JsonObject, readDescription } from "./description.js";
 import { OAuthTokens } from "./oauth2.js";
-import { type JsonSchema, type Operation, operationsOf } from "./operations.js";
+import { type Operation, operationsOf } from "./operations.js";
 import { pagingHint } from "./paging.js";
 import { answerText, confirmationOf, requestOf } from "./request.js";
-import { toolListTokens } from "./tool-list-tokens.js";
+import { argumentsOf } from "./schema.js";
 import { baseUrlOf } from "./servers.js";
+import { toolListTokens } from "./tool-list-tokens.js";
 
 export interface OpenApiToolsOptions {
   /** The description: a file path, an http(s) URL, or the description itself. */
@@ -73,48 +73,6 @@ export interface OpenApiTools {
   tools(options?: ToolsOptions): AgentTool[];
   /** The tokens (cl100k) the tools `tools(options)` offers the model cost a model turn, as their definitions are sent. */
   toolListTokens(options?: ToolsOptions): number;
-}
-
-/**
- * The portable schema's `nullable: true` (OpenAPI's word, which zod does not read) as JSON Schema's
- * `type: [type, "null"]`, so a null the API takes passes the tool's check.
- */
-function nullableAsType(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(nullableAsType);
-  if (typeof schema !== "object" || schema === null) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === "properties" && typeof value === "object" && value !== null)
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, nullableAsType(sub)]));
-    else if (key === "items" || key === "anyOf") out[key] = nullableAsType(value);
-    else if (key !== "nullable") out[key] = value;
-  }
-  if ((schema as JsonSchema).nullable === true && typeof out.type === "string") out.type = [out.type, "null"];
-  return out;
-}
-
-/** A JSON Schema as zod, through the portable subset every provider takes; one zod cannot read takes any value. */
-function zodOf(schema: JsonSchema): z.ZodType {
-  try {
-    return z.fromJSONSchema(nullableAsType(portableSchema(schema)) as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch {
-    return z.unknown();
-  }
-}
-
-/** A tool's arguments: the operation's parameters by name, and `body` for its JSON body. */
-function argumentsOf(operation: Operation): z.ZodObject<Record<string, z.ZodType>> {
-  const shape: Record<string, z.ZodType> = {};
-  for (const parameter of operation.parameters) {
-    let field = zodOf(parameter.schema);
-    if (parameter.description) field = field.describe(parameter.description);
-    shape[parameter.name] = parameter.required ? field : field.optional();
-  }
-  if (operation.body) {
-    const body = zodOf(operation.body.schema).describe("The request body, as JSON");
-    shape.body = operation.body.required ? body : body.optional();
-  }
-  return z.object(shape);
 }
 
 /**

@@ -189,7 +189,7 @@ describe("the Petstore's description as tools, against the fake Petstore", () =>
     });
     const refused = await run(byName(wrong.tools(), "get_pet_by_id"), { petId: 1 });
     expect(refused).toMatch(/refused the credentials \(HTTP 401/);
-    expect(refused).toContain("check the variables in auth of OpenAPI description openapi.yaml");
+    expect(refused).toContain("check PETSTORE_KEY (auth of OpenAPI description openapi.yaml)");
     expect(refused).not.toContain("wrong-key-4f1d9c");
     expect(log.output()).not.toContain("wrong-key-4f1d9c");
     expect(log.output()).not.toContain(store.apiKey);

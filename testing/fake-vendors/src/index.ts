@@ -36,6 +36,7 @@ export {
   VendorHttpError,
   type VendorServer,
 } from "./vendor-server.js";
+export { ARGO_CD_SPEC, BACKSTAGE_CATALOG_SPEC, loadVendorSpec, type SpecSource } from "./vendor-spec.js";
 export {
   type FakeVictorOps,
   startFakeVictorOps,

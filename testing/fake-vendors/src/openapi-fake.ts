@@ -30,7 +30,8 @@ export interface OpenApiFake extends VendorServer {
 /**
  * A fake of any API from its OpenAPI description alone: requests are matched to its operations and
  * validated against them, and every operation answers with the description's own example of its
- * success answer (openapi-backend's mock). What `pnpm new-agent --openapi` agents are tested against.
+ * success answer where it is valid, else one made from its schema (openapi-answers.ts). What
+ * `pnpm new-agent --openapi` agents are tested against.
  */
 export async function startOpenApiFake(options: OpenApiFakeOptions): Promise<OpenApiFake> {
   const security = options.credentials

@@ -1,5 +1,6 @@
 import formats from "ajv-formats";
 import { type Document, OpenAPIBackend, type Request } from "openapi-backend";
+import { openApiAnswers } from "./openapi-answers.js";
 import type { Handler, Route, RouteContext } from "./vendor-server.js";
 import { VendorHttpError } from "./vendor-server.js";
 
@@ -11,9 +12,9 @@ export interface OpenApiRoutes {
   /** A handler per operationId the fake implements; the description's other operations answer 501. */
   operations: Record<string, Handler>;
   /**
-   * The other operations answer with the description's own example of their success answer
-   * (openapi-backend's mock: its examples, else values made from its schemas) instead of 501: for a
-   * fake made from any description, as `pnpm new-agent --openapi` agents' tests use.
+   * The other operations answer with the description's own example of their success answer where it
+   * is valid, else one made from its schema (openapi-answers.ts), instead of 501: for a fake made from
+   * any description, as `pnpm new-agent --openapi` agents' tests use.
    */
   mockOthers?: boolean;
 }
@@ -43,6 +44,10 @@ export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Pro
   // (most descriptions do not declare it): the security check's (openapi-security.ts), not validated
   // as an unknown parameter here.
   const keyParameters = apiKeyQueryParameters(routes.document);
+  const answers = openApiAnswers(
+    routes.document,
+    (operationId, status, body) => api.validateResponse(body, operationId, status).valid,
+  );
   for (const operationId of Object.keys(routes.operations)) {
     if (!api.getOperation(operationId))
       throw new Error(`fake ${vendor}: the vendor's OpenAPI description has no operation ${operationId}`);
@@ -63,10 +68,7 @@ export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Pro
         `fake ${vendor} does not implement ${operationId} (${method} ${url.pathname})`,
       );
     };
-    const mocked: Handler = () => {
-      const { status, mock } = api.mockResponseForOperation(operationId);
-      return { status, body: mock };
-    };
+    const mocked: Handler = () => answers.mock(operationId);
     return {
       handler: routes.operations[operationId] ?? (routes.mockOthers ? mocked : notImplemented),
       params: Object.fromEntries(
@@ -80,26 +82,33 @@ export async function openApiMatcher(vendor: string, routes: OpenApiRoutes): Pro
         );
         const undeclared = new Set([...keyParameters].filter((name) => !declared.has(name)));
         const query = withoutParameters(url.search.slice(1), undeclared);
-        const { valid, errors } = api.validateRequest({ ...request, query, body: ctx.body }, operation);
-        if (!valid)
+        const { errors } = api.validateRequest({ ...request, query, body: ctx.body }, operation);
+        const isBody = (error: { instancePath: string; params: unknown }) =>
+          error.instancePath.startsWith("/requestBody") ||
+          (error.params as { missingProperty?: string }).missingProperty === "requestBody";
+        // A JSON body it refuses is read again as OpenAPI means it (readOnly properties are the server's).
+        const body = errors?.some(isBody) ? answers.bodyProblems(operationId, ctx.body) : undefined;
+        const problems = [
+          ...(errors ?? [])
+            .filter((error) => !body || !isBody(error))
+            .map((error) => `${error.instancePath || "request"} ${error.message ?? "is invalid"}`),
+          ...(body ?? []).map((problem) =>
+            problem.startsWith("/") ? `/requestBody${problem}` : problem.replace(/^body\b/, "/requestBody"),
+          ),
+        ];
+        if (problems.length > 0)
           throw new VendorHttpError(
             400,
             `${method} ${url.pathname} does not match ${vendor}'s API (${operationId})`,
-            (errors ?? []).map(
-              (error) => `${error.instancePath || "request"} ${error.message ?? "is invalid"}`,
-            ),
+            problems,
           );
       },
       checkAnswer: (result) => {
         if (result.body === undefined || result.status >= 300) return;
-        const { valid, errors } = api.validateResponse(result.body, operation, result.status);
-        if (!valid)
+        const problems = answers.answerProblems(operationId, result.status, result.body);
+        if (problems.length > 0)
           throw new Error(
-            `fake ${vendor}'s answer to ${operationId} breaks the vendor's OpenAPI description: ${(
-              errors ?? []
-            )
-              .map((error) => `${error.instancePath || "body"} ${error.message}`)
-              .join("; ")}`,
+            `fake ${vendor}'s answer to ${operationId} breaks the vendor's OpenAPI description: ${problems.join("; ")}`,
           );
       },
     };

@@ -72,8 +72,8 @@ export function removeAgentFromEnvExample(text: string, name: string): string {
   return lines.join("\n");
 }
 
-/** The agent's variables that .env.example already has (another agent's, or a leftover). */
-export function envExampleClashes(text: string, name: string): string[] {
+/** The agent's variables (and `more` of its own) that .env.example already has (another agent's, or a leftover). */
+export function envExampleClashes(text: string, name: string, more: string[] = []): string[] {
   const prefix = envPrefixFor(name);
   const ours = [
     `ENABLE_${prefix}`,
@@ -82,6 +82,7 @@ export function envExampleClashes(text: string, name: string): string[] {
     `${prefix}_AGENT_PORT`,
     `${prefix}_API_URL`,
     `${prefix}_API_TOKEN`,
+    ...more,
   ];
   const present = new Set(
     text.split("\n").map((line) => /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(line.trim())?.[1]),

@@ -2,12 +2,14 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
+import { envPrefixFor } from "@switchboard/contract";
 import { agentNameProblem } from "./agent-name.js";
+import { openApiDescription } from "./openapi-files.js";
 import { loadOpenApiSource } from "./openapi-source.js";
 import { defaultDescription, type NewAgentResult, newAgent, removeAgent, suggestPort } from "./scaffold.js";
 
 const USAGE = `Usage:
-  pnpm new-agent <name> [--port <port>] [--description "<one line>"] [--mcp-command "<cmd>" | --mcp-url <url> | --openapi <file>]
+  pnpm new-agent <name> [--port <port>] [--description "<one line>"] [--mcp-command "<cmd>" | --mcp-url <url> | --openapi <file> [--tags a,b] [--operations x,y]]
   pnpm remove-agent <name>
 
   <name>         lowercase letters, digits and '-', starting with a letter, at most 40 characters
@@ -15,8 +17,11 @@ const USAGE = `Usage:
   --description  what the agent does; shown on its card, for the supervisor's routing
   --mcp-command  the agent's tools come from this MCP server, started over stdio (e.g. "npx -y @modelcontextprotocol/server-memory")
   --mcp-url      the agent's tools come from the MCP server at this Streamable HTTP URL
-  --openapi      the agent is made from this OpenAPI 3 description (JSON or YAML): one tool per
-                 operation, GET operations as read tools, the others as changes that ask first
+  --openapi      the agent is made from this OpenAPI 3.0/3.1 or Swagger 2 description (JSON or YAML):
+                 its tools come from it at run time, one per operation, GET operations as reads,
+                 the others as changes that ask first
+  --tags         with --openapi: only the operations with these tags (comma-separated)
+  --operations   with --openapi: only these operations (operationIds or tool names, comma-separated)
   --root         the repository (default: the workspace above the current folder)
 
 On a terminal, missing arguments are asked for; otherwise they must be given.`;
@@ -60,22 +65,26 @@ export function nextSteps(result: NewAgentResult): string[] {
   const filter = result.packageName;
   const p = result.envPrefix;
   if (result.openapi) {
-    const { reads, changes, skipped } = result.openapi;
+    const { reads, changes, skipped, convertedFrom, variables } = result.openapi;
+    const settings = [`${p}_API_URL`, ...variables].join(", ");
     return [
       `Created agents/${result.name} (${filter}) on port ${result.port}: ${reads} read tools and ${changes} change tools`,
-      "(asking first), one per operation of the description:",
+      "(asking first), one per operation of the description, which its tools read at run time (openapi.json):",
       ...result.files.map((file) => `  agents/${result.name}/${file}`),
+      ...(convertedFrom
+        ? [`The description is Swagger ${convertedFrom}: openapi.json holds it converted to OpenAPI 3.`]
+        : []),
       ...(skipped.length > 0 ? [`Left out: ${skipped.join("; ")}.`] : []),
       `Registered it in docker-compose.dev.yaml (service ${result.serviceName}, profiles ${result.name} and all-agents;`,
       `the supervisor's ENABLE_${p} and ${p}_AGENT_URL) and in .env.example (ENABLE_${p}, ${p}_AGENT_URL/_HOST/_PORT,`,
-      `${p}_API_URL, ${p}_API_KEY) and the Helm chart.`,
+      `${settings}) and the Helm chart.`,
       "",
       "Next steps:",
       "  pnpm install                                     link the new package (updates pnpm-lock.yaml)",
       `  pnpm turbo run build --filter=${filter}...`,
       `  pnpm --filter ${filter} test                     its tests, as generated, pass against a fake made from the description`,
-      `  Review agents/${result.name}/src/tools.ts: descriptions, confirmations and resources are yours to edit.`,
-      `  Set ${p}_API_URL and ${p}_API_KEY in .env; ENABLE_${p}=true and ${p}_AGENT_URL=http://localhost:${result.port}`,
+      `  Review agents/${result.name}/src/tools.ts (which operations, which ask first) and src/prompt.ts.`,
+      `  Set ${settings} in .env; ENABLE_${p}=true and ${p}_AGENT_URL=http://localhost:${result.port}`,
       "  route the supervisor to it (npm start does this itself).",
       `  pnpm remove-agent ${result.name} undoes all of this.`,
     ];
@@ -132,6 +141,8 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
         "mcp-command": { type: "string" },
         "mcp-url": { type: "string" },
         openapi: { type: "string" },
+        tags: { type: "string" },
+        operations: { type: "string" },
         root: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -157,6 +168,19 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
   const openapiPath = values.openapi;
   if ([mcpCommand, mcpUrl, openapiPath].filter((one) => one !== undefined).length > 1) {
     io.err(`Give one of --mcp-command, --mcp-url and --openapi.\n\n${USAGE}`);
+    return 2;
+  }
+  const list = (text: string | undefined) =>
+    text === undefined
+      ? undefined
+      : text
+          .split(",")
+          .map((one) => one.trim())
+          .filter(Boolean);
+  const tags = list(values.tags);
+  const operations = list(values.operations);
+  if ((tags || operations) && openapiPath === undefined) {
+    io.err(`--tags and --operations choose operations of an --openapi description.\n\n${USAGE}`);
     return 2;
   }
   if (
@@ -209,15 +233,20 @@ export async function main(argv: string[], io: Io = terminalIo()): Promise<numbe
       return 1;
     }
     const port = portText === undefined ? undefined : Number(portText);
-    let description = values.description;
-    if (description === undefined && io.ask) {
-      const fallback = defaultDescription(name);
-      description = (await io.ask(`Description [${fallback}]: `)) || fallback;
-    }
     const openapi =
       openapiPath === undefined
         ? undefined
-        : { source: await loadOpenApiSource(resolve(openapiPath)), argument: openapiPath };
+        : {
+            source: await loadOpenApiSource(resolve(openapiPath), envPrefixFor(name)),
+            argument: openapiPath,
+            ...(tags ? { tags } : {}),
+            ...(operations ? { operations } : {}),
+          };
+    let description = values.description;
+    if (description === undefined && io.ask) {
+      const fallback = openapi ? openApiDescription(openapi.source) : defaultDescription(name);
+      description = (await io.ask(`Description [${fallback}]: `)) || fallback;
+    }
     const result = newAgent({
       repoRoot,
       name,

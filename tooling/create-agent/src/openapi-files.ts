@@ -1,251 +1,242 @@
-import type { JsonSchema, OpenApiOperation, OpenApiSource } from "./openapi-source.js";
+import type { JsonObject, Operation, SecurityRequirement } from "@switchboard/openapi-tools/reading";
+import type { CredentialSetting, OpenApiSource } from "./openapi-source.js";
 import type { TemplateValues } from "./templates.js";
 
-/** Keys of a description's schemas that say nothing about valid values (XML mapping). */
-const NOISE = new Set(["xml", "x-swagger-router-model"]);
+/** Text from a description on one line, for Markdown and comments (its own words, never code). */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Text in a Markdown table cell or line: one line, `|` escaped, backticks and HTML neutral. */
+function markdown(text: string): string {
+  return oneLine(text).replace(/[\\`*_[\]<>|]/g, (char) => `\\${char}`);
+}
+
+/** Text as a Markdown code span in a table cell: no backtick can close it, `|` escaped (GFM). */
+function code(text: string): string {
+  return `\`${oneLine(text).replace(/`/g, "'").replace(/\|/g, "\\|")}\``;
+}
+
+/** The response a fake made from the description answers an operation with: its first 2xx. */
+function successOf(resolved: JsonObject, operation: Operation): { json: boolean } | undefined {
+  const paths = (resolved.paths ?? {}) as Record<string, Record<string, { responses?: JsonObject }>>;
+  const responses = paths[operation.path]?.[operation.method.toLowerCase()]?.responses ?? {};
+  const status = Object.keys(responses)
+    .filter((code) => /^2(\d\d|XX)$/i.test(code))
+    .sort()[0];
+  if (!status) return undefined;
+  const content = Object.keys(((responses[status] as JsonObject | undefined)?.content ?? {}) as JsonObject);
+  return { json: content.some((type) => /^application\/([\w.+-]+\+)?json\b/.test(type)) };
+}
+
+/** Whether the credentials the agent sends satisfy the operation's security (or it needs none). */
+function satisfiable(operation: Operation, schemes: Set<string>): boolean {
+  const requirements: SecurityRequirement[] = operation.security;
+  return (
+    requirements.length === 0 ||
+    requirements.some((one) => Object.keys(one).every((name) => schemes.has(name)))
+  );
+}
+
+function needsCredential(operation: Operation, schemes: Set<string>): boolean {
+  const requirements: SecurityRequirement[] = operation.security;
+  return (
+    requirements.length > 0 &&
+    !requirements.some((one) => Object.keys(one).length === 0) &&
+    requirements.some((one) => Object.keys(one).some((name) => schemes.has(name)))
+  );
+}
+
+const required = (operation: Operation) =>
+  operation.parameters.filter((parameter) => parameter.required).length + (operation.body?.required ? 1 : 0);
 
 /**
- * Component schemas more than one operation uses (counted where an operation first reaches a named
- * one): written once, in SCHEMAS, and named where used.
+ * The operations the generated test calls: ones a fake made from the description can answer (a
+ * success answer, JSON first; no file upload) with the credentials the agent sends, fewest required
+ * arguments first. A read and a change (ones that send a credential, where there are), a read that
+ * needs a credential (to leave it unset), and a read that declares `security: []` (to see nothing sent).
  */
-function sharedSchemas(source: OpenApiSource): Map<JsonSchema, string> {
-  const uses = new Map<JsonSchema, number>();
-  const count = (value: unknown): void => {
-    if (Array.isArray(value)) for (const item of value) count(item);
-    else if (value !== null && typeof value === "object") {
-      const schema = value as JsonSchema;
-      if (source.schemaNames.has(schema)) uses.set(schema, (uses.get(schema) ?? 0) + 1);
-      else for (const inner of Object.values(schema)) count(inner);
-    }
+export function testedOperations(source: OpenApiSource, chosen: Operation[]) {
+  const schemes = new Set(source.credentials.map(({ scheme }) => scheme));
+  const answerable = chosen
+    .filter((operation) => satisfiable(operation, schemes))
+    .filter((operation) => !/^multipart\//.test(operation.body?.mediaType ?? ""))
+    .map((operation) => ({ operation, success: successOf(source.resolved, operation) }))
+    .filter(({ success }) => success !== undefined)
+    .sort(
+      (a, b) =>
+        Number(b.success?.json) - Number(a.success?.json) || required(a.operation) - required(b.operation),
+    )
+    .map(({ operation }) => operation);
+  const reads = answerable.filter((operation) => operation.method === "GET");
+  const read = reads.find((operation) => needsCredential(operation, schemes)) ?? reads[0];
+  const changes = answerable.filter((operation) => !operation.read);
+  return {
+    read,
+    change: changes.find((operation) => needsCredential(operation, schemes)) ?? changes[0],
+    credential: reads.find((operation) => needsCredential(operation, schemes)),
+    public: reads.find(
+      (operation) => operation.security.length === 0 && schemes.size > 0 && operation !== read,
+    ),
   };
-  for (const operation of source.operations) {
-    for (const parameter of operation.parameters) count(parameter.schema);
-    if (operation.body) count(operation.body.schema);
-  }
-  const shared = new Map<JsonSchema, string>();
-  for (const [schema, times] of uses) {
-    const name = source.schemaNames.get(schema);
-    if (times > 1 && name) shared.set(schema, name);
-  }
-  return shared;
 }
 
-/** A value as TypeScript: JSON, the XML noise left out, shared schemas by their name in SCHEMAS. */
-function literal(value: unknown, shared: Map<JsonSchema, string>): string {
-  if (Array.isArray(value)) return `[${value.map((item) => literal(item, shared)).join(", ")}]`;
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
-  const name = shared.get(value as JsonSchema);
-  if (name) return member("SCHEMAS", name);
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([key]) => !NOISE.has(key))
-    .map(([key, inner]) => `${JSON.stringify(key)}: ${literal(inner, shared)}`);
-  return `{ ${entries.join(", ")} }`;
-}
-
-/** One operation as one call: operation(method, path, about, [parameter(…), …], jsonBody(…)). */
-function operationCall(operation: OpenApiOperation, shared: Map<JsonSchema, string>): string {
-  const parameters = operation.parameters.map((one) => {
-    const args = [JSON.stringify(one.in), JSON.stringify(one.name), literal(one.schema, shared)];
-    const requiredByDefault = one.in === "path";
-    if (one.description || one.required !== requiredByDefault)
-      args.push(one.description ? JSON.stringify(one.description) : "undefined");
-    if (one.required !== requiredByDefault) args.push(String(one.required));
-    return `parameter(${args.join(", ")})`;
-  });
-  const args = [
-    JSON.stringify(operation.method),
-    JSON.stringify(operation.path),
-    JSON.stringify(operation.about),
-  ];
-  if (parameters.length > 0 || operation.body) args.push(`[${parameters.join(", ")}]`);
-  if (operation.body)
-    args.push(
-      `jsonBody(${literal(operation.body.schema, shared)}${operation.body.required ? ", true" : ""})`,
-    );
-  return `operation(${args.join(", ")})`;
-}
-
-/** src/operations.ts: the description's operations as data (generated; the source of the tools). */
-export function operationsModule(source: OpenApiSource, command: string): string {
-  const shared = sharedSchemas(source);
-  const entries = source.operations.map(
-    (operation) => `  ${JSON.stringify(operation.operationId)}: ${operationCall(operation, shared)},`,
-  );
-  const schemas = [...shared].map(
-    ([schema, name]) => `  ${JSON.stringify(name)}: ${literal(schema, new Map())},`,
-  );
-  const uses = (call: string) => entries.some((entry) => entry.includes(`${call}(`));
-  const helpers = [
-    "operation",
-    ...(uses("parameter") ? ["parameter"] : []),
-    ...(uses("jsonBody") ? ["jsonBody"] : []),
-  ];
+function settingsRows(source: OpenApiSource, prefix: string): string[] {
+  const url = source.serverUrl
+    ? `the API's address; default ${markdown(source.serverUrl)}, the description's first server`
+    : `the API's address, required (the agent does not start without it): the description names no absolute server${source.apiRoot ? ` (its first server is ${code(source.apiRoot)})` : ""}`;
   return [
-    `// Generated by ${command} from ${source.title}${source.version ? ` ${source.version}` : ""} (openapi.json).`,
-    "// One entry per operation; remove one to drop its tool (and its entry in tools.ts).",
-    `import { type ApiAuth, ${helpers.join(", ")} } from "./openapi.js";`,
-    "",
-    "/** The description's first server: the default of the API's URL setting (empty: none given). */",
-    `export const DEFAULT_API_URL = ${JSON.stringify(source.serverUrl ?? "")};`,
-    "",
-    "/** How the API takes its key, from the description's security schemes (null: no key). */",
-    `export const API_AUTH: ApiAuth | null = ${JSON.stringify(source.auth ?? null)};`,
-    "",
-    ...(schemas.length > 0
+    `| \`${prefix}_API_URL\` | ${url} |`,
+    ...source.credentials.flatMap((credential) =>
+      credential.variables.map(
+        (variable, index) =>
+          `| \`${variable}\` | ${credentialRole(credential, index)} of the security scheme ${code(credential.scheme)}, sent ${credential.sent.replace(/`([^`]*)`/, (_whole, name: string) => code(name))} |`,
+      ),
+    ),
+    ...(source.unsupportedSchemes.length > 0
       ? [
-          "/** The description's schemas that several operations take, by their component names. */",
-          "const SCHEMAS = {",
-          ...schemas,
-          "};",
-          "",
+          `| | not sent: ${source.unsupportedSchemes.map(code).join(", ")} (only API keys, HTTP basic and bearer, and OAuth2 client credentials are) |`,
         ]
       : []),
-    "export const OPERATIONS = {",
-    ...entries,
-    "};",
-    "",
-  ].join("\n");
+  ];
 }
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
-/** `object.key` when the key is an identifier, else `object["key"]`. */
-function member(object: string, key: string): string {
-  return IDENTIFIER.test(key) ? `${object}.${key}` : `${object}[${JSON.stringify(key)}]`;
+/** What one variable of a credential holds. */
+function credentialRole(credential: CredentialSetting, index: number): string {
+  if (credential.variables.length === 1) return "the credential";
+  if (credential.template.includes("CLIENT_ID")) return index === 0 ? "the client id" : "the client secret";
+  return index === 0 ? "the user" : "the password";
 }
 
-/** src/tools.ts: one defineTool per operation, GET as reads and the rest behind confirmation. */
-export function toolsModule(source: OpenApiSource, values: TemplateValues): string {
-  const tools = source.operations.map((operation) => {
-    const key = member("OPERATIONS", operation.operationId);
-    const resources = operation.resources
-      .map(
-        ({ kind, parameter }) =>
-          `${IDENTIFIER.test(kind) ? kind : JSON.stringify(kind)}: String(${member("args", parameter)})`,
-      )
-      .join(", ");
-    return [
-      "    defineTool({",
-      `      name: ${JSON.stringify(operation.tool)},`,
-      `      description: ${JSON.stringify(`${operation.about} (${operation.method} ${operation.path})`)},`,
-      `      schema: argumentsOf(${key}),`,
-      ...(operation.read ? [] : [`      confirm: (args) => confirmationOf(${key}, args),`]),
-      ...(resources ? [`      resource: (args) => ({ ${resources} }),`] : []),
-      `      run: (args, ctx) => client.call(ctx, (api) => api.call(${key}, args)),`,
-      "    }),",
-    ].join("\n");
-  });
-  const usesConfirm = source.operations.some((operation) => !operation.read);
+/** The lines of the agent's section in .env.example: each variable with what it is. */
+function envLines(source: OpenApiSource, prefix: string): string {
   return [
-    'import { type AgentTool, defineTool } from "@switchboard/agent-runtime";',
-    `import type { ${values.Pascal}Client } from "./client.js";`,
-    `import { argumentsOf${usesConfirm ? ", confirmationOf" : ""} } from "./openapi.js";`,
-    'import { OPERATIONS } from "./operations.js";',
-    "",
-    "/**",
-    ` * One tool per operation of ${source.title}'s description (generated): GET operations read, the`,
-    " * others change something and ask the user first; each names the resources of its path parameters.",
-    " * Edit descriptions, confirmations and resources freely.",
-    " */",
-    `export function ${values.camel}Tools(client: ${values.Pascal}Client): AgentTool[] {`,
-    "  return [",
-    ...tools,
-    "  ];",
-    "}",
-    "",
+    source.serverUrl
+      ? `# The API's address; default: the description's first server (${oneLine(source.serverUrl)}).`
+      : "# The API's address (required: the description names no absolute server).",
+    `${prefix}_API_URL=`,
+    ...source.credentials.flatMap((credential) => [
+      `# Security scheme ${JSON.stringify(credential.scheme)}, sent ${credential.sent.replace(/`/g, "")}; read when a call needs it.`,
+      ...credential.variables.map((variable) => `${variable}=`),
+    ]),
   ].join("\n");
 }
 
-/** A value a schema accepts, for the generated test's calls: its example, default, first enum value. */
-export function exampleOf(schema: JsonSchema | undefined): unknown {
-  if (!schema) return "example";
-  if (schema.example !== undefined) return schema.example;
-  if (schema.default !== undefined) return schema.default;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  if (type === "integer" || type === "number") return 1;
-  if (type === "boolean") return true;
-  if (type === "array") return [exampleOf(schema.items as JsonSchema | undefined)];
-  if (type === "object" || schema.properties) {
-    const required = new Set((schema.required as string[] | undefined) ?? []);
-    return Object.fromEntries(
-      Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)
-        .filter(([name]) => required.has(name))
-        .map(([name, inner]) => [name, exampleOf(inner)]),
-    );
-  }
-  return "example";
+/** The card's description when none is given: what the agent is made from. */
+export function openApiDescription(source: OpenApiSource): string {
+  const title = oneLine(source.title);
+  return `The ${title.length > 120 ? `${title.slice(0, 119)}…` : title} API through its OpenAPI description (generated; describe what the agent is for).`;
 }
 
-/** Arguments for a call in the generated test: every required parameter and the body. */
-export function exampleArgs(operation: OpenApiOperation): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
-  for (const parameter of operation.parameters)
-    if (parameter.required) args[parameter.name] = exampleOf(parameter.schema);
-  if (operation.body) args.body = exampleOf(operation.body.schema);
-  return args;
+/** Every credential variable of the agent: the chart's Secret keys. */
+export function credentialVariables(source: OpenApiSource): string[] {
+  return source.credentials.flatMap(({ variables }) => variables);
 }
-
-const fewestArguments = (a: OpenApiOperation, b: OpenApiOperation) =>
-  a.parameters.filter((p) => p.required).length - b.parameters.filter((p) => p.required).length;
 
 /** What the openapi-agent templates add to an agent's template values. */
 export function openApiTemplateValues(
   source: OpenApiSource,
   values: TemplateValues,
-  specArgument: string,
+  options: { specArgument: string; command: string; only?: string[]; chosen: Operation[] },
 ): TemplateValues {
-  const reads = source.operations.filter((operation) => operation.read);
-  const changes = source.operations.filter((operation) => !operation.read);
-  const read = [...reads].sort(fewestArguments)[0] ?? source.operations[0];
-  const change = changes.find((operation) => operation.method === "POST") ?? changes[0];
-  const ENV = values.ENV;
-  const readArgs = JSON.stringify(read ? exampleArgs(read) : {});
-  const changeArgs = change ? exampleArgs(change) : {};
-  const changePath = change
-    ? change.path.replace(/\{([^}]+)\}/g, (_whole, name: string) =>
-        encodeURIComponent(String(changeArgs[name])),
+  const { chosen } = options;
+  const ENV = values.ENV ?? "";
+  const reads = chosen.filter((operation) => operation.read);
+  const changes = chosen.filter((operation) => !operation.read);
+  const tested = testedOperations(source, chosen);
+  if (!tested.read)
+    throw new Error(
+      `--openapi ${source.file}: none of its ${options.only ? "chosen " : ""}GET operations has a success answer a test can check; choose others with --operations.`,
+    );
+  const title = values.title ?? values.name ?? "";
+  const apiTitle = `${source.title}${source.version ? ` ${source.version}` : ""}`;
+  const auth = Object.fromEntries(source.credentials.map(({ scheme, template }) => [scheme, template]));
+  const tableRow = (operation: Operation) =>
+    `| \`${operation.tool}\` | ${operation.read ? "read" : "change, asks first"} | ${code(`${operation.method} ${operation.path}`)} |`;
+  const examples = (list: Operation[]) =>
+    JSON.stringify(
+      list.slice(0, 2).map((one) => oneLine(one.about.split(". ")[0] ?? one.tool).replace(/\.$/, "")),
+    );
+  const { change, credential } = tested;
+  // The variable emptied to see a call fail naming it: the first of a scheme the credential read needs.
+  const schemes = new Set(source.credentials.map(({ scheme }) => scheme));
+  const needed = credential?.security.find(
+    (one) => Object.keys(one).length > 0 && Object.keys(one).every((name) => schemes.has(name)),
+  );
+  const credentialVariable = source.credentials.find(({ scheme }) => needed && scheme in needed)
+    ?.variables[0];
+  const changeQuestion = change ? `(${change.method} ${change.path.split("{")[0]}` : "";
+  return {
+    specFile: oneLine(options.specArgument),
+    command: options.command,
+    apiTitleMd: markdown(apiTitle),
+    convertedNote: source.convertedFrom
+      ? ` The description was Swagger ${markdown(source.convertedFrom)}: \`openapi.json\` is its conversion to OpenAPI 3 (swagger2openapi, as @switchboard/openapi-tools reads Swagger 2).`
+      : "",
+    chosenNote: options.only
+      ? ` the generator was told to keep (${options.only.length} of ${source.operations.length}: \`CHOSEN\` in \`src/tools.ts\`)`
+      : "",
+    authLint:
+      source.credentials.length > 0
+        ? `// biome-ignore-all lint/suspicious/noTemplateCurlyInString: credentials name their variables as \${VAR}, on purpose.\n`
+        : "",
+    authJson: JSON.stringify(auth, null, 2),
+    urlComment: source.serverUrl
+      ? `Default: the description's first server, ${JSON.stringify(oneLine(source.serverUrl))}.`
+      : "Required: the description names no absolute server.",
+    // Declared (and so documented) beside the URL; openApiTools reads them at each call through AUTH.
+    credentialFields: source.credentials
+      .map(
+        (credential) =>
+          `\n  // Security scheme ${JSON.stringify(credential.scheme)}, sent ${credential.sent.replace(/`/g, "")}.${credential.variables
+            .map((variable) => `\n  ${variable}: z.string().trim().optional(),`)
+            .join("")}`,
       )
-    : "";
-  const apiRoot = source.serverUrl ? new URL(source.serverUrl).pathname.replace(/\/+$/, "") : "";
-  const changeCases = change
-    ? `
+      .join(""),
+    urlSchema: source.serverUrl ? "baseUrlSetting().optional()" : "baseUrlSetting()",
+    chosenJson: options.only ? JSON.stringify({ only: options.only }) : "{}",
+    labelJson: JSON.stringify(`The ${title} agent's OpenAPI description (openapi.json)`),
+    promptFirstJson: JSON.stringify(
+      `You are the ${title} agent of Switchboard, a platform-engineering assistant. You work only with the ${title} API (${oneLine(apiTitle)}), through one tool per operation of its OpenAPI description.`,
+    ),
+    apiRootJson: JSON.stringify(source.apiRoot),
+    readTool: tested.read.tool,
+    readMethod: tested.read.method,
+    changeConst: change ? `\nconst CHANGE = call("${change.tool}");` : "",
+    changeCases: change
+      ? `
   change: {
-    prompt: \`call ${change.tool} ${JSON.stringify(changeArgs)}\`,
-    question: ${JSON.stringify(`(${change.method} ${changePath}`)},
+    prompt: CHANGE,
+    question: ${JSON.stringify(changeQuestion)},
     applied: (api) => api.requests.filter((request) => request.method !== "GET" && request.status < 400),
     answer: "${change.tool} returned:",
   },
-  decline: { prompt: \`call ${change.tool} ${JSON.stringify(changeArgs)}\` },`
-    : "";
-  const keyName = source.auth ? (source.auth.in === "bearer" ? "authorization" : source.auth.name) : "";
-  const keyAssertion = !source.auth
-    ? "// The description declares no key."
-    : source.auth.in === "query"
-      ? `expect(agent.service.requests.at(-1)?.query.get(${JSON.stringify(keyName)})).toBe(API_KEY);`
-      : `expect(${member("agent.service.requests.at(-1)?.headers", keyName.toLowerCase())}).toBe(${source.auth.in === "bearer" ? `\`Bearer \${API_KEY}\`` : "API_KEY"});`;
-  const title = values.title ?? values.name ?? "";
-  const tableRow = (operation: OpenApiOperation) =>
-    `| \`${operation.tool}\` | ${operation.read ? "read" : "change, asks first"} | \`${operation.method} ${operation.path}\` |`;
-  return {
-    specFile: specArgument,
-    apiTitle: `${source.title}${source.version ? ` ${source.version}` : ""}`,
-    apiRoot,
-    readTool: read?.tool ?? "",
-    readArgs,
-    changeCases,
-    credentialsCase: source.auth ? `\n  credentials: { variable: "${ENV}_API_KEY" },` : "",
-    keyAssertion,
+  decline: { prompt: CHANGE },`
+      : "",
+    credentialsCase:
+      credential && credentialVariable
+        ? `
+  credentials: { variable: "${credentialVariable}", prompt: call("${credential.tool}"), error: "${credentialVariable}" },`
+        : "",
+    publicCase: tested.public
+      ? `
+
+it("sends no credential to an operation that declares none (security: [])", async () => {
+  const result = await agent.ask(call("${tested.public.tool}"));
+  expect(result.state).toBe("completed");
+  expect(agent.service.requests.at(-1)?.status).toBeLessThan(300);
+});`
+      : "",
     readsSkillJson: JSON.stringify(`${title} reads`),
     readsAboutJson: JSON.stringify(
-      `Read through the API: ${reads
-        .map((one) => one.tool)
-        .slice(0, 8)
-        .join(", ")}.`,
+      reads.length > 0
+        ? `Read through the API: ${reads
+            .map((one) => one.tool)
+            .slice(0, 8)
+            .join(", ")}.`
+        : "This API's description has no reading operations.",
     ),
-    readExamplesJson: JSON.stringify(
-      reads.slice(0, 2).map((one) => one.about.split(". ")[0]?.replace(/\.$/, "") ?? one.tool),
-    ),
+    readExamplesJson: examples(reads),
     changesSkillJson: JSON.stringify(`${title} changes`),
     changesAboutJson: JSON.stringify(
       changes.length > 0
@@ -255,17 +246,13 @@ export function openApiTemplateValues(
             .join(", ")}.`
         : "This API's description has no changing operations.",
     ),
-    changeExamplesJson: JSON.stringify(
-      changes.slice(0, 2).map((one) => one.about.split(". ")[0]?.replace(/\.$/, "") ?? one.tool),
-    ),
-    toolsTable: source.operations.map(tableRow).join("\n"),
+    changeExamplesJson: examples(changes),
+    toolsTable: chosen.map(tableRow).join("\n"),
     skippedNote:
-      source.skipped.length > 0 ? `\nLeft out (not generated): ${source.skipped.join("; ")}.\n` : "",
-    urlDefaultNote: source.serverUrl
-      ? `default ${source.serverUrl}, the description's server`
-      : "required: the description names no absolute server",
-    keyNote: source.auth
-      ? `required: sent ${source.auth.in === "bearer" ? "as a bearer token" : `as the \`${source.auth.name}\` ${source.auth.in === "header" ? "header" : "query parameter"}`}, as the description's security scheme says`
-      : "unused: the description declares no key",
+      source.skipped.length > 0
+        ? `\nLeft out (not generated): ${markdown(source.skipped.join("; "))}.\n`
+        : "",
+    settingsTable: settingsRows(source, ENV).join("\n"),
+    envLines: envLines(source, ENV),
   };
 }

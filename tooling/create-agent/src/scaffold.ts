@@ -16,8 +16,8 @@ import { FLEET_FILES, type FleetTexts, newFleetProblems, stageRepo } from "./sta
 const ENV_EXAMPLE = FLEET_FILES.envExampleText;
 
 import { type McpSource, mcpServerFor, mcpTemplateValues } from "./mcp-source.js";
-import { openApiTemplateValues, operationsModule, toolsModule } from "./openapi-files.js";
-import type { OpenApiSource } from "./openapi-source.js";
+import { credentialVariables, openApiDescription, openApiTemplateValues } from "./openapi-files.js";
+import { chooseOperations, type OpenApiSource } from "./openapi-source.js";
 import { agentTemplateValues, renderTemplateDir } from "./templates.js";
 
 /** Written into a generated package.json; remove-agent only removes packages that carry it. */
@@ -83,10 +83,12 @@ export interface NewAgentOptions {
   /** The agent takes its tools from this MCP server instead of the example API client. */
   mcp?: McpSource;
   /**
-   * The agent is made from this OpenAPI description (loadOpenApiSource): one tool per operation.
-   * `argument` is the path as given, named in the generated files.
+   * The agent is made from this OpenAPI description (loadOpenApiSource): its tools come from the
+   * description at run time, one per operation (or per operation of `tags` / `operations`, which are
+   * refused when the description has no such tag or operation). `argument` is the path as given,
+   * named in the generated files.
    */
-  openapi?: { source: OpenApiSource; argument: string };
+  openapi?: { source: OpenApiSource; argument: string; tags?: string[]; operations?: string[] };
 }
 
 export interface NewAgentResult {
@@ -102,7 +104,13 @@ export interface NewAgentResult {
   /** Whether its tools come from an MCP server. */
   mcp: boolean;
   /** The description's operations it was made from, when made with --openapi. */
-  openapi?: { reads: number; changes: number; skipped: string[] };
+  openapi?: {
+    reads: number;
+    changes: number;
+    skipped: string[];
+    convertedFrom?: string;
+    variables: string[];
+  };
 }
 
 export function defaultDescription(name: string): string {
@@ -138,7 +146,11 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
   if (same) refuse(`An agent named ${name} already exists (agents/${same.folder}, ${same.packageName}).`);
   const mentioned = composeMentions(original.composeText, name);
   if (mentioned) refuse(`${COMPOSE_FILE} already has ${mentioned}; remove it first.`);
-  const clashes = envExampleClashes(original.envExampleText, name);
+  const clashes = envExampleClashes(
+    original.envExampleText,
+    name,
+    options.openapi ? credentialVariables(options.openapi.source) : [],
+  );
   if (clashes.length > 0) {
     refuse(
       `${ENV_EXAMPLE} already has ${clashes.join(", ")}: another agent uses these names; choose another.`,
@@ -151,7 +163,10 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
   } catch (error) {
     refuse(error instanceof Error ? error.message : String(error));
   }
-  const description = (options.description ?? defaultDescription(name)).trim();
+  const description = (
+    options.description ??
+    (options.openapi ? openApiDescription(options.openapi.source) : defaultDescription(name))
+  ).trim();
   if (!description || /[\r\n]/.test(description) || description.length > MAX_DESCRIPTION) {
     refuse(`The description must be one line of 1–${MAX_DESCRIPTION} characters.`);
   }
@@ -165,23 +180,48 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
   if (mcpServer && options.openapi) refuse("Give --openapi or an MCP server, not both.");
   const base = agentTemplateValues({ name, port, description });
   const openapi = options.openapi;
+  let chosen: ReturnType<typeof chooseOperations> | undefined;
+  let openapiValues: ReturnType<typeof openApiTemplateValues> | undefined;
+  if (openapi) {
+    try {
+      chosen = chooseOperations(openapi.source, {
+        ...(openapi.tags ? { tags: openapi.tags } : {}),
+        ...(openapi.operations ? { operations: openapi.operations } : {}),
+      });
+      const command = [
+        `pnpm new-agent ${name} --openapi ${openapi.argument}`,
+        ...(openapi.tags ? [`--tags ${openapi.tags.join(",")}`] : []),
+        ...(openapi.operations ? [`--operations ${openapi.operations.join(",")}`] : []),
+      ].join(" ");
+      openapiValues = openApiTemplateValues(openapi.source, base, {
+        specArgument: openapi.argument,
+        command,
+        chosen: chosen.operations,
+        ...(chosen.only ? { only: chosen.only } : {}),
+      });
+    } catch (error) {
+      refuse(error instanceof Error ? error.message : String(error));
+    }
+  }
   const values = {
     ...base,
     ...(options.mcp && mcpServer ? mcpTemplateValues(base.title ?? name, options.mcp, mcpServer) : {}),
-    ...(openapi ? openApiTemplateValues(openapi.source, base, openapi.argument) : {}),
+    ...openapiValues,
   };
   const kind = mcpServer ? "mcp" : openapi ? "openapi" : "api";
   const files = renderTemplateDir(kind === "api" ? "agent" : `${kind}-agent`, values);
-  if (openapi) {
-    const command = `pnpm new-agent ${name} --openapi ${openapi.argument}`;
-    files.set("src/operations.ts", operationsModule(openapi.source, command));
-    files.set("src/tools.ts", toolsModule(openapi.source, values));
-    files.set("openapi.json", `${JSON.stringify(openapi.source.document, null, 2)}\n`);
-  }
+  // The description as OpenAPI 3 (a Swagger 2 one converted), read by the agent's tools at run time.
+  if (openapi) files.set("openapi.json", `${JSON.stringify(openapi.source.document, null, 2)}\n`);
+  const variables = openapi ? credentialVariables(openapi.source) : undefined;
   const next = {
     composeText: addAgentToCompose(original.composeText, { name, port }, values),
     envExampleText: addAgentToEnvExample(original.envExampleText, values, { kind }),
-    chartText: addAgentToChart(original.chartText, { name, port, kind }),
+    chartText: addAgentToChart(original.chartText, {
+      name,
+      port,
+      kind,
+      ...(variables ? { secrets: variables } : {}),
+    }),
   };
 
   const staging = mkdtempSync(join(tmpdir(), "switchboard-new-agent-"));
@@ -206,12 +246,14 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
     envPrefix: envPrefixFor(name),
     files: [...files.keys()].sort(),
     mcp: Boolean(mcpServer),
-    ...(openapi
+    ...(openapi && chosen
       ? {
           openapi: {
-            reads: openapi.source.operations.filter((operation) => operation.read).length,
-            changes: openapi.source.operations.filter((operation) => !operation.read).length,
+            reads: chosen.operations.filter((operation) => operation.read).length,
+            changes: chosen.operations.filter((operation) => !operation.read).length,
             skipped: openapi.source.skipped,
+            ...(openapi.source.convertedFrom ? { convertedFrom: openapi.source.convertedFrom } : {}),
+            variables: variables ?? [],
           },
         }
       : {}),

@@ -1,0 +1,3 @@
+import { defineTestConfig } from "@switchboard/vitest-config";
+
+export default defineTestConfig({ mongo: true });
