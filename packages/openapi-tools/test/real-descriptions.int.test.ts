@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { createLogger, PROVIDER_TOOL_RULES, type ToolRulesProvider, toolProblems } from "@switchboard/common";
+import { createLogger } from "@switchboard/common";
 import { createChatModel } from "@switchboard/llm";
 import { ARGO_CD_SPEC, BACKSTAGE_CATALOG_SPEC, loadVendorSpec } from "@switchboard-testing/fake-vendors";
 import { PROVIDER_NAMES, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";

@@ -208,3 +208,86 @@ describe("the vendors' real descriptions", () => {
     },
   );
 });
+
+describe("a description built to blow up the fake (attacks)", () => {
+  let server: VendorServer;
+  beforeAll(async () => {
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 300; i++) deep = { type: "object", required: ["x"], properties: { x: deep } };
+    const json = (schema: unknown) => ({ "application/json": { schema } });
+    const node = { $ref: "#/components/schemas/Node" };
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "Hostile", version: "1" },
+      paths: {
+        "/nodes": {
+          get: { operationId: "getNode", responses: { "200": { description: "ok", content: json(node) } } },
+          post: {
+            operationId: "addNode",
+            requestBody: { required: true, content: json(node) },
+            responses: { "201": { description: "ok", content: json(node) } },
+          },
+        },
+        "/deep": {
+          get: { operationId: "getDeep", responses: { "200": { description: "ok", content: json(deep) } } },
+        },
+        "/codes": {
+          get: {
+            operationId: "getCode",
+            responses: {
+              "200": {
+                description: "ok",
+                content: json({ type: "string", enum: Array.from({ length: 200_000 }, (_, i) => `v${i}`) }),
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          // An allOf that contains itself, and children that are nodes.
+          Node: {
+            allOf: [
+              node,
+              {
+                type: "object",
+                required: ["id"],
+                properties: { id: { type: "string" }, children: { type: "array", items: node } },
+              },
+            ],
+          },
+        },
+      },
+    } as unknown as Document;
+    server = await startVendorServer({
+      name: "Hostile",
+      openApi: { document, operations: {}, mockOthers: true },
+      checkRequest: () => undefined,
+      errorBody: (error) => ({ message: error.message, details: error.details }),
+    });
+  });
+  afterAll(() => server?.close());
+
+  it("answers a self-referencing allOf, a 300-level nesting and a 200,000-value enum, each valid", async () => {
+    const node = await fetch(`${server.url}/nodes`);
+    expect(node.status).toBe(200);
+    expect(await node.json()).toMatchObject({ id: "example" });
+    const deep = await fetch(`${server.url}/deep`);
+    expect(deep.status).toBe(200);
+    expect(JSON.stringify(await deep.json()).length).toBeLessThan(1_000);
+    const code = await fetch(`${server.url}/codes`);
+    expect(code.status).toBe(200);
+    expect(await code.json()).toBe("v0");
+  });
+
+  it("takes a correct body of a circular schema and refuses a wrong one", async () => {
+    const post = (body: unknown) =>
+      fetch(`${server.url}/nodes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await post({ id: "n1", children: [{ id: "n2" }] })).status).toBe(201);
+    expect((await post({ children: [] })).status).toBe(400);
+  });
+});
