@@ -14,9 +14,13 @@ const RuntimeEnv = z.object({
     })
     .optional(),
   // The host:port gRPC clients reach this agent at (its card names it); default the public URL's host.
+  // A grpc:// or grpcs:// URL is taken too, for clients that read one (the A2A TCK does).
   A2A_GRPC_PUBLIC_ADDRESS: z
     .string()
-    .regex(/^[^\s/:]+(:\d+)?$|^\[[0-9a-fA-F:.]+\](:\d+)?$/, "use host:port, e.g. jira.example.com:443")
+    .regex(
+      /^(grpcs?:\/\/)?([^\s/:@]+|\[[0-9a-fA-F:.]+\]):\d+$/,
+      "use host:port (or grpc://host:port), e.g. jira.example.com:443",
+    )
     .optional(),
   CONCURRENT_TURN_POLICY: z.enum(["enqueue", "reject"]).default("enqueue"),
   THREAD_LEASE_SECONDS: z.coerce.number().positive().default(30),

@@ -267,6 +267,53 @@ describe("A2A over gRPC, beside JSON-RPC and HTTP+JSON", () => {
     expect(hook.message).toMatch(/Invalid params: .*(private|public|address)/i);
   });
 
+  it("keeps push configs per task and owner, as on the other bindings", async () => {
+    const asked = await send(
+      client,
+      "add note hooked",
+      `ctx-${randomUUID()}`,
+      "",
+      as(tokens.alice as string),
+    );
+    const config = {
+      tenant: "",
+      taskId: asked.id,
+      id: "hook-1",
+      url: "https://hooks.example.com/switchboard",
+      token: "",
+      authentication: undefined,
+    };
+    const saved = await client.createTaskPushNotificationConfig(config, as(tokens.alice as string));
+    expect(saved.url).toBe(config.url);
+    const listed = await client.listTaskPushNotificationConfig(
+      { tenant: "", taskId: asked.id, pageSize: 0, pageToken: "" },
+      as(tokens.alice as string),
+    );
+    expect(listed.configs.map((c) => c.id)).toEqual(["hook-1"]);
+    const bobs = await grpcFailure(
+      client.getTaskPushNotificationConfig(
+        { tenant: "", taskId: asked.id, id: "hook-1" },
+        as(tokens.bob as string),
+      ),
+    );
+    expect(bobs.message).toMatch(/not found/i);
+  });
+
+  it("serves protocol 0.3 over gRPC too (CAIPE's Python agents), with the same token check", async () => {
+    const { LegacyGrpcTransport } = await import("@a2a-js/sdk/compat/v0_3/client/grpc");
+    const legacy = new LegacyGrpcTransport({ endpoint: agent.grpcUrl as string });
+    const message = {
+      tenant: "",
+      message: userMessage("list notes", `ctx-${randomUUID()}`),
+      configuration: undefined,
+      metadata: undefined,
+    };
+    const answer = await legacy.sendMessage(message, as(tokens.alice as string));
+    expect("status" in answer && stateOf(answer)).toBe("TASK_STATE_COMPLETED");
+    const refused = await grpcFailure(legacy.sendMessage(message));
+    expect(refused.message).toMatch(/Unauthorized: /);
+  });
+
   describe("the supervisor's client", () => {
     let cards: Server;
     let cardsUrl: string;

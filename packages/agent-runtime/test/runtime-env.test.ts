@@ -51,6 +51,9 @@ describe("the gRPC port", () => {
       readRuntimeSettings({ A2A_GRPC_PORT: "50051", A2A_GRPC_PUBLIC_ADDRESS: "jira.example.com:443" }, jira)
         .grpc,
     ).toEqual({ port: 50051, publicAddress: "jira.example.com:443" });
+    expect(
+      readRuntimeSettings({ A2A_GRPC_PUBLIC_ADDRESS: "grpc://jira:9006" }, jira).grpc?.publicAddress,
+    ).toBe("grpc://jira:9006");
     expect(readRuntimeSettings({ A2A_GRPC_PORT: "off" }, jira).grpc).toBeUndefined();
   });
 
