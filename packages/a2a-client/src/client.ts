@@ -66,7 +66,7 @@ export async function connectAgent(baseUrl: string, options: ConnectOptions = {}
   ];
   // gRPC when the card prefers it (its first interface), and loaded only then (browsers have no gRPC).
   const grpcPreferred = card.supportedInterfaces?.[0]?.protocolBinding?.toUpperCase() === "GRPC";
-  if (grpcPreferred) transports.push(await grpcTransport(baseUrl));
+  if (grpcPreferred) transports.push((await import("./grpc-transport.js")).grpcTransport(baseUrl));
   const factory = new ClientFactory({
     preferredTransports: grpcPreferred ? ["GRPC", "JSONRPC", "HTTP+JSON"] : ["JSONRPC", "HTTP+JSON"],
     transports,
@@ -92,22 +92,6 @@ export async function connectAgent(baseUrl: string, options: ConnectOptions = {}
     headers: options.headers,
     token: options.token,
     timeoutMs,
-  });
-}
-
-/**
- * The SDK's gRPC transport (v0.3 compatibility on), over TLS when the agent's base URL is https (the
- * gRPC port sits behind the same ingress or mesh), plaintext when it is http.
- */
-async function grpcTransport(baseUrl: string) {
-  const [{ GrpcTransportFactory }, grpc] = await Promise.all([
-    import("@a2a-js/sdk/client/grpc"),
-    import("@grpc/grpc-js"),
-  ]);
-  const secure = new URL(baseUrl).protocol === "https:";
-  return new GrpcTransportFactory({
-    legacyCompat: { enabled: true },
-    grpcChannelCredentials: secure ? grpc.credentials.createSsl() : grpc.credentials.createInsecure(),
   });
 }
 

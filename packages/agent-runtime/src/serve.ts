@@ -6,7 +6,7 @@ import { detectAgentName } from "@switchboard/utils";
 import { readAuthSettings } from "./auth/bearer.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
-import { type GrpcListener, listenGrpc } from "./grpc/listener.js";
+import type { GrpcListener } from "./grpc/listener.js";
 import { type AgentMount, buildAgent, type ServeOptions } from "./mount.js";
 import { runProcess } from "./run-process.js";
 
@@ -68,7 +68,9 @@ export async function serveAgent(
   try {
     port = await listenHttp(server, settings.port, settings.host);
     const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
-    grpc = settings.grpc ? await listenGrpc(settings.host, settings.grpc.port, logger) : undefined;
+    grpc = settings.grpc
+      ? await (await import("./grpc/listener.js")).listenGrpc(settings.host, settings.grpc.port, logger)
+      : undefined;
     agent = built.mount(
       publicUrl,
       grpc && (settings.grpc?.publicAddress ?? grpcAddress(publicUrl, grpc.port)),

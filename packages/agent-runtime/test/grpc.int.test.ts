@@ -350,3 +350,54 @@ describe("A2A over gRPC, beside JSON-RPC and HTTP+JSON", () => {
     });
   });
 });
+
+describe("a gRPC call while the agent drains", () => {
+  let llm: ScriptedLlm;
+  let agent: RunningAgent;
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm({
+      script: rules(
+        [
+          { lastUser: /slow/, reply: callTool("slow_notes", {}) },
+          { afterTool: true, reply: replyFromToolResult() },
+        ],
+        say("I can list and add notes."),
+      ),
+    });
+    agent = await serveNotesAgent({ llm, dbName: uniqueDbName("grpc-drain") });
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await llm?.close();
+  });
+
+  it("turns new calls away UNAVAILABLE, and ends a running turn asking to send again", async () => {
+    const client = await grpcClientFor(agent.url);
+    const stream = client.sendMessageStream({
+      tenant: "",
+      message: userMessage("slow please", `ctx-${randomUUID()}`),
+      configuration: undefined,
+      metadata: undefined,
+    });
+    let drained: Promise<void> | undefined;
+    let refused: { code: unknown; message: string } | undefined;
+    const states: string[] = [];
+    let last = "";
+    for await (const event of stream) {
+      if (event.payload?.$case !== "statusUpdate") continue;
+      const status = event.payload.value.status;
+      states.push(taskStateToJSON(status?.state ?? 0));
+      const text = status?.message?.parts[0]?.content;
+      last = text?.$case === "text" ? text.value : last;
+      if (last === "still thinking" && !drained) {
+        drained = agent.drain(300);
+        refused = await grpcFailure(send(client, "hello", `ctx-${randomUUID()}`));
+      }
+    }
+    await drained;
+    expect(refused?.message).toMatch(/shutting down; send the request again/);
+    expect(states.at(-1)).toBe("TASK_STATE_FAILED");
+    expect(last).toMatch(/shut down before the turn finished; send the message again/);
+  });
+});

@@ -1,5 +1,8 @@
-import type { Server } from "@grpc/grpc-js";
+import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { type Logger, SwitchboardError } from "@switchboard/common";
+
+// Loaded by serve.ts only when gRPC is served (its static imports keep grpc-js, CommonJS, working
+// when an agent is bundled: a dynamic import of it would give its exports under `default` there).
 
 /** A gRPC listener of the agent's own (HTTP/2, beside its HTTP port). */
 export interface GrpcListener {
@@ -14,12 +17,11 @@ export interface GrpcListener {
  * at the ingress or mesh in front of both). A port in use stops the start with the setting to change.
  */
 export async function listenGrpc(host: string, port: number, logger: Logger): Promise<GrpcListener> {
-  const grpc = await import("@grpc/grpc-js");
   // Messages as large as MAX_REQUEST_BYTES are the request checks' to refuse; grpc-js's 4 MiB default stays.
-  const server = new grpc.Server();
+  const server = new Server();
   const address = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const bound = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, boundPort) =>
+    server.bindAsync(address, ServerCredentials.createInsecure(), (error, boundPort) =>
       error ? reject(error) : resolve(boundPort),
     ),
   ).catch((error: Error) => {
