@@ -69,7 +69,12 @@ export async function serveAgent(
     port = await listenHttp(server, settings.port, settings.host);
     const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
     grpc = settings.grpc
-      ? await (await import("./grpc/listener.js")).listenGrpc(settings.host, settings.grpc.port, logger)
+      ? await (await import("./grpc/listener.js")).listenGrpc(
+          settings.host,
+          settings.grpc.port,
+          settings.maxBodyBytes,
+          logger,
+        )
       : undefined;
     agent = built.mount(
       publicUrl,

@@ -245,6 +245,13 @@ describe("A2A over gRPC, beside JSON-RPC and HTTP+JSON", () => {
     expect(stateOf(mine)).toBe("TASK_STATE_INPUT_REQUIRED");
   });
 
+  it("refuses a message larger than MAX_REQUEST_BYTES, as the HTTP port does", async () => {
+    const huge = await grpcFailure(
+      send(client, "x".repeat(1024 * 1024 + 1), `ctx-${randomUUID()}`, "", as(tokens.alice as string)),
+    );
+    expect(huge.message).toMatch(/larger than max/i);
+  });
+
   it("refuses a bad id and a push webhook to a private address, as the HTTP bindings do", async () => {
     const bad = await grpcFailure(
       client.getTask({ tenant: "", id: "x\u0000y", historyLength: undefined }, as(tokens.alice as string)),

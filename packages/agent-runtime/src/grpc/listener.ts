@@ -16,9 +16,14 @@ export interface GrpcListener {
  * Binds a gRPC server on `host:port` (0: a free one), plaintext as the agent's HTTP port is (TLS ends
  * at the ingress or mesh in front of both). A port in use stops the start with the setting to change.
  */
-export async function listenGrpc(host: string, port: number, logger: Logger): Promise<GrpcListener> {
-  // Messages as large as MAX_REQUEST_BYTES are the request checks' to refuse; grpc-js's 4 MiB default stays.
-  const server = new Server();
+export async function listenGrpc(
+  host: string,
+  port: number,
+  maxMessageBytes: number,
+  logger: Logger,
+): Promise<GrpcListener> {
+  // MAX_REQUEST_BYTES, as on the HTTP port: a larger message is refused RESOURCE_EXHAUSTED unread.
+  const server = new Server({ "grpc.max_receive_message_length": maxMessageBytes });
   const address = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, boundPort) =>
