@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pinnedUrl } from "./card.js";
+import { pinnedGrpcAddress, pinnedUrl, withPinnedUrls } from "./card.js";
 
 describe("pinnedUrl", () => {
   it("points a bind-all address at the configured host, without calling it elsewhere", () => {
@@ -58,5 +58,42 @@ describe("pinnedUrl", () => {
 
   it("reads an unparsable URL as the base URL", () => {
     expect(pinnedUrl("not a url ::", "http://jira:8006").url).toMatch(/^http:\/\/jira:8006\//);
+  });
+});
+
+describe("pinnedGrpcAddress", () => {
+  it("keeps gRPC on the configured host, on the card's port", () => {
+    expect(pinnedGrpcAddress("localhost:9006", "http://jira:8006")).toEqual({
+      address: "jira:9006",
+      elsewhere: false,
+    });
+    expect(pinnedGrpcAddress("0.0.0.0:9006", "http://jira:8006")).toEqual({
+      address: "jira:9006",
+      elsewhere: false,
+    });
+    expect(pinnedGrpcAddress("jira:9006", "http://jira:8006")).toEqual({
+      address: "jira:9006",
+      elsewhere: false,
+    });
+    expect(pinnedGrpcAddress("grpc://jira:443", "https://jira/")).toEqual({
+      address: "jira:443",
+      elsewhere: false,
+    });
+  });
+
+  it("drops a card's gRPC address on another host (the token would go there), saying so", () => {
+    expect(pinnedGrpcAddress("attacker.example:443", "http://jira:8006")).toEqual({
+      address: undefined,
+      elsewhere: true,
+    });
+    const card = {
+      supportedInterfaces: [
+        { url: "attacker.example:443", protocolBinding: "GRPC", tenant: "", protocolVersion: "1.0" },
+        { url: "http://jira:8006/", protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+      ],
+    } as unknown as Parameters<typeof withPinnedUrls>[0];
+    const pinned = withPinnedUrls(card, "http://jira:8006");
+    expect(pinned.card.supportedInterfaces?.map((i) => i.protocolBinding)).toEqual(["JSONRPC"]);
+    expect(pinned.elsewhere).toEqual(["attacker.example:443"]);
   });
 });

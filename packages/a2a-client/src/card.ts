@@ -140,12 +140,41 @@ export function pinnedUrl(advertised: string, baseUrl: string): { url: string; e
  */
 export function withPinnedUrls(card: AgentCard, baseUrl: string): { card: AgentCard; elsewhere: string[] } {
   const elsewhere: string[] = [];
-  const supportedInterfaces = (card.supportedInterfaces ?? []).map((i) => {
+  const supportedInterfaces = (card.supportedInterfaces ?? []).flatMap((i) => {
+    if (i.protocolBinding?.toUpperCase() === "GRPC") {
+      const pinned = pinnedGrpcAddress(i.url ?? "", baseUrl);
+      if (pinned.elsewhere) elsewhere.push(i.url ?? "");
+      return pinned.address ? [{ ...i, url: pinned.address }] : [];
+    }
     const pinned = pinnedUrl(i.url ?? "", baseUrl);
     if (pinned.elsewhere) elsewhere.push(i.url ?? "");
-    return { ...i, url: pinned.url };
+    return [{ ...i, url: pinned.url }];
   });
   return { card: { ...card, supportedInterfaces }, elsewhere: [...new Set(elsewhere)] };
+}
+
+/**
+ * Where gRPC calls for a card's gRPC interface go (its `host:port`; gRPC has a port of its own): the
+ * configured base URL's host on the card's port, as {@link pinnedUrl} keeps HTTP calls on the base
+ * URL. A card naming another host is not followed (`address` undefined: the client uses an HTTP
+ * binding), and said in `elsewhere`; a bind-all or loopback host means the configured host itself.
+ */
+export function pinnedGrpcAddress(
+  advertised: string,
+  baseUrl: string,
+): { address: string | undefined; elsewhere: boolean } {
+  const base = new URL(withTrailingSlash(baseUrl));
+  let url: URL;
+  try {
+    // host:port, or a URL (some stacks write grpc://host:port or https://host:port).
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(advertised) ? advertised : `grpc://${advertised}`);
+  } catch {
+    return { address: undefined, elsewhere: true };
+  }
+  if (!url.port) return { address: undefined, elsewhere: false };
+  const local = UNROUTABLE_HOSTS.has(url.hostname) || LOOPBACK_HOSTS.has(url.hostname);
+  if (!local && url.hostname !== base.hostname) return { address: undefined, elsewhere: true };
+  return { address: `${base.hostname}:${url.port}`, elsewhere: false };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type AgentCard, Message, type SendMessageRequest } from "@a2a-js/sdk";
-import type { Client } from "@a2a-js/sdk/client";
+import type { Client, TransportFactory } from "@a2a-js/sdk/client";
 import { getLogger } from "@switchboard/common";
 import { fetchAgentCard, summarizeCard, withPinnedUrls } from "./card.js";
 import { Deadline } from "./deadline.js";
@@ -33,8 +33,8 @@ const DEFAULT_TIMEOUT_MS = 300_000;
 const DEFAULT_CARD_RETRIES = 5;
 
 /**
- * Connects to an A2A agent: fetches its card (retrying while it starts) and picks a transport,
- * JSON-RPC first. v0.3 compatibility is on everywhere, so CAIPE's Python agents work too.
+ * Connects to an A2A agent: fetches its card (retrying while it starts) and picks a transport:
+ * gRPC when the card prefers it (lists it first), else JSON-RPC first. v0.3 compatibility is on everywhere, so CAIPE's Python agents work too.
  */
 export async function connectAgent(baseUrl: string, options: ConnectOptions = {}): Promise<AgentConnection> {
   // People paste the card URL itself; the agent's base URL is what it hangs off.
@@ -60,12 +60,16 @@ export async function connectAgent(baseUrl: string, options: ConnectOptions = {}
   // Loaded on first connect: an agent that only serves A2A (and reads message text from here) never
   // holds the SDK's client.
   const { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } = await import("@a2a-js/sdk/client");
+  const transports: TransportFactory[] = [
+    new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl: callFetch }),
+    new RestTransportFactory({ legacyCompat: { enabled: true }, fetchImpl: callFetch }),
+  ];
+  // gRPC when the card prefers it (its first interface), and loaded only then (browsers have no gRPC).
+  const grpcPreferred = card.supportedInterfaces?.[0]?.protocolBinding?.toUpperCase() === "GRPC";
+  if (grpcPreferred) transports.push((await import("./grpc-transport.js")).grpcTransport(baseUrl));
   const factory = new ClientFactory({
-    preferredTransports: ["JSONRPC", "HTTP+JSON"],
-    transports: [
-      new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl: callFetch }),
-      new RestTransportFactory({ legacyCompat: { enabled: true }, fetchImpl: callFetch }),
-    ],
+    preferredTransports: grpcPreferred ? ["GRPC", "JSONRPC", "HTTP+JSON"] : ["JSONRPC", "HTTP+JSON"],
+    transports,
     // The card is fetched and normalized already (with retries and compat). createFromAgentCard
     // would normalize it again, and the SDK's proto-card heuristic re-parses translated v0.3 cards.
     cardResolver: { resolve: async () => card },
@@ -76,7 +80,7 @@ export async function connectAgent(baseUrl: string, options: ConnectOptions = {}
   } catch (error) {
     throw describeCallError(error, {
       agentUrl: baseUrl,
-      operation: "transport selection (the card offers no JSON-RPC or HTTP+JSON interface)",
+      operation: "transport selection (the card offers no JSON-RPC, HTTP+JSON or gRPC interface)",
       secrets: secretsOf(options.token),
       timeoutMs,
     });

@@ -7,6 +7,21 @@ const RuntimeEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   AGENT_PUBLIC_URL: z.url().optional(),
+  // A2A over gRPC (HTTP/2) on a port of its own: a number, or "off". Default PORT + 1000 (CAIPE's 8000s → 9000s).
+  A2A_GRPC_PORT: z
+    .union([z.literal("off"), z.coerce.number().int().min(0).max(65_535)], {
+      error: 'use a port number, or "off" to serve no gRPC',
+    })
+    .optional(),
+  // The host:port gRPC clients reach this agent at (its card names it); default the public URL's host.
+  // A grpc:// or grpcs:// URL is taken too, for clients that read one (the A2A TCK does).
+  A2A_GRPC_PUBLIC_ADDRESS: z
+    .string()
+    .regex(
+      /^(grpcs?:\/\/)?([^\s/:@]+|\[[0-9a-fA-F:.]+\]):\d+$/,
+      "use host:port (or grpc://host:port), e.g. jira.example.com:443",
+    )
+    .optional(),
   CONCURRENT_TURN_POLICY: z.enum(["enqueue", "reject"]).default("enqueue"),
   THREAD_LEASE_SECONDS: z.coerce.number().positive().default(30),
   CONCURRENT_TURN_WAIT_SECONDS: z.coerce.number().positive().default(120),
@@ -46,6 +61,8 @@ export interface RuntimeSettings {
   mcpStartupTimeoutMs: number;
   /** CONFIRMATION_EXPIRY_SECONDS, in ms: how long a change waits for the user's decision. */
   confirmationExpiryMs: number;
+  /** A2A over gRPC: its port (0: any free one) and the address its card names; undefined when off. */
+  grpc: { port: number; publicAddress?: string } | undefined;
 }
 
 /**
@@ -83,5 +100,37 @@ export function readRuntimeSettings(
       : undefined,
     mcpStartupTimeoutMs: settings.MCP_STARTUP_TIMEOUT_SECONDS * 1000,
     confirmationExpiryMs: settings.CONFIRMATION_EXPIRY_SECONDS * 1000,
+    grpc: grpcSettings(settings, port, agent.name),
+  };
+}
+
+/**
+ * gRPC's port: A2A_GRPC_PORT, else PORT + 1000 (a free one when PORT=0), so every agent of the fleet
+ * has one beside its HTTP port without a setting each; "off" serves none.
+ */
+function grpcSettings(
+  settings: z.infer<typeof RuntimeEnv>,
+  port: number,
+  agent: string,
+): RuntimeSettings["grpc"] {
+  if (settings.A2A_GRPC_PORT === "off") return undefined;
+  const grpcPort = settings.A2A_GRPC_PORT ?? (port === 0 ? 0 : port + 1000);
+  if (grpcPort > 65_535) {
+    throw new SwitchboardError(
+      "runtime.config",
+      "user",
+      `The ${agent} agent's gRPC port would be PORT + 1000 = ${grpcPort}, past 65535: set A2A_GRPC_PORT, or A2A_GRPC_PORT=off.`,
+    );
+  }
+  if (grpcPort !== 0 && grpcPort === port) {
+    throw new SwitchboardError(
+      "runtime.config",
+      "user",
+      `A2A_GRPC_PORT (${grpcPort}) is the agent's HTTP PORT: gRPC needs a port of its own; set another, or A2A_GRPC_PORT=off.`,
+    );
+  }
+  return {
+    port: grpcPort,
+    ...(settings.A2A_GRPC_PUBLIC_ADDRESS ? { publicAddress: settings.A2A_GRPC_PUBLIC_ADDRESS } : {}),
   };
 }

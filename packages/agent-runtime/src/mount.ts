@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Server as GrpcServer } from "@grpc/grpc-js";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createLogger, type Logger } from "@switchboard/common";
 import { createChatModel } from "@switchboard/llm";
@@ -26,6 +27,7 @@ import { guardedTools } from "./graph/guarded-tools.js";
 import { createAgentApp } from "./http/app.js";
 import { buildAgentCard } from "./http/card.js";
 import { closeWithAnswer } from "./http/close-with-answer.js";
+import { countedRequestHandler } from "./http/counted-handler.js";
 import { mcpToolsFor } from "./mcp/tools.js";
 import { memoryRoutes } from "./memory/routes.js";
 import { agentMemory } from "./memory/setup.js";
@@ -121,6 +123,8 @@ export async function mountAgent(definition: AgentDefinition, options: MountOpti
 export interface AgentMount extends MountedAgent {
   /** A drain without the close: turns new requests away and lets running turns finish or fails them. */
   settle(graceMs?: number): Promise<void>;
+  /** Adds A2A's gRPC services on this agent's request handler to a server of the caller's (serve.ts). */
+  addGrpcServices(server: GrpcServer): Promise<void>;
 }
 
 /** What a built agent tells its start-up log line. */
@@ -133,8 +137,8 @@ interface Described {
 /** An agent with everything open but its card and HTTP surface, which wait for its public URL. */
 export interface BuiltAgent {
   described: Described;
-  /** The rest, on the URL its card names. Call once. */
-  mount(publicUrl: string): AgentMount;
+  /** The rest, on the URL its card names (and the gRPC address, when it serves gRPC). Call once. */
+  mount(publicUrl: string, grpcAddress?: string): AgentMount;
   /** Closes what is open, for a start that fails before `mount`. */
   close(): Promise<void>;
 }
@@ -344,10 +348,13 @@ async function buildOn(
           : "memory",
   };
 
-  const mount = (publicUrl: string): AgentMount => {
+  const mount = (publicUrl: string, grpcAddress?: string): AgentMount => {
     let draining = false;
     let closed: Promise<void> | undefined;
-    const card = buildAgentCard({ ...definition, name }, publicUrl, { bearerAuth: auth.mode === "jwt" });
+    const card = buildAgentCard({ ...definition, name }, publicUrl, {
+      bearerAuth: auth.mode === "jwt",
+      ...(grpcAddress ? { grpcAddress } : {}),
+    });
     const executor = new AgentTurnExecutor({
       agent: name,
       graph,
@@ -395,6 +402,9 @@ async function buildOn(
     });
     // Requests being answered: a drain waits for them, and closes each connection with its answer.
     const answering = new Set<ServerResponse>();
+    // gRPC calls being answered (a drain waits for them too; serve.ts closes their server after).
+    const answeringGrpc = new Set<Promise<unknown>>();
+    const busy = () => answering.size + answeringGrpc.size > 0;
     const settle = async (graceMs = settings.shutdownGraceMs) => {
       // Connections stay open until every request has its answer: a new request on one is answered
       // 503 (and the connection closed), which a client or proxy can send elsewhere; a socket closed
@@ -406,7 +416,7 @@ async function buildOn(
       const deadline = Date.now() + graceMs;
       // Even with nothing running, stay a moment: load balancers polling /ready stop sending here first.
       const noticed = Date.now() + Math.min(graceMs, READY_NOTICE_MS);
-      while ((answering.size > 0 || Date.now() < noticed) && Date.now() < deadline) await sleep(50);
+      while ((busy() || Date.now() < noticed) && Date.now() < deadline) await sleep(50);
       if (executor.runningTurns > 0) {
         logger.warn(
           { turns: executor.runningTurns },
@@ -415,7 +425,7 @@ async function buildOn(
         executor.stopAll(SHUTDOWN_REASON);
       }
       // Stopped turns record that and answer; then nothing is cut off but what would not end.
-      for (let waited = 0; answering.size > 0 && waited < STOP_WAIT_MS; waited += 50) await sleep(50);
+      for (let waited = 0; busy() && waited < STOP_WAIT_MS; waited += 50) await sleep(50);
     };
     const closeOnce = () => {
       closed ??= close();
@@ -438,6 +448,16 @@ async function buildOn(
       },
       ready: async () => !draining && !closed && (await stores.ready()),
       settle,
+      // Loaded only where gRPC is served: a host of mounted agents never loads it.
+      addGrpcServices: async (server) =>
+        (await import("./grpc/a2a-grpc.js")).addA2AGrpcServices(server, {
+          agent: name,
+          requestHandler: countedRequestHandler(requestHandler, metrics.a2aRequests),
+          auth,
+          allowPrivateWebhooks: settings.allowPrivateWebhooks,
+          stopping: () => draining || closed !== undefined,
+          answering: answeringGrpc,
+        }),
       drain: async (graceMs) => {
         await settle(graceMs);
         await closeOnce();

@@ -6,6 +6,7 @@ import { detectAgentName } from "@switchboard/utils";
 import { readAuthSettings } from "./auth/bearer.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
+import type { GrpcListener } from "./grpc/listener.js";
 import { type AgentMount, buildAgent, type ServeOptions } from "./mount.js";
 import { runProcess } from "./run-process.js";
 
@@ -16,6 +17,8 @@ export interface RunningAgent {
   /** The URL it listens on (loopback form of the bound address). */
   url: string;
   publicUrl: string;
+  /** Where it answers A2A over gRPC (host:port, loopback form), unless A2A_GRPC_PORT=off. */
+  grpcUrl?: string;
   /** The agent's own checkpoint saver (tests read what a turn stored through it). */
   checkpointer: BaseCheckpointSaver;
   /**
@@ -60,26 +63,46 @@ export async function serveAgent(
   // Bind first: with PORT=0 the card's default URL needs the port the system picked.
   const server = createServer();
   let port: number;
+  let grpc: GrpcListener | undefined;
   let agent: AgentMount;
   try {
     port = await listenHttp(server, settings.port, settings.host);
-    agent = built.mount(settings.publicUrl ?? `http://localhost:${port}`);
+    const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
+    grpc = settings.grpc
+      ? await (await import("./grpc/listener.js")).listenGrpc(
+          settings.host,
+          settings.grpc.port,
+          settings.maxBodyBytes,
+          logger,
+        )
+      : undefined;
+    agent = built.mount(
+      publicUrl,
+      grpc && (settings.grpc?.publicAddress ?? grpcAddress(publicUrl, grpc.port)),
+    );
+    if (grpc) await agent.addGrpcServices(grpc.server);
   } catch (error) {
+    await grpc?.close();
+    server.close();
     await built.close();
     throw error;
   }
   server.on("request", agent.handle);
   const { publicUrl } = agent;
-  logger.info({ url: publicUrl, port, ...built.described }, `${name} agent ready`);
+  logger.info(
+    { url: publicUrl, port, ...(grpc ? { grpcPort: grpc.port } : {}), ...built.described },
+    `${name} agent ready`,
+  );
   announceReady({ agent: name, port, url: publicUrl });
   const close = async () => {
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), grpc?.close()]);
     await agent.close();
   };
   return {
     name,
     url: `http://127.0.0.1:${port}`,
+    ...(grpc ? { grpcUrl: `127.0.0.1:${grpc.port}` } : {}),
     publicUrl,
     checkpointer: agent.checkpointer,
     drain: async (graceMs) => {
@@ -111,6 +134,11 @@ export function runAgent(definition: AgentDefinition): Promise<void> {
   return runProcess(definition.name, `${definition.name} agent`, (logger) =>
     serveAgent(definition, { logger }),
   );
+}
+
+/** The gRPC address a card names by default: the public URL's host, on the gRPC port. */
+function grpcAddress(publicUrl: string, port: number): string {
+  return `${new URL(publicUrl).hostname}:${port}`;
 }
 
 function isLoopback(host: string): boolean {

@@ -39,3 +39,34 @@ describe("context budget settings", () => {
     );
   });
 });
+
+describe("the gRPC port", () => {
+  it("is PORT + 1000 by default (CAIPE's 8000s → 9000s), a free one with PORT=0", () => {
+    expect(readRuntimeSettings({}, jira).grpc).toEqual({ port: 9006 });
+    expect(readRuntimeSettings({ PORT: "0" }, jira).grpc).toEqual({ port: 0 });
+  });
+
+  it("is A2A_GRPC_PORT when set, with the address the card names; off serves none", () => {
+    expect(
+      readRuntimeSettings({ A2A_GRPC_PORT: "50051", A2A_GRPC_PUBLIC_ADDRESS: "jira.example.com:443" }, jira)
+        .grpc,
+    ).toEqual({ port: 50051, publicAddress: "jira.example.com:443" });
+    expect(
+      readRuntimeSettings({ A2A_GRPC_PUBLIC_ADDRESS: "grpc://jira:9006" }, jira).grpc?.publicAddress,
+    ).toBe("grpc://jira:9006");
+    expect(readRuntimeSettings({ A2A_GRPC_PORT: "off" }, jira).grpc).toBeUndefined();
+  });
+
+  it("says what to set when the port cannot be used", () => {
+    expect(() => readRuntimeSettings({ PORT: "65000" }, jira)).toThrow(
+      /set A2A_GRPC_PORT, or A2A_GRPC_PORT=off/,
+    );
+    expect(() => readRuntimeSettings({ A2A_GRPC_PORT: "8006" }, jira)).toThrow(
+      /gRPC needs a port of its own/,
+    );
+    expect(() => readRuntimeSettings({ A2A_GRPC_PORT: "yes" }, jira)).toThrow(/A2A_GRPC_PORT/);
+    expect(() =>
+      readRuntimeSettings({ A2A_GRPC_PUBLIC_ADDRESS: "https://jira.example.com/x" }, jira),
+    ).toThrow(/A2A_GRPC_PUBLIC_ADDRESS/);
+  });
+});

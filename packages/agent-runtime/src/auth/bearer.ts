@@ -120,28 +120,37 @@ type WithCaller = Request & { [CALLER]?: AuthenticatedCaller };
 export function bearerGuard(settings: AuthSettings, binding: "jsonrpc" | "rest"): RequestHandler {
   if (settings.mode === "none") return (_req, _res, next) => next();
   return async (req: Request, res: Response, next: NextFunction) => {
-    const token = bearerIn(req.header("authorization"));
-    if (!token) return refuse(res, binding, "a bearer token is required (Authorization: Bearer <JWT>)");
-    const caller = await verified(settings, token);
+    const caller = await callerFromHeaders(
+      settings,
+      req.header("authorization"),
+      req.header(APPROVER_HEADER),
+    );
     if (typeof caller === "string") return refuse(res, binding, caller);
-    const approverHeader = req.header(APPROVER_HEADER);
-    let approver: AuthenticatedCaller | undefined;
-    if (approverHeader !== undefined) {
-      const approverToken = bearerIn(approverHeader);
-      if (!approverToken) {
-        return refuse(res, binding, `${APPROVER_HEADER} must be "Bearer <the approver's JWT>"`);
-      }
-      const checked = await verified(settings, approverToken);
-      if (typeof checked === "string") {
-        return refuse(res, binding, `the approver's ${APPROVER_HEADER} token: ${checked}`);
-      }
-      approver = checked;
-    }
-    (req as WithCaller)[CALLER] = approver
-      ? new AuthenticatedCaller(caller.subject, caller.token, caller.claims, approver, caller.via)
-      : caller;
+    (req as WithCaller)[CALLER] = caller;
     next();
   };
+}
+
+/**
+ * The caller a request's `authorization` and APPROVER_HEADER values name (HTTP headers, gRPC
+ * metadata), both verified, or why the request is refused (words for the refusal, never a token).
+ * The one bearer check every binding makes.
+ */
+export async function callerFromHeaders(
+  settings: Extract<AuthSettings, { mode: "jwt" }>,
+  authorization: string | undefined,
+  approverHeader: string | undefined,
+): Promise<AuthenticatedCaller | string> {
+  const token = bearerIn(authorization);
+  if (!token) return "a bearer token is required (Authorization: Bearer <JWT>)";
+  const caller = await verified(settings, token);
+  if (typeof caller === "string") return caller;
+  if (approverHeader === undefined) return caller;
+  const approverToken = bearerIn(approverHeader);
+  if (!approverToken) return `${APPROVER_HEADER} must be "Bearer <the approver's JWT>"`;
+  const approver = await verified(settings, approverToken);
+  if (typeof approver === "string") return `the approver's ${APPROVER_HEADER} token: ${approver}`;
+  return new AuthenticatedCaller(caller.subject, caller.token, caller.claims, approver, caller.via);
 }
 
 /**

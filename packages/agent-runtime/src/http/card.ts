@@ -21,9 +21,13 @@ export const ANSWER_WITHOUT_TOKENS_EXTENSION = "urn:switchboard:a2a:answer-witho
 export function buildAgentCard(
   definition: AgentDefinition,
   publicUrl: string,
-  options: { bearerAuth?: boolean } = {},
+  options: { bearerAuth?: boolean; grpcAddress?: string } = {},
 ): AgentCard {
   const base = publicUrl.replace(/\/+$/, "");
+  // gRPC's address is host:port (the gRPC target form), served beside the HTTP ones (serve.ts).
+  const grpc = options.grpcAddress
+    ? [{ url: options.grpcAddress, protocolBinding: "GRPC", tenant: "", protocolVersion: "1.0" }]
+    : [];
   return {
     name: definition.name,
     description: `${definition.title}: ${definition.description}`,
@@ -33,8 +37,9 @@ export function buildAgentCard(
       [
         { url: `${base}${JSONRPC_PATH}`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
         { url: `${base}${REST_PATH}`, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: "1.0" },
+        ...grpc,
       ],
-      ["JSONRPC", "HTTP+JSON"],
+      ["JSONRPC", "HTTP+JSON", "GRPC"],
     ),
     capabilities: {
       streaming: true,

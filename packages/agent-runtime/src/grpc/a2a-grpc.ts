@@ -1,0 +1,146 @@
+import {
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+  TaskPushNotificationConfig,
+} from "@a2a-js/sdk";
+import { LegacyA2AService, legacyGrpcService } from "@a2a-js/sdk/compat/v0_3/server/grpc";
+import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import { type A2ARequestHandler, UnauthenticatedUser, type User } from "@a2a-js/sdk/server";
+import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
+import { type Metadata, type Server, type ServiceError, status } from "@grpc/grpc-js";
+import { APPROVER_HEADER } from "@switchboard/a2a-client";
+import { type AuthSettings, callerFromHeaders } from "../auth/bearer.js";
+import { findBadParams } from "../http/request-checks.js";
+
+/** What the gRPC binding is served from: the same request handler and rules as JSON-RPC and HTTP+JSON. */
+export interface GrpcBindingDeps {
+  agent: string;
+  /** The agent's request handler, counted as on the other bindings. */
+  requestHandler: A2ARequestHandler;
+  /** Bearer-token verification (AUTH_MODE): the `authorization` metadata, as the HTTP header. */
+  auth: AuthSettings;
+  /** Whether push-notification webhooks may be on loopback, link-local or private networks. */
+  allowPrivateWebhooks: boolean;
+  /** True once the agent is draining or closed: new calls are turned away (UNAVAILABLE). */
+  stopping: () => boolean;
+  /** Calls being answered, each until its answer is sent: a drain waits for them. */
+  answering: Set<Promise<unknown>>;
+}
+
+type Call = { metadata: Metadata; request?: unknown };
+type Callback = (error: Partial<ServiceError> | null, value?: unknown) => void;
+type Handler = (call: Call, callback?: Callback) => unknown;
+
+/** Each request's protocol JSON, for the same parameter checks the HTTP bindings make (request-checks.ts). */
+const AS_JSON: Record<string, (params: never) => unknown> = {
+  sendMessage: SendMessageRequest.toJSON,
+  sendMessageStream: SendMessageRequest.toJSON,
+  getTask: GetTaskRequest.toJSON,
+  listTasks: ListTasksRequest.toJSON,
+  cancelTask: CancelTaskRequest.toJSON,
+  resubscribe: SubscribeToTaskRequest.toJSON,
+  createTaskPushNotificationConfig: TaskPushNotificationConfig.toJSON,
+  getTaskPushNotificationConfig: GetTaskPushNotificationConfigRequest.toJSON,
+  listTaskPushNotificationConfigs: ListTaskPushNotificationConfigsRequest.toJSON,
+  deleteTaskPushNotificationConfig: DeleteTaskPushNotificationConfigRequest.toJSON,
+};
+
+/**
+ * Adds A2A's gRPC services, protocol 1.0 and 0.3 (CAIPE's Python agents), to `server`: the SDK's
+ * services on the agent's request handler, each call first turned away while the agent stops, then
+ * its bearer token verified (UNAUTHENTICATED, before anything runs), then its parameters checked as
+ * the HTTP bindings check theirs (INVALID_ARGUMENT). Tasks, policies, streaming, push configs and
+ * cancellation are the request handler's, as on JSON-RPC and HTTP+JSON.
+ */
+export function addA2AGrpcServices(server: Server, deps: GrpcBindingDeps): void {
+  // The caller each call's token named, for the SDK's user builder (set once the call is let in).
+  const callers = new WeakMap<object, User>();
+  const userBuilder = async (call: object): Promise<User> => callers.get(call) ?? new UnauthenticatedUser();
+  const requestHandler = checkedRequestHandler(deps.requestHandler, deps.allowPrivateWebhooks);
+  /** Why a call is turned away before it runs (the agent stopping, its token), else undefined. */
+  const admit = async (call: Call): Promise<Partial<ServiceError> | undefined> => {
+    if (deps.stopping()) {
+      return {
+        code: status.UNAVAILABLE,
+        details: `This ${deps.agent} agent replica is shutting down; send the request again (another replica takes it).`,
+      };
+    }
+    if (deps.auth.mode === "none") return undefined;
+    const caller = await callerFromHeaders(
+      deps.auth,
+      first(call.metadata, "authorization"),
+      first(call.metadata, APPROVER_HEADER.toLowerCase()),
+    );
+    if (typeof caller === "string")
+      return { code: status.UNAUTHENTICATED, details: `Unauthorized: ${caller}.` };
+    callers.set(call, caller);
+    return undefined;
+  };
+  const guard = (service: Record<string, Handler>) =>
+    Object.fromEntries(
+      Object.entries(service).map(([method, handle]) => [
+        method,
+        (call: Call, callback?: Callback) => {
+          const answered = (async () => {
+            const refusal = await admit(call);
+            if (refusal) return refuse(call, callback, refusal);
+            return handle(call, callback);
+          })();
+          deps.answering.add(answered);
+          void answered.finally(() => deps.answering.delete(answered));
+        },
+      ]),
+    );
+  server.addService(A2AService, guard(grpcService({ requestHandler, userBuilder }) as never));
+  server.addService(LegacyA2AService, guard(legacyGrpcService({ requestHandler, userBuilder }) as never));
+}
+
+function first(metadata: Metadata, key: string): string | undefined {
+  const value = metadata.get(key)[0];
+  return value === undefined ? undefined : value.toString();
+}
+
+function refuse(call: Call, callback: Callback | undefined, error: Partial<ServiceError>): void {
+  if (callback) {
+    callback(error, null);
+    return;
+  }
+  const stream = call as unknown as { emit(event: "error", error: unknown): void; end(): void };
+  stream.emit("error", error);
+  stream.end();
+}
+
+/**
+ * The request handler with each request's parameters checked first, on their protocol JSON, by the
+ * HTTP bindings' rules (ids that become MongoDB keys, message shapes, nesting, webhook addresses).
+ */
+function checkedRequestHandler(handler: A2ARequestHandler, allowPrivateWebhooks: boolean): A2ARequestHandler {
+  const check = (method: string, params: unknown) => {
+    const asJson = AS_JSON[method];
+    if (!asJson || params === undefined) return;
+    const problem = findBadParams(asJson(params as never), allowPrivateWebhooks);
+    if (problem) throw new RequestMalformedError(`Invalid params: ${problem}.`);
+  };
+  return new Proxy(handler, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function" || typeof property !== "string" || !(property in AS_JSON)) return value;
+      if (property === "sendMessageStream" || property === "resubscribe") {
+        return async function* (params: unknown, ...rest: unknown[]) {
+          check(property, params);
+          yield* value.call(target, params, ...rest);
+        };
+      }
+      return async (params: unknown, ...rest: unknown[]) => {
+        check(property, params);
+        return value.call(target, params, ...rest);
+      };
+    },
+  });
+}
