@@ -1,0 +1,127 @@
+import { createServer } from "node:http";
+import { type Logger, listenHttp, SwitchboardError } from "@switchboard/common";
+import express from "express";
+import { MongoClient } from "mongodb";
+import { loadTasks, type TaskDefinition } from "./config.js";
+import { Deliveries } from "./deliveries.js";
+import { Destinations } from "./destinations.js";
+import type { TriggersSettings } from "./env.js";
+import { Runner } from "./runner.js";
+import { Refusal, verifyDelivery } from "./verify.js";
+
+export interface TriggersService {
+  url: string;
+  port: number;
+  /** Resolves when every run this process started has ended (tests, and a graceful stop). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Largest body taken: an Alertmanager group of a few hundred alerts fits; more is refused (413). */
+const BODY_LIMIT = "1mb";
+
+/**
+ * The receiver: `POST /api/v1/hooks/:taskId` (CAIPE's path) verifies a delivery as its vendor signs it,
+ * claims it in MongoDB, answers 202 at once and runs it; `GET /api/v1/tasks/:taskId/runs` is its history.
+ */
+export async function startTriggers(
+  settings: TriggersSettings,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+): Promise<TriggersService> {
+  const tasks = loadTasks(settings.configFile, env, settings.webhookSecret);
+  const destinations = new Destinations(settings.slack);
+  for (const task of tasks.values())
+    for (const destination of task.destinations) {
+      const missing = destinations.missing(destination);
+      if (missing) throw new SwitchboardError("triggers.config", "user", `Task "${task.id}": ${missing}.`);
+    }
+  const mongo = new MongoClient(settings.mongo.uri, { serverSelectionTimeoutMS: 10_000 });
+  await mongo.connect();
+  const db = mongo.db(settings.mongo.dbName);
+  const deliveries = await Deliveries.open(db, settings.instanceTtlDays);
+  const runner = new Runner({
+    supervisorUrl: settings.supervisorUrl,
+    timeoutMs: settings.runTimeoutMs,
+    deliveries,
+    destinations,
+    logger,
+  });
+  const running = new Set<Promise<void>>();
+
+  const http = express();
+  http.disable("x-powered-by");
+  http.get("/health", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  http.post("/api/v1/hooks/:taskId", express.raw({ type: () => true, limit: BODY_LIMIT }), async (req, res) => {
+    const task: TaskDefinition | undefined = tasks.get(req.params.taskId);
+    if (!task?.enabled) {
+      res.status(404).json({ error: "No such webhook task." });
+      return;
+    }
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    let verified: ReturnType<typeof verifyDelivery>;
+    try {
+      verified = verifyDelivery(task, req.headers, body, {
+        replayWindowSeconds: settings.replayWindowSeconds,
+        now: Date.now,
+      });
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      logger.warn({ task: task.id, reason: error.message }, "Delivery refused");
+      res.status(error.status).json({ error: error.message });
+      return;
+    }
+    if (verified.kind === "ping") {
+      res.status(200).json({ status: "pong" });
+      return;
+    }
+    const claim = await deliveries.claim(task.id, verified.deliveryId);
+    if (!claim.fresh) {
+      res.status(200).json({ status: "duplicate", run_id: claim.runId, run_status: claim.status });
+      return;
+    }
+    res.status(202).json({ status: "accepted", run_id: claim.runId });
+    const run = runner
+      .run(task, claim.runId, verified.payload)
+      .catch((error: unknown) => logger.error({ err: error, task: task.id }, "A triggered run could not be recorded"))
+      .finally(() => running.delete(run));
+    running.add(run);
+  });
+  http.get("/api/v1/tasks/:taskId/runs", async (req, res) => {
+    if (!tasks.has(req.params.taskId)) {
+      res.status(404).json({ error: "No such task." });
+      return;
+    }
+    const runs = await deliveries.recent(req.params.taskId);
+    res.json({
+      runs: runs.map(({ runId, deliveryId, status, receivedAt, finishedAt, thread, error }) => ({
+        run_id: runId,
+        delivery_id: deliveryId,
+        status,
+        received_at: receivedAt,
+        finished_at: finishedAt,
+        thread,
+        error,
+      })),
+    });
+  });
+
+  const server = createServer(http);
+  const port = await listenHttp(server, settings.port, settings.host);
+  const host = settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host;
+  const idle = async () => {
+    while (running.size > 0) await Promise.allSettled([...running]);
+  };
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    idle,
+    stop: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await idle();
+      await mongo.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { parseEnv, SwitchboardError } from "@switchboard/common";
+import { z } from "zod";
+
+/** The receiver's HTTP port: CAIPE's autonomous-agents service's. */
+export const TRIGGERS_PORT = 8002;
+
+const TriggersEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(TRIGGERS_PORT),
+  HOST: z.string().default("0.0.0.0"),
+  /** The tasks: which trigger starts which agent with which prompt, and where the answer goes. */
+  TRIGGERS_CONFIG_FILE: z.string().min(1),
+  /** CAIPE's fallback secret for a webhook task that names none of its own. */
+  WEBHOOK_SECRET: z.string().optional(),
+  /**
+   * CAIPE's replay window. CAIPE defaults to 0 (off); here a generic delivery always carries a
+   * timestamp, and one older (or further ahead) than this is refused: 300 s, as Slack's and Stripe's.
+   */
+  WEBHOOK_REPLAY_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** CAIPE's: how long a delivery's record (its dedupe key and run) is kept. */
+  TRIGGER_INSTANCE_TTL_DAYS: z.coerce.number().int().min(1).default(7),
+  /** CAIPE's per-run limit on the agent's silence. */
+  DYNAMIC_AGENTS_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+  CAIPE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8000"),
+  LANGGRAPH_CHECKPOINT_MONGODB_URI: z.string().optional(),
+  MONGODB_URI: z.string().optional(),
+  LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: z.string().optional(),
+  AUTH_MODE: z.enum(["none", "jwt"]).default("none"),
+  /** The bot token the Slack relay uses (CAIPE's name): answers are posted as the same bot. */
+  SLACK_INTEGRATION_BOT_TOKEN: z.string().startsWith("xoxb-", "must be a bot token (xoxb-…)").optional(),
+  SLACK_API_URL: z.url({ protocol: /^https?$/ }).default("https://slack.com/api/"),
+});
+
+export interface TriggersSettings {
+  port: number;
+  host: string;
+  configFile: string;
+  webhookSecret: string | undefined;
+  replayWindowSeconds: number;
+  instanceTtlDays: number;
+  runTimeoutMs: number;
+  supervisorUrl: string;
+  mongo: { uri: string; dbName: string | undefined };
+  slack: { botToken: string; apiUrl: string } | undefined;
+}
+
+export function readTriggersSettings(env: NodeJS.ProcessEnv): TriggersSettings {
+  const e = parseEnv(TriggersEnv, env, { code: "triggers.config", what: "trigger settings" });
+  const fail = (message: string) => new SwitchboardError("triggers.config", "user", message);
+  if (e.AUTH_MODE === "jwt")
+    throw fail(
+      "AUTH_MODE=jwt: triggered runs need a service identity the agents accept (a client-credentials token), which this service cannot get yet; run it with AUTH_MODE=none, or leave it off.",
+    );
+  const uri = e.LANGGRAPH_CHECKPOINT_MONGODB_URI ?? e.MONGODB_URI;
+  if (!uri)
+    throw fail(
+      "MONGODB_URI (or LANGGRAPH_CHECKPOINT_MONGODB_URI) is needed: deliveries are claimed there so each runs once across replicas.",
+    );
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    configFile: e.TRIGGERS_CONFIG_FILE,
+    webhookSecret: e.WEBHOOK_SECRET?.trim() || undefined,
+    replayWindowSeconds: e.WEBHOOK_REPLAY_WINDOW_SECONDS,
+    instanceTtlDays: e.TRIGGER_INSTANCE_TTL_DAYS,
+    runTimeoutMs: e.DYNAMIC_AGENTS_TIMEOUT_SECONDS * 1000,
+    supervisorUrl: e.CAIPE_URL,
+    mongo: { uri, dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME },
+    slack: e.SLACK_INTEGRATION_BOT_TOKEN
+      ? { botToken: e.SLACK_INTEGRATION_BOT_TOKEN, apiUrl: e.SLACK_API_URL }
+      : undefined,
+  };
+}

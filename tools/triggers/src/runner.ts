@@ -1,0 +1,77 @@
+import { type AgentConnection, connectAgent } from "@switchboard/a2a-client";
+import type { Logger } from "@switchboard/common";
+import type { Provider, TaskDefinition } from "./config.js";
+import type { Deliveries } from "./deliveries.js";
+import type { Delivery, Destinations } from "./destinations.js";
+import { promptFor, titleFor } from "./prompt.js";
+
+const SOURCES: Record<Provider, string> = {
+  alertmanager: "Prometheus Alertmanager",
+  github: "GitHub",
+  pagerduty: "PagerDuty",
+  generic_hmac: "webhook",
+};
+
+/** Runs a claimed delivery: the task's agent over A2A, its answer to each destination, the outcome recorded. */
+export class Runner {
+  private readonly connections = new Map<string, Promise<AgentConnection>>();
+
+  constructor(
+    private readonly deps: {
+      supervisorUrl: string;
+      timeoutMs: number;
+      deliveries: Deliveries;
+      destinations: Destinations;
+      logger: Logger;
+    },
+  ) {}
+
+  private connect(url: string): Promise<AgentConnection> {
+    const known = this.connections.get(url);
+    if (known) return known;
+    const connection = connectAgent(url, { timeoutMs: this.deps.timeoutMs, cardRetries: 1, logger: this.deps.logger });
+    // A failed connection is tried again by the next run.
+    connection.catch(() => this.connections.delete(url));
+    this.connections.set(url, connection);
+    return connection;
+  }
+
+  async run(task: TaskDefinition, runId: string, payload: unknown): Promise<void> {
+    const { deliveries, logger } = this.deps;
+    const log = logger.child({ task: task.id, run: runId });
+    const title = titleFor(task.title ?? task.name, payload) || task.name;
+    const opened: Delivery[] = [];
+    for (const destination of task.destinations) {
+      try {
+        const delivery = await this.deps.destinations.open(destination, title);
+        opened.push(delivery);
+        if (delivery.thread) await deliveries.threadOf(runId, delivery.thread);
+      } catch (error) {
+        log.warn({ err: error, destination: destination.kind }, "A destination could not be opened; the run goes on");
+      }
+    }
+    let status: "success" | "failed" | "input-required";
+    let text: string;
+    try {
+      const agent = await this.connect(task.agentUrl ?? this.deps.supervisorUrl);
+      const result = await agent.send({
+        text: promptFor(task.prompt, payload, SOURCES[task.provider]),
+        metadata: { trigger: { task_id: task.id, run_id: runId, provider: task.provider } },
+        signal: AbortSignal.timeout(task.timeoutMs ?? this.deps.timeoutMs),
+      });
+      status = result.state === "completed" ? "success" : result.state === "input-required" ? "input-required" : "failed";
+      text = result.question ?? result.text ?? "";
+      if (status === "failed" && !text) text = `The agent ended the run as ${result.state}.`;
+    } catch (error) {
+      status = "failed";
+      text = error instanceof Error ? error.message : String(error);
+    }
+    log.info({ status }, "Triggered run finished");
+    for (const delivery of opened) {
+      await delivery
+        .finish({ taskId: task.id, runId, title, status, text })
+        .catch((error: unknown) => log.warn({ err: error }, "An answer could not be delivered"));
+    }
+    await deliveries.finish(runId, status, status === "failed" ? text.slice(0, 1_000) : undefined);
+  }
+}
