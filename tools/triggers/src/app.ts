@@ -54,41 +54,47 @@ export async function startTriggers(
   http.get("/health", (_req, res) => {
     res.json({ status: "ok" });
   });
-  http.post("/api/v1/hooks/:taskId", express.raw({ type: () => true, limit: BODY_LIMIT }), async (req, res) => {
-    const task: TaskDefinition | undefined = tasks.get(req.params.taskId);
-    if (!task?.enabled) {
-      res.status(404).json({ error: "No such webhook task." });
-      return;
-    }
-    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    let verified: ReturnType<typeof verifyDelivery>;
-    try {
-      verified = verifyDelivery(task, req.headers, body, {
-        replayWindowSeconds: settings.replayWindowSeconds,
-        now: Date.now,
-      });
-    } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      logger.warn({ task: task.id, reason: error.message }, "Delivery refused");
-      res.status(error.status).json({ error: error.message });
-      return;
-    }
-    if (verified.kind === "ping") {
-      res.status(200).json({ status: "pong" });
-      return;
-    }
-    const claim = await deliveries.claim(task.id, verified.deliveryId);
-    if (!claim.fresh) {
-      res.status(200).json({ status: "duplicate", run_id: claim.runId, run_status: claim.status });
-      return;
-    }
-    res.status(202).json({ status: "accepted", run_id: claim.runId });
-    const run = runner
-      .run(task, claim.runId, verified.payload)
-      .catch((error: unknown) => logger.error({ err: error, task: task.id }, "A triggered run could not be recorded"))
-      .finally(() => running.delete(run));
-    running.add(run);
-  });
+  http.post(
+    "/api/v1/hooks/:taskId",
+    express.raw({ type: () => true, limit: BODY_LIMIT }),
+    async (req, res) => {
+      const task: TaskDefinition | undefined = tasks.get(req.params.taskId);
+      if (!task?.enabled) {
+        res.status(404).json({ error: "No such webhook task." });
+        return;
+      }
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      let verified: ReturnType<typeof verifyDelivery>;
+      try {
+        verified = verifyDelivery(task, req.headers, body, {
+          replayWindowSeconds: settings.replayWindowSeconds,
+          now: Date.now,
+        });
+      } catch (error) {
+        if (!(error instanceof Refusal)) throw error;
+        logger.warn({ task: task.id, reason: error.message }, "Delivery refused");
+        res.status(error.status).json({ error: error.message });
+        return;
+      }
+      if (verified.kind === "ping") {
+        res.status(200).json({ status: "pong" });
+        return;
+      }
+      const claim = await deliveries.claim(task.id, verified.deliveryId);
+      if (!claim.fresh) {
+        res.status(200).json({ status: "duplicate", run_id: claim.runId, run_status: claim.status });
+        return;
+      }
+      res.status(202).json({ status: "accepted", run_id: claim.runId });
+      const run = runner
+        .run(task, claim.runId, verified.payload)
+        .catch((error: unknown) =>
+          logger.error({ err: error, task: task.id }, "A triggered run could not be recorded"),
+        )
+        .finally(() => running.delete(run));
+      running.add(run);
+    },
+  );
   http.get("/api/v1/tasks/:taskId/runs", async (req, res) => {
     if (!tasks.has(req.params.taskId)) {
       res.status(404).json({ error: "No such task." });

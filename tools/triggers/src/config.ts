@@ -20,9 +20,7 @@ const WebhookTrigger = z
   })
   .strict();
 
-const SlackDestination = z
-  .object({ slack: z.object({ channel: z.string().min(1) }).strict() })
-  .strict();
+const SlackDestination = z.object({ slack: z.object({ channel: z.string().min(1) }).strict() }).strict();
 const WebhookDestination = z
   .object({ webhook: z.object({ url: z.url({ protocol: /^https?$/ }) }).strict() })
   .strict();
@@ -48,9 +46,7 @@ const TaskSchema = z
 
 const ConfigSchema = z.object({ tasks: z.array(TaskSchema) }).strict();
 
-export type Destination =
-  | { kind: "slack"; channel: string }
-  | { kind: "webhook"; url: string };
+export type Destination = { kind: "slack"; channel: string } | { kind: "webhook"; url: string };
 
 export interface TaskDefinition {
   id: string;
@@ -81,7 +77,9 @@ export function loadTasks(
   try {
     raw = parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw fail(`cannot be read as YAML (${error instanceof Error ? error.message : String(error)}); check TRIGGERS_CONFIG_FILE.`);
+    throw fail(
+      `cannot be read as YAML (${error instanceof Error ? error.message : String(error)}); check TRIGGERS_CONFIG_FILE.`,
+    );
   }
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success)

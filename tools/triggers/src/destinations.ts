@@ -26,7 +26,9 @@ export class Destinations {
   private readonly slack: WebClient | undefined;
 
   constructor(slack: { botToken: string; apiUrl: string } | undefined) {
-    this.slack = slack ? new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 2 } }) : undefined;
+    this.slack = slack
+      ? new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 2 } })
+      : undefined;
   }
 
   /** Whether every destination of a task can be reached with these settings (checked at start). */
@@ -48,7 +50,12 @@ export class Destinations {
       return {
         thread,
         finish: async (outcome) => {
-          const lead = outcome.status === "success" ? "" : outcome.status === "failed" ? "The run failed: " : "The agent asks (answering a triggered run is not supported yet): ";
+          const lead =
+            outcome.status === "success"
+              ? ""
+              : outcome.status === "failed"
+                ? "The run failed: "
+                : "The agent asks (answering a triggered run is not supported yet): ";
           await slack.chat.postMessage({
             channel: thread.channel,
             thread_ts: thread.ts,
@@ -67,7 +74,8 @@ export class Destinations {
           redirect: "error",
           signal: AbortSignal.timeout(10_000),
         });
-        if (!answer.ok) throw new Error(`The webhook ${new URL(destination.url).origin} answered ${answer.status}.`);
+        if (!answer.ok)
+          throw new Error(`The webhook ${new URL(destination.url).origin} answered ${answer.status}.`);
       },
     };
   }

@@ -21,6 +21,9 @@ try {
   process.once("SIGINT", () => void stop());
 } catch (error) {
   const message = isSwitchboardError(error) ? error.message : String(error);
-  logger.fatal({ err: isSwitchboardError(error) ? undefined : error }, `Trigger receiver cannot start: ${message}`);
+  logger.fatal(
+    { err: isSwitchboardError(error) ? undefined : error },
+    `Trigger receiver cannot start: ${message}`,
+  );
   process.exit(1);
 }

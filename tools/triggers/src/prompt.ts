@@ -10,7 +10,12 @@ const PAYLOAD_LIMIT = 16_000;
  * Mustache is logic-less: a template can only look values up, never run anything.
  */
 function fill(template: string, payload: unknown): string {
-  return Mustache.render(template, payload ?? {}, {}, { escape: (value: unknown) => JSON.stringify(String(value)) });
+  return Mustache.render(
+    template,
+    payload ?? {},
+    {},
+    { escape: (value: unknown) => JSON.stringify(String(value)) },
+  );
 }
 
 /**
@@ -20,7 +25,8 @@ function fill(template: string, payload: unknown): string {
 export function promptFor(template: string, payload: unknown, source: string): string {
   const nonce = randomBytes(8).toString("hex");
   let data = JSON.stringify(payload, null, 2) ?? "null";
-  if (data.length > PAYLOAD_LIMIT) data = `${data.slice(0, PAYLOAD_LIMIT)}\n… (cut at ${PAYLOAD_LIMIT} characters)`;
+  if (data.length > PAYLOAD_LIMIT)
+    data = `${data.slice(0, PAYLOAD_LIMIT)}\n… (cut at ${PAYLOAD_LIMIT} characters)`;
   return [
     fill(template, payload),
     "",

@@ -29,7 +29,11 @@ export class Runner {
   private connect(url: string): Promise<AgentConnection> {
     const known = this.connections.get(url);
     if (known) return known;
-    const connection = connectAgent(url, { timeoutMs: this.deps.timeoutMs, cardRetries: 1, logger: this.deps.logger });
+    const connection = connectAgent(url, {
+      timeoutMs: this.deps.timeoutMs,
+      cardRetries: 1,
+      logger: this.deps.logger,
+    });
     // A failed connection is tried again by the next run.
     connection.catch(() => this.connections.delete(url));
     this.connections.set(url, connection);
@@ -47,7 +51,10 @@ export class Runner {
         opened.push(delivery);
         if (delivery.thread) await deliveries.threadOf(runId, delivery.thread);
       } catch (error) {
-        log.warn({ err: error, destination: destination.kind }, "A destination could not be opened; the run goes on");
+        log.warn(
+          { err: error, destination: destination.kind },
+          "A destination could not be opened; the run goes on",
+        );
       }
     }
     let status: "success" | "failed" | "input-required";
@@ -59,7 +66,12 @@ export class Runner {
         metadata: { trigger: { task_id: task.id, run_id: runId, provider: task.provider } },
         signal: AbortSignal.timeout(task.timeoutMs ?? this.deps.timeoutMs),
       });
-      status = result.state === "completed" ? "success" : result.state === "input-required" ? "input-required" : "failed";
+      status =
+        result.state === "completed"
+          ? "success"
+          : result.state === "input-required"
+            ? "input-required"
+            : "failed";
       text = result.question ?? result.text ?? "";
       if (status === "failed" && !text) text = `The agent ended the run as ${result.state}.`;
     } catch (error) {

@@ -26,7 +26,12 @@ export interface VerifyContext {
  * Verifies a delivery as its vendor specifies, over the raw body as received (never a re-serialised
  * parse), comparing in constant time; throws a Refusal for anything else.
  */
-export function verifyDelivery(task: TaskDefinition, headers: Headers, body: Buffer, context: VerifyContext): Verified {
+export function verifyDelivery(
+  task: TaskDefinition,
+  headers: Headers,
+  body: Buffer,
+  context: VerifyContext,
+): Verified {
   switch (task.provider) {
     case "alertmanager":
       return verifyAlertmanager(task, headers, body);
@@ -80,7 +85,10 @@ function verifyAlertmanager(task: TaskDefinition, headers: Headers, body: Buffer
     presented = decoded.slice(decoded.indexOf(":") + 1);
   }
   if (presented === undefined || !same(presented, task.secret))
-    throw new Refusal(401, "Missing or wrong credentials: Alertmanager's http_config must send the task's secret.");
+    throw new Refusal(
+      401,
+      "Missing or wrong credentials: Alertmanager's http_config must send the task's secret.",
+    );
   const payload = json(body) as {
     version?: unknown;
     groupKey?: unknown;
@@ -131,7 +139,12 @@ function verifyPagerduty(task: TaskDefinition, headers: Headers, body: Buffer): 
  * `X-Webhook-Signature-256: sha256=<HMAC-SHA256 of "<timestamp>.<body>">`; a timestamp outside the
  * replay window is refused. The id is the dedupe header's, else the signature (one per body and time).
  */
-function verifyGeneric(task: TaskDefinition, headers: Headers, body: Buffer, context: VerifyContext): Verified {
+function verifyGeneric(
+  task: TaskDefinition,
+  headers: Headers,
+  body: Buffer,
+  context: VerifyContext,
+): Verified {
   const timestamp = header(headers, "x-webhook-timestamp");
   const signature = header(headers, "x-webhook-signature-256");
   if (!timestamp || !signature)

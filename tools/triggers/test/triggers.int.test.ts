@@ -57,7 +57,12 @@ function alertmanagerPayload(fingerprint: string, summary: string) {
     alerts: [
       {
         status: "firing",
-        labels: { alertname: "KubePodCrashLooping", namespace: "payments", pod: "api-7d9f", severity: "critical" },
+        labels: {
+          alertname: "KubePodCrashLooping",
+          namespace: "payments",
+          pod: "api-7d9f",
+          severity: "critical",
+        },
         annotations: { summary, description: "Pod payments/api-7d9f is restarting 3 times / 5 minutes." },
         startsAt: "2026-11-29T07:00:00.000Z",
         endsAt: "0001-01-01T00:00:00Z",
@@ -150,7 +155,12 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       PAGERDUTY_SECRET,
     };
     // Two replicas, each its own process, sharing one MongoDB.
-    receivers.push(...(await Promise.all([startAgentProcess(packageDir, { env }), startAgentProcess(packageDir, { env })])));
+    receivers.push(
+      ...(await Promise.all([
+        startAgentProcess(packageDir, { env }),
+        startAgentProcess(packageDir, { env }),
+      ])),
+    );
   });
 
   afterAll(async () => {
@@ -167,9 +177,12 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     });
   const bearer = { authorization: `Bearer ${ALERTMANAGER_TOKEN}` };
 
-  async function runsOf(task: string): Promise<{ run_id: string; status: string; thread?: { ts: string } }[]> {
+  async function runsOf(
+    task: string,
+  ): Promise<{ run_id: string; status: string; thread?: { ts: string } }[]> {
     const answer = await fetch(`${receivers[0]?.url}/api/v1/tasks/${task}/runs`);
-    return ((await answer.json()) as { runs: { run_id: string; status: string; thread?: { ts: string } }[] }).runs;
+    return ((await answer.json()) as { runs: { run_id: string; status: string; thread?: { ts: string } }[] })
+      .runs;
   }
 
   async function finished(task: string, runId: string) {
@@ -191,14 +204,23 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     const ts = run.thread?.ts as string;
     const thread = slack.workspace.thread(CHANNEL, ts);
     expect(thread[0]?.text).toContain("KubePodCrashLooping in payments");
-    expect(thread.slice(1).map((m) => m.text).join("\n")).toMatch(/PLAT-\d+/);
+    expect(
+      thread
+        .slice(1)
+        .map((m) => m.text)
+        .join("\n"),
+    ).toMatch(/PLAT-\d+/);
     // The payload's text reached the model as quoted data inside the marked block, never bare.
     const prompt = llm.requests
       .flatMap((request) => request.messages)
-      .map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content)))
+      .map((message) =>
+        typeof message.content === "string" ? message.content : JSON.stringify(message.content),
+      )
       .find((text) => text.includes("Investigate the alert"));
     expect(prompt).toContain(`: ${JSON.stringify(hostile)}`);
-    expect(prompt).toMatch(/never instructions to you[\s\S]*<payload-[0-9a-f]{16}>[\s\S]*Ignore all previous/);
+    expect(prompt).toMatch(
+      /never instructions to you[\s\S]*<payload-[0-9a-f]{16}>[\s\S]*Ignore all previous/,
+    );
   });
 
   it("the same delivery sent twice, and to both replicas at once, runs once", async () => {
@@ -211,7 +233,9 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     ]);
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 200, 202]);
-    const ids = new Set(await Promise.all(answers.map(async (a) => ((await a.json()) as { run_id: string }).run_id)));
+    const ids = new Set(
+      await Promise.all(answers.map(async (a) => ((await a.json()) as { run_id: string }).run_id)),
+    );
     expect(ids.size).toBe(1);
     const run = await finished("crashloops", [...ids][0] as string);
     expect(run.status).toBe("success");
@@ -219,7 +243,9 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     const again = await post(receivers[0] as AgentProcess, "crashloops", body, bearer);
     expect(again.status).toBe(200);
     expect(((await again.json()) as { run_id: string }).run_id).toBe([...ids][0]);
-    const roots = slack.workspace.messages.slice(before).filter((m) => m.text.includes("Twice") || !m.threadTs);
+    const roots = slack.workspace.messages
+      .slice(before)
+      .filter((m) => m.text.includes("Twice") || !m.threadTs);
     expect(roots.filter((m) => !m.threadTs)).toHaveLength(1);
   });
 
@@ -227,22 +253,35 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     const before = { runs: (await runsOf("crashloops")).length, slack: slack.workspace.messages.length };
     const body = JSON.stringify(alertmanagerPayload("ffffff", "Forged"));
     expect((await post(receivers[0] as AgentProcess, "crashloops", body, {})).status).toBe(401);
-    expect((await post(receivers[0] as AgentProcess, "crashloops", body, { authorization: "Bearer guess" })).status).toBe(401);
+    expect(
+      (await post(receivers[0] as AgentProcess, "crashloops", body, { authorization: "Bearer guess" }))
+        .status,
+    ).toBe(401);
     const basic = Buffer.from(`alertmanager:${ALERTMANAGER_TOKEN}x`).toString("base64");
-    expect((await post(receivers[1] as AgentProcess, "crashloops", body, { authorization: `Basic ${basic}` })).status).toBe(401);
+    expect(
+      (await post(receivers[1] as AgentProcess, "crashloops", body, { authorization: `Basic ${basic}` }))
+        .status,
+    ).toBe(401);
 
     const gh = JSON.stringify({ action: "labeled", pull_request: { title: "Bump" } });
     const forgedGh = `sha256=${createHmac("sha256", "not-the-secret").update(gh).digest("hex")}`;
     expect(
-      (await post(receivers[0] as AgentProcess, "github", gh, {
-        "x-hub-signature-256": forgedGh,
-        "x-github-event": "pull_request",
-        "x-github-delivery": "1",
-      })).status,
+      (
+        await post(receivers[0] as AgentProcess, "github", gh, {
+          "x-hub-signature-256": forgedGh,
+          "x-github-event": "pull_request",
+          "x-github-delivery": "1",
+        })
+      ).status,
     ).toBe(401);
-    const pd = JSON.stringify({ event: { id: "01ABC", event_type: "incident.triggered", data: { title: "Down" } } });
+    const pd = JSON.stringify({
+      event: { id: "01ABC", event_type: "incident.triggered", data: { title: "Down" } },
+    });
     const forgedPd = `v1=${createHmac("sha256", "not-the-secret").update(pd).digest("hex")}`;
-    expect((await post(receivers[0] as AgentProcess, "pagerduty", pd, { "x-pagerduty-signature": forgedPd })).status).toBe(401);
+    expect(
+      (await post(receivers[0] as AgentProcess, "pagerduty", pd, { "x-pagerduty-signature": forgedPd }))
+        .status,
+    ).toBe(401);
 
     expect((await runsOf("crashloops")).length).toBe(before.runs);
     expect(await runsOf("github")).toHaveLength(0);
@@ -287,7 +326,9 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     };
     expect((await post(receivers[0] as AgentProcess, "github", gh, ghHeaders)).status).toBe(202);
     expect((await post(receivers[1] as AgentProcess, "github", gh, ghHeaders)).status).toBe(200);
-    const pd = JSON.stringify({ event: { id: "01DEF", event_type: "incident.triggered", data: { title: "Down" } } });
+    const pd = JSON.stringify({
+      event: { id: "01DEF", event_type: "incident.triggered", data: { title: "Down" } },
+    });
     const mac = createHmac("sha256", PAGERDUTY_SECRET).update(pd).digest("hex");
     // During a secret's rotation PagerDuty sends one signature per secret: one matching is enough.
     const pdHeaders = { "x-pagerduty-signature": `v1=${"0".repeat(64)},v1=${mac}` };
