@@ -7,6 +7,7 @@ import { Deliveries } from "./deliveries.js";
 import { Destinations } from "./destinations.js";
 import type { TriggersSettings } from "./env.js";
 import { Runner } from "./runner.js";
+import { armSchedules } from "./schedules.js";
 import { Refusal, verifyDelivery } from "./verify.js";
 
 export interface TriggersService {
@@ -48,6 +49,24 @@ export async function startTriggers(
     logger,
   });
   const running = new Set<Promise<void>>();
+  const start = (task: TaskDefinition, runId: string, payload: unknown) => {
+    const run = runner
+      .run(task, runId, payload)
+      .catch((error: unknown) =>
+        logger.error({ err: error, task: task.id }, "A triggered run could not be recorded"),
+      )
+      .finally(() => running.delete(run));
+    running.add(run);
+  };
+  // Every replica arms every tick; the claim (task id + due instant) lets one of them run it.
+  const schedules = armSchedules(
+    tasks.values(),
+    async (task, tick) => {
+      const claim = await deliveries.claim(task.id, `tick:${tick.payload.tick}`);
+      if (claim.fresh) start(task, claim.runId, tick.payload);
+    },
+    logger,
+  );
 
   const http = express();
   http.disable("x-powered-by");
@@ -59,14 +78,14 @@ export async function startTriggers(
     express.raw({ type: () => true, limit: BODY_LIMIT }),
     async (req, res) => {
       const task: TaskDefinition | undefined = tasks.get(req.params.taskId);
-      if (!task?.enabled) {
+      if (!task?.enabled || task.trigger.kind !== "webhook") {
         res.status(404).json({ error: "No such webhook task." });
         return;
       }
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       let verified: ReturnType<typeof verifyDelivery>;
       try {
-        verified = verifyDelivery(task, req.headers, body, {
+        verified = verifyDelivery(task.trigger, req.headers, body, {
           replayWindowSeconds: settings.replayWindowSeconds,
           now: Date.now,
         });
@@ -86,13 +105,7 @@ export async function startTriggers(
         return;
       }
       res.status(202).json({ status: "accepted", run_id: claim.runId });
-      const run = runner
-        .run(task, claim.runId, verified.payload)
-        .catch((error: unknown) =>
-          logger.error({ err: error, task: task.id }, "A triggered run could not be recorded"),
-        )
-        .finally(() => running.delete(run));
-      running.add(run);
+      start(task, claim.runId, verified.payload);
     },
   );
   http.get("/api/v1/tasks/:taskId/runs", async (req, res) => {
@@ -125,6 +138,7 @@ export async function startTriggers(
     port,
     idle,
     stop: async () => {
+      schedules.stop();
       await new Promise((resolve) => server.close(resolve));
       await idle();
       await mongo.close();

@@ -1,16 +1,21 @@
 import { type AgentConnection, connectAgent } from "@switchboard/a2a-client";
 import type { Logger } from "@switchboard/common";
-import type { Provider, TaskDefinition } from "./config.js";
+import type { TaskDefinition } from "./config.js";
 import type { Deliveries } from "./deliveries.js";
 import type { Delivery, Destinations } from "./destinations.js";
 import { promptFor, titleFor } from "./prompt.js";
 
-const SOURCES: Record<Provider, string> = {
+const SOURCES = {
   alertmanager: "Prometheus Alertmanager",
   github: "GitHub",
   pagerduty: "PagerDuty",
   generic_hmac: "webhook",
-};
+} as const;
+
+/** Who sent what starts a run, as the agent is told. */
+function sourceOf(task: TaskDefinition): string {
+  return task.trigger.kind === "cron" ? "schedule" : SOURCES[task.trigger.provider];
+}
 
 /** Runs a claimed delivery: the task's agent over A2A, its answer to each destination, the outcome recorded. */
 export class Runner {
@@ -62,8 +67,8 @@ export class Runner {
     try {
       const agent = await this.connect(task.agentUrl ?? this.deps.supervisorUrl);
       const result = await agent.send({
-        text: promptFor(task.prompt, payload, SOURCES[task.provider]),
-        metadata: { trigger: { task_id: task.id, run_id: runId, provider: task.provider } },
+        text: promptFor(task.prompt, payload, sourceOf(task)),
+        metadata: { trigger: { task_id: task.id, run_id: runId, trigger: task.trigger.kind } },
         signal: AbortSignal.timeout(task.timeoutMs ?? this.deps.timeoutMs),
       });
       status =

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import type { TaskDefinition } from "./config.js";
+import type { WebhookSettings } from "./config.js";
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -27,7 +27,7 @@ export interface VerifyContext {
  * parse), comparing in constant time; throws a Refusal for anything else.
  */
 export function verifyDelivery(
-  task: TaskDefinition,
+  task: WebhookSettings,
   headers: Headers,
   body: Buffer,
   context: VerifyContext,
@@ -75,7 +75,7 @@ function json(body: Buffer): unknown {
  * is them: `authorization: { credentials: <secret> }` (a bearer token) or `basic_auth` with the secret
  * as its password. A retry carries the same group, status and alerts, so they are the delivery's id.
  */
-function verifyAlertmanager(task: TaskDefinition, headers: Headers, body: Buffer): Verified {
+function verifyAlertmanager(task: WebhookSettings, headers: Headers, body: Buffer): Verified {
   const auth = header(headers, "authorization") ?? "";
   const [scheme = "", credentials = ""] = auth.split(/\s+/, 2);
   let presented: string | undefined;
@@ -107,7 +107,7 @@ function verifyAlertmanager(task: TaskDefinition, headers: Headers, body: Buffer
 }
 
 /** GitHub: `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body>`; `X-GitHub-Delivery` is its id. */
-function verifyGithub(task: TaskDefinition, headers: Headers, body: Buffer): Verified {
+function verifyGithub(task: WebhookSettings, headers: Headers, body: Buffer): Verified {
   const signature = header(headers, "x-hub-signature-256");
   if (!signature || !same(signature, `sha256=${hmacHex(task.secret, body)}`))
     throw new Refusal(401, "Missing or wrong X-Hub-Signature-256.");
@@ -121,7 +121,7 @@ function verifyGithub(task: TaskDefinition, headers: Headers, body: Buffer): Ver
  * PagerDuty v3: `X-PagerDuty-Signature: v1=<hex>[,v1=<hex>…]` (one per secret while one is rotated),
  * HMAC-SHA256 of the body; any one matching is enough. The event's id is the delivery's.
  */
-function verifyPagerduty(task: TaskDefinition, headers: Headers, body: Buffer): Verified {
+function verifyPagerduty(task: WebhookSettings, headers: Headers, body: Buffer): Verified {
   const expected = `v1=${hmacHex(task.secret, body)}`;
   const signatures = (header(headers, "x-pagerduty-signature") ?? "").split(",").map((s) => s.trim());
   // Every candidate is compared, so the time taken does not say which one matched.
@@ -140,7 +140,7 @@ function verifyPagerduty(task: TaskDefinition, headers: Headers, body: Buffer): 
  * replay window is refused. The id is the dedupe header's, else the signature (one per body and time).
  */
 function verifyGeneric(
-  task: TaskDefinition,
+  task: WebhookSettings,
   headers: Headers,
   body: Buffer,
   context: VerifyContext,
@@ -160,6 +160,6 @@ function verifyGeneric(
   return { kind: "delivery", deliveryId: custom(task, headers) ?? signature, payload: json(body) };
 }
 
-function custom(task: TaskDefinition, headers: Headers): string | undefined {
+function custom(task: WebhookSettings, headers: Headers): string | undefined {
   return task.dedupHeader ? header(headers, task.dedupHeader) : undefined;
 }

@@ -105,6 +105,10 @@ tasks:
     name: PagerDuty
     prompt: "An incident: {{event.data.title}}"
     trigger: { type: webhook, provider: pagerduty, secret_env: PAGERDUTY_SECRET }
+  - id: every-two-seconds
+    name: A schedule
+    prompt: "Scheduled check at {{tick}}"
+    trigger: { type: cron, schedule: "*/2 * * * * *", timezone: Europe/Berlin }
 `;
 
 describe("Triggers: signed deliveries start runs on the real supervisor, once across two receivers", () => {
@@ -177,12 +181,15 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     });
   const bearer = { authorization: `Bearer ${ALERTMANAGER_TOKEN}` };
 
-  async function runsOf(
-    task: string,
-  ): Promise<{ run_id: string; status: string; thread?: { ts: string } }[]> {
+  interface Run {
+    run_id: string;
+    delivery_id: string;
+    status: string;
+    thread?: { ts: string };
+  }
+  async function runsOf(task: string): Promise<Run[]> {
     const answer = await fetch(`${receivers[0]?.url}/api/v1/tasks/${task}/runs`);
-    return ((await answer.json()) as { runs: { run_id: string; status: string; thread?: { ts: string } }[] })
-      .runs;
+    return ((await answer.json()) as { runs: Run[] }).runs;
   }
 
   async function finished(task: string, runId: string) {
@@ -334,5 +341,30 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     const pdHeaders = { "x-pagerduty-signature": `v1=${"0".repeat(64)},v1=${mac}` };
     expect((await post(receivers[1] as AgentProcess, "pagerduty", pd, pdHeaders)).status).toBe(202);
     expect((await post(receivers[0] as AgentProcess, "pagerduty", pd, pdHeaders)).status).toBe(200);
+  });
+
+  it("a schedule on two replicas fires once per tick, tick after tick", async () => {
+    let runs: Run[] = [];
+    while (runs.filter((run) => run.status === "success").length < 3) {
+      runs = await runsOf("every-two-seconds");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const ticks = (await runsOf("every-two-seconds")).map((run) => run.delivery_id);
+    expect(new Set(ticks).size).toBe(ticks.length);
+    // Each finished tick reached the model once, whichever replica claimed it.
+    const prompts = llm.requests.flatMap((request) =>
+      request.messages
+        .map((message) =>
+          typeof message.content === "string" ? message.content : JSON.stringify(message.content),
+        )
+        .filter((text) => text.startsWith("Scheduled check at")),
+    );
+    const finished = (await runsOf("every-two-seconds")).filter((run) => run.status === "success");
+    for (const run of finished) {
+      const tick = run.delivery_id.replace(/^tick:/, "");
+      expect(new Date(tick).getUTCMilliseconds()).toBe(0);
+      expect(new Date(tick).getUTCSeconds() % 2).toBe(0);
+      expect(prompts.filter((text) => text.includes(JSON.stringify(tick)))).toHaveLength(1);
+    }
   });
 });
