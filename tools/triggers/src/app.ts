@@ -40,7 +40,7 @@ export async function startTriggers(
   const mongo = new MongoClient(settings.mongo.uri, { serverSelectionTimeoutMS: 10_000 });
   await mongo.connect();
   const db = mongo.db(settings.mongo.dbName);
-  const deliveries = await Deliveries.open(db, settings.instanceTtlDays);
+  const deliveries = await Deliveries.open(db, settings.instanceTtlDays, settings.runLeaseMs);
   const runner = new Runner({
     supervisorUrl: settings.supervisorUrl,
     timeoutMs: settings.runTimeoutMs,
@@ -58,6 +58,35 @@ export async function startTriggers(
       .finally(() => running.delete(run));
     running.add(run);
   };
+  // Every replica looks for runs whose replica died, and the first to take one reports it where it goes.
+  const sweep = async () => {
+    for (let lost = await deliveries.takeAbandoned(); lost; lost = await deliveries.takeAbandoned()) {
+      const task = tasks.get(lost.taskId);
+      logger.warn(
+        { task: lost.taskId, run: lost.runId, owner: lost.owner },
+        "A run's receiver stopped; reported failed",
+      );
+      if (!task) continue;
+      const outcome = {
+        taskId: task.id,
+        runId: lost.runId,
+        title: task.name,
+        status: "failed" as const,
+        text: lost.error ?? "",
+      };
+      for (const destination of task.destinations)
+        await destinations
+          .report(destination, outcome, lost.thread)
+          .catch((error: unknown) =>
+            logger.warn({ err: error, task: task.id }, "A lost run could not be reported"),
+          );
+    }
+  };
+  const sweeper = setInterval(
+    () => void sweep().catch((error: unknown) => logger.warn({ err: error }, "Lost runs not swept")),
+    Math.max(250, settings.runLeaseMs / 2),
+  );
+  sweeper.unref();
   // Every replica arms every tick; the claim (task id + due instant) lets one of them run it.
   const schedules = armSchedules(
     tasks.values(),
@@ -139,6 +168,7 @@ export async function startTriggers(
     idle,
     stop: async () => {
       schedules.stop();
+      clearInterval(sweeper);
       await new Promise((resolve) => server.close(resolve));
       await idle();
       await mongo.close();

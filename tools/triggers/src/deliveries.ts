@@ -16,6 +16,8 @@ export interface DeliveryRecord {
   /** The replica running it (host and process), for the run history and a stuck run's report. */
   owner: string;
   receivedAt: Date;
+  /** Until when the owner holds the run: renewed while it runs; past it, the run is reported lost. */
+  leaseUntil: Date;
   finishedAt?: Date;
   /** Where the answer went (the Slack thread), once it did. */
   thread?: { channel: string; ts: string };
@@ -33,15 +35,18 @@ export class Deliveries {
   private constructor(
     private readonly collection: Collection<DeliveryRecord>,
     private readonly ttlMs: number,
+    /** How long a run's lease lasts without renewal. */
+    readonly leaseMs: number,
   ) {}
 
-  static async open(db: Db, ttlDays: number): Promise<Deliveries> {
+  static async open(db: Db, ttlDays: number, leaseMs: number): Promise<Deliveries> {
     const collection = db.collection<DeliveryRecord>("trigger_instances");
     await collection.createIndexes([
       { key: { expiresAt: 1 }, expireAfterSeconds: 0, name: "expiry" },
       { key: { taskId: 1, receivedAt: -1 }, name: "by_task" },
+      { key: { status: 1, leaseUntil: 1 }, name: "leases" },
     ]);
-    return new Deliveries(collection, ttlDays * 86_400_000);
+    return new Deliveries(collection, ttlDays * 86_400_000, leaseMs);
   }
 
   /**
@@ -58,6 +63,7 @@ export class Deliveries {
       status: "running",
       owner: this.owner,
       receivedAt: now,
+      leaseUntil: new Date(now.getTime() + this.leaseMs),
       expiresAt: new Date(now.getTime() + this.ttlMs),
     };
     try {
@@ -70,13 +76,42 @@ export class Deliveries {
     }
   }
 
+  /** Keeps this replica's hold on a run it is still running. */
+  async renew(runId: string): Promise<void> {
+    await this.collection.updateOne(
+      { runId, status: "running", owner: this.owner },
+      { $set: { leaseUntil: new Date(Date.now() + this.leaseMs) } },
+    );
+  }
+
+  /**
+   * Takes one run whose replica stopped renewing it (it died mid-run) and marks it failed, with one
+   * conditional update so exactly one replica reports it. It is not run again: its agent may already
+   * have acted, and a second run could do the change twice.
+   */
+  async takeAbandoned(): Promise<DeliveryRecord | null> {
+    return this.collection.findOneAndUpdate(
+      { status: "running", leaseUntil: { $lt: new Date() } },
+      {
+        $set: {
+          status: "failed",
+          finishedAt: new Date(),
+          error:
+            "Its receiver stopped before the run finished; it was not run again, so nothing was done twice.",
+        },
+      },
+      { returnDocument: "after" },
+    );
+  }
+
   async threadOf(runId: string, thread: { channel: string; ts: string }): Promise<void> {
     await this.collection.updateOne({ runId }, { $set: { thread } });
   }
 
   async finish(runId: string, status: Exclude<RunStatus, "running">, error?: string): Promise<void> {
+    // Only a run still held: one already reported lost stays reported.
     await this.collection.updateOne(
-      { runId },
+      { runId, status: "running" },
       { $set: { status, finishedAt: new Date(), ...(error ? { error } : {}) } },
     );
   }

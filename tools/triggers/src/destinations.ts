@@ -39,44 +39,44 @@ export class Destinations {
   }
 
   async open(destination: Destination, title: string): Promise<Delivery> {
+    let thread: Delivery["thread"];
     if (destination.kind === "slack") {
-      const slack = this.slack as WebClient;
-      const posted = await slack.chat.postMessage({
+      const posted = await (this.slack as WebClient).chat.postMessage({
         channel: destination.channel,
         text: `:rotating_light: ${slackText(title)}`,
         unfurl_links: false,
       });
-      const thread = { channel: posted.channel ?? destination.channel, ts: posted.ts as string };
-      return {
-        thread,
-        finish: async (outcome) => {
-          const lead =
-            outcome.status === "success"
-              ? ""
-              : outcome.status === "failed"
-                ? "The run failed: "
-                : "The agent asks (answering a triggered run is not supported yet): ";
-          await slack.chat.postMessage({
-            channel: thread.channel,
-            thread_ts: thread.ts,
-            text: `${lead}${slackText(outcome.text)}`,
-            unfurl_links: false,
-          });
-        },
-      };
+      thread = { channel: posted.channel ?? destination.channel, ts: posted.ts as string };
     }
-    return {
-      finish: async (outcome) => {
-        const answer = await fetch(destination.url, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(outcome),
-          redirect: "error",
-          signal: AbortSignal.timeout(10_000),
-        });
-        if (!answer.ok)
-          throw new Error(`The webhook ${new URL(destination.url).origin} answered ${answer.status}.`);
-      },
-    };
+    return { ...(thread ? { thread } : {}), finish: (outcome) => this.report(destination, outcome, thread) };
+  }
+
+  /** Tells a destination how a run ended: in the run's Slack thread (when it got one), or to the webhook. */
+  async report(destination: Destination, outcome: Outcome, thread: Delivery["thread"]): Promise<void> {
+    if (destination.kind === "slack") {
+      if (!thread) return;
+      const lead =
+        outcome.status === "success"
+          ? ""
+          : outcome.status === "failed"
+            ? "The run failed: "
+            : "The agent asks (answering a triggered run is not supported yet): ";
+      await (this.slack as WebClient).chat.postMessage({
+        channel: thread.channel,
+        thread_ts: thread.ts,
+        text: `${lead}${slackText(outcome.text)}`,
+        unfurl_links: false,
+      });
+      return;
+    }
+    const answer = await fetch(destination.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(outcome),
+      redirect: "error",
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!answer.ok)
+      throw new Error(`The webhook ${new URL(destination.url).origin} answered ${answer.status}.`);
   }
 }

@@ -20,6 +20,11 @@ const TriggersEnv = z.object({
   TRIGGER_INSTANCE_TTL_DAYS: z.coerce.number().int().min(1).default(7),
   /** CAIPE's per-run limit on the agent's silence. */
   DYNAMIC_AGENTS_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+  /**
+   * How long a run is held without renewal: a receiver that dies mid-run is noticed this long after,
+   * and its run reported failed where it goes (never run twice).
+   */
+  TRIGGER_RUN_LEASE_SECONDS: z.coerce.number().positive().default(60),
   CAIPE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8000"),
   LANGGRAPH_CHECKPOINT_MONGODB_URI: z.string().optional(),
   MONGODB_URI: z.string().optional(),
@@ -38,6 +43,7 @@ export interface TriggersSettings {
   replayWindowSeconds: number;
   instanceTtlDays: number;
   runTimeoutMs: number;
+  runLeaseMs: number;
   supervisorUrl: string;
   mongo: { uri: string; dbName: string | undefined };
   slack: { botToken: string; apiUrl: string } | undefined;
@@ -63,6 +69,7 @@ export function readTriggersSettings(env: NodeJS.ProcessEnv): TriggersSettings {
     replayWindowSeconds: e.WEBHOOK_REPLAY_WINDOW_SECONDS,
     instanceTtlDays: e.TRIGGER_INSTANCE_TTL_DAYS,
     runTimeoutMs: e.DYNAMIC_AGENTS_TIMEOUT_SECONDS * 1000,
+    runLeaseMs: e.TRIGGER_RUN_LEASE_SECONDS * 1000,
     supervisorUrl: e.CAIPE_URL,
     mongo: { uri, dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME },
     slack: e.SLACK_INTEGRATION_BOT_TOKEN

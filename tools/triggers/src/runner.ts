@@ -48,22 +48,46 @@ export class Runner {
   async run(task: TaskDefinition, runId: string, payload: unknown): Promise<void> {
     const { deliveries, logger } = this.deps;
     const log = logger.child({ task: task.id, run: runId });
-    const title = titleFor(task.title ?? task.name, payload) || task.name;
-    const opened: Delivery[] = [];
-    for (const destination of task.destinations) {
-      try {
-        const delivery = await this.deps.destinations.open(destination, title);
-        opened.push(delivery);
-        if (delivery.thread) await deliveries.threadOf(runId, delivery.thread);
-      } catch (error) {
-        log.warn(
-          { err: error, destination: destination.kind },
-          "A destination could not be opened; the run goes on",
-        );
+    // Held while it runs: a replica that dies stops renewing, and another reports the run lost.
+    const renewal = setInterval(
+      () =>
+        void deliveries.renew(runId).catch((error: unknown) => log.warn({ err: error }, "Lease not renewed")),
+      Math.max(250, deliveries.leaseMs / 3),
+    );
+    try {
+      const title = titleFor(task.title ?? task.name, payload) || task.name;
+      const opened: Delivery[] = [];
+      for (const destination of task.destinations) {
+        try {
+          const delivery = await this.deps.destinations.open(destination, title);
+          opened.push(delivery);
+          if (delivery.thread) await deliveries.threadOf(runId, delivery.thread);
+        } catch (error) {
+          log.warn(
+            { err: error, destination: destination.kind },
+            "A destination could not be opened; the run goes on",
+          );
+        }
       }
+      const { status, text } = await this.ask(task, runId, payload);
+      log.info({ status }, "Triggered run finished");
+      for (const delivery of opened) {
+        await delivery
+          .finish({ taskId: task.id, runId, title, status, text })
+          .catch((error: unknown) => log.warn({ err: error }, "An answer could not be delivered"));
+      }
+      await deliveries.finish(runId, status, status === "failed" ? text.slice(0, 1_000) : undefined);
+    } finally {
+      clearInterval(renewal);
     }
-    let status: "success" | "failed" | "input-required";
-    let text: string;
+  }
+
+  /** The task's agent, asked once: how the run ended and what it said. */
+  private async ask(
+    task: TaskDefinition,
+    runId: string,
+    payload: unknown,
+  ): Promise<{ status: "success" | "failed" | "input-required"; text: string }> {
     try {
       const agent = await this.connect(task.agentUrl ?? this.deps.supervisorUrl);
       const result = await agent.send({
@@ -71,24 +95,12 @@ export class Runner {
         metadata: { trigger: { task_id: task.id, run_id: runId, trigger: task.trigger.kind } },
         signal: AbortSignal.timeout(task.timeoutMs ?? this.deps.timeoutMs),
       });
-      status =
-        result.state === "completed"
-          ? "success"
-          : result.state === "input-required"
-            ? "input-required"
-            : "failed";
-      text = result.question ?? result.text ?? "";
-      if (status === "failed" && !text) text = `The agent ended the run as ${result.state}.`;
+      if (result.state === "completed") return { status: "success", text: result.text };
+      if (result.state === "input-required")
+        return { status: "input-required", text: result.question ?? result.text };
+      return { status: "failed", text: result.text || `The agent ended the run as ${result.state}.` };
     } catch (error) {
-      status = "failed";
-      text = error instanceof Error ? error.message : String(error);
+      return { status: "failed", text: error instanceof Error ? error.message : String(error) };
     }
-    log.info({ status }, "Triggered run finished");
-    for (const delivery of opened) {
-      await delivery
-        .finish({ taskId: task.id, runId, title, status, text })
-        .catch((error: unknown) => log.warn({ err: error }, "An answer could not be delivered"));
-    }
-    await deliveries.finish(runId, status, status === "failed" ? text.slice(0, 1_000) : undefined);
   }
 }

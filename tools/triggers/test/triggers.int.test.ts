@@ -25,6 +25,22 @@ const GENERIC_SECRET = "generic-hmac-secret-for-tests";
 const GITHUB_SECRET = "github-secret-for-tests";
 const PAGERDUTY_SECRET = "pagerduty-secret-for-tests";
 
+/** A run the model holds until the test lets it go: its receiver can be killed while it runs. */
+const held = (() => {
+  let entered!: () => void;
+  let release!: () => void;
+  return {
+    entered: new Promise<void>((resolve) => {
+      entered = resolve;
+    }),
+    gate: new Promise<void>((resolve) => {
+      release = resolve;
+    }),
+    enter: () => entered(),
+    release: () => release(),
+  };
+})();
+
 /**
  * The scripted model: the supervisor, handed an alert, asks the Jira agent for PLAT's open issues;
  * the Jira agent searches; each answers from its tool's result.
@@ -36,6 +52,15 @@ function script() {
         toolOffered: "call_agent",
         lastUser: /Investigate the alert "KubePodCrashLooping"/,
         reply: callTool("call_agent", { agent: "jira", message: "open issues in PLAT" }),
+      },
+      {
+        toolOffered: "call_agent",
+        lastUser: /^Hold on to/,
+        reply: async () => {
+          held.enter();
+          await held.gate;
+          return say("Released.");
+        },
       },
       { toolOffered: "call_agent", afterTool: "call_agent", reply: replyFromToolResult() },
       { toolOffered: "call_agent", reply: say("Nothing to investigate.") },
@@ -105,6 +130,12 @@ tasks:
     name: PagerDuty
     prompt: "An incident: {{event.data.title}}"
     trigger: { type: webhook, provider: pagerduty, secret_env: PAGERDUTY_SECRET }
+  - id: held
+    name: A run held by the model
+    prompt: "Hold on to {{ref}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    deliver_to:
+      - slack: { channel: C0HELD }
   - id: every-two-seconds
     name: A schedule
     prompt: "Scheduled check at {{tick}}"
@@ -157,6 +188,8 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       GENERIC_SECRET,
       GITHUB_SECRET,
       PAGERDUTY_SECRET,
+      // Short, so a killed receiver's run is noticed within the test; renewed every second.
+      TRIGGER_RUN_LEASE_SECONDS: "3",
     };
     // Two replicas, each its own process, sharing one MongoDB.
     receivers.push(
@@ -168,6 +201,7 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
   });
 
   afterAll(async () => {
+    held.release();
     await Promise.all(receivers.map((receiver) => receiver.kill("SIGTERM")));
     await fleet?.stop();
     await Promise.all([llm?.close(), jira?.close(), slack?.close()]);
@@ -185,6 +219,7 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     run_id: string;
     delivery_id: string;
     status: string;
+    error?: string;
     thread?: { ts: string };
   }
   async function runsOf(task: string): Promise<Run[]> {
@@ -366,5 +401,35 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       expect(new Date(tick).getUTCSeconds() % 2).toBe(0);
       expect(prompts.filter((text) => text.includes(JSON.stringify(tick)))).toHaveLength(1);
     }
+  });
+
+  // Last: it kills the second receiver.
+  it("a receiver killed mid-run leaves its run reported failed in its thread by the other, never run twice", async () => {
+    const body = JSON.stringify({ ref: "crash-1" });
+    const now = String(Math.floor(Date.now() / 1000));
+    const headers = {
+      "x-webhook-timestamp": now,
+      "x-webhook-signature-256": `sha256=${createHmac("sha256", GENERIC_SECRET).update(`${now}.${body}`).digest("hex")}`,
+    };
+    const victim = receivers[1] as AgentProcess;
+    const answer = await post(victim, "held", body, headers);
+    expect(answer.status).toBe(202);
+    const { run_id } = (await answer.json()) as { run_id: string };
+    await held.entered;
+    await victim.kill("SIGKILL");
+    const run = await finished("held", run_id);
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/receiver stopped .* not run again/);
+    const thread = slack.workspace.thread("C0HELD", run.thread?.ts as string);
+    expect(thread.at(-1)?.text).toMatch(/^The run failed: Its receiver stopped/);
+    held.release();
+    // The sender's retry is the same delivery: answered with the lost run, not run again.
+    const retry = await post(receivers[0] as AgentProcess, "held", body, headers);
+    expect(retry.status).toBe(200);
+    expect(((await retry.json()) as { run_id: string; run_status: string }).run_status).toBe("failed");
+    const prompts = llm.requests.filter((request) =>
+      request.messages.some((message) => JSON.stringify(message.content).includes('Hold on to \\"crash-1')),
+    );
+    expect(prompts).toHaveLength(1);
   });
 });
