@@ -3,6 +3,7 @@ import { SwitchboardError } from "@switchboard/common";
 import { Cron } from "croner";
 import { parse } from "yaml";
 import { z } from "zod";
+import { unescapedTags } from "./prompt.js";
 
 /** The vendors whose deliveries this service verifies, each as the vendor signs (verify.ts). */
 export const PROVIDERS = ["alertmanager", "github", "pagerduty", "generic_hmac"] as const;
@@ -112,6 +113,11 @@ export function loadTasks(
   const tasks = new Map<string, TaskDefinition>();
   for (const task of parsed.data.tasks) {
     if (tasks.has(task.id)) throw fail(`task id "${task.id}" is used twice; each names its own webhook URL.`);
+    const bare = unescapedTags(task.prompt);
+    if (bare.length > 0)
+      throw fail(
+        `task "${task.id}": the prompt puts ${bare.join(", ")} in unescaped ({{{…}}} or {{&…}}), which would let a payload's text pass as instructions; write {{${bare[0]}}}, which quotes it.`,
+      );
     tasks.set(task.id, {
       id: task.id,
       name: task.name,

@@ -4,12 +4,32 @@ import Mustache from "mustache";
 /** The most of a payload the agent is shown: an alert group or an event, not an attachment. */
 const PAYLOAD_LIMIT = 16_000;
 
+type Token = [string, string, number, number, Token[]?, ...unknown[]];
+
+/**
+ * The template's unescaped tags (`{{{x}}}`, `{{& x}}`): they would put a payload's text in bare, so a
+ * prompt template may have none (config.ts refuses one at start; `fill` refuses it too).
+ */
+export function unescapedTags(template: string): string[] {
+  const found: string[] = [];
+  const walk = (tokens: Token[]) => {
+    for (const token of tokens) {
+      if (token[0] === "&") found.push(token[1]);
+      if (Array.isArray(token[4])) walk(token[4]);
+    }
+  };
+  walk(Mustache.parse(template) as Token[]);
+  return found;
+}
+
 /**
  * Each value the template pulls from the payload goes in as a JSON string literal: quoted, its newlines
  * and quotes escaped, so hostile text cannot end a sentence of the operator's and start its own.
  * Mustache is logic-less: a template can only look values up, never run anything.
  */
 function fill(template: string, payload: unknown): string {
+  const bare = unescapedTags(template);
+  if (bare.length > 0) throw new Error(`The prompt template puts ${bare.join(", ")} in unescaped.`);
   return Mustache.render(
     template,
     payload ?? {},
