@@ -75,7 +75,13 @@ export function readPackageJson(dir: string): PackageJson {
 }
 
 /** The tools people run next to the fleet (`npm start`, `pnpm chat`, the web chat, the Slack relay): their settings are documented too. */
-const USER_TOOLS = ["@switchboard/fleet", "@switchboard/cli", "@switchboard/web", "@switchboard/slack-bot"];
+const USER_TOOLS = [
+  "@switchboard/fleet",
+  "@switchboard/cli",
+  "@switchboard/web",
+  "@switchboard/slack-bot",
+  "@switchboard/triggers",
+];
 
 /**
  * The folders of every workspace package an agent runs with: each agents/* package and, through
