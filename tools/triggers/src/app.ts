@@ -156,6 +156,19 @@ export async function startTriggers(
     });
   });
 
+  // Express's own error page shows the stack; a sender gets the reason in a line, and a 5xx (MongoDB
+  // down, say) tells it to retry, which the dedupe makes safe.
+  http.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      res
+        .status(status)
+        .json({ error: status === 413 ? `The body is larger than ${BODY_LIMIT}.` : "Bad request." });
+      return;
+    }
+    logger.error({ err: error }, "A delivery could not be taken");
+    res.status(503).json({ error: "The delivery could not be taken now; send it again." });
+  });
   const server = createServer(http);
   const port = await listenHttp(server, settings.port, settings.host);
   const host = settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host;

@@ -325,6 +325,12 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
         .status,
     ).toBe(401);
 
+    // An unknown task, and a body past the limit, are refused in a line (no error page, no stack).
+    expect((await post(receivers[0] as AgentProcess, "no-such-task", body, bearer)).status).toBe(404);
+    const huge = await post(receivers[0] as AgentProcess, "crashloops", "x".repeat(1_100_000), bearer);
+    expect(huge.status).toBe(413);
+    expect(await huge.text()).toBe(JSON.stringify({ error: "The body is larger than 1mb." }));
+
     expect((await runsOf("crashloops")).length).toBe(before.runs);
     expect(await runsOf("github")).toHaveLength(0);
     expect(await runsOf("pagerduty")).toHaveLength(0);
