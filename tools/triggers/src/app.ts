@@ -8,6 +8,7 @@ import { Destinations } from "./destinations.js";
 import type { TriggersSettings } from "./env.js";
 import { Runner } from "./runner.js";
 import { armSchedules } from "./schedules.js";
+import { ServiceToken } from "./service-token.js";
 import { Refusal, verifyDelivery } from "./verify.js";
 
 export interface TriggersService {
@@ -46,6 +47,7 @@ export async function startTriggers(
     timeoutMs: settings.runTimeoutMs,
     deliveries,
     destinations,
+    token: settings.identity ? new ServiceToken(settings.identity) : undefined,
     logger,
   });
   const running = new Set<Promise<void>>();

@@ -1,5 +1,6 @@
 import { parseEnv, SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
+import type { ServiceClient } from "./service-token.js";
 
 /** The receiver's HTTP port: CAIPE's autonomous-agents service's. */
 export const TRIGGERS_PORT = 8002;
@@ -30,6 +31,13 @@ const TriggersEnv = z.object({
   MONGODB_URI: z.string().optional(),
   LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: z.string().optional(),
   AUTH_MODE: z.enum(["none", "jwt"]).default("none"),
+  /** CAIPE's: the service's own client (client-credentials grant) when AUTH_MODE=jwt. */
+  DYNAMIC_AGENTS_OAUTH2_TOKEN_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DYNAMIC_AGENTS_OAUTH2_CLIENT_ID: z.string().min(1).optional(),
+  DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET: z.string().min(1).optional(),
+  DYNAMIC_AGENTS_OAUTH2_SCOPE: z.string().min(1).optional(),
+  /** The agents' audience: asked for as the token's resource. */
+  AUTH_AUDIENCE: z.string().min(1).optional(),
   /** The bot token the Slack relay uses (CAIPE's name): answers are posted as the same bot. */
   SLACK_INTEGRATION_BOT_TOKEN: z.string().startsWith("xoxb-", "must be a bot token (xoxb-…)").optional(),
   SLACK_API_URL: z.url({ protocol: /^https?$/ }).default("https://slack.com/api/"),
@@ -47,15 +55,30 @@ export interface TriggersSettings {
   supervisorUrl: string;
   mongo: { uri: string; dbName: string | undefined };
   slack: { botToken: string; apiUrl: string } | undefined;
+  /** AUTH_MODE=jwt: the service's own client; none: runs act as the local principal. */
+  identity: ServiceClient | undefined;
 }
 
 export function readTriggersSettings(env: NodeJS.ProcessEnv): TriggersSettings {
   const e = parseEnv(TriggersEnv, env, { code: "triggers.config", what: "trigger settings" });
   const fail = (message: string) => new SwitchboardError("triggers.config", "user", message);
-  if (e.AUTH_MODE === "jwt")
-    throw fail(
-      "AUTH_MODE=jwt: triggered runs need a service identity the agents accept (a client-credentials token), which this service cannot get yet; run it with AUTH_MODE=none, or leave it off.",
-    );
+  let identity: ServiceClient | undefined;
+  if (e.AUTH_MODE === "jwt") {
+    const tokenUrl = e.DYNAMIC_AGENTS_OAUTH2_TOKEN_URL;
+    const clientId = e.DYNAMIC_AGENTS_OAUTH2_CLIENT_ID;
+    const clientSecret = e.DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET;
+    if (!tokenUrl || !clientId || !clientSecret)
+      throw fail(
+        "AUTH_MODE=jwt: triggered runs act as the service's own principal, so set DYNAMIC_AGENTS_OAUTH2_TOKEN_URL, DYNAMIC_AGENTS_OAUTH2_CLIENT_ID and DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET (a confidential client allowed the client-credentials grant at your IdP).",
+      );
+    identity = {
+      tokenUrl,
+      clientId,
+      clientSecret,
+      scope: e.DYNAMIC_AGENTS_OAUTH2_SCOPE,
+      resource: e.AUTH_AUDIENCE,
+    };
+  }
   const uri = e.LANGGRAPH_CHECKPOINT_MONGODB_URI ?? e.MONGODB_URI;
   if (!uri)
     throw fail(
@@ -75,5 +98,6 @@ export function readTriggersSettings(env: NodeJS.ProcessEnv): TriggersSettings {
     slack: e.SLACK_INTEGRATION_BOT_TOKEN
       ? { botToken: e.SLACK_INTEGRATION_BOT_TOKEN, apiUrl: e.SLACK_API_URL }
       : undefined,
+    identity,
   };
 }

@@ -9,9 +9,10 @@ try {
   const settings = readTriggersSettings(process.env);
   const service = await startTriggers(settings, process.env, logger);
   logger.info({ url: service.url, supervisor: settings.supervisorUrl }, "Trigger receiver ready");
-  logger.warn(
-    "AUTH_MODE=none: triggered runs act as the one local principal; a service identity for AUTH_MODE=jwt is not built yet",
-  );
+  if (!settings.identity)
+    logger.warn(
+      "AUTH_MODE=none: triggered runs act as the one local principal; set AUTH_MODE=jwt with DYNAMIC_AGENTS_OAUTH2_* so they act as this service's own principal",
+    );
   announceReady({ agent: "triggers", port: service.port, url: service.url });
   const stop = async () => {
     await service.stop();

@@ -4,6 +4,7 @@ import type { TaskDefinition } from "./config.js";
 import type { Deliveries } from "./deliveries.js";
 import type { Delivery, Destinations } from "./destinations.js";
 import { promptFor, titleFor } from "./prompt.js";
+import type { ServiceToken } from "./service-token.js";
 
 const SOURCES = {
   alertmanager: "Prometheus Alertmanager",
@@ -27,6 +28,8 @@ export class Runner {
       timeoutMs: number;
       deliveries: Deliveries;
       destinations: Destinations;
+      /** The service's token (AUTH_MODE=jwt); none: the agents take the local principal. */
+      token: ServiceToken | undefined;
       logger: Logger;
     },
   ) {}
@@ -90,7 +93,9 @@ export class Runner {
   ): Promise<{ status: "success" | "failed" | "input-required"; text: string }> {
     try {
       const agent = await this.connect(task.agentUrl ?? this.deps.supervisorUrl);
+      const token = await this.deps.token?.get();
       const result = await agent.send({
+        ...(token ? { token } : {}),
         text: promptFor(task.prompt, payload, sourceOf(task)),
         metadata: { trigger: { task_id: task.id, run_id: runId, trigger: task.trigger.kind } },
         signal: AbortSignal.timeout(task.timeoutMs ?? this.deps.timeoutMs),

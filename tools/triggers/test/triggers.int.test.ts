@@ -426,8 +426,15 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     const run = await finished("held", run_id);
     expect(run.status).toBe("failed");
     expect(run.error).toMatch(/receiver stopped .* not run again/);
-    const thread = slack.workspace.thread("C0HELD", run.thread?.ts as string);
-    expect(thread.at(-1)?.text).toMatch(/^The run failed: Its receiver stopped/);
+    // The sweeper marks the run first, then says so in its thread.
+    for (;;) {
+      const last = slack.workspace.thread("C0HELD", run.thread?.ts as string).at(-1);
+      if (last?.threadTs) {
+        expect(last.text).toMatch(/^The run failed: Its receiver stopped/);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     held.release();
     // The sender's retry is the same delivery: answered with the lost run, not run again.
     const retry = await post(receivers[0] as AgentProcess, "held", body, headers);
