@@ -6,6 +6,7 @@ import { loadTasks, type TaskDefinition } from "./config.js";
 import { Deliveries } from "./deliveries.js";
 import { Destinations } from "./destinations.js";
 import type { TriggersSettings } from "./env.js";
+import { createTriggerMetrics } from "./metrics.js";
 import { Runner } from "./runner.js";
 import { armSchedules } from "./schedules.js";
 import { ServiceToken } from "./service-token.js";
@@ -50,14 +51,24 @@ export async function startTriggers(
     token: settings.identity ? new ServiceToken(settings.identity) : undefined,
     logger,
   });
+  const metrics = createTriggerMetrics();
   const running = new Set<Promise<void>>();
   const start = (task: TaskDefinition, runId: string, payload: unknown) => {
+    const began = performance.now();
+    metrics.running.inc();
     const run = runner
       .run(task, runId, payload)
+      .then((status) => {
+        metrics.runs.inc({ task: task.id, status });
+        metrics.duration.observe({ task: task.id, status }, (performance.now() - began) / 1000);
+      })
       .catch((error: unknown) =>
         logger.error({ err: error, task: task.id }, "A triggered run could not be recorded"),
       )
-      .finally(() => running.delete(run));
+      .finally(() => {
+        metrics.running.dec();
+        running.delete(run);
+      });
     running.add(run);
   };
   // Every replica looks for runs whose replica died, and the first to take one reports it where it goes.
@@ -94,6 +105,7 @@ export async function startTriggers(
     tasks.values(),
     async (task, tick) => {
       const claim = await deliveries.claim(task.id, `tick:${tick.payload.tick}`);
+      metrics.deliveries.inc({ task: task.id, outcome: claim.fresh ? "accepted" : "duplicate" });
       if (claim.fresh) start(task, claim.runId, tick.payload);
     },
     logger,
@@ -123,14 +135,17 @@ export async function startTriggers(
       } catch (error) {
         if (!(error instanceof Refusal)) throw error;
         logger.warn({ task: task.id, reason: error.message }, "Delivery refused");
+        metrics.deliveries.inc({ task: task.id, outcome: "refused" });
         res.status(error.status).json({ error: error.message });
         return;
       }
       if (verified.kind === "ping") {
+        metrics.deliveries.inc({ task: task.id, outcome: "ping" });
         res.status(200).json({ status: "pong" });
         return;
       }
       const claim = await deliveries.claim(task.id, verified.deliveryId);
+      metrics.deliveries.inc({ task: task.id, outcome: claim.fresh ? "accepted" : "duplicate" });
       if (!claim.fresh) {
         res.status(200).json({ status: "duplicate", run_id: claim.runId, run_status: claim.status });
         return;
@@ -139,6 +154,9 @@ export async function startTriggers(
       start(task, claim.runId, verified.payload);
     },
   );
+  http.get("/metrics", async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
   http.get("/api/v1/tasks/:taskId/runs", async (req, res) => {
     if (!tasks.has(req.params.taskId)) {
       res.status(404).json({ error: "No such task." });

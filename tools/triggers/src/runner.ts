@@ -18,6 +18,8 @@ function sourceOf(task: TaskDefinition): string {
   return task.trigger.kind === "cron" ? "schedule" : SOURCES[task.trigger.provider];
 }
 
+export type RunEnd = "success" | "failed" | "input-required";
+
 /** Runs a claimed delivery: the task's agent over A2A, its answer to each destination, the outcome recorded. */
 export class Runner {
   private readonly connections = new Map<string, Promise<AgentConnection>>();
@@ -48,7 +50,8 @@ export class Runner {
     return connection;
   }
 
-  async run(task: TaskDefinition, runId: string, payload: unknown): Promise<void> {
+  /** Runs it to its end; resolves with how it ended. */
+  async run(task: TaskDefinition, runId: string, payload: unknown): Promise<RunEnd> {
     const { deliveries, logger } = this.deps;
     const log = logger.child({ task: task.id, run: runId });
     // Held while it runs: a replica that dies stops renewing, and another reports the run lost.
@@ -80,6 +83,7 @@ export class Runner {
           .catch((error: unknown) => log.warn({ err: error }, "An answer could not be delivered"));
       }
       await deliveries.finish(runId, status, status === "failed" ? text.slice(0, 1_000) : undefined);
+      return status;
     } finally {
       clearInterval(renewal);
     }
@@ -90,7 +94,7 @@ export class Runner {
     task: TaskDefinition,
     runId: string,
     payload: unknown,
-  ): Promise<{ status: "success" | "failed" | "input-required"; text: string }> {
+  ): Promise<{ status: RunEnd; text: string }> {
     try {
       const agent = await this.connect(task.agentUrl ?? this.deps.supervisorUrl);
       const token = await this.deps.token?.get();

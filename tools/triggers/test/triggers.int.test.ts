@@ -331,6 +331,11 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     expect(huge.status).toBe(413);
     expect(await huge.text()).toBe(JSON.stringify({ error: "The body is larger than 1mb." }));
 
+    // Each refusal is counted, by task, on the replica that refused it.
+    const metrics = await (await fetch(`${receivers[0]?.url}/metrics`)).text();
+    expect(metrics).toContain('switchboard_trigger_deliveries_total{task="crashloops",outcome="refused"} 2');
+    expect(metrics).toMatch(/switchboard_trigger_runs_total\{task="crashloops",status="success"\} \d/);
+
     expect((await runsOf("crashloops")).length).toBe(before.runs);
     expect(await runsOf("github")).toHaveLength(0);
     expect(await runsOf("pagerduty")).toHaveLength(0);
