@@ -194,7 +194,14 @@ describe("the vendors' real descriptions", () => {
           const url = new URL(path.replace(/\{[^}]+\}/g, "p1"), "http://127.0.0.1");
           const route = match(method.toUpperCase(), url, {});
           if (!route) continue;
-          const ctx = { params: route.params, query: url.searchParams, headers: {}, body: undefined };
+          const ctx = {
+            method: method.toUpperCase(),
+            path: url.pathname,
+            params: route.params,
+            query: url.searchParams,
+            headers: {},
+            body: undefined,
+          };
           const result = await route.handler(ctx);
           try {
             route.checkAnswer?.(result);

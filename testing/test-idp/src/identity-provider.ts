@@ -19,6 +19,11 @@ export interface IdentityProviderOptions {
   users?: Record<string, TestUser>;
   /** The claim access tokens carry groups in (default `groups`). */
   groupClaim?: string;
+  /**
+   * Confidential clients that get tokens for themselves (the client-credentials grant, authenticated
+   * with client_secret_basic): a service's own principal, its `sub` the client id.
+   */
+  serviceClients?: { clientId: string; clientSecret: string }[];
 }
 
 export interface IdentityProvider {
@@ -33,6 +38,8 @@ export interface IdentityProvider {
   scope: string;
   /** The redirect URI programmatic sign-ins use. */
   redirectUri: string;
+  /** Where a service client asks for its token. */
+  tokenUrl: string;
   close(): Promise<void>;
 }
 
@@ -67,6 +74,14 @@ export async function startIdentityProvider(
         redirect_uris: [redirectUri, `${webOrigin}/slack/link/callback`],
         post_logout_redirect_uris: [`${webOrigin}/`],
       },
+      ...(options.serviceClients ?? []).map(({ clientId: id, clientSecret }) => ({
+        client_id: id,
+        client_secret: clientSecret,
+        token_endpoint_auth_method: "client_secret_basic" as const,
+        grant_types: ["client_credentials"],
+        response_types: [],
+        redirect_uris: [],
+      })),
     ],
     jwks: { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "test-key", use: "sig", alg: "RS256" }] },
     cookies: { keys: [randomBytes(32).toString("hex")] },
@@ -95,6 +110,7 @@ export async function startIdentityProvider(
     },
     features: {
       devInteractions: { enabled: true },
+      clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => audience,
@@ -117,6 +133,7 @@ export async function startIdentityProvider(
     audience,
     scope: `openid profile ${resourceScope}`,
     redirectUri,
+    tokenUrl: `${issuer}/token`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

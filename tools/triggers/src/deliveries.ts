@@ -1,0 +1,123 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { type Collection, type Db, MongoServerError } from "mongodb";
+
+/** What became of a delivery's run. */
+export type RunStatus = "running" | "success" | "failed" | "input-required";
+
+/** One delivery of one task, and its run: CAIPE's trigger_instances row. */
+export interface DeliveryRecord {
+  /** `<task id>:<delivery id>`: unique, so a retry or another replica's copy cannot be inserted twice. */
+  _id: string;
+  taskId: string;
+  deliveryId: string;
+  runId: string;
+  status: RunStatus;
+  /** The replica running it (host and process), for the run history and a stuck run's report. */
+  owner: string;
+  receivedAt: Date;
+  /** Until when the owner holds the run: renewed while it runs; past it, the run is reported lost. */
+  leaseUntil: Date;
+  finishedAt?: Date;
+  /** Where the answer went (the Slack thread), once it did. */
+  thread?: { channel: string; ts: string };
+  error?: string;
+  /** When MongoDB drops the record (TRIGGER_INSTANCE_TTL_DAYS after it arrived). */
+  expiresAt: Date;
+}
+
+export type Claim = { fresh: true; runId: string } | { fresh: false; runId: string; status: RunStatus };
+
+/** The deliveries a task has had, in MongoDB: one insert decides which replica runs one. */
+export class Deliveries {
+  private readonly owner = `${hostname()}:${process.pid}`;
+
+  private constructor(
+    private readonly collection: Collection<DeliveryRecord>,
+    private readonly ttlMs: number,
+    /** How long a run's lease lasts without renewal. */
+    readonly leaseMs: number,
+  ) {}
+
+  static async open(db: Db, ttlDays: number, leaseMs: number): Promise<Deliveries> {
+    const collection = db.collection<DeliveryRecord>("trigger_instances");
+    await collection.createIndexes([
+      { key: { expiresAt: 1 }, expireAfterSeconds: 0, name: "expiry" },
+      { key: { taskId: 1, receivedAt: -1 }, name: "by_task" },
+      { key: { status: 1, leaseUntil: 1 }, name: "leases" },
+    ]);
+    return new Deliveries(collection, ttlDays * 86_400_000, leaseMs);
+  }
+
+  /**
+   * Claims a delivery for this replica: the first insert of its key wins; a sender's retry, a replayed
+   * request or another replica's copy finds the key taken and gets the first run's id.
+   */
+  async claim(taskId: string, deliveryId: string): Promise<Claim> {
+    const now = new Date();
+    const record: DeliveryRecord = {
+      _id: `${taskId}:${deliveryId}`,
+      taskId,
+      deliveryId,
+      runId: randomUUID(),
+      status: "running",
+      owner: this.owner,
+      receivedAt: now,
+      leaseUntil: new Date(now.getTime() + this.leaseMs),
+      expiresAt: new Date(now.getTime() + this.ttlMs),
+    };
+    try {
+      await this.collection.insertOne(record);
+      return { fresh: true, runId: record.runId };
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
+      const first = await this.collection.findOne({ _id: record._id });
+      return { fresh: false, runId: first?.runId ?? "unknown", status: first?.status ?? "running" };
+    }
+  }
+
+  /** Keeps this replica's hold on a run it is still running. */
+  async renew(runId: string): Promise<void> {
+    await this.collection.updateOne(
+      { runId, status: "running", owner: this.owner },
+      { $set: { leaseUntil: new Date(Date.now() + this.leaseMs) } },
+    );
+  }
+
+  /**
+   * Takes one run whose replica stopped renewing it (it died mid-run) and marks it failed, with one
+   * conditional update so exactly one replica reports it. It is not run again: its agent may already
+   * have acted, and a second run could do the change twice.
+   */
+  async takeAbandoned(): Promise<DeliveryRecord | null> {
+    return this.collection.findOneAndUpdate(
+      { status: "running", leaseUntil: { $lt: new Date() } },
+      {
+        $set: {
+          status: "failed",
+          finishedAt: new Date(),
+          error:
+            "Its receiver stopped before the run finished; it was not run again, so nothing was done twice.",
+        },
+      },
+      { returnDocument: "after" },
+    );
+  }
+
+  async threadOf(runId: string, thread: { channel: string; ts: string }): Promise<void> {
+    await this.collection.updateOne({ runId }, { $set: { thread } });
+  }
+
+  async finish(runId: string, status: Exclude<RunStatus, "running">, error?: string): Promise<void> {
+    // Only a run still held: one already reported lost stays reported.
+    await this.collection.updateOne(
+      { runId, status: "running" },
+      { $set: { status, finishedAt: new Date(), ...(error ? { error } : {}) } },
+    );
+  }
+
+  /** A task's newest runs, for the run history. */
+  recent(taskId: string, limit = 50): Promise<DeliveryRecord[]> {
+    return this.collection.find({ taskId }).sort({ receivedAt: -1 }).limit(limit).toArray();
+  }
+}

@@ -1,0 +1,103 @@
+import { parseEnv, SwitchboardError } from "@switchboard/common";
+import { z } from "zod";
+import type { ServiceClient } from "./service-token.js";
+
+/** The receiver's HTTP port: CAIPE's autonomous-agents service's. */
+export const TRIGGERS_PORT = 3004;
+
+const TriggersEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(TRIGGERS_PORT),
+  HOST: z.string().default("0.0.0.0"),
+  /** The tasks: which trigger starts which agent with which prompt, and where the answer goes. */
+  TRIGGERS_CONFIG_FILE: z.string().min(1),
+  /** CAIPE's fallback secret for a webhook task that names none of its own. */
+  WEBHOOK_SECRET: z.string().optional(),
+  /**
+   * CAIPE's replay window. CAIPE defaults to 0 (off); here a generic delivery always carries a
+   * timestamp, and one older (or further ahead) than this is refused: 300 s, as Slack's and Stripe's.
+   */
+  WEBHOOK_REPLAY_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** CAIPE's: how long a delivery's record (its dedupe key and run) is kept. */
+  TRIGGER_INSTANCE_TTL_DAYS: z.coerce.number().int().min(1).default(7),
+  /** CAIPE's per-run limit on the agent's silence. */
+  DYNAMIC_AGENTS_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+  /**
+   * How long a run is held without renewal: a receiver that dies mid-run is noticed this long after,
+   * and its run reported failed where it goes (never run twice).
+   */
+  TRIGGER_RUN_LEASE_SECONDS: z.coerce.number().positive().default(60),
+  CAIPE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8000"),
+  LANGGRAPH_CHECKPOINT_MONGODB_URI: z.string().optional(),
+  MONGODB_URI: z.string().optional(),
+  LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: z.string().optional(),
+  AUTH_MODE: z.enum(["none", "jwt"]).default("none"),
+  /** CAIPE's: the service's own client (client-credentials grant) when AUTH_MODE=jwt. */
+  DYNAMIC_AGENTS_OAUTH2_TOKEN_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DYNAMIC_AGENTS_OAUTH2_CLIENT_ID: z.string().min(1).optional(),
+  DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET: z.string().min(1).optional(),
+  DYNAMIC_AGENTS_OAUTH2_SCOPE: z.string().min(1).optional(),
+  /** The agents' audience: asked for as the token's resource. */
+  AUTH_AUDIENCE: z.string().min(1).optional(),
+  /** The bot token the Slack relay uses (CAIPE's name): answers are posted as the same bot. */
+  SLACK_INTEGRATION_BOT_TOKEN: z.string().startsWith("xoxb-", "must be a bot token (xoxb-…)").optional(),
+  SLACK_API_URL: z.url({ protocol: /^https?$/ }).default("https://slack.com/api/"),
+});
+
+export interface TriggersSettings {
+  port: number;
+  host: string;
+  configFile: string;
+  webhookSecret: string | undefined;
+  replayWindowSeconds: number;
+  instanceTtlDays: number;
+  runTimeoutMs: number;
+  runLeaseMs: number;
+  supervisorUrl: string;
+  mongo: { uri: string; dbName: string | undefined };
+  slack: { botToken: string; apiUrl: string } | undefined;
+  /** AUTH_MODE=jwt: the service's own client; none: runs act as the local principal. */
+  identity: ServiceClient | undefined;
+}
+
+export function readTriggersSettings(env: NodeJS.ProcessEnv): TriggersSettings {
+  const e = parseEnv(TriggersEnv, env, { code: "triggers.config", what: "trigger settings" });
+  const fail = (message: string) => new SwitchboardError("triggers.config", "user", message);
+  let identity: ServiceClient | undefined;
+  if (e.AUTH_MODE === "jwt") {
+    const tokenUrl = e.DYNAMIC_AGENTS_OAUTH2_TOKEN_URL;
+    const clientId = e.DYNAMIC_AGENTS_OAUTH2_CLIENT_ID;
+    const clientSecret = e.DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET;
+    if (!tokenUrl || !clientId || !clientSecret)
+      throw fail(
+        "AUTH_MODE=jwt: triggered runs act as the service's own principal, so set DYNAMIC_AGENTS_OAUTH2_TOKEN_URL, DYNAMIC_AGENTS_OAUTH2_CLIENT_ID and DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET (a confidential client allowed the client-credentials grant at your IdP).",
+      );
+    identity = {
+      tokenUrl,
+      clientId,
+      clientSecret,
+      scope: e.DYNAMIC_AGENTS_OAUTH2_SCOPE,
+      resource: e.AUTH_AUDIENCE,
+    };
+  }
+  const uri = e.LANGGRAPH_CHECKPOINT_MONGODB_URI ?? e.MONGODB_URI;
+  if (!uri)
+    throw fail(
+      "MONGODB_URI (or LANGGRAPH_CHECKPOINT_MONGODB_URI) is needed: deliveries are claimed there so each runs once across replicas.",
+    );
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    configFile: e.TRIGGERS_CONFIG_FILE,
+    webhookSecret: e.WEBHOOK_SECRET?.trim() || undefined,
+    replayWindowSeconds: e.WEBHOOK_REPLAY_WINDOW_SECONDS,
+    instanceTtlDays: e.TRIGGER_INSTANCE_TTL_DAYS,
+    runTimeoutMs: e.DYNAMIC_AGENTS_TIMEOUT_SECONDS * 1000,
+    runLeaseMs: e.TRIGGER_RUN_LEASE_SECONDS * 1000,
+    supervisorUrl: e.CAIPE_URL,
+    mongo: { uri, dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME },
+    slack: e.SLACK_INTEGRATION_BOT_TOKEN
+      ? { botToken: e.SLACK_INTEGRATION_BOT_TOKEN, apiUrl: e.SLACK_API_URL }
+      : undefined,
+    identity,
+  };
+}

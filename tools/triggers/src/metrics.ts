@@ -1,0 +1,37 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/** The receiver's Prometheus metrics, served on GET /metrics. */
+export function createTriggerMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    deliveries: new Counter({
+      name: "switchboard_trigger_deliveries_total",
+      help: "Webhook deliveries and schedule ticks by task and what became of them (accepted, duplicate, refused, ping).",
+      labelNames: ["task", "outcome"] as const,
+      registers,
+    }),
+    runs: new Counter({
+      name: "switchboard_trigger_runs_total",
+      help: "Triggered runs by task and how they ended (success, failed, input-required, lost).",
+      labelNames: ["task", "status"] as const,
+      registers,
+    }),
+    running: new Gauge({
+      name: "switchboard_trigger_runs_running",
+      help: "Runs this replica is running now (its share of the queue).",
+      registers,
+    }),
+    duration: new Histogram({
+      name: "switchboard_trigger_run_seconds",
+      help: "From a run's claim to its end.",
+      labelNames: ["task", "status"] as const,
+      buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+      registers,
+    }),
+  };
+}
+
+export type TriggerMetrics = ReturnType<typeof createTriggerMetrics>;
