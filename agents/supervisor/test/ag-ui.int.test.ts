@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type BaseEvent, EventType, HttpAgent, type Interrupt } from "@ag-ui/client";
+import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
 import { hopKeys } from "@switchboard-testing/test-idp";
@@ -41,11 +44,20 @@ const script = rules(
   say("I only know Jira."),
 );
 
+// Everyone signed in works; "outsiders" may not use the supervisor at all.
+const POLICY = `
+permit(principal, action in [Switchboard::Action::"reach", Switchboard::Action::"read", Switchboard::Action::"change"], resource)
+when { principal.authenticated };
+
+@id("outsiders-no-supervisor")
+forbid(principal in Switchboard::Group::"outsiders", action == Switchboard::Action::"reach", resource == Switchboard::Agent::"supervisor");
+`;
+
 const SECRET = "a-shared-test-secret-of-32-characters!";
 const ISSUER = "switchboard-test";
 
-function tokenFor(subject: string, secret = SECRET): Promise<string> {
-  return new SignJWT({})
+function tokenFor(subject: string, secret = SECRET, groups: string[] = []): Promise<string> {
+  return new SignJWT({ groups })
     .setProtectedHeader({ alg: "HS256" })
     .setIssuer(ISSUER)
     .setIssuedAt()
@@ -67,6 +79,29 @@ async function run(
     },
   });
   return { events, finished: events.findLast((event) => event.type === EventType.RUN_FINISHED) };
+}
+
+/** A run posted by hand (as an attacker would): the HTTP status, and the AG-UI events it streamed. */
+async function post(
+  url: string,
+  body: unknown,
+  authorization?: string,
+): Promise<{ status: number; text: string; events: Array<Record<string, unknown>> }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      ...(authorization ? { authorization } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  const events = text
+    .split("\n")
+    .filter((line) => line.startsWith("data: "))
+    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+  return { status: response.status, text, events };
 }
 
 const ofType = (events: BaseEvent[], type: EventType) => events.filter((event) => event.type === type);
@@ -94,6 +129,8 @@ describe("AG-UI on the supervisor (the official client, a real subagent)", () =>
   const issuesNamed = (summary: string) => jira.issues.filter((issue) => issue.summary === summary);
 
   beforeAll(async () => {
+    const policyFile = join(scratchDir("ag-ui"), "policies.cedar");
+    writeFileSync(policyFile, POLICY);
     let jiraPort: number;
     let supervisorPort: number;
     [llm, jira, jiraPort, supervisorPort] = await Promise.all([
@@ -110,6 +147,7 @@ describe("AG-UI on the supervisor (the official client, a real subagent)", () =>
       AUTH_ISSUER: ISSUER,
       AUTH_AUDIENCE: "switchboard",
       ...hopKeys(),
+      AUTHZ_POLICY_FILE: policyFile,
     };
     processes.push(
       await startAgent("jira", jiraPort, {
@@ -265,13 +303,19 @@ describe("AG-UI on the supervisor (the official client, a real subagent)", () =>
     expect(interrupt?.reason).toBe("confirmation");
 
     // Mallory approving Alice's interrupt on Alice's threadId: Alice's task is not hers to answer.
-    const forgedResume = await run(client(threadId, mallory), {
-      resume: [
-        { interruptId: interrupt?.id as string, status: "resolved", payload: { decision: "approve" } },
-      ],
-    }).catch((error: unknown) => ({ error }));
+    const forgedResume = await post(
+      endpoint,
+      {
+        threadId,
+        runId: randomUUID(),
+        messages: [],
+        resume: [{ interruptId: interrupt?.id, status: "resolved", payload: { decision: "approve" } }],
+      },
+      mallory,
+    );
+    expect(forgedResume.events.map(({ type }) => type)).toEqual(["RUN_STARTED", "RUN_ERROR"]);
+    expect(forgedResume.events[1]?.message).toMatch(/not found/i);
     expect(issuesNamed("alice's secret change")).toHaveLength(0);
-    if ("events" in forgedResume) expect(outcomeOf(forgedResume.finished)?.type).not.toBe("success");
 
     // The same threadId is Mallory's own conversation: nothing of Alice's is in it.
     const reading = await say_(client(threadId, mallory), "jira: what did I ask before?");
@@ -285,5 +329,63 @@ describe("AG-UI on the supervisor (the official client, a real subagent)", () =>
     });
     expect(outcomeOf(approved.finished)).toEqual({ type: "success" });
     expect(issuesNamed("alice's secret change")).toHaveLength(1);
+  });
+
+  it("decides a run as a turn: a user the policy keeps from the supervisor gets the run's error, naming why", async () => {
+    const oscar = `Bearer ${await tokenFor("oscar@example.com", SECRET, ["outsiders"])}`;
+    const refused = await post(
+      endpoint,
+      {
+        threadId: `ag-ui-${randomUUID()}`,
+        runId: randomUUID(),
+        messages: [{ id: "m1", role: "user", content: "jira: create a bug in OPS: an outsider's change" }],
+      },
+      oscar,
+    );
+    expect(refused.status).toBe(200);
+    const error = refused.events.find(({ type }) => type === "RUN_ERROR");
+    expect(error?.message).toContain("may not use the supervisor agent");
+    expect(refused.events.some(({ type }) => type === "RUN_FINISHED")).toBe(false);
+    expect(issuesNamed("an outsider's change")).toHaveLength(0);
+  });
+
+  it("refuses input it cannot run with a 400 that names the problem, before anything is stored", async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ messages: [] }, /Invalid AG-UI run: not a RunAgentInput: threadId/],
+      [
+        { threadId: "t\u0000", runId: "r", messages: [{ id: "m", role: "user", content: "hi" }] },
+        /threadId must not contain control characters/,
+      ],
+      [
+        { threadId: "t", runId: "r", messages: [{ id: "m", role: "assistant", content: "hi" }] },
+        /no user message/,
+      ],
+      [
+        {
+          threadId: "t",
+          runId: "r",
+          messages: [],
+          resume: [{ interruptId: "x", status: "resolved", payload: { yes: 1 } }],
+        },
+        /resume\[\]\.payload must say/,
+      ],
+      [
+        {
+          threadId: "t",
+          runId: "r",
+          messages: [],
+          resume: [
+            { interruptId: "x", status: "resolved", payload: { decision: "approve" } },
+            { interruptId: "x", status: "cancelled" },
+          ],
+        },
+        /answers the same question two ways/,
+      ],
+    ];
+    for (const [body, problem] of cases) {
+      const answer = await post(endpoint, body, alice);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.text).toMatch(problem);
+    }
   });
 });
