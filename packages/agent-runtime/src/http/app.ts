@@ -4,6 +4,7 @@ import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "@switchboard/common";
 import express, { type ErrorRequestHandler } from "express";
+import { AG_UI_PATH, agUiRun } from "../ag-ui/route.js";
 import type { AuditTrail } from "../audit/audit-trail.js";
 import { type AuthSettings, bearerGuard, callerOf } from "../auth/bearer.js";
 import type { Access } from "../authz/access.js";
@@ -118,6 +119,16 @@ export function createAgentApp(deps: AgentAppDeps): express.Express {
     checkParams("rest", deps.allowPrivateWebhooks, a2aRequests),
     sseHeartbeat(),
     restHandler({ requestHandler, userBuilder, legacyCompat }),
+  );
+
+  // AG-UI (CopilotKit's protocol): a run is an A2A message on the same handler, as the same caller.
+  app.post(
+    AG_UI_PATH,
+    bearerGuard(deps.auth, "rest"),
+    parseJson,
+    restBodyErrors(deps.maxBodyBytes),
+    sseHeartbeat(),
+    agUiRun({ agent: deps.agent, requestHandler, logger: deps.logger }),
   );
 
   // A caller's routes: a verified token, then the reach decision (as a turn's).
