@@ -1,4 +1,6 @@
 export type { User } from "@a2a-js/sdk/server";
+// Agents' entries (and generated ones) start through the runtime; the rule itself is common's.
+export { runProcess } from "@switchboard/common";
 export { callerOf } from "./auth/bearer.js";
 export { AuthenticatedCaller, approverOf, threadIdFor, tokenOf } from "./auth/caller.js";
 export { HOP_LIFETIME_SECONDS, HopTokenIssuer, hopAudience } from "./auth/hop-token.js";
@@ -48,7 +50,6 @@ export {
   publicOnlyLookup,
 } from "./network/network-guard.js";
 export { type Undici, undici } from "./network/undici.js";
-export { runProcess } from "./run-process.js";
 export { type RunningAgent, runAgent, type ServeOptions, serveAgent } from "./serve.js";
 export { type CallSpan, tracedCall } from "./telemetry/call-span.js";
 export type { AgentMetrics } from "./telemetry/metrics.js";

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { createLogger, isSwitchboardError, listenHttp } from "@switchboard/common";
+import { createLogger, isSwitchboardError, listenHttp, runProcess } from "@switchboard/common";
 import { announceReady, packageDirOwning, readAgentPackage } from "@switchboard/contract";
 import { detectAgentName } from "@switchboard/utils";
 import { readAuthSettings } from "./auth/bearer.js";
@@ -8,7 +8,6 @@ import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
 import type { GrpcListener } from "./grpc/listener.js";
 import { type AgentMount, buildAgent, type ServeOptions } from "./mount.js";
-import { runProcess } from "./run-process.js";
 
 export type { ServeOptions } from "./mount.js";
 
@@ -129,7 +128,7 @@ function declaredPort(): number | undefined {
   return dir ? readAgentPackage(dir).port : undefined;
 }
 
-/** An agent's process: served until SIGTERM or SIGINT, then drained (run-process.ts). */
+/** An agent's process: served until SIGTERM or SIGINT, then drained (runProcess, in @switchboard/common). */
 export function runAgent(definition: AgentDefinition): Promise<void> {
   return runProcess(definition.name, `${definition.name} agent`, (logger) =>
     serveAgent(definition, { logger }),

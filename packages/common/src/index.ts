@@ -28,6 +28,7 @@ export {
   SECRET_LOG_PATHS,
   SECRET_MASK,
 } from "./redact.js";
+export { runProcess } from "./run-process.js";
 export { sleep } from "./sleep.js";
 export {
   GEMINI_SCHEMA_KEYWORDS,

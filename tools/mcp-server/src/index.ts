@@ -1,10 +1,9 @@
-import { createLogger, isSwitchboardError } from "@switchboard/common";
+import { runProcess } from "@switchboard/common";
 import { announceReady } from "@switchboard/contract";
 import { startMcpServer } from "./app.js";
 import { readMcpServerSettings } from "./env.js";
 
-const logger = createLogger({ base: { agent: "mcp-server" } });
-try {
+await runProcess("mcp-server", "MCP server", async (logger) => {
   const settings = readMcpServerSettings(process.env);
   if (settings.auth.mode === "jwt") for (const warning of settings.auth.warnings) logger.warn(warning);
   const server = await startMcpServer(settings, logger);
@@ -18,14 +17,5 @@ try {
     );
   }
   announceReady({ agent: "mcp-server", port: server.port, url: server.url });
-  const stop = async () => {
-    await server.stop();
-    process.exit(0);
-  };
-  process.once("SIGTERM", () => void stop());
-  process.once("SIGINT", () => void stop());
-} catch (error) {
-  const message = isSwitchboardError(error) ? error.message : String(error);
-  logger.fatal({ err: isSwitchboardError(error) ? undefined : error }, `MCP server cannot start: ${message}`);
-  process.exit(1);
-}
+  return { drain: () => server.stop() };
+});

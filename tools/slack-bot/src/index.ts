@@ -1,11 +1,10 @@
-import { createLogger, isSwitchboardError } from "@switchboard/common";
+import { runProcess } from "@switchboard/common";
 import { announceReady } from "@switchboard/contract";
 import { startSlackBot } from "./app.js";
 import { readSlackBotSettings } from "./env.js";
 import { startTracing, tracingEnabled } from "./telemetry/tracing.js";
 
-const logger = createLogger({ base: { agent: "slack-bot" } });
-try {
+await runProcess("slack-bot", "Slack bot", async (logger) => {
   const settings = readSlackBotSettings(process.env);
   const tracing = tracingEnabled(process.env)
     ? await startTracing(process.env.OTEL_SERVICE_NAME?.trim() || "switchboard-slack-bot")
@@ -26,15 +25,10 @@ try {
     );
   }
   announceReady({ agent: "slack-bot", port: bot.port, url: bot.url });
-  const stop = async () => {
-    await bot.stop();
-    await tracing?.shutdown();
-    process.exit(0);
+  return {
+    drain: async () => {
+      await bot.stop();
+      await tracing?.shutdown();
+    },
   };
-  process.once("SIGTERM", () => void stop());
-  process.once("SIGINT", () => void stop());
-} catch (error) {
-  const message = isSwitchboardError(error) ? error.message : String(error);
-  logger.fatal({ err: isSwitchboardError(error) ? undefined : error }, `Slack bot cannot start: ${message}`);
-  process.exit(1);
-}
+});

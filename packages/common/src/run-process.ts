@@ -1,8 +1,10 @@
-import { createLogger, isSwitchboardError, type Logger } from "@switchboard/common";
+import { isSwitchboardError } from "./errors.js";
+import { createLogger, type Logger } from "./logger.js";
 
 /**
- * The whole life of a serving process (an agent, a host of agents): start, drain cleanly on
- * SIGTERM/SIGINT, and on a start-up failure print one clear line naming `what` and exit non-zero.
+ * The whole life of a serving process (an agent, a host of agents, a relay or receiver beside the
+ * fleet): start, drain cleanly on SIGTERM/SIGINT, and on a start-up failure print one clear line
+ * naming `what` and exit non-zero.
  */
 export async function runProcess(
   name: string,
