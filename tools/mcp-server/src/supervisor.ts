@@ -1,4 +1,4 @@
-import { type AgentConnection, connectAgent, type SendInput, type TurnEvent } from "@switchboard/a2a-client";
+import { AgentLink, type SendInput, type TurnEvent } from "@switchboard/a2a-client";
 import { type Logger, SwitchboardError } from "@switchboard/common";
 
 /**
@@ -7,17 +7,19 @@ import { type Logger, SwitchboardError } from "@switchboard/common";
  * conversations. Every call carries the user's own token, so every decision there is the user's.
  */
 export class Supervisor {
-  private connection: Promise<AgentConnection> | undefined;
+  private readonly link: AgentLink;
 
   constructor(
     readonly url: string,
-    private readonly timeoutMs: number,
-    private readonly logger: Logger,
-  ) {}
+    timeoutMs: number,
+    logger: Logger,
+  ) {
+    this.link = new AgentLink(url, timeoutMs, logger);
+  }
 
   /** One turn's events, as the user whose token it is. */
   async *turn(input: SendInput): AsyncGenerator<TurnEvent> {
-    yield* (await this.connect()).stream(input);
+    yield* (await this.link.connect()).stream(input);
   }
 
   /** GET a caller route (`/subagents`, `/conversations/<id>`) as the user; the supervisor's own refusal is its message. */
@@ -48,22 +50,7 @@ export class Supervisor {
   }
 
   /** Whether the supervisor serves its card now (for /ready). */
-  async reachable(): Promise<boolean> {
-    const answer = await fetch(`${this.url}/.well-known/agent-card.json`, {
-      signal: AbortSignal.timeout(3_000),
-    }).catch(() => undefined);
-    return answer?.ok ?? false;
-  }
-
-  private connect(): Promise<AgentConnection> {
-    this.connection ??= connectAgent(this.url, {
-      timeoutMs: this.timeoutMs,
-      cardRetries: 1,
-      logger: this.logger,
-    }).catch((error: unknown) => {
-      this.connection = undefined;
-      throw error;
-    });
-    return this.connection;
+  reachable(): Promise<boolean> {
+    return this.link.reachable();
   }
 }

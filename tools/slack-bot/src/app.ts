@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { App, ExpressReceiver, LogLevel, type Logger as SlackLogger, SocketModeReceiver } from "@slack/bolt";
+import { AgentLink } from "@switchboard/a2a-client";
 import { readSealingKey } from "@switchboard/agent-runtime/sealing";
 import { type Logger, listenHttp } from "@switchboard/common";
 import express from "express";
@@ -12,7 +13,6 @@ import { OidcClient } from "./identity/oidc.js";
 import { anonymousIdentities, type Identities } from "./relay/identities.js";
 import { Relay } from "./relay/relay.js";
 import { relayCollections } from "./relay/store.js";
-import { SupervisorLink } from "./relay/supervisor.js";
 import { askToConfirmLink, registerLinkConfirmation } from "./slack/link-confirmation.js";
 import { registerSlackListeners } from "./slack/listeners.js";
 import { SlackPlatform } from "./slack/slack-platform.js";
@@ -39,7 +39,7 @@ export async function startSlackBot(settings: SlackBotSettings, logger: Logger):
   const db = mongo.db(settings.mongo.dbName);
   const collections = await relayCollections(db);
   const metrics = createRelayMetrics();
-  const supervisor = new SupervisorLink(
+  const supervisor = new AgentLink(
     settings.supervisorUrl,
     settings.turnTimeoutMs,
     logger.child({ component: "a2a-client" }),

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { AgentLink } from "@switchboard/a2a-client";
 import { HttpStatusError } from "@switchboard/agent-runtime";
 import { type Logger, listenHttp, SwitchboardError } from "@switchboard/common";
 import {
@@ -6,7 +7,6 @@ import {
   createRelayMetrics,
   Relay,
   relayCollections,
-  SupervisorLink,
 } from "@switchboard/slack-bot/relay";
 import express from "express";
 import { MongoClient } from "mongodb";
@@ -39,7 +39,7 @@ export async function startWebexBot(settings: WebexBotSettings, logger: Logger):
   const db = mongo.db(settings.mongo.dbName);
   const collections = await relayCollections(db, SELF);
   const metrics = createRelayMetrics();
-  const supervisor = new SupervisorLink(
+  const supervisor = new AgentLink(
     settings.supervisorUrl,
     settings.turnTimeoutMs,
     logger.child({ component: "a2a-client" }),

@@ -16,4 +16,3 @@ export { contextIdFor } from "./conversation-id.js";
 export { anonymousIdentities, type Identities, type UserIdentity } from "./identities.js";
 export { Relay, type RelayDeps } from "./relay.js";
 export { claim, type RelayCollections, relayCollections } from "./store.js";
-export { SupervisorLink } from "./supervisor.js";

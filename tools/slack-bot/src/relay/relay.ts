@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   type AgentConnection,
+  type AgentLink,
   APPROVE,
   APPROVER_HEADER,
   collectTurn,
@@ -26,13 +27,12 @@ import type { Identities, UserIdentity } from "./identities.js";
 import { LiveMessage } from "./live-message.js";
 import { replies } from "./replies.js";
 import { claim, type RelayCollections } from "./store.js";
-import type { SupervisorLink } from "./supervisor.js";
 
 export interface RelayDeps {
   platform: ChatPlatform;
   collections: RelayCollections;
   identities: Identities;
-  supervisor: SupervisorLink;
+  supervisor: AgentLink;
   metrics: RelayMetrics;
   logger: Logger;
   updateIntervalMs: number;

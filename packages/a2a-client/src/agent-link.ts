@@ -1,11 +1,13 @@
-import { type AgentConnection, connectAgent } from "@switchboard/a2a-client";
 import type { Logger } from "@switchboard/common";
+import { connectAgent } from "./client.js";
+import type { AgentConnection } from "./types.js";
 
 /**
- * The A2A connection to the supervisor, made on first use and kept; a failed attempt is tried again
- * on the next turn, so a supervisor that was down is picked up once it is back.
+ * The A2A connection to an agent a service relays to (the supervisor, for the Slack and Webex bots
+ * and the MCP server), made on first use and kept; a failed attempt is tried again on the next
+ * call, so an agent that was down is picked up once it is back.
  */
-export class SupervisorLink {
+export class AgentLink {
   private connection: Promise<AgentConnection> | undefined;
 
   constructor(
@@ -26,7 +28,7 @@ export class SupervisorLink {
     return this.connection;
   }
 
-  /** Whether the supervisor serves its card now (for /ready). */
+  /** Whether the agent serves its card now (for /ready). */
   async reachable(): Promise<boolean> {
     const answer = await fetch(`${this.url.replace(/\/+$/, "")}/.well-known/agent-card.json`, {
       signal: AbortSignal.timeout(3_000),
