@@ -62,8 +62,8 @@ function upperSnake(text: string): string {
 
 /**
  * The variables of the schemes the operations use: one scheme takes `<NAME>_API_KEY` (a key or
- * token), `<NAME>_API_USER`/`_PASSWORD` (basic) or `<NAME>_CLIENT_ID`/`_CLIENT_SECRET` (OAuth2 client
- * credentials); several take the scheme's name after the agent's (`<NAME>_<SCHEME>_…`).
+ * token), `<NAME>_API_USER`/`_PASSWORD` (basic), `<NAME>_CLIENT_ID`/`_CLIENT_SECRET` (OAuth2 client
+ * credentials) or `<NAME>_ACCESS_TOKEN` (OAuth2's other flows: a token obtained elsewhere); several take the scheme's name after the agent's (`<NAME>_<SCHEME>_…`).
  */
 function credentialSettings(
   prefix: string,
@@ -90,6 +90,10 @@ function credentialSettings(
       const [user, password] = [variable(`${base}_USER`), variable(`${base}_PASSWORD`)];
       return { scheme, sent, template: `\${${user}}:\${${password}}`, variables: [user, password] };
     }
+    if (type === "oauth2" && !(defined.flows as JsonObject | undefined)?.clientCredentials) {
+      const token = variable(`${one ? prefix : base}_ACCESS_TOKEN`);
+      return { scheme, sent, template: `\${${token}}`, variables: [token] };
+    }
     if (type === "oauth2") {
       const stem = one ? prefix : base;
       const [id, secret] = [variable(`${stem}_CLIENT_ID`), variable(`${stem}_CLIENT_SECRET`)];
@@ -115,6 +119,8 @@ function sentAs(scheme: JsonObject): string | undefined {
   const flows = (scheme.flows ?? {}) as JsonObject;
   if (scheme.type === "oauth2" && flows.clientCredentials)
     return "as OAuth2 client credentials (a token fetched from the description's tokenUrl, sent as a bearer token)";
+  if (scheme.type === "oauth2" && (flows.authorizationCode || flows.implicit || flows.password))
+    return "as a bearer token: an OAuth2 access token obtained outside the agent (its flows are for a user or an app to sign in)";
   return undefined;
 }
 
