@@ -382,3 +382,32 @@ describe("schemas built to blow up give bounded schemas (attacks)", () => {
     expect(exampleOf(wide, "response")).toBeTypeOf("object");
   });
 });
+
+describe("the body argument, described by how it is sent", () => {
+  it("JSON, a form, and multipart with file fields as text or base64", async () => {
+    const object = { type: "object", properties: { name: { type: "string" } } };
+    const bodyOf = (mediaType: string) => ({
+      post: {
+        requestBody: { required: true, content: { [mediaType]: { schema: object } } },
+        responses: { 200: { description: "ok" } },
+      },
+    });
+    const { resolved } = await readDescription({
+      openapi: "3.0.3",
+      info: { title: "Bodies", version: "1" },
+      paths: {
+        "/json": bodyOf("application/json"),
+        "/form": bodyOf("application/x-www-form-urlencoded"),
+        "/upload": bodyOf("multipart/form-data"),
+      },
+    });
+    const about = operationsOf(resolved).operations.map(
+      (operation) => argumentsOf(operation).shape.body?.description,
+    );
+    expect(about).toEqual([
+      "The request body, as JSON",
+      "The request body's fields, sent as a form (application/x-www-form-urlencoded)",
+      "The request body's fields, sent as multipart/form-data: a file field takes the file's content as text (as base64 where its schema says contentEncoding base64)",
+    ]);
+  });
+});
