@@ -411,3 +411,12 @@ describe("the body argument, described by how it is sent", () => {
     ]);
   });
 });
+
+describe("a string example matches its pattern", () => {
+  it("one no simple guess matches (Twilio's account SID) is made from the pattern, the same each time", () => {
+    const sid = { type: "string", pattern: "^AC[0-9a-fA-F]{32}$", minLength: 34, maxLength: 34 };
+    expect(validArgument(sid)).toBe(`AC${"0".repeat(32)}`);
+    expect(exampleOf(sid, "response")).toBe(exampleOf(sid, "response"));
+    expect(validArgument({ type: "string", pattern: "^[A-Z]{2}-\\d{4}$" })).toMatch(/^[A-Z]{2}-\d{4}$/);
+  });
+});
