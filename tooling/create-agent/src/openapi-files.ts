@@ -116,7 +116,7 @@ function settingsRows(source: OpenApiSource, prefix: string): string[] {
     ),
     ...(source.unsupportedSchemes.length > 0
       ? [
-          `| | not sent: ${source.unsupportedSchemes.map(code).join(", ")} (only API keys, HTTP basic and bearer, OAuth2 client credentials and OAuth2 access tokens are) |`,
+          `| | not sent: ${source.unsupportedSchemes.map(code).join(", ")} (the agent sends API keys, HTTP basic and bearer, OAuth2 client credentials, and an OAuth2 access token only where no other scheme serves) |`,
         ]
       : []),
   ];

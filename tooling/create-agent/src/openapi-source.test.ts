@@ -82,12 +82,27 @@ describe("the credential variables of a description's security schemes", () => {
       },
       [{ apiToken: [] }, { admin: [] }, { bearer: [] }, { implicit: [] }, { oidc: [] }],
     );
+    // The implicit flow's token is left to the schemes the agent sends without one (Petstore, Discord).
     expect(source.credentials.map(({ scheme, template }) => [scheme, template])).toEqual([
       ["apiToken", "${THINGS_API_TOKEN}"],
       ["admin", "${THINGS_ADMIN_USER}:${THINGS_ADMIN_PASSWORD}"],
       ["bearer", "${THINGS_BEARER_KEY}"],
-      ["implicit", "${THINGS_IMPLICIT_ACCESS_TOKEN}"],
     ]);
-    expect(source.unsupportedSchemes).toEqual(["oidc"]);
+    expect(source.unsupportedSchemes).toEqual(["implicit", "oidc"]);
+  });
+
+  it("names each OAuth2 user flow's token after its scheme when those are all it has", async () => {
+    const flow = { authorizationUrl: "https://x/a", tokenUrl: "https://x/t", scopes: {} };
+    const source = await sourceWith(
+      {
+        user: { type: "oauth2", flows: { authorizationCode: flow } },
+        app: { type: "oauth2", flows: { implicit: { authorizationUrl: "https://x/a", scopes: {} } } },
+      },
+      [{ user: [] }, { app: [] }],
+    );
+    expect(source.credentials.map(({ scheme, template }) => [scheme, template])).toEqual([
+      ["user", "${THINGS_USER_ACCESS_TOKEN}"],
+      ["app", "${THINGS_APP_ACCESS_TOKEN}"],
+    ]);
   });
 });

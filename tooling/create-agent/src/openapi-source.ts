@@ -70,7 +70,11 @@ function credentialSettings(
   schemes: Record<string, JsonObject>,
   used: string[],
 ): { credentials: CredentialSetting[]; unsupported: string[] } {
-  const sendable = used.filter((name) => sentAs(schemes[name] ?? {}) !== undefined);
+  const all = used.filter((name) => sentAs(schemes[name] ?? {}) !== undefined);
+  // An OAuth2 user flow's access token (obtained outside the agent) only where the description has
+  // no other scheme the agent can send (Box, Slack, Netlify): else that scheme serves, as before.
+  const others = all.filter((name) => !isUserFlow(schemes[name] ?? {}));
+  const sendable = others.length > 0 ? others : all;
   const unsupported = used.filter((name) => !sendable.includes(name));
   const one = sendable.length === 1;
   const taken = new Set<string>();
@@ -90,7 +94,7 @@ function credentialSettings(
       const [user, password] = [variable(`${base}_USER`), variable(`${base}_PASSWORD`)];
       return { scheme, sent, template: `\${${user}}:\${${password}}`, variables: [user, password] };
     }
-    if (type === "oauth2" && !(defined.flows as JsonObject | undefined)?.clientCredentials) {
+    if (isUserFlow(defined)) {
       const token = variable(`${one ? prefix : base}_ACCESS_TOKEN`);
       return { scheme, sent, template: `\${${token}}`, variables: [token] };
     }
@@ -103,6 +107,11 @@ function credentialSettings(
     return { scheme, sent, template: `\${${key}}`, variables: [key] };
   });
   return { credentials, unsupported };
+}
+
+/** An OAuth2 scheme without a client-credentials flow: its token is a user's or an app's, got elsewhere. */
+function isUserFlow(scheme: JsonObject): boolean {
+  return scheme.type === "oauth2" && !(scheme.flows as JsonObject | undefined)?.clientCredentials;
 }
 
 /** How a scheme's credential is sent, in words; undefined for one openapi-tools does not send. */
