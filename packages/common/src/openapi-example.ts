@@ -1,3 +1,4 @@
+import randexp from "randexp";
 import { z } from "zod";
 import {
   type Direction,
@@ -97,7 +98,28 @@ function stringOf(schema: Schema): string {
   ];
   for (const text of tries)
     if (text !== undefined && pattern.test(fit(text)) && fit(text).length >= min) return fit(text);
+  const made = matching(pattern);
+  if (made !== undefined && pattern.test(made) && made.length >= min && made.length <= max) return made;
   return fit(formatted ?? "example");
+}
+
+/**
+ * A string the pattern matches, made by randexp choosing the first of every choice and the fewest of
+ * every repetition (so the same pattern always gives the same string: `^AC[0-9a-fA-F]{32}$` gives
+ * "AC" and 32 zeros); undefined when randexp cannot read the pattern.
+ */
+// randexp's module is the class itself (module.exports), where its types declare a default export.
+const RandExp = randexp as unknown as typeof randexp.default;
+
+function matching(pattern: RegExp): string | undefined {
+  try {
+    const generator = new RandExp(pattern);
+    generator.max = 1;
+    generator.randInt = (low: number) => low;
+    return generator.gen();
+  } catch {
+    return undefined;
+  }
 }
 
 function numberOf(schema: Schema, integer: boolean): number {

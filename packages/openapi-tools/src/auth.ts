@@ -36,8 +36,9 @@ export interface CredentialsContext {
 /**
  * The `auth` setting checked against the description's security schemes: each key a scheme it
  * defines and Switchboard can send (apiKey in a header, the query or a cookie; HTTP bearer or basic;
- * OAuth2 client credentials), each value naming its secret as `${VAR}` (basic:
- * `${USER_VAR}:${PASSWORD_VAR}`, OAuth2: `${CLIENT_ID_VAR}:${CLIENT_SECRET_VAR}`), never holding it:
+ * OAuth2 client credentials; OAuth2's other flows as an access token obtained elsewhere, sent as
+ * bearer), each value naming its secret as `${VAR}` (basic: `${USER_VAR}:${PASSWORD_VAR}`, OAuth2
+ * client credentials: `${CLIENT_ID_VAR}:${CLIENT_SECRET_VAR}`), never holding it:
  * a secret written into a definition would be stored and shown wherever the definition is.
  */
 export function readCredentials(
@@ -67,8 +68,8 @@ export function readCredentials(
       throw configError(
         `auth.${scheme} must name the environment variable that holds the secret, as \${VAR} (e.g. "\${${scheme.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_KEY}"), not the secret itself.`,
       );
-    const send = sendOf(label, scheme, defined, context);
-    if (send.in === "oauth2" && !/^[^:]*\$\{[^}]+\}[^:]*:.*\$\{[^}]+\}/.test(String(template)))
+    const send = sendOf(label, scheme, defined, String(template), context);
+    if (send.in === "oauth2" && !clientPair(String(template)))
       throw configError(
         `auth.${scheme}: an OAuth2 client-credentials scheme takes "\${CLIENT_ID_VAR}:\${CLIENT_SECRET_VAR}", the variables holding the client's id and secret.`,
       );
@@ -93,6 +94,7 @@ function sendOf(
   label: string,
   name: string,
   scheme: JsonObject,
+  template: string,
   context: CredentialsContext,
 ): Credential["send"] {
   if (
@@ -104,13 +106,25 @@ function sendOf(
   const http = typeof scheme.scheme === "string" ? scheme.scheme.toLowerCase() : "";
   if (scheme.type === "http" && http === "bearer") return { in: "bearer" };
   if (scheme.type === "http" && http === "basic") return { in: "basic" };
-  const flow = (scheme.flows as { clientCredentials?: { tokenUrl?: unknown } } | undefined)
-    ?.clientCredentials;
-  if (scheme.type === "oauth2" && flow)
-    return { in: "oauth2", tokenUrl: tokenUrlOf(label, name, flow.tokenUrl, context) };
+  const flows = (scheme.flows ?? {}) as { clientCredentials?: { tokenUrl?: unknown } } & JsonObject;
+  if (scheme.type === "oauth2" && flows.clientCredentials && (clientPair(template) || !userFlowOf(flows)))
+    return { in: "oauth2", tokenUrl: tokenUrlOf(label, name, flows.clientCredentials.tokenUrl, context) };
+  // Authorization code, implicit, password: a user's access token obtained elsewhere (Slack's bot
+  // token, Box's developer token), sent as the flows' tokens are, as a bearer token.
+  if (scheme.type === "oauth2" && userFlowOf(flows)) return { in: "bearer" };
   throw configError(
-    `auth.${name}: the "${name}" scheme (${describeScheme(scheme)}) is not one Switchboard sends; it sends apiKey (header, query or cookie), HTTP bearer and basic, and OAuth2 client credentials. Remove auth.${name}, or configure another scheme of ${label}.`,
+    `auth.${name}: the "${name}" scheme (${describeScheme(scheme)}) is not one Switchboard sends; it sends apiKey (header, query or cookie), HTTP bearer and basic, OAuth2 client credentials, and an access token of OAuth2's other flows. Remove auth.${name}, or configure another scheme of ${label}.`,
   );
+}
+
+/** The OAuth2 flow (other than client credentials) a scheme has, whose access token `auth` may hold. */
+function userFlowOf(flows: JsonObject): string | undefined {
+  return ["authorizationCode", "implicit", "password"].find((flow) => flows[flow]);
+}
+
+/** Whether an `auth` value names a client's id and secret (`${ID}:${SECRET}`). */
+function clientPair(template: string): boolean {
+  return /^[^:]*\$\{[^}]+\}[^:]*:.*\$\{[^}]+\}/.test(template);
 }
 
 /**

@@ -8,11 +8,11 @@ import {
 import { portableToolName } from "@switchboard/common/portable-schema";
 import MiniSearch from "minisearch";
 import { z } from "zod";
+import { DEFAULT_MAX_TOOLS } from "./bound.js";
 import type { JsonSchema, Operation } from "./operations.js";
 import { pagingOf } from "./paging.js";
 
-/** How many tools a description is offered as, one per operation, before it is offered as a catalog. */
-export const DEFAULT_MAX_TOOLS = 40;
+export { DEFAULT_MAX_TOOLS };
 
 /** The most operations one search answers with. */
 const MATCHES = 10;

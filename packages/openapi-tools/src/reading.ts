@@ -1,5 +1,6 @@
 // The reading of a description alone, without the runtime: what `pnpm new-agent --openapi` generates
 // code from (its own entry point, so the CLI does not load the agent runtime).
+export { DEFAULT_MAX_TOOLS } from "./bound.js";
 export { type Description, type JsonObject, readDescription } from "./description.js";
 export {
   type BodyMediaType,

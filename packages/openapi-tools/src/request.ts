@@ -175,14 +175,6 @@ function multipartOf(
   return form;
 }
 
-/** What the model reads about the `body` argument: how it is sent, and how a form's files are given. */
-export function bodyAbout(body: NonNullable<Operation["body"]>): string {
-  const kind = bodyKindOf(body.mediaType);
-  if (kind === "json") return "The request body, as JSON";
-  if (kind === "form") return `The request body's fields, sent as a form (${body.mediaType})`;
-  return `The request body's fields, sent as ${body.mediaType}: a file field takes the file's content as text (as base64 where its schema says contentEncoding base64)`;
-}
-
 const MAX_ANSWER = 6000;
 
 /** The API's answer as the model reads it: its JSON, cut at a length a turn can hold. */

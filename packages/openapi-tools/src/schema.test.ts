@@ -382,3 +382,41 @@ describe("schemas built to blow up give bounded schemas (attacks)", () => {
     expect(exampleOf(wide, "response")).toBeTypeOf("object");
   });
 });
+
+describe("the body argument, described by how it is sent", () => {
+  it("JSON, a form, and multipart with file fields as text or base64", async () => {
+    const object = { type: "object", properties: { name: { type: "string" } } };
+    const bodyOf = (mediaType: string) => ({
+      post: {
+        requestBody: { required: true, content: { [mediaType]: { schema: object } } },
+        responses: { 200: { description: "ok" } },
+      },
+    });
+    const { resolved } = await readDescription({
+      openapi: "3.0.3",
+      info: { title: "Bodies", version: "1" },
+      paths: {
+        "/json": bodyOf("application/json"),
+        "/form": bodyOf("application/x-www-form-urlencoded"),
+        "/upload": bodyOf("multipart/form-data"),
+      },
+    });
+    const about = operationsOf(resolved).operations.map(
+      (operation) => argumentsOf(operation).shape.body?.description,
+    );
+    expect(about).toEqual([
+      "The request body, as JSON",
+      "The request body's fields, sent as a form (application/x-www-form-urlencoded)",
+      "The request body's fields, sent as multipart/form-data: a file field takes the file's content as text (as base64 where its schema says contentEncoding base64)",
+    ]);
+  });
+});
+
+describe("a string example matches its pattern", () => {
+  it("one no simple guess matches (Twilio's account SID) is made from the pattern, the same each time", () => {
+    const sid = { type: "string", pattern: "^AC[0-9a-fA-F]{32}$", minLength: 34, maxLength: 34 };
+    expect(validArgument(sid)).toBe(`AC${"0".repeat(32)}`);
+    expect(exampleOf(sid, "response")).toBe(exampleOf(sid, "response"));
+    expect(validArgument({ type: "string", pattern: "^[A-Z]{2}-\\d{4}$" })).toMatch(/^[A-Z]{2}-\d{4}$/);
+  });
+});

@@ -5,7 +5,7 @@ import {
 } from "@switchboard/common/openapi-schema";
 import { portableSchema } from "@switchboard/common/portable-schema";
 import { z } from "zod";
-import type { JsonSchema, Operation } from "./operations.js";
+import { bodyKindOf, type JsonSchema, type Operation } from "./operations.js";
 
 // The schemas of a description as tool arguments and as examples. The reading of a schema itself
 // (allOf merged, discriminators, nullable, readOnly/writeOnly, bounds) is @switchboard/common's
@@ -63,10 +63,18 @@ export function argumentsOf(operation: Operation): z.ZodObject<Record<string, z.
     shape[parameter.name] = parameter.required ? field : field.optional();
   }
   if (operation.body) {
-    const body = zodOf(operation.body.schema).describe("The request body, as JSON");
+    const body = zodOf(operation.body.schema).describe(bodyAbout(operation.body));
     shape.body = operation.body.required ? body : body.optional();
   }
   return z.object(shape);
+}
+
+/** What the model reads about the `body` argument: how it is sent, and how a form's files are given. */
+export function bodyAbout(body: NonNullable<Operation["body"]>): string {
+  const kind = bodyKindOf(body.mediaType);
+  if (kind === "json") return "The request body, as JSON";
+  if (kind === "form") return `The request body's fields, sent as a form (${body.mediaType})`;
+  return `The request body's fields, sent as ${body.mediaType}: a file field takes the file's content as text (as base64 where its schema says contentEncoding base64)`;
 }
 
 /** A valid example value of a schema, for requests ("request") or answers ("response"). */

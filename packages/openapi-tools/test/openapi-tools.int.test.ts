@@ -509,9 +509,17 @@ describe("a definition that cannot work is refused at once, naming the field", (
       "auth.api_key must name the environment variable that holds the secret, as ${VAR}",
     );
     expect(String(error)).not.toContain("sk-live-123");
-    await expect(openApiTools({ ...document, auth: { petstore_auth: "${TOKEN}" } })).rejects.toThrow(
-      /auth\.petstore_auth: the "petstore_auth" scheme \(oauth2 flows implicit\) is not one Switchboard sends/,
-    );
+    // An implicit flow's access token is taken (sent as bearer); an HTTP digest scheme is not.
+    await expect(openApiTools({ ...document, auth: { petstore_auth: "${TOKEN}" } })).resolves.toBeDefined();
+    const digest = {
+      openapi: "3.0.3",
+      info: { title: "Digest", version: "1" },
+      paths: { "/x": { get: { operationId: "getX", responses: { 200: { description: "ok" } } } } },
+      components: { securitySchemes: { digest: { type: "http", scheme: "digest" } } },
+    };
+    await expect(
+      openApiTools({ ...document, document: digest, auth: { digest: "${TOKEN}" } }),
+    ).rejects.toThrow(/auth\.digest: the "digest" scheme \(http digest\) is not one Switchboard sends/);
   });
 
   it("no usable base URL, a file that is not there, a description that is not OpenAPI", async () => {

@@ -303,7 +303,7 @@ describe("OpenAPI security a definition cannot use, refused at start naming the 
 
   it("OpenID Connect, a scheme the description lacks, OAuth2 without id and secret", async () => {
     await expect(openApiTools({ ...base, auth: { oidc: "${FLEET_TOKEN}" } })).rejects.toThrow(
-      'auth.oidc: the "oidc" scheme (openIdConnect) is not one Switchboard sends; it sends apiKey (header, query or cookie), HTTP bearer and basic, and OAuth2 client credentials. Remove auth.oidc, or configure another scheme of OpenAPI description fleet-ops.yaml.',
+      'auth.oidc: the "oidc" scheme (openIdConnect) is not one Switchboard sends; it sends apiKey (header, query or cookie), HTTP bearer and basic, OAuth2 client credentials, and an access token of OAuth2\'s other flows. Remove auth.oidc, or configure another scheme of OpenAPI description fleet-ops.yaml.',
     );
     await expect(openApiTools({ ...base, auth: { oauthClient: "${FLEET_CLIENT_SECRET}" } })).rejects.toThrow(
       'auth.oauthClient: an OAuth2 client-credentials scheme takes "${CLIENT_ID_VAR}:${CLIENT_SECRET_VAR}"',

@@ -69,6 +69,34 @@ export function withoutLargeEnums<T>(schema: T, seen = new Set<object>()): T {
   return schema;
 }
 
+/** Keywords whose values are data, not schemas: what a check needs none of. */
+const ANNOTATIONS = new Set(["example", "examples", "default"]);
+/** Keywords whose values map names to schemas (the names are not keywords). */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/**
+ * A schema without its examples and defaults, for Ajv: Ajv walks every key of a schema for `$id`s,
+ * values too, so an example holding an `$id` field (Box's metadata examples) registered the same
+ * "schema" twice and the check threw, turning a correct answer into a 500. Examples check nothing.
+ */
+export function withoutExamples<T>(schema: T, seen = new Set<object>()): T {
+  if (typeof schema !== "object" || schema === null || seen.has(schema)) return schema;
+  seen.add(schema);
+  if (Array.isArray(schema)) {
+    for (const item of schema) withoutExamples(item, seen);
+    return schema;
+  }
+  const object = schema as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const value = object[key];
+    if (ANNOTATIONS.has(key)) delete object[key];
+    else if (SCHEMA_MAPS.has(key) && isJson(value))
+      for (const sub of Object.values(value)) withoutExamples(sub, seen);
+    else withoutExamples(value, seen);
+  }
+  return schema;
+}
+
 export interface OpenApiAnswers {
   /** The success answer of an operation: the description's own example where valid, else one made from its schema. */
   mock(operationId: string): { status: number; body?: unknown };
@@ -107,7 +135,9 @@ export function openApiAnswers(
       checks.set(
         key,
         media && media.schema !== undefined
-          ? ajv.compile(withoutLargeEnums(normalSchemaOf(media.schema, { direction, document })))
+          ? ajv.compile(
+              withoutExamples(withoutLargeEnums(normalSchemaOf(media.schema, { direction, document }))),
+            )
           : undefined,
       );
     return checks.get(key);

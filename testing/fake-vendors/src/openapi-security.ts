@@ -95,7 +95,9 @@ function basicOf(header: string): { id: string; secret: string } | undefined {
  * sent as its scheme says, with the value the fake was given), else 401 naming what was wanted and
  * what came; an operation that declares none (`security: []`) must receive none, else 400. An
  * OAuth2 client-credentials `tokenUrl` on the fake's own origin is served: the client's
- * `id:secret` in HTTP basic (or the form) buys a token that the scheme then accepts as bearer.
+ * `id:secret` in HTTP basic (or the form) buys a token that the scheme then accepts as bearer. An
+ * OAuth2 scheme with no client-credentials flow takes its credential (an access token obtained
+ * elsewhere) as a bearer token.
  */
 export function openApiSecurity(
   document: Document,
@@ -115,9 +117,8 @@ export function openApiSecurity(
   // Relative token URLs are served at their path; an absolute one only if it names no other host.
   const tokenPaths = new Map<string, string>();
   for (const [name, scheme] of Object.entries(schemes)) {
-    const flow = (scheme.flows as { clientCredentials?: { tokenUrl?: string } } | undefined)
-      ?.clientCredentials;
-    if (scheme.type !== "oauth2" || typeof flow?.tokenUrl !== "string") continue;
+    const flow = clientCredentialsOf(scheme);
+    if (typeof flow?.tokenUrl !== "string") continue;
     const url = new URL(flow.tokenUrl, "http://fake.invalid");
     if (url.host === "fake.invalid" || /^(127\.0\.0\.1|localhost)(:|$)/.test(url.host))
       tokenPaths.set(url.pathname, name);
@@ -155,8 +156,14 @@ export function openApiSecurity(
       const bearer = /^bearer /i.test(authorization) ? authorization.slice(7) : undefined;
       if (bearer !== undefined && scheme.type === "http" && http === "bearer")
         found.push({ scheme: name, how: "bearer", valid: bearer === expected });
+      // A client-credentials flow's token is one the fake issued; any other flow's (authorization
+      // code, implicit, password) is an access token obtained elsewhere: the value it was given.
       if (bearer !== undefined && scheme.type === "oauth2")
-        found.push({ scheme: name, how: "oauth2 bearer", valid: tokens.get(bearer) === name });
+        found.push({
+          scheme: name,
+          how: "oauth2 bearer",
+          valid: clientCredentialsOf(scheme) ? tokens.get(bearer) === name : bearer === expected,
+        });
     }
     // One Authorization header answers to several bearer schemes: the one whose value it is came.
     const bearers = found.filter(({ how }) => how.endsWith("bearer"));
@@ -246,10 +253,17 @@ export function openApiSecurity(
   };
 }
 
+/** An OAuth2 scheme's client-credentials flow, if it has one. */
+function clientCredentialsOf(scheme: Scheme): { tokenUrl?: string } | undefined {
+  if (scheme.type !== "oauth2") return undefined;
+  return (scheme.flows as { clientCredentials?: { tokenUrl?: string } } | undefined)?.clientCredentials;
+}
+
 function describe(scheme: Scheme | undefined): string {
   if (!scheme) return "an undefined scheme";
   if (scheme.type === "apiKey") return `apiKey in ${String(scheme.in)} ${String(scheme.name)}`;
   if (scheme.type === "http") return `http ${String(scheme.scheme)}`;
-  if (scheme.type === "oauth2") return "oauth2 bearer token";
+  if (scheme.type === "oauth2")
+    return clientCredentialsOf(scheme) ? "oauth2 bearer token" : "oauth2 access token as bearer";
   return String(scheme.type);
 }

@@ -1,4 +1,9 @@
-import type { JsonObject, Operation, SecurityRequirement } from "@switchboard/openapi-tools/reading";
+import {
+  DEFAULT_MAX_TOOLS,
+  type JsonObject,
+  type Operation,
+  type SecurityRequirement,
+} from "@switchboard/openapi-tools/reading";
 import type { CredentialSetting, OpenApiSource } from "./openapi-source.js";
 import type { TemplateValues } from "./templates.js";
 
@@ -81,6 +86,22 @@ export function testedOperations(source: OpenApiSource, chosen: Operation[]) {
   };
 }
 
+/**
+ * Why no read can be tested, named by its cause: no GET operation at all, none whose security the
+ * agent can send (the schemes it cannot send named), or none with a success answer a fake can give.
+ */
+function noReadWhy(source: OpenApiSource, chosen: Operation[], only: boolean): string {
+  const which = only ? "chosen " : "";
+  const gets = chosen.filter((operation) => operation.method === "GET");
+  if (gets.length === 0) return `none of its ${which}operations is a GET; choose others with --operations.`;
+  const schemes = new Set(source.credentials.map(({ scheme }) => scheme));
+  if (!gets.some((operation) => satisfiable(operation, schemes))) {
+    const needed = [...new Set(gets.flatMap((operation) => operation.security.flatMap(Object.keys)))];
+    return `none of its ${which}GET operations can be called with a credential the agent sends: they need ${needed.map((name) => JSON.stringify(name)).join(", ")}${source.unsupportedSchemes.length > 0 ? `, and ${source.unsupportedSchemes.map((name) => JSON.stringify(name)).join(", ")} ${source.unsupportedSchemes.length > 1 ? "are schemes" : "is a scheme"} Switchboard cannot send (it sends API keys, HTTP basic and bearer, OAuth2 client credentials and OAuth2 access tokens)` : ""}; choose operations another scheme secures with --operations.`;
+  }
+  return `none of its ${which}GET operations has a success answer a test can check; choose others with --operations.`;
+}
+
 function settingsRows(source: OpenApiSource, prefix: string): string[] {
   const url = source.serverUrl
     ? `the API's address; default ${markdown(source.serverUrl)}, the description's first server`
@@ -95,7 +116,7 @@ function settingsRows(source: OpenApiSource, prefix: string): string[] {
     ),
     ...(source.unsupportedSchemes.length > 0
       ? [
-          `| | not sent: ${source.unsupportedSchemes.map(code).join(", ")} (only API keys, HTTP basic and bearer, and OAuth2 client credentials are) |`,
+          `| | not sent: ${source.unsupportedSchemes.map(code).join(", ")} (the agent sends API keys, HTTP basic and bearer, OAuth2 client credentials, and an OAuth2 access token only where no other scheme serves) |`,
         ]
       : []),
   ];
@@ -145,9 +166,7 @@ export function openApiTemplateValues(
   const changes = chosen.filter((operation) => !operation.read);
   const tested = testedOperations(source, chosen);
   if (!tested.read)
-    throw new Error(
-      `--openapi ${source.file}: none of its ${options.only ? "chosen " : ""}GET operations has a success answer a test can check; choose others with --operations.`,
-    );
+    throw new Error(`--openapi ${source.file}: ${noReadWhy(source, chosen, options.only !== undefined)}`);
   const title = values.title ?? values.name ?? "";
   const apiTitle = `${source.title}${source.version ? ` ${source.version}` : ""}`;
   const auth = Object.fromEntries(source.credentials.map(({ scheme, template }) => [scheme, template]));
@@ -166,6 +185,9 @@ export function openApiTemplateValues(
   const credentialVariable = source.credentials.find(({ scheme }) => needed && scheme in needed)
     ?.variables[0];
   const changeQuestion = change ? `(${change.method} ${change.path.split("{")[0]}` : "";
+  // Past the bound the agent offers find_operations and call_operation (tools.ts.tmpl passes no
+  // maxTools), so the test's calls go through call_operation and its answers carry that name.
+  const routed = chosen.length > DEFAULT_MAX_TOOLS;
   return {
     specFile: oneLine(options.specArgument),
     command: options.command,
@@ -201,6 +223,7 @@ export function openApiTemplateValues(
     ),
     apiRootJson: JSON.stringify(source.apiRoot),
     readTool: tested.read.tool,
+    routedJson: JSON.stringify(routed),
     readMethod: tested.read.method,
     changeConst: change ? `\nconst CHANGE = call("${change.tool}");` : "",
     changeCases: change
@@ -209,7 +232,7 @@ export function openApiTemplateValues(
     prompt: CHANGE,
     question: ${JSON.stringify(changeQuestion)},
     applied: (api) => api.requests.filter((request) => request.method !== "GET" && request.status < 400),
-    answer: "${change.tool} returned:",
+    answer: "${routed ? "call_operation" : change.tool} returned:",
   },
   decline: { prompt: CHANGE },`
       : "",

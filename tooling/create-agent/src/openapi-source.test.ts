@@ -55,6 +55,21 @@ describe("the credential variables of a description's security schemes", () => {
     expect(oauth.credentials[0]?.template).toBe("${THINGS_CLIENT_ID}:${THINGS_CLIENT_SECRET}");
   });
 
+  it("names an access token for OAuth2's other flows (a token obtained outside the agent, sent as bearer)", async () => {
+    for (const flows of [
+      { authorizationCode: { authorizationUrl: "https://x/a", tokenUrl: "https://x/t", scopes: {} } },
+      { implicit: { authorizationUrl: "https://x/a", scopes: {} } },
+      { password: { tokenUrl: "https://x/t", scopes: {} } },
+    ]) {
+      const source = await sourceWith({ oauth: { type: "oauth2", flows } }, [{ oauth: [] }]);
+      expect(source.credentials).toMatchObject([
+        { scheme: "oauth", template: "${THINGS_ACCESS_TOKEN}", variables: ["THINGS_ACCESS_TOKEN"] },
+      ]);
+      expect(source.credentials[0]?.sent).toMatch(/bearer token/);
+      expect(source.unsupportedSchemes).toEqual([]);
+    }
+  });
+
   it("names several schemes after themselves, and leaves out those nothing uses or nothing can send", async () => {
     const source = await sourceWith(
       {
@@ -62,15 +77,32 @@ describe("the credential variables of a description's security schemes", () => {
         admin: { type: "http", scheme: "basic" },
         bearer: { type: "http", scheme: "bearer" },
         implicit: { type: "oauth2", flows: { implicit: { authorizationUrl: "https://x/a", scopes: {} } } },
+        oidc: { type: "openIdConnect", openIdConnectUrl: "https://x/.well-known/openid-configuration" },
         unused: { type: "apiKey", in: "header", name: "X-Unused" },
       },
-      [{ apiToken: [] }, { admin: [] }, { bearer: [] }, { implicit: [] }],
+      [{ apiToken: [] }, { admin: [] }, { bearer: [] }, { implicit: [] }, { oidc: [] }],
     );
+    // The implicit flow's token is left to the schemes the agent sends without one (Petstore, Discord).
     expect(source.credentials.map(({ scheme, template }) => [scheme, template])).toEqual([
       ["apiToken", "${THINGS_API_TOKEN}"],
       ["admin", "${THINGS_ADMIN_USER}:${THINGS_ADMIN_PASSWORD}"],
       ["bearer", "${THINGS_BEARER_KEY}"],
     ]);
-    expect(source.unsupportedSchemes).toEqual(["implicit"]);
+    expect(source.unsupportedSchemes).toEqual(["implicit", "oidc"]);
+  });
+
+  it("names each OAuth2 user flow's token after its scheme when those are all it has", async () => {
+    const flow = { authorizationUrl: "https://x/a", tokenUrl: "https://x/t", scopes: {} };
+    const source = await sourceWith(
+      {
+        user: { type: "oauth2", flows: { authorizationCode: flow } },
+        app: { type: "oauth2", flows: { implicit: { authorizationUrl: "https://x/a", scopes: {} } } },
+      },
+      [{ user: [] }, { app: [] }],
+    );
+    expect(source.credentials.map(({ scheme, template }) => [scheme, template])).toEqual([
+      ["user", "${THINGS_USER_ACCESS_TOKEN}"],
+      ["app", "${THINGS_APP_ACCESS_TOKEN}"],
+    ]);
   });
 });

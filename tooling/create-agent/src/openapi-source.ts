@@ -62,15 +62,19 @@ function upperSnake(text: string): string {
 
 /**
  * The variables of the schemes the operations use: one scheme takes `<NAME>_API_KEY` (a key or
- * token), `<NAME>_API_USER`/`_PASSWORD` (basic) or `<NAME>_CLIENT_ID`/`_CLIENT_SECRET` (OAuth2 client
- * credentials); several take the scheme's name after the agent's (`<NAME>_<SCHEME>_…`).
+ * token), `<NAME>_API_USER`/`_PASSWORD` (basic), `<NAME>_CLIENT_ID`/`_CLIENT_SECRET` (OAuth2 client
+ * credentials) or `<NAME>_ACCESS_TOKEN` (OAuth2's other flows: a token obtained elsewhere); several take the scheme's name after the agent's (`<NAME>_<SCHEME>_…`).
  */
 function credentialSettings(
   prefix: string,
   schemes: Record<string, JsonObject>,
   used: string[],
 ): { credentials: CredentialSetting[]; unsupported: string[] } {
-  const sendable = used.filter((name) => sentAs(schemes[name] ?? {}) !== undefined);
+  const all = used.filter((name) => sentAs(schemes[name] ?? {}) !== undefined);
+  // An OAuth2 user flow's access token (obtained outside the agent) only where the description has
+  // no other scheme the agent can send (Box, Slack, Netlify): else that scheme serves, as before.
+  const others = all.filter((name) => !isUserFlow(schemes[name] ?? {}));
+  const sendable = others.length > 0 ? others : all;
   const unsupported = used.filter((name) => !sendable.includes(name));
   const one = sendable.length === 1;
   const taken = new Set<string>();
@@ -90,6 +94,10 @@ function credentialSettings(
       const [user, password] = [variable(`${base}_USER`), variable(`${base}_PASSWORD`)];
       return { scheme, sent, template: `\${${user}}:\${${password}}`, variables: [user, password] };
     }
+    if (isUserFlow(defined)) {
+      const token = variable(`${one ? prefix : base}_ACCESS_TOKEN`);
+      return { scheme, sent, template: `\${${token}}`, variables: [token] };
+    }
     if (type === "oauth2") {
       const stem = one ? prefix : base;
       const [id, secret] = [variable(`${stem}_CLIENT_ID`), variable(`${stem}_CLIENT_SECRET`)];
@@ -99,6 +107,11 @@ function credentialSettings(
     return { scheme, sent, template: `\${${key}}`, variables: [key] };
   });
   return { credentials, unsupported };
+}
+
+/** An OAuth2 scheme without a client-credentials flow: its token is a user's or an app's, got elsewhere. */
+function isUserFlow(scheme: JsonObject): boolean {
+  return scheme.type === "oauth2" && !(scheme.flows as JsonObject | undefined)?.clientCredentials;
 }
 
 /** How a scheme's credential is sent, in words; undefined for one openapi-tools does not send. */
@@ -115,6 +128,8 @@ function sentAs(scheme: JsonObject): string | undefined {
   const flows = (scheme.flows ?? {}) as JsonObject;
   if (scheme.type === "oauth2" && flows.clientCredentials)
     return "as OAuth2 client credentials (a token fetched from the description's tokenUrl, sent as a bearer token)";
+  if (scheme.type === "oauth2" && (flows.authorizationCode || flows.implicit || flows.password))
+    return "as a bearer token: an OAuth2 access token obtained outside the agent (its flows are for a user or an app to sign in)";
   return undefined;
 }
 

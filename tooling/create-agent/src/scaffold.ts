@@ -9,7 +9,7 @@ import { addAgentToChart, removeAgentFromChart } from "./chart-edit.js";
 import { addAgentToCompose, composeMentions, removeAgentFromCompose } from "./compose-edit.js";
 import { addAgentToEnvExample, envExampleClashes, removeAgentFromEnvExample } from "./env-example-edit.js";
 import { FileTransaction } from "./file-transaction.js";
-import { formatWithBiome } from "./format.js";
+import { biomeFormatter } from "./format.js";
 import { choosePort, portsInUse } from "./ports.js";
 import { FLEET_FILES, type FleetTexts, newFleetProblems, stageRepo } from "./staged-repo.js";
 
@@ -227,10 +227,11 @@ export function newAgent(options: NewAgentOptions): NewAgentResult {
   const staging = mkdtempSync(join(tmpdir(), "switchboard-new-agent-"));
   try {
     const packageDir = join(staging, "package");
+    const format = biomeFormatter(repoRoot);
     for (const [relative, text] of files) {
       const path = join(packageDir, relative);
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, formatWithBiome(repoRoot, `agents/${name}/${relative}`, text));
+      writeFileSync(path, format(`agents/${name}/${relative}`, text));
     }
     validateStaged(repoRoot, staging, { ...next, addAgent: { folder: name, dir: packageDir } });
     commit(repoRoot, original, next, (transaction) => transaction.addDirectory(packageDir, dir));

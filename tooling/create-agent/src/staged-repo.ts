@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHART_VALUES, COMPOSE_FILE, checkFleet } from "@switchboard/fleet-config";
+import { CHART_VALUES, COMPOSE_FILE, checkFleet, type EnvScanCache } from "@switchboard/fleet-config";
 
 const ENV_EXAMPLE = ".env.example";
 
@@ -73,6 +73,8 @@ function overlay(repoRoot: string, staged: string, relative: string, text: strin
 
 /** Problems fleet-config finds in the staged repository that the real one does not already have. */
 export function newFleetProblems(repoRoot: string, stagedRoot: string): string[] {
-  const before = new Set(checkFleet(repoRoot));
-  return checkFleet(stagedRoot).filter((problem) => !before.has(problem));
+  // The staged view links to the same files: each is parsed once for both checks.
+  const cache: EnvScanCache = new Map();
+  const before = new Set(checkFleet(repoRoot, { cache }));
+  return checkFleet(stagedRoot, { cache }).filter((problem) => !before.has(problem));
 }

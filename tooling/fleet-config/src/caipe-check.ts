@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { unusedCaipeGroupOf } from "@switchboard/contract";
 import { readEnvExample } from "./env-example.js";
-import { scanEnvReads } from "./env-scan.js";
+import { type EnvScanCache, scanEnvReads } from "./env-scan.js";
 import { runtimePackageDirs } from "./workspace.js";
 
 /** CAIPE's own .env.example (0.5.x, Apache-2.0; see caipe/README.md), vendored beside this package. */
@@ -18,8 +18,8 @@ export function caipeVariableNames(): string[] {
  * .env.example's documented reads) or listed, with why, among the settings it names at start-up as
  * not used (UNUSED_CAIPE_SETTINGS in @switchboard/contract) — never both, never neither.
  */
-export function checkCaipeNames(repoRoot: string): string[] {
-  const reads = scanEnvReads(repoRoot, runtimePackageDirs(repoRoot));
+export function checkCaipeNames(repoRoot: string, cache?: EnvScanCache): string[] {
+  const reads = scanEnvReads(repoRoot, runtimePackageDirs(repoRoot), cache);
   const documented = readEnvExample(repoRoot).variables;
   const problems: string[] = [];
   for (const name of caipeVariableNames()) {

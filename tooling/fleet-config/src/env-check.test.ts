@@ -1,12 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings hold Compose and TypeScript source, ${} included.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fleetFixture, repoRoot } from "../test/fixture.js";
 import { checkEnvExample } from "./env-check.js";
 import { readEnvExample } from "./env-example.js";
-import { scanEnvReads } from "./env-scan.js";
+import { type EnvScanCache, scanEnvReads } from "./env-scan.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -120,5 +120,29 @@ describe("checkEnvExample on a changed workspace", () => {
       ".env.example: add MORE_AGENTS_ENABLED (whether npm start runs agents/more-agents).",
     );
     expect(problems.some((problem) => /ENABLE_MORE_AGENTS|MORE_AGENTS_AGENT_URL/.test(problem))).toBe(false);
+  });
+});
+
+describe("scanEnvReads with a cache, as the scaffolder checks the fleet before and after a change", () => {
+  it("parses a file once across scans and views linking to it, and again once it changes", () => {
+    const root = sourceTree({ "pkg/src/env.ts": "export const a = env.FIRST_SETTING;\n" });
+    const view = sourceTree({});
+    mkdirSync(join(view, "pkg"));
+    symlinkSync(join(root, "pkg", "src"), join(view, "pkg", "src"));
+    const cache: EnvScanCache = new Map();
+    expect([...scanEnvReads(root, [join(root, "pkg")], cache).names]).toEqual([
+      ["FIRST_SETTING", ["pkg/src/env.ts"]],
+    ]);
+    expect(cache.size).toBe(1);
+    const [entry] = [...cache.values()];
+    // The view's file is the same file: its answer comes from the cache, named where the view has it.
+    expect([...scanEnvReads(view, [join(view, "pkg")], cache).names]).toEqual([
+      ["FIRST_SETTING", ["pkg/src/env.ts"]],
+    ]);
+    expect([...cache.values()][0]).toBe(entry);
+    // A changed file is read again.
+    writeFileSync(join(root, "pkg", "src", "env.ts"), "export const b = env.SECOND_SETTING_NAME;\n");
+    expect([...scanEnvReads(root, [join(root, "pkg")], cache).names.keys()]).toEqual(["SECOND_SETTING_NAME"]);
+    expect(cache.size).toBe(1);
   });
 });

@@ -9,7 +9,7 @@ import {
 import { COMPOSE_FILE, environmentOf, readComposeFile } from "./compose.js";
 import { DOCUMENTED_AHEAD, READ_BY_LIBRARIES } from "./contract.js";
 import { readEnvExample } from "./env-example.js";
-import { scanEnvReads } from "./env-scan.js";
+import { type EnvScanCache, scanEnvReads } from "./env-scan.js";
 import { interpolatedNames } from "./interpolate.js";
 import { agentLlmVariable } from "./llm-check.js";
 import { agentMcpVariables, mcpReferencedVariables } from "./mcp-check.js";
@@ -24,10 +24,10 @@ import { runtimePackageDirs } from "./workspace.js";
  * read by name by npm start and the supervisor).
  * Returns one line per problem; an empty list means the file is right.
  */
-export function checkEnvExample(repoRoot: string): string[] {
+export function checkEnvExample(repoRoot: string, cache?: EnvScanCache): string[] {
   const problems: string[] = [];
   const example = readEnvExample(repoRoot);
-  const reads = scanEnvReads(repoRoot, runtimePackageDirs(repoRoot));
+  const reads = scanEnvReads(repoRoot, runtimePackageDirs(repoRoot), cache);
 
   for (const name of example.duplicates) problems.push(`.env.example: ${name} is written more than once.`);
   for (const line of example.malformed)

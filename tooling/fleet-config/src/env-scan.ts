@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 
@@ -64,59 +64,89 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Scans `src/` of each package folder given (absolute paths). */
-export function scanEnvReads(repoRoot: string, packageDirs: string[]): EnvReads {
+/** What one file reads: names and dynamic patterns (pattern, its source form), before any `where`. */
+type FileReads = Array<{ name: string } | { pattern: string; source: string }>;
+
+/**
+ * Files already parsed, by real path, with the size and modification time they were read at: one
+ * scan's answer serves the next over the same files (the scaffolder checks the fleet before and
+ * after a change, each check scanning twice, through a view of symlinks to the same files).
+ */
+export type EnvScanCache = Map<string, { stamp: string; reads: FileReads }>;
+
+/** Scans `src/` of each package folder given (absolute paths), reusing `cache`'s files unchanged since. */
+export function scanEnvReads(
+  repoRoot: string,
+  packageDirs: string[],
+  cache: EnvScanCache = new Map(),
+): EnvReads {
   const reads: EnvReads = { names: new Map(), patterns: [] };
   for (const file of packageDirs.flatMap((dir) => sourceFiles(join(dir, "src")))) {
     const where = relative(repoRoot, file);
-    const addName = (name: string) => {
-      if (!VARIABLE.test(name)) return;
-      const files = reads.names.get(name) ?? [];
-      if (!files.includes(where)) files.push(where);
-      reads.names.set(name, files);
-    };
-    const addPattern = (pattern: string, source: string) => {
-      if (!reads.patterns.some((known) => known.source === source)) {
-        reads.patterns.push({ regex: new RegExp(`^${pattern}$`), source, file: where });
+    for (const found of fileReads(file, cache)) {
+      if ("name" in found) {
+        const files = reads.names.get(found.name) ?? [];
+        if (!files.includes(where)) files.push(where);
+        reads.names.set(found.name, files);
+      } else if (!reads.patterns.some((known) => known.source === found.source)) {
+        reads.patterns.push({ regex: new RegExp(`^${found.pattern}$`), source: found.source, file: where });
       }
-    };
-    const addArgument = (node: ts.Expression) => {
-      if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) addName(node.text);
-      else if (ts.isTemplateExpression(node)) addPattern(templatePattern(node), node.getText());
-    };
-    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
-    const visit = (node: ts.Node): void => {
-      if (ts.isPropertyAccessExpression(node) && isEnvObject(node.expression)) addName(node.name.text);
-      else if (ts.isElementAccessExpression(node) && isEnvObject(node.expression))
-        addArgument(node.argumentExpression);
-      else if (ts.isCallExpression(node)) {
-        const envAt = node.arguments.findIndex((argument) => isEnvObject(argument));
-        if (envAt >= 0) for (const argument of node.arguments.slice(envAt + 1)) addArgument(argument);
-        const schema = node.arguments[0];
-        if (isZodObjectCall(node) && schema && ts.isObjectLiteralExpression(schema)) {
-          for (const property of schema.properties) {
-            if (property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) {
-              addName(property.name.text);
-            }
-          }
-        }
-      } else if (
-        ts.isPropertyAssignment(node) &&
-        ts.isIdentifier(node.name) &&
-        node.name.text === "aliases" &&
-        ts.isObjectLiteralExpression(node.initializer)
-      ) {
-        for (const alias of node.initializer.properties) {
-          if (!ts.isPropertyAssignment(alias) || !ts.isArrayLiteralExpression(alias.initializer)) continue;
-          for (const name of alias.initializer.elements) addArgument(name);
-        }
-      } else if (ts.isRegularExpressionLiteral(node)) {
-        const prefix = DYNAMIC_REGEX.exec(node.text)?.[1];
-        if (prefix) addPattern(`${prefix}[A-Z0-9_]+`, node.text);
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(source);
+    }
   }
   return reads;
+}
+
+/** One file's reads, from `cache` when the file is unchanged since it was parsed. */
+function fileReads(file: string, cache: EnvScanCache): FileReads {
+  const real = realpathSync(file);
+  const { size, mtimeMs } = statSync(real);
+  const stamp = `${size}:${mtimeMs}`;
+  const known = cache.get(real);
+  if (known?.stamp === stamp) return known.reads;
+  const found: FileReads = [];
+  const addName = (name: string) => {
+    if (VARIABLE.test(name)) found.push({ name });
+  };
+  const addPattern = (pattern: string, source: string) => {
+    found.push({ pattern, source });
+  };
+  const addArgument = (node: ts.Expression) => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) addName(node.text);
+    else if (ts.isTemplateExpression(node)) addPattern(templatePattern(node), node.getText());
+  };
+  const source = ts.createSourceFile(file, readFileSync(real, "utf8"), ts.ScriptTarget.Latest, true);
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && isEnvObject(node.expression)) addName(node.name.text);
+    else if (ts.isElementAccessExpression(node) && isEnvObject(node.expression))
+      addArgument(node.argumentExpression);
+    else if (ts.isCallExpression(node)) {
+      const envAt = node.arguments.findIndex((argument) => isEnvObject(argument));
+      if (envAt >= 0) for (const argument of node.arguments.slice(envAt + 1)) addArgument(argument);
+      const schema = node.arguments[0];
+      if (isZodObjectCall(node) && schema && ts.isObjectLiteralExpression(schema)) {
+        for (const property of schema.properties) {
+          if (property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) {
+            addName(property.name.text);
+          }
+        }
+      }
+    } else if (
+      ts.isPropertyAssignment(node) &&
+      ts.isIdentifier(node.name) &&
+      node.name.text === "aliases" &&
+      ts.isObjectLiteralExpression(node.initializer)
+    ) {
+      for (const alias of node.initializer.properties) {
+        if (!ts.isPropertyAssignment(alias) || !ts.isArrayLiteralExpression(alias.initializer)) continue;
+        for (const name of alias.initializer.elements) addArgument(name);
+      }
+    } else if (ts.isRegularExpressionLiteral(node)) {
+      const prefix = DYNAMIC_REGEX.exec(node.text)?.[1];
+      if (prefix) addPattern(`${prefix}[A-Z0-9_]+`, node.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  cache.set(real, { stamp, reads: found });
+  return found;
 }

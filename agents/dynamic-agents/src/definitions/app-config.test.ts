@@ -208,6 +208,39 @@ describe("openapi_sources bounds on a large description", () => {
   });
 });
 
+describe("openapi_sources server variables and token URLs", () => {
+  const source = (extra: string) =>
+    `openapi_sources:\n  - id: fleet\n    document: ./fleet.yaml\n${extra}agents: []\n`;
+
+  it("takes server_variables and token_urls, passed on as openApiTools' serverVariables and tokenUrls", () => {
+    const config = read(
+      source(
+        "    server_variables: { region: eu, version: v2 }\n    token_urls: { oauthClient: https://login.fleet.example.com/oauth/token }\n",
+      ),
+    );
+    expect(config.problems).toEqual([]);
+    expect(config.toolSources[0]).toMatchObject({
+      serverVariables: { region: "eu", version: "v2" },
+      tokenUrls: { oauthClient: "https://login.fleet.example.com/oauth/token" },
+    });
+    expect(read(source("")).toolSources[0]).not.toHaveProperty("serverVariables");
+    expect(read(source("")).toolSources[0]).not.toHaveProperty("tokenUrls");
+  });
+
+  it("refuses a token URL that is not http(s), and values that are not text, naming the field", () => {
+    for (const [extra, field] of [
+      ["    token_urls: { oauthClient: file:///etc/passwd }\n", "openapi_sources[0].token_urls.oauthClient"],
+      ["    token_urls: { oauthClient: not a url }\n", "openapi_sources[0].token_urls.oauthClient"],
+      ["    server_variables: [eu]\n", "openapi_sources[0].server_variables"],
+      ["    server_variables: { region: { nested: eu } }\n", "openapi_sources[0].server_variables.region"],
+    ] as const) {
+      const config = read(source(extra));
+      expect(config.toolSources, extra).toEqual([]);
+      expect(config.problems, extra).toEqual([expect.objectContaining({ field })]);
+    }
+  });
+});
+
 describe("${VAR} expansion, as CAIPE's seed", () => {
   const text = agentsYaml(
     agent("a", '    description: "${DESC:-the default}"\n').replace(

@@ -153,6 +153,10 @@ const openApiSource = z.strictObject({
   document: z.string().trim().min(1, "give the OpenAPI description's path or URL").max(LIMITS.url),
   base_url: z.string().trim().max(LIMITS.url).nullish(),
   auth: stringMap.nullish(),
+  // The first server's variables (openapi-tools' serverVariables) and OAuth2 token endpoints by
+  // scheme (tokenUrls: instead of the description's tokenUrl).
+  server_variables: stringMap.nullish(),
+  token_urls: stringMap.nullish(),
   // Which operations become tools, and how many the model is offered one by one (openapi-tools' tools()).
   tags: z.array(z.string().trim().min(1).max(LIMITS.name)).max(LIMITS.toolNames).nullish(),
   operations: z.array(z.string().trim().min(1).max(LIMITS.name)).max(LIMITS.toolNames).nullish(),
@@ -167,6 +171,7 @@ const openApiSource = z.strictObject({
 /**
  * One `openapi_sources` entry (a Switchboard extension): a relative document path is read from the
  * file's folder. `auth` keeps its `${VAR}` references for the OpenAPI tools to fill in (secrets).
+ * `server_variables` and `token_urls` are openapi-tools' `serverVariables` and `tokenUrls`.
  * `tags`, `operations` and `max_tools` bound what a large description offers the model; a tag or
  * operation the description lacks is named when the source is connected (the host reads it then).
  */
@@ -190,6 +195,17 @@ export function checkOpenApiSource(
       };
     }
   }
+  for (const [scheme, url] of Object.entries(source.token_urls ?? {}))
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      return {
+        ok: false,
+        problems: [
+          {
+            field: fieldPath(fieldPath(at, "token_urls"), scheme),
+            message: "not an http(s) URL: give the scheme's OAuth2 token endpoint",
+          },
+        ],
+      };
   const isUrl = /^https?:\/\//i.test(source.document);
   const auth = raw.auth as Record<string, string> | undefined;
   return {
@@ -202,6 +218,8 @@ export function checkOpenApiSource(
       document: isUrl || isAbsolute(source.document) ? source.document : resolve(baseDir, source.document),
       ...(source.base_url ? { baseUrl: source.base_url } : {}),
       ...(auth ? { auth } : {}),
+      ...(source.server_variables ? { serverVariables: source.server_variables } : {}),
+      ...(source.token_urls ? { tokenUrls: source.token_urls } : {}),
       ...(source.tags ? { tags: source.tags } : {}),
       ...(source.operations ? { operations: source.operations } : {}),
       ...(source.max_tools ? { maxTools: source.max_tools } : {}),

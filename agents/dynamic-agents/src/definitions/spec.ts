@@ -43,6 +43,10 @@ export type ToolSourceSpec =
       document: string;
       baseUrl?: string;
       auth?: Record<string, string>;
+      /** Values of the first server's variables (`server_variables`). */
+      serverVariables?: Record<string, string>;
+      /** OAuth2 token endpoints by scheme, instead of the description's (`token_urls`). */
+      tokenUrls?: Record<string, string>;
       /** Only the operations with one of these tags (`tags`). */
       tags?: string[];
       /** Only these operations, by tool name or operationId (`operations`). */

@@ -91,6 +91,8 @@ export class ToolSources {
       document: spec.document,
       ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
       ...(spec.auth ? { auth: spec.auth } : {}),
+      ...(spec.serverVariables ? { serverVariables: spec.serverVariables } : {}),
+      ...(spec.tokenUrls ? { tokenUrls: spec.tokenUrls } : {}),
       env,
       logger,
       label: `OpenAPI source "${spec.id}"`,
