@@ -117,6 +117,7 @@ export async function openApiTools(options: OpenApiToolsOptions): Promise<OpenAp
     "OpenAPI description read",
   );
 
+  const variables = [...new Set([...configured.values()].flatMap((credential) => credential.variables))];
   // The runtime's vendor client: each failure one message naming the status and the vendor's words,
   // with no credential in it.
   const client = new VendorClient(
@@ -127,7 +128,11 @@ export async function openApiTools(options: OpenApiToolsOptions): Promise<OpenAp
       connect: () => ({ call: requestJson }),
       names: ({ url }) => ({
         url,
-        credentials: `the variables in auth of ${label}`,
+        // The variables themselves where auth names them: what the user sets to fix a refusal.
+        credentials:
+          variables.length > 0
+            ? `${variables.join(" and ")} (auth of ${label})`
+            : `the variables in auth of ${label}`,
         address: `the base URL of ${label}`,
       }),
       // The OAuth2 tokens held now too: an API's error may echo the one it refused.
