@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { listAgentPackages, SUPERVISOR } from "@switchboard/contract";
+import { envPrefixFor, listAgentPackages, SUPERVISOR } from "@switchboard/contract";
 import {
   createChatModel,
   type OfferedTool,
@@ -74,6 +74,15 @@ function offered(provider: ToolRulesProvider, params: Params): OfferedTool[] {
   }
 }
 
+/** A logger that says nothing, for agents built here only to read their tools. */
+const QUIET = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+  child: () => QUIET,
+};
+
 /** Each agent package's own tools (the supervisor's call_agent), from its source. */
 async function agentTools(): Promise<Array<{ agent: string; tools: StructuredToolInterface[] }>> {
   const loaded = [];
@@ -91,13 +100,23 @@ async function agentTools(): Promise<Array<{ agent: string; tools: StructuredToo
       continue;
     }
     const module = (await import(pathToFileURL(join(src, "agent.ts")).href)) as Record<string, unknown>;
-    const definition = Object.values(module).find(
-      (value): value is { tools: (env: NodeJS.ProcessEnv) => Array<{ tool: StructuredToolInterface }> } =>
-        typeof value === "object" &&
-        value !== null &&
-        typeof (value as { tools?: unknown }).tools === "function",
-    );
-    if (!definition) throw new Error(`agents/${agent.folder}/src/agent.ts exports no agent definition`);
+    type Definition = { tools: (env: NodeJS.ProcessEnv) => Array<{ tool: StructuredToolInterface }> };
+    const isDefinition = (value: unknown): value is Definition =>
+      typeof value === "object" &&
+      value !== null &&
+      typeof (value as { tools?: unknown }).tools === "function";
+    // An agent made from an OpenAPI description exports a factory (its tools are read from its
+    // openapi.json at start), given its API's address as new-agent names it.
+    const factory = Object.values(module).find((value) => typeof value === "function") as
+      | ((env: NodeJS.ProcessEnv, logger: unknown) => Promise<unknown>)
+      | undefined;
+    const definition =
+      Object.values(module).find(isDefinition) ??
+      (factory
+        ? await factory({ [`${envPrefixFor(agent.name)}_API_URL`]: "http://127.0.0.1:9/api" }, QUIET)
+        : undefined);
+    if (!isDefinition(definition))
+      throw new Error(`agents/${agent.folder}/src/agent.ts exports no agent definition`);
     loaded.push({ agent: agent.name, tools: definition.tools({}).map((entry) => entry.tool) });
   }
   return loaded;
