@@ -20,7 +20,6 @@ export type {
 } from "./conversations/history.js";
 export type { AgentDefinition, GraphDeps, SkillSpec, TurnGraph } from "./definition.js";
 export type { AgentHost, AgentRoutes, RouteHandler } from "./extension.js";
-export { MAX_TOOL_RESULT_CHARS } from "./graph/agent-graph.js";
 export {
   boundedHistory,
   type ContextBudget,
@@ -31,6 +30,7 @@ export {
   type Summarize,
 } from "./graph/context-budget.js";
 export type { GuardedTools } from "./graph/guarded-tools.js";
+export { MAX_TOOL_RESULT_CHARS } from "./graph/tool-results.js";
 export { ANSWER_WITHOUT_TOKENS_EXTENSION } from "./http/card.js";
 export type { McpToolChoice, McpToolHints } from "./mcp/server-tools.js";
 export { connectMcpServer, type SharedMcpServer } from "./mcp/shared-server.js";

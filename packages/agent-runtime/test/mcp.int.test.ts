@@ -11,7 +11,7 @@ import {
   startDeskHttpServer,
 } from "@switchboard-testing/test-mcp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MAX_TOOL_RESULT_CHARS } from "../src/graph/agent-graph.js";
+import { MAX_TOOL_RESULT_CHARS } from "../src/graph/tool-results.js";
 import type { RunningAgent } from "../src/serve.js";
 import { clientFor, send, stateOf, statusText } from "./a2a.js";
 import { CapturedLog, serveDeskAgent, startObedientLlm, stateFile, streamTurn } from "./desk-agent.js";

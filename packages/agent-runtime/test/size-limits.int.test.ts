@@ -12,7 +12,7 @@ import {
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_TOOL_RESULT_CHARS } from "../src/graph/agent-graph.js";
+import { MAX_TOOL_RESULT_CHARS } from "../src/graph/tool-results.js";
 import type { RunningAgent } from "../src/serve.js";
 import { serveNotesAgent } from "./notes-agent.js";
 

@@ -5,8 +5,8 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Access } from "../authz/access.js";
 import type { TurnContext } from "../context/turn-context.js";
 import type { AgentTool } from "../tools/define-tool.js";
-import { toolResultsMiddleware } from "./agent-graph.js";
 import { guardCallsMiddleware, offeredTools } from "./guard-calls.js";
+import { toolResultsMiddleware } from "./tool-results.js";
 
 /** Tools a graph of an agent's own runs itself, each call through the runtime's one guard. */
 export interface GuardedTools {
