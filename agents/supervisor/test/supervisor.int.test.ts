@@ -360,7 +360,7 @@ describe("supervisor routing over A2A", () => {
       { agent: "splunk", tool: "list_detectors", settings: "set SPLUNK_API_URL, SPLUNK_TOKEN" },
       { agent: "victorops", tool: "list_teams", settings: "set X_VO_API_ID, X_VO_API_KEY" },
       { agent: "webex", tool: "list_rooms", settings: "set WEBEX_TOKEN" },
-      { agent: "petstore", tool: "find_pets_by_status", settings: "set PETSTORE_API_KEY" },
+      { agent: "petstore", tool: "find_pets_by_status", settings: "needs PETSTORE_API_KEY" },
       // NetUtils and Weather need no credentials: NetUtils refuses a loopback target by default (the
       // network guard), and Weather names its settings when Open-Meteo cannot be reached.
       {
