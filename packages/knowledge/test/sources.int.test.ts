@@ -84,6 +84,9 @@ const SITE: Record<
         "/loop",
         "/huge",
         "/old-deploys",
+        "/retired",
+        "/runbook.pdf",
+        "/logo.png",
       ]
         .map((path) => `<url><loc>${base}${path}</loc></url>`)
         .join("")}<url><loc>file:///etc/passwd</loc></url></urlset>`,
@@ -103,6 +106,8 @@ const SITE: Record<
   "/notes.txt": { type: "text/plain", body: () => "Plain notes: the staging database is refreshed nightly." },
   "/loop": { type: "text/html", body: () => "", status: 302, location: "/loop" },
   "/old-deploys": { type: "text/html", body: () => "", status: 301, location: "/handbook/deploys" },
+  "/runbook.pdf": { type: "application/pdf", body: () => "" },
+  "/logo.png": { type: "image/png", body: () => "PNG" },
   "/huge": { type: "text/html", body: () => `<p>${"big ".repeat(40_000)}</p>` },
 };
 
@@ -146,7 +151,11 @@ beforeAll(async () => {
       "content-type": page.type,
       ...(page.location ? { location: page.location } : {}),
     });
-    response.end(page.body(siteUrl));
+    response.end(
+      path === "/runbook.pdf"
+        ? minimalPdf("Web runbook: restart the ingress with the saffron script")
+        : page.body(siteUrl),
+    );
   });
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -438,7 +447,8 @@ describe("the Backstage connector", () => {
 describe("the web connector", () => {
   it("reads a sitemap's pages as text without the page's furniture; a loop, a huge page and a non-web link fail alone", async () => {
     const { result } = await sync("handbook");
-    expect(result).toMatchObject({ phase: "done", listed: 6, changed: 4, failed: 2 });
+    // 9 listed: 5 pages read (a PDF among them), the image skipped, the retired page (404) gone, two failures.
+    expect(result).toMatchObject({ phase: "done", listed: 9, changed: 5, failed: 2 });
     expect(result.error).toMatch(/\/loop.*redirects more than 5 times/);
     expect(result.error).toMatch(/\/huge.*larger than 65536 bytes.*KNOWLEDGE_FETCH_MAX_BYTES/);
     expect(siteRequests).not.toContain("/etc/passwd");
@@ -459,6 +469,8 @@ describe("the web connector", () => {
     expect(await found("staging database refreshed nightly", alice)).toContain(
       `handbook:${siteUrl}/notes.txt`,
     );
+    expect(await found("restart ingress saffron script", alice)).toContain(`handbook:${siteUrl}/runbook.pdf`);
+    expect(result.error).not.toMatch(/retired|logo/);
     expect(await found("laptop IT desk", anonymous, "handbook")).toEqual([]);
   });
 
@@ -468,7 +480,7 @@ describe("the web connector", () => {
     expect(result.phase).toBe("failed");
     expect(result.error).toMatch(/127\.0\.0\.1.*private address.*KNOWLEDGE_WEB_ALLOW_PRIVATE_NETWORKS=true/);
     expect(siteRequests.length).toBe(before);
-    expect((await store.syncStatus("handbook"))?.documents).toBe(4);
+    expect((await store.syncStatus("handbook"))?.documents).toBe(5);
   });
 });
 

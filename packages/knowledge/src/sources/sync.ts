@@ -1,4 +1,4 @@
-import type { Logger } from "@switchboard/common";
+import { type Logger, SwitchboardError } from "@switchboard/common";
 import { errorText, type KnowledgeDocument } from "../ingest.js";
 import { readIngestSettings } from "../settings.js";
 import type { KnowledgeStore } from "../store.js";
@@ -30,6 +30,12 @@ const SYNC_HEARTBEAT_MS = 30_000;
 
 /** Documents handed to the store at once: progress is reported (and persisted) after each batch. */
 const BATCH = 64;
+/**
+ * The most documents one source may list: past it the sync fails, naming the fix, instead of filling
+ * the memory (a source far too wide, or a vendor whose pages never end).
+ */
+export const MAX_LISTED = 200_000;
+
 /** How often, in documents listed, the listing's progress is persisted (each one is still reported). */
 const LISTING_PERSIST_EVERY = 100;
 
@@ -89,6 +95,14 @@ export async function syncSource(
       settings,
       listed: (count) => {
         progress.listed += count;
+        if (progress.listed > MAX_LISTED) {
+          throw new SwitchboardError(
+            "knowledge.source.too_many",
+            "user",
+            `Source "${source.id}" lists more than ${MAX_LISTED} documents: split it into narrower sources ` +
+              "(fewer spaces, a repository's paths, a catalog filter, a smaller sitemap).",
+          );
+        }
         sincePersist += count;
         deps.onProgress?.({ ...progress });
         if (sincePersist >= LISTING_PERSIST_EVERY) {
