@@ -289,7 +289,18 @@ describe("the Confluence connector", () => {
     expect(hit?.chunk).toContain("# Checkout API runbook");
     // ENG is open to anyone, OPS to the sre group only.
     expect(await found("upgrade clusters environment", anonymous)).toContain("wiki:ENG/65539");
-    expect(await found("roll back Argo CD", bob)).toEqual(expect.not.arrayContaining(["wiki:OPS/65537"]));
+    // Bob (not in sre) and an unauthenticated caller get no chunk of OPS, by any words of it, in any mode.
+    const opsWords = wiki.state.pages
+      .filter((page) => page.spaceKey === "OPS")
+      .flatMap((page) => [page.title, page.body.replace(/<[^>]+>/g, " ")]);
+    for (const principal of [bob, anonymous]) {
+      for (const text of [...opsWords, "OPS", "runbook on-call", "*"]) {
+        for (const mode of ["hybrid", "keyword", "vector"] as const) {
+          const hits = await store.search({ text, principal, mode, k: 50 });
+          expect(hits.filter((hit) => hit.documentId.startsWith("OPS/"))).toEqual([]);
+        }
+      }
+    }
   });
 
   it("keeps a restricted page and its children from everyone the restriction leaves out", async () => {
