@@ -404,6 +404,24 @@ describe("the GitHub connector", () => {
     for (const principal of [alice, bob, anonymous, { ...carol, authenticated: false }]) {
       expect(await chunksOf("rate limiter override key umber lynx runbook", principal)).not.toMatch(/umber/);
     }
+
+    // The repository changes hands: its file is not read again (same blob), but its readers follow at once.
+    const platform = github.state.repos.find((one) => one.name === "platform-api");
+    if (!platform) throw new Error("seed changed");
+    platform.teams = ["security"];
+    const blobsBefore = github.requests.filter((one) => one.path.includes("/git/blobs/")).length;
+    const moved = await sync("platform");
+    expect(moved.result).toMatchObject({ phase: "done", listed: 1, changed: 0, unchanged: 1 });
+    expect(github.requests.filter((one) => one.path.includes("/git/blobs/")).length).toBe(blobsBefore);
+    expect(await chunksOf("rate limiter override key umber lynx runbook", carol)).not.toMatch(/umber/);
+    expect(await found("rate limiter override key", { ...carol, groups: ["security"] })).toContain(
+      "platform:docs/runbook.md",
+    );
+
+    // No team left and users not matched: nobody here may read it, so it goes.
+    platform.teams = [];
+    expect((await sync("platform")).result).toMatchObject({ phase: "done", listed: 1, removed: 1 });
+    expect((await store.syncStatus("platform"))?.documents).toBe(0);
   });
 
   it("follows a changed and a deleted file", async () => {
@@ -412,8 +430,11 @@ describe("the GitHub connector", () => {
     infra.files["docs/adr/0001-use-karpenter.md"] =
       "# ADR 1: Use Karpenter\n\nSuperseded: we scale with spot fleets.";
     delete infra.files["docs/adr/0002-one-vpc.md"];
+    const blobsBefore = github.requests.filter((one) => one.path.includes("/git/blobs/")).length;
     const { result } = await sync("infra");
     expect(result).toMatchObject({ listed: 3, changed: 1, unchanged: 2, removed: 1 });
+    // Only the changed file was read again.
+    expect(github.requests.filter((one) => one.path.includes("/git/blobs/")).length).toBe(blobsBefore + 1);
     expect(await found("superseded spot fleets", anonymous)).toContain(
       "infra:docs/adr/0001-use-karpenter.md",
     );

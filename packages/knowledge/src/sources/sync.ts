@@ -83,6 +83,7 @@ export async function syncSource(
   try {
     const settings = readIngestSettings(deps.env);
     let sincePersist = 0;
+    const stored = await store.documentVersions(source.id);
     const listing: Listing = await CONNECTORS[source.type]({
       source: source as never,
       env: deps.env,
@@ -93,6 +94,7 @@ export async function syncSource(
         maxBytes: settings.maxBytes,
       },
       settings,
+      stored,
       listed: (count) => {
         progress.listed += count;
         if (progress.listed > MAX_LISTED) {
@@ -115,6 +117,8 @@ export async function syncSource(
     const failures = [...listing.failed];
     progress.failed = failures.length;
     progress.phase = "embedding";
+    const kept = await store.keepDocuments(source.id, listing.unchanged ?? []);
+    progress.unchanged += kept.length;
     await report(true);
 
     for (let at = 0; at < listing.documents.length; at += BATCH) {
@@ -133,14 +137,18 @@ export async function syncSource(
       progress.phase = "removing";
       await report(true);
       // What could not be read this time is kept: it is still in the source, only unread.
-      const kept = [...listing.documents.map((one) => one.id), ...listing.failed.map((one) => one.id)];
-      progress.removed = (await store.removeMissing(source.id, kept)).length;
+      const keep = [
+        ...listing.documents.map((one) => one.id),
+        ...listing.failed.map((one) => one.id),
+        ...kept,
+      ];
+      progress.removed = (await store.removeMissing(source.id, keep)).length;
     }
 
     const error =
       failures.length === 0
         ? undefined
-        : `${failures.length} of ${listing.documents.length + listing.failed.length} documents failed; ` +
+        : `${failures.length} of ${progress.listed} documents failed; ` +
           failures.map((one) => `"${one.id}": ${one.error}`).join("; ");
     progress.phase = "done";
     if (error) progress.error = error;
