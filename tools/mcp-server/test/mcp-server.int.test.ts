@@ -1,7 +1,9 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { promisify } from "node:util";
 import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
@@ -62,6 +64,35 @@ function script() {
     ],
     say("ok"),
   );
+}
+
+/** The MCP inspector's own launcher, run as a developer runs it (`mcp-inspector --cli …`). */
+const INSPECTOR = join(
+  import.meta.dirname,
+  "..",
+  "node_modules",
+  "@modelcontextprotocol",
+  "inspector",
+  "clients",
+  "launcher",
+  "build",
+  "index.js",
+);
+const scratch = mkdtempSync(join(tmpdir(), "mcp-inspector-"));
+
+/** One inspector CLI call: its exit code and what it printed. */
+async function inspect(args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [INSPECTOR, "--cli", ...args], {
+      // Its catalog of servers goes to a scratch file, not the home directory.
+      env: { PATH: process.env.PATH ?? "", HOME: scratch, MCP_CATALOG_PATH: join(scratch, "mcp.json") },
+      timeout: 60_000,
+    });
+    return { code: 0, out: `${stdout}${stderr}` };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, out: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+  }
 }
 
 const text = (result: unknown) =>
@@ -182,6 +213,8 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     writeFileSync(policyFile, POLICIES);
     fleet = await startFleet({
       root: repoRoot,
+      // The MCP server as npm start runs it, beside the one this file starts with its own settings.
+      mcpServer: true,
       onLine: (_agent, line) => logged.push(line),
       env: {
         PATH: process.env.PATH,
@@ -194,6 +227,7 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
         ...onlyAgents(repoRoot, ["jira"]),
         SUPERVISOR_PORT: String(await freePort()),
         JIRA_AGENT_PORT: String(await freePort()),
+        MCP_SERVER_PORT: String(await freePort()),
         WEB_PORT: String(webPort),
         AUTHZ_POLICY_FILE: policyFile,
         AUTH_MODE: "jwt",
@@ -487,6 +521,35 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     expect(asked.isError).toBe(true);
     expect(text(asked)).not.toContain("OPS-");
     expect(text(asked)).not.toContain(forged);
+  });
+
+  it("runs in npm start's fleet, and the MCP inspector's CLI lists its tools and calls one there with the user's token", async () => {
+    expect(fleet.mcpServer).toBeDefined();
+    const url = `${fleet.mcpServer?.url}/mcp`;
+    const auth = ["--header", `Authorization: Bearer ${alice}`];
+
+    const listed = await inspect([url, "--transport", "http", "--method", "tools/list", ...auth]);
+    expect(listed.code, listed.out).toBe(0);
+    for (const tool of ["ask_switchboard", "list_agents", "read_conversation"])
+      expect(listed.out).toContain(tool);
+
+    const agents = await inspect([
+      url,
+      "--transport",
+      "http",
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "list_agents",
+      ...auth,
+    ]);
+    expect(agents.code, agents.out).toBe(0);
+    expect(agents.out).toContain("jira (available)");
+
+    // Without a token: refused, and nothing listed.
+    const anonymous = await inspect([url, "--transport", "http", "--method", "tools/list"]);
+    expect(anonymous.code).not.toBe(0);
+    expect(anonymous.out).not.toContain("ask_switchboard");
   });
 
   it("writes no user's token to any log, its own or the fleet's", () => {
