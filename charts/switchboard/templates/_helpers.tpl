@@ -123,6 +123,9 @@ configured agents when dynamicAgents.enabled, then the web chat when web.enabled
 {{- $items = append $items (include "switchboard.webexBot" $root | fromJson) }}
 {{- end }}
 {{- if .Values.mcpServer.enabled }}
+{{- if and (eq (toString .Values.config.AUTH_MODE) "jwt") (not (.Values.mcpServer.env | default dict).MCP_SERVER_PUBLIC_URL) }}
+{{- fail "mcpServer.env.MCP_SERVER_PUBLIC_URL: with config.AUTH_MODE=jwt set the MCP endpoint's public URL (https://mcp.example.com/mcp): its metadata names it as the resource users' tokens are issued for" }}
+{{- end }}
 {{- $items = append $items (include "switchboard.mcpServer" $root | fromJson) }}
 {{- end }}
 {{- toJson (dict "items" $items) }}

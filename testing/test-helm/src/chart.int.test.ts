@@ -898,12 +898,17 @@ describe("the MCP server in the Helm chart (mcpServer.enabled)", () => {
     expect(validateManifest(find(objects, "Service", mcpServerName))).toEqual([]);
   });
 
-  it("refuses a public URL that is not http(s), and renders nothing of it when disabled (the default)", async () => {
+  it("refuses a public URL that is not http(s), or none under AUTH_MODE=jwt, and renders nothing of it when disabled (the default)", async () => {
     expect(
       await refusal({
         values: { mcpServer: { enabled: true, env: { MCP_SERVER_PUBLIC_URL: "mcp.example.com" } } },
       }),
     ).toContain("MCP_SERVER_PUBLIC_URL");
+    expect(
+      await refusal({ values: { config: { AUTH_MODE: "jwt" }, mcpServer: { enabled: true } } }),
+    ).toContain(
+      "mcpServer.env.MCP_SERVER_PUBLIC_URL: with config.AUTH_MODE=jwt set the MCP endpoint's public URL",
+    );
     expect(JSON.stringify(await defaults())).not.toContain(mcpServerName);
   });
 });
