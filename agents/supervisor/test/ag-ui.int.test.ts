@@ -465,6 +465,9 @@ describe("AG-UI on the supervisor (the official client, a real subagent)", () =>
   });
   describe("through CopilotKit's own runtime, from a CopilotKit front end", () => {
     it("streams a routed answer to the front end: the agent's step, its tool, the text as written, the state", async () => {
+      // What a front end's core asks first: the runtime's agents.
+      const info = (await (await fetch(`${copilot.url}/info`)).json()) as { agents: Record<string, unknown> };
+      expect(Object.keys(info.agents)).toEqual(["supervisor"]);
       const agent = await frontEnd(copilot.url, alice);
       const { events, finished } = await runFromFrontEnd(agent, { say: "forward to jira: tell a story" });
       expect(outcomeOf(finished)).toEqual({ type: "success" });
