@@ -529,7 +529,7 @@ describe("AG-UI on the supervisor (the official client, a real subagent)", () =>
       expect(issuesNamed("approved in copilotkit")).toHaveLength(1);
     });
 
-    it("runs each request as its own user: a forged token gets nothing; another user on Alice's thread neither approves her interrupt nor replays her run", async () => {
+    it("runs each request as its own user: a forged token or a user the policy refuses gets nothing; another user on Alice's thread neither approves her interrupt nor replays her run", async () => {
       // The runtime passes the front end's token on; the supervisor refuses it before anything runs.
       const forged = `Bearer ${await tokenFor("alice@example.com", "another-secret-of-at-least-32-characters")}`;
       const refused = await runFromFrontEnd(await frontEnd(copilot.url, forged), {
@@ -540,6 +540,16 @@ describe("AG-UI on the supervisor (the official client, a real subagent)", () =>
         expect.objectContaining({ message: expect.stringContaining("401") }),
       ]);
       expect(issuesNamed("forged in copilotkit")).toHaveLength(0);
+
+      // A user the policy keeps from the supervisor gets the run's error, naming why.
+      const outsider = `Bearer ${await tokenFor("oscar@example.com", SECRET, ["outsiders"])}`;
+      const kept = await runFromFrontEnd(await frontEnd(copilot.url, outsider), {
+        say: "jira: create a bug in OPS: an outsider in copilotkit",
+      });
+      expect(ofType(kept.events, EventType.RUN_ERROR)).toEqual([
+        expect.objectContaining({ message: expect.stringContaining("may not use the supervisor agent") }),
+      ]);
+      expect(issuesNamed("an outsider in copilotkit")).toHaveLength(0);
 
       const threadId = `copilotkit-${randomUUID()}`;
       const asked = await runFromFrontEnd(await frontEnd(copilot.url, alice, threadId), {
