@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type BaseEvent, EventType, HttpAgent, type Interrupt } from "@ag-ui/client";
+import { type AbstractAgent, type BaseEvent, EventType, HttpAgent, type Interrupt } from "@ag-ui/client";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
@@ -112,12 +114,82 @@ const textOf = (events: BaseEvent[]) =>
 const outcomeOf = (finished: BaseEvent | undefined) =>
   (finished as (BaseEvent & { outcome?: { type: string; interrupts?: Interrupt[] } }) | undefined)?.outcome;
 
+/**
+ * CopilotKit's own runtime (its v2 Node listener, as its docs wire an AG-UI agent) in front of the
+ * supervisor's /ag-ui, on loopback. Loaded only here, with its telemetry off: it reads
+ * COPILOTKIT_TELEMETRY_DISABLED when its module loads, and a test sends nothing off this machine.
+ */
+async function startCopilotRuntime(agUiUrl: string): Promise<{ url: string; server: Server }> {
+  process.env.COPILOTKIT_TELEMETRY_DISABLED = "true";
+  const { CopilotRuntime, InMemoryAgentRunner } = await import("@copilotkit/runtime/v2");
+  const { createCopilotNodeListener } = await import("@copilotkit/runtime/v2/node");
+  const runtime = new CopilotRuntime({
+    // The runtime forwards the front end's Authorization header to the agent: the user's own token.
+    agents: { supervisor: new HttpAgent({ url: agUiUrl }) as never },
+    runner: new InMemoryAgentRunner(),
+  });
+  const listener = createCopilotNodeListener({
+    runtime,
+    basePath: "/api/copilotkit",
+    // Its runner keeps threads by threadId alone, for anyone who names one: serve runs only
+    // (Switchboard keeps each user's conversation, and decides every run as that user).
+    hooks: {
+      onBeforeHandler: ({ route }) => {
+        if (route.method !== "info" && route.method !== "agent/run") {
+          throw new Response(JSON.stringify({ error: "Not served" }), { status: 404 });
+        }
+      },
+    },
+  });
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/copilotkit`, server };
+}
+
+/**
+ * A CopilotKit front end's agent for the runtime's `supervisor`, signed in with `authorization`:
+ * the ProxiedCopilotRuntimeAgent its core makes for each agent the runtime lists (the core itself
+ * reaches the runtime only inside a browser window), over the runtime's REST routes.
+ */
+async function frontEnd(
+  runtimeUrl: string,
+  authorization: string,
+  threadId = `copilotkit-${randomUUID()}`,
+): Promise<AbstractAgent> {
+  const { ProxiedCopilotRuntimeAgent } = await import("@copilotkit/core");
+  const agent = new ProxiedCopilotRuntimeAgent({
+    runtimeUrl,
+    agentId: "supervisor",
+    transport: "rest",
+    runtimeMode: "sse",
+    headers: { authorization },
+  });
+  agent.threadId = threadId;
+  return agent as unknown as AbstractAgent;
+}
+
+/** One run from the front end (a user message first, unless it resumes): the events it saw, and how it ended. */
+async function runFromFrontEnd(
+  agent: AbstractAgent,
+  step: { say: string } | { resume: NonNullable<Parameters<AbstractAgent["runAgent"]>[0]>["resume"] },
+): Promise<{ events: BaseEvent[]; finished: BaseEvent | undefined }> {
+  const events: BaseEvent[] = [];
+  if ("say" in step) agent.addMessage({ id: randomUUID(), role: "user", content: step.say });
+  await agent.runAgent("resume" in step ? { resume: step.resume } : {}, {
+    onEvent: ({ event }) => {
+      events.push(event);
+    },
+  });
+  return { events, finished: events.findLast((event) => event.type === EventType.RUN_FINISHED) };
+}
+
 describe("AG-UI on the supervisor (the official client, a real subagent)", () => {
   let llm: ScriptedLlm;
   let jira: FakeJira;
   const processes: AgentProcess[] = [];
   let endpoint: string;
   let alice: string;
+  let copilot: { url: string; server: Server };
 
   /** A client for a thread, as `subject` (or with the given Authorization). */
   const client = (threadId: string, authorization: string) =>
@@ -167,8 +239,11 @@ describe("AG-UI on the supervisor (the official client, a real subagent)", () =>
     );
     endpoint = `http://127.0.0.1:${supervisorPort}/ag-ui`;
     alice = `Bearer ${await tokenFor("alice@example.com")}`;
+    copilot = await startCopilotRuntime(endpoint);
   });
   afterAll(async () => {
+    copilot?.server.closeAllConnections();
+    await new Promise((resolve) => copilot?.server.close(resolve));
     await Promise.all(processes.map((agent) => agent.kill("SIGTERM")));
     await Promise.all([llm.close(), jira.close()]);
   });
@@ -387,5 +462,135 @@ describe("AG-UI on the supervisor (the official client, a real subagent)", () =>
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.text).toMatch(problem);
     }
+  });
+  describe("through CopilotKit's own runtime, from a CopilotKit front end", () => {
+    it("streams a routed answer to the front end: the agent's step, its tool, the text as written, the state", async () => {
+      // What a front end's core asks first: the runtime's agents.
+      const info = (await (await fetch(`${copilot.url}/info`)).json()) as { agents: Record<string, unknown> };
+      expect(Object.keys(info.agents)).toEqual(["supervisor"]);
+      const agent = await frontEnd(copilot.url, alice);
+      const { events, finished } = await runFromFrontEnd(agent, { say: "forward to jira: tell a story" });
+      expect(outcomeOf(finished)).toEqual({ type: "success" });
+      expect(
+        events.some(
+          (event) =>
+            event.type === EventType.STEP_STARTED && (event as { stepName?: string }).stepName === "jira",
+        ),
+      ).toBe(true);
+      // Through the runtime in pieces, as the subagent wrote them.
+      expect(ofType(events, EventType.TEXT_MESSAGE_CONTENT).length).toBeGreaterThanOrEqual(3);
+      expect(textOf(events)).toBe(STORY);
+      expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", content: STORY });
+      expect(agent.state).toMatchObject({ agent: "supervisor", status: "success" });
+
+      const search = await runFromFrontEnd(await frontEnd(copilot.url, alice), {
+        say: "jira: open issues in OPS",
+      });
+      const call = ofType(search.events, EventType.TOOL_CALL_START).find(
+        (event) => (event as { toolCallName?: string }).toolCallName === "search_issues",
+      );
+      expect(call).toMatchObject({ metadata: { agent: "jira" } });
+      expect(textOf(search.events)).toContain("OPS-1");
+    });
+
+    it("puts a confirmation to the front end as an interrupt; the user's approval from it makes the change once", async () => {
+      const agent = await frontEnd(copilot.url, alice);
+      const asked = await runFromFrontEnd(agent, {
+        say: "jira: create a bug in OPS: approved in copilotkit",
+      });
+      const outcome = outcomeOf(asked.finished);
+      expect(outcome?.type).toBe("interrupt");
+      const [interrupt] = outcome?.interrupts ?? [];
+      expect(interrupt).toMatchObject({
+        reason: "confirmation",
+        message: expect.stringContaining("Shall I go ahead?"),
+      });
+      expect(agent.pendingInterrupts.map(({ id }) => id)).toEqual([interrupt?.id]);
+      expect(issuesNamed("approved in copilotkit")).toHaveLength(0);
+
+      // The front end cannot start another run past the question: it must answer it.
+      await expect(runFromFrontEnd(agent, { say: "never mind, something else" })).rejects.toThrow(
+        /pending interrupt/,
+      );
+
+      const argsHashes = (interrupt?.metadata as { argsHashes?: string[] } | undefined)?.argsHashes;
+      const approved = await runFromFrontEnd(agent, {
+        resume: [
+          {
+            interruptId: interrupt?.id as string,
+            status: "resolved",
+            payload: { decision: "approve", argsHashes },
+          },
+        ],
+      });
+      expect(outcomeOf(approved.finished)).toEqual({ type: "success" });
+      expect(textOf(approved.events)).toMatch(/OPS-\d+/);
+      expect(agent.pendingInterrupts).toEqual([]);
+      expect(issuesNamed("approved in copilotkit")).toHaveLength(1);
+    });
+
+    it("runs each request as its own user: a forged token or a user the policy refuses gets nothing; another user on Alice's thread neither approves her interrupt nor replays her run", async () => {
+      // The runtime passes the front end's token on; the supervisor refuses it before anything runs.
+      const forged = `Bearer ${await tokenFor("alice@example.com", "another-secret-of-at-least-32-characters")}`;
+      const refused = await runFromFrontEnd(await frontEnd(copilot.url, forged), {
+        say: "jira: create a bug in OPS: forged in copilotkit",
+      });
+      expect(refused.finished).toBeUndefined();
+      expect(ofType(refused.events, EventType.RUN_ERROR)).toEqual([
+        expect.objectContaining({ message: expect.stringContaining("401") }),
+      ]);
+      expect(issuesNamed("forged in copilotkit")).toHaveLength(0);
+
+      // A user the policy keeps from the supervisor gets the run's error, naming why.
+      const outsider = `Bearer ${await tokenFor("oscar@example.com", SECRET, ["outsiders"])}`;
+      const kept = await runFromFrontEnd(await frontEnd(copilot.url, outsider), {
+        say: "jira: create a bug in OPS: an outsider in copilotkit",
+      });
+      expect(ofType(kept.events, EventType.RUN_ERROR)).toEqual([
+        expect.objectContaining({ message: expect.stringContaining("may not use the supervisor agent") }),
+      ]);
+      expect(issuesNamed("an outsider in copilotkit")).toHaveLength(0);
+
+      const threadId = `copilotkit-${randomUUID()}`;
+      const asked = await runFromFrontEnd(await frontEnd(copilot.url, alice, threadId), {
+        say: "jira: create a bug in OPS: alice in copilotkit",
+      });
+      const [interrupt] = outcomeOf(asked.finished)?.interrupts ?? [];
+      expect(interrupt?.reason).toBe("confirmation");
+
+      // Mallory's front end, on Alice's thread, answers Alice's interrupt: the supervisor has no such task of hers.
+      const mallory = await frontEnd(
+        copilot.url,
+        `Bearer ${await tokenFor("mallory@example.com")}`,
+        threadId,
+      );
+      const resumed = await runFromFrontEnd(mallory, {
+        resume: [
+          { interruptId: interrupt?.id as string, status: "resolved", payload: { decision: "approve" } },
+        ],
+      }).then(
+        ({ events }) => events,
+        (error: unknown) => [{ type: EventType.RUN_ERROR, message: String(error) } as BaseEvent],
+      );
+      expect(resumed.some((event) => event.type === EventType.RUN_FINISHED)).toBe(false);
+      expect(issuesNamed("alice in copilotkit")).toHaveLength(0);
+
+      // The runtime keeps each thread's events by threadId alone: its reconnect would replay Alice's
+      // run to Mallory. Wired as the README says, it serves runs only, and her thread stays hers.
+      const replayed: BaseEvent[] = [];
+      const reconnect = await mallory
+        .connectAgent({}, { onEvent: ({ event }) => void replayed.push(event) })
+        .then(
+          () => "connected",
+          (error: unknown) => String(error),
+        );
+      expect(reconnect).toMatch(/404/);
+      expect(JSON.stringify(replayed)).not.toContain("alice in copilotkit");
+      const threads = await fetch(`${copilot.url}/threads`, {
+        headers: { authorization: `Bearer ${await tokenFor("mallory@example.com")}` },
+      });
+      expect(threads.status).toBe(404);
+      expect(await threads.text()).not.toContain(threadId);
+    });
   });
 });

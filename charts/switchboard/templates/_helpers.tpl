@@ -122,6 +122,12 @@ configured agents when dynamicAgents.enabled, then the web chat when web.enabled
 {{- if .Values.webexBot.enabled }}
 {{- $items = append $items (include "switchboard.webexBot" $root | fromJson) }}
 {{- end }}
+{{- if .Values.mcpServer.enabled }}
+{{- if and (eq (toString .Values.config.AUTH_MODE) "jwt") (not (.Values.mcpServer.env | default dict).MCP_SERVER_PUBLIC_URL) }}
+{{- fail "mcpServer.env.MCP_SERVER_PUBLIC_URL: with config.AUTH_MODE=jwt set the MCP endpoint's public URL (https://mcp.example.com/mcp): its metadata names it as the resource users' tokens are issued for" }}
+{{- end }}
+{{- $items = append $items (include "switchboard.mcpServer" $root | fromJson) }}
+{{- end }}
 {{- toJson (dict "items" $items) }}
 {{- end }}
 
@@ -202,6 +208,11 @@ not a ${VAR} reference, and a URL with a password in it.
 {{/* The Webex relay's component (tools/webex-bot), whether or not webexBot.enabled. */}}
 {{- define "switchboard.webexBot" -}}
 {{- include "switchboard.component" (dict "root" . "name" "webex-bot" "where" "webexBot" "role" "app" "values" .Values.webexBot) }}
+{{- end }}
+
+{{/* The MCP server's component (tools/mcp-server), whether or not mcpServer.enabled. */}}
+{{- define "switchboard.mcpServer" -}}
+{{- include "switchboard.component" (dict "root" . "name" "mcp-server" "where" "mcpServer" "role" "app" "values" .Values.mcpServer) }}
 {{- end }}
 
 {{/* A component's Service URL inside the namespace: http://<fullName>:<port>. */}}
@@ -317,8 +328,8 @@ Called with (dict "root" $ "component" $c).
 {{- $root := .root }}
 {{- $env := dict "PORT" (toString $c.port) "HOST" "0.0.0.0" }}
 {{- $supervisorUrl := include "switchboard.serviceUrl" (include "switchboard.supervisor" $root | fromJson) }}
-{{- if or (eq $c.name "slack-bot") (eq $c.name "webex-bot") }}
-{{- /* The Slack and Webex relays talk to the supervisor under CAIPE's name for it. */}}
+{{- if has $c.name (list "slack-bot" "webex-bot" "mcp-server") }}
+{{- /* The Slack and Webex relays and the MCP server talk to the supervisor under CAIPE's name for it. */}}
 {{- $_ := set $env "CAIPE_URL" $supervisorUrl }}
 {{- else if eq $c.role "app" }}
 {{- $_ := set $env "SWITCHBOARD_URL" $supervisorUrl }}
@@ -389,6 +400,7 @@ Called with (dict "root" $ "component" $c).
 {{- $read = concat $read (.Values.web.secretKeys | default list) }}
 {{- $read = concat $read (.Values.slackBot.secretKeys | default list) }}
 {{- $read = concat $read (.Values.webexBot.secretKeys | default list) }}
+{{- $read = concat $read (.Values.mcpServer.secretKeys | default list) }}
 {{- range $key, $_ := $out }}
 {{- if not (has $key $read) }}
 {{- fail (printf "secrets.values.%s is read by no component: list it in secrets.sharedKeys or a component's secretKeys" $key) }}

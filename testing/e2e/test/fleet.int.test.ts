@@ -197,7 +197,7 @@ describe("the local fleet", () => {
   });
 
   it("`npm start`'s runner prints the URLs and stops every process on Ctrl-C", async () => {
-    const settings = await env();
+    const settings = await env({ MCP_SERVER_PORT: String(await freePort()) });
     const child = spawn(process.execPath, [fleetBin], {
       env: settings,
       stdio: ["ignore", "pipe", "pipe"],
@@ -210,12 +210,18 @@ describe("the local fleet", () => {
     expect(output).toContain(`Supervisor   http://localhost:${settings.SUPERVISOR_PORT}`);
     expect(output).toContain(`jira         http://localhost:${settings.JIRA_AGENT_PORT}`);
     expect(output).toContain(`Open the web chat:       http://localhost:${settings.WEB_PORT}`);
+    expect(output).toContain(`mcp server   http://localhost:${settings.MCP_SERVER_PORT}/mcp`);
     expect(output).toMatch(/\[jira\] +\d\d:\d\d:\d\d info +jira agent ready/);
 
     const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
     child.kill("SIGINT");
     expect(await exited).toBe(0);
-    for (const port of [settings.SUPERVISOR_PORT, settings.JIRA_AGENT_PORT, settings.WEB_PORT]) {
+    for (const port of [
+      settings.SUPERVISOR_PORT,
+      settings.JIRA_AGENT_PORT,
+      settings.WEB_PORT,
+      settings.MCP_SERVER_PORT,
+    ]) {
       await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
     }
   });

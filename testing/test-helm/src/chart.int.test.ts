@@ -865,3 +865,50 @@ describe("the Webex relay in the Helm chart (webexBot.enabled)", () => {
     expect(JSON.stringify(await defaults())).not.toContain(webexBotName);
   });
 });
+
+describe("the MCP server in the Helm chart (mcpServer.enabled)", () => {
+  const mcpServerName = `${fullname}-mcp-server`;
+
+  it("deploys component mcp-server talking to this release's supervisor, verifying users' tokens with the shared AUTH_* settings", async () => {
+    const objects = await render({
+      config: {
+        AUTH_MODE: "jwt",
+        AUTH_JWKS_URL: `https://idp.${host}/jwks`,
+        AUTH_ISSUER: `https://idp.${host}`,
+        AUTH_AUDIENCE: "switchboard",
+      },
+      mcpServer: { enabled: true, env: { MCP_SERVER_PUBLIC_URL: `https://mcp.${host}/mcp` } },
+    });
+    const deployment = find(objects, "Deployment", mcpServerName);
+    expect(validateManifest(deployment)).toEqual([]);
+    expect(deployment.spec?.template.metadata?.labels).toMatchObject({
+      "app.kubernetes.io/component": "mcp-server",
+    });
+    const container = containerOf(deployment);
+    expect(container.ports).toEqual([{ name: "http", containerPort: 3002, protocol: "TCP" }]);
+    expect(container.readinessProbe?.httpGet?.path).toBe("/ready");
+    const plain = plainValues(containerEnv(objects, deployment));
+    expect(plain.CAIPE_URL).toBe(`http://${objectName(SUPERVISOR)}:${supervisor.port}`);
+    expect(plain.MCP_SERVER_PUBLIC_URL).toBe(`https://mcp.${host}/mcp`);
+    expect(plain).toMatchObject({
+      AUTH_MODE: "jwt",
+      AUTH_ISSUER: `https://idp.${host}`,
+      AUTH_AUDIENCE: "switchboard",
+    });
+    expect(validateManifest(find(objects, "Service", mcpServerName))).toEqual([]);
+  });
+
+  it("refuses a public URL that is not http(s), or none under AUTH_MODE=jwt, and renders nothing of it when disabled (the default)", async () => {
+    expect(
+      await refusal({
+        values: { mcpServer: { enabled: true, env: { MCP_SERVER_PUBLIC_URL: "mcp.example.com" } } },
+      }),
+    ).toContain("MCP_SERVER_PUBLIC_URL");
+    expect(
+      await refusal({ values: { config: { AUTH_MODE: "jwt" }, mcpServer: { enabled: true } } }),
+    ).toContain(
+      "mcpServer.env.MCP_SERVER_PUBLIC_URL: with config.AUTH_MODE=jwt set the MCP endpoint's public URL",
+    );
+    expect(JSON.stringify(await defaults())).not.toContain(mcpServerName);
+  });
+});

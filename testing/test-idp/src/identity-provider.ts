@@ -24,6 +24,11 @@ export interface IdentityProviderOptions {
    * with client_secret_basic): a service's own principal, its `sub` the client id.
    */
   serviceClients?: { clientId: string; clientSecret: string }[];
+  /**
+   * Further resources (RFC 8707 resource indicators) it issues access tokens for: an MCP server's URL
+   * whose tokens name the agents' audience too (`"and-agents"`), or only the resource (`"alone"`).
+   */
+  resources?: Record<string, "and-agents" | "alone">;
 }
 
 export interface IdentityProvider {
@@ -56,6 +61,7 @@ export async function startIdentityProvider(
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const webOrigin = options.webOrigin ?? "http://127.0.0.1:1";
   const users = options.users ?? {};
+  const resources = options.resources ?? {};
   const groupClaim = options.groupClaim ?? "groups";
   const clientId = "switchboard-web";
   const redirectUri = `${webOrigin}/auth/callback`;
@@ -115,15 +121,24 @@ export async function startIdentityProvider(
         enabled: true,
         defaultResource: async () => audience,
         useGrantedResource: async () => true,
-        getResourceServerInfo: async () => ({
+        getResourceServerInfo: async (_ctx, resource) => ({
           scope: resourceScope,
-          audience,
+          audience: resource in resources ? resource : audience,
           accessTokenFormat: "jwt",
           jwt: { sign: { alg: "RS256" } },
         }),
       },
     },
     clientBasedCORS: (_ctx, origin) => origin === webOrigin,
+    // A further resource's token names its other audiences too (aud as an array, RFC 7519 §4.1.3).
+    formats: {
+      customizers: {
+        jwt: async (_ctx, _token, jwt) => {
+          const resource = String(jwt.payload.aud);
+          if (resources[resource] === "and-agents") jwt.payload.aud = [resource, audience];
+        },
+      },
+    },
   });
   server.on("request", provider.callback());
   return {

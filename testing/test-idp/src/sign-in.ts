@@ -6,7 +6,12 @@ import type { IdentityProvider } from "./identity-provider.js";
  * the provider's own login and consent pages, cookies kept between steps, then the code exchanged
  * at the token endpoint. Returns the access token (an RS256 JWT for the Switchboard audience).
  */
-export async function signIn(idp: IdentityProvider, subject: string): Promise<string> {
+export async function signIn(
+  idp: IdentityProvider,
+  subject: string,
+  /** The resource the token is for (RFC 8707): default the agents' audience. */
+  resource = idp.audience,
+): Promise<string> {
   const jar = new Map<string, string>();
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");
@@ -19,7 +24,7 @@ export async function signIn(idp: IdentityProvider, subject: string): Promise<st
     code_challenge: challenge,
     code_challenge_method: "S256",
     state: randomBytes(8).toString("hex"),
-    resource: idp.audience,
+    resource,
   })) {
     authorize.searchParams.set(key, value);
   }
@@ -27,7 +32,7 @@ export async function signIn(idp: IdentityProvider, subject: string): Promise<st
   let url = authorize.toString();
   let body: URLSearchParams | undefined;
   for (let step = 0; step < 20; step++) {
-    if (url.startsWith(idp.redirectUri)) return exchange(idp, new URL(url), verifier);
+    if (url.startsWith(idp.redirectUri)) return exchange(idp, new URL(url), verifier, resource);
     const response = await fetch(url, {
       method: body ? "POST" : "GET",
       redirect: "manual",
@@ -58,7 +63,12 @@ export async function signIn(idp: IdentityProvider, subject: string): Promise<st
   throw new Error("Sign-in did not reach the redirect URI within 20 steps.");
 }
 
-async function exchange(idp: IdentityProvider, callback: URL, verifier: string): Promise<string> {
+async function exchange(
+  idp: IdentityProvider,
+  callback: URL,
+  verifier: string,
+  resource: string,
+): Promise<string> {
   const code = callback.searchParams.get("code");
   if (!code) throw new Error(`Sign-in ended without a code: ${callback.search}`);
   const response = await fetch(`${idp.issuer}/token`, {
@@ -69,7 +79,7 @@ async function exchange(idp: IdentityProvider, callback: URL, verifier: string):
       redirect_uri: idp.redirectUri,
       client_id: idp.clientId,
       code_verifier: verifier,
-      resource: idp.audience,
+      resource,
     }),
   });
   const tokens = (await response.json()) as {

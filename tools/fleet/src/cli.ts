@@ -24,6 +24,7 @@ export async function main(root: string): Promise<void> {
   const fleet = await startFleet({
     root,
     env,
+    mcpServer: true,
     onLine: (agent, line) => say(formatLine(agent, line, width)),
     onStatus: (agent, status, detail) => {
       if (status === "failed") say(formatLine(agent, `failed to start: ${tail(detail ?? "", 15)}`, width));
@@ -46,10 +47,12 @@ export async function main(root: string): Promise<void> {
   if (fleet.web) say(`${"web chat".padEnd(12)} ${fleet.web.url}`);
   if (fleet.slackBot) say(`${"slack bot".padEnd(12)} ${fleet.slackBot.url}`);
   if (fleet.webexBot) say(`${"webex bot".padEnd(12)} ${fleet.webexBot.url}`);
+  if (fleet.mcpServer) say(`${"mcp server".padEnd(12)} ${fleet.mcpServer.url}/mcp`);
   for (const failure of fleet.failed) say(`${failure.name.padEnd(12)} not running (see its output above)`);
   say("");
   if (fleet.web) say(`Open the web chat:       ${fleet.web.url}`);
   say("Talk to the supervisor:  npm run chat        (or any A2A client at the URL above)");
+  if (fleet.mcpServer) say(`Ask from your editor:    add ${fleet.mcpServer.url}/mcp as an MCP server`);
   say("Stop the fleet:          Ctrl-C");
   say("");
 

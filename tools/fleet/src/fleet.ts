@@ -10,6 +10,7 @@ import {
   listAgentPackages,
   listFleetPackages,
   listHostPackages,
+  MCP_SERVER_PORT,
   SUPERVISOR,
   WEB_UI_PORT,
 } from "@switchboard/contract";
@@ -33,6 +34,8 @@ export interface Fleet {
   slackBot: FleetMember | undefined;
   /** The Webex relay, when WEBEX_WEBHOOK_SECRET is set; undefined otherwise or when it did not start. */
   webexBot: FleetMember | undefined;
+  /** The MCP server, when `mcpServer` was asked for; undefined otherwise or when it did not start. */
+  mcpServer: FleetMember | undefined;
   /** Agents that did not start, each with the tail of its output. */
   failed: Array<{ name: string; error: string }>;
   stop(): Promise<void>;
@@ -46,6 +49,8 @@ export interface FleetOptions {
   onLine?: (agent: string, line: string) => void;
   /** Reports each agent as it becomes ready or fails. */
   onStatus?: (agent: string, status: "starting" | "ready" | "failed", detail?: string) => void;
+  /** Also start tools/mcp-server (npm start does; a test's fleet only when it asks). */
+  mcpServer?: boolean;
 }
 
 /**
@@ -158,7 +163,15 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
         return undefined;
       })
     : undefined;
-  const tools = [...(slackBot ? [slackBot] : []), ...(webexBot ? [webexBot] : []), ...(web ? [web] : [])];
+  const mcpServer = options.mcpServer
+    ? await startMcpServer(options, head.url, web?.url).catch((error: unknown) => {
+        failed.push({ name: MCP_SERVER, error: error instanceof Error ? error.message : String(error) });
+        return undefined;
+      })
+    : undefined;
+  const tools = [slackBot, webexBot, mcpServer, web].filter(
+    (tool): tool is FleetMember => tool !== undefined,
+  );
   return {
     supervisor: head,
     agents: members,
@@ -166,6 +179,7 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     web,
     slackBot,
     webexBot,
+    mcpServer,
     failed,
     stop: () => stopAll([...tools, head, ...members, ...hostMembers]),
   };
@@ -277,6 +291,39 @@ async function startWebexBot(options: FleetOptions, supervisorUrl: string): Prom
     return { name: WEBEX_BOT, url: `http://localhost:${process.port}`, process };
   } catch (error) {
     options.onStatus?.(WEBEX_BOT, "failed", error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+const MCP_SERVER = "mcp-server";
+
+/**
+ * Starts tools/mcp-server (the supervisor for MCP clients) on MCP_SERVER_PORT (default 3002),
+ * talking to the local supervisor unless CAIPE_URL names another, with approval links to the web chat.
+ */
+async function startMcpServer(
+  options: FleetOptions,
+  supervisorUrl: string,
+  webUrl: string | undefined,
+): Promise<FleetMember> {
+  options.onStatus?.(MCP_SERVER, "starting");
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    HOST: options.env.HOST ?? "127.0.0.1",
+    PORT: options.env.MCP_SERVER_PORT?.trim() || String(MCP_SERVER_PORT),
+    CAIPE_URL: options.env.CAIPE_URL?.trim() || supervisorUrl,
+    ...(webUrl && !options.env.CAIPE_UI_BASE_URL?.trim() ? { CAIPE_UI_BASE_URL: webUrl } : {}),
+  };
+  try {
+    const process = await startAgentProcess(join(options.root, "tools", MCP_SERVER), {
+      env,
+      onLine: (line) => options.onLine?.(MCP_SERVER, line),
+    });
+    await waitUntilReady(process.url);
+    options.onStatus?.(MCP_SERVER, "ready", process.url);
+    return { name: MCP_SERVER, url: `http://localhost:${process.port}`, process };
+  } catch (error) {
+    options.onStatus?.(MCP_SERVER, "failed", error instanceof Error ? error.message : String(error));
     throw error;
   }
 }

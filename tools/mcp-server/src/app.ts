@@ -62,6 +62,7 @@ export async function startMcpServer(settings: McpServerSettings, logger: Logger
       auth: settings.auth,
       issuer: settings.issuer as string,
       publicUrl,
+      audience: settings.audience,
     });
     for (const path of authorization.metadataPaths) app.use(path, authorization.metadata);
     guards.push(authorization.guard);

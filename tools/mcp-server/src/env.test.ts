@@ -24,6 +24,13 @@ describe("the MCP server's settings", () => {
     ).toThrow(/AUTH_MODE=jwt needs AUTH_ISSUER on the MCP server: its protected-resource metadata names/);
   });
 
+  it("takes the audience a token must name for this server (default: its resource, known once it listens)", () => {
+    expect(readMcpServerSettings({}).audience).toBeUndefined();
+    expect(readMcpServerSettings({ MCP_SERVER_AUDIENCE: " urn:switchboard:api " }).audience).toBe(
+      "urn:switchboard:api",
+    );
+  });
+
   it("names a bad URL setting", () => {
     expect(() => readMcpServerSettings({ CAIPE_URL: "ftp://supervisor" })).toThrow(/CAIPE_URL/);
   });

@@ -14,6 +14,8 @@ const McpServerEnv = z.object({
   CAIPE_UI_BASE_URL: url().default("http://localhost:3000"),
   /** This server's MCP endpoint as clients reach it: the `resource` of its protected-resource metadata. */
   MCP_SERVER_PUBLIC_URL: url().optional(),
+  /** The audience a user's token must name for this server (default: its MCP endpoint, the resource). */
+  MCP_SERVER_AUDIENCE: z.string().trim().min(1).optional(),
   /** How long a turn may be silent before the call fails. */
   MCP_SERVER_TURN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(300),
   /** stdio only: the user's own token, sent to the supervisor on every call (the CLI's name). */
@@ -28,6 +30,11 @@ export interface McpServerSettings {
   webUrl: string;
   /** The MCP endpoint's public URL (undefined: this server's own address, known once it listens). */
   publicUrl: string | undefined;
+  /**
+   * The audience a user's token must name for this server (the MCP authorization spec's audience
+   * rule); undefined: the MCP endpoint's public URL, the resource its metadata names.
+   */
+  audience: string | undefined;
   turnTimeoutMs: number;
   /** How users' tokens are verified: as the agents do (AUTH_*). */
   auth: AuthSettings;
@@ -53,6 +60,7 @@ export function readMcpServerSettings(env: NodeJS.ProcessEnv): McpServerSettings
     supervisorUrl: e.CAIPE_URL.replace(/\/+$/, ""),
     webUrl: e.CAIPE_UI_BASE_URL.replace(/\/+$/, ""),
     publicUrl: e.MCP_SERVER_PUBLIC_URL,
+    audience: e.MCP_SERVER_AUDIENCE,
     turnTimeoutMs: e.MCP_SERVER_TURN_TIMEOUT_SECONDS * 1000,
     auth,
     issuer: e.AUTH_ISSUER,

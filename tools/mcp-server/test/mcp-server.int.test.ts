@@ -1,7 +1,9 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { promisify } from "node:util";
 import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
@@ -64,6 +66,35 @@ function script() {
   );
 }
 
+/** The MCP inspector's own launcher, run as a developer runs it (`mcp-inspector --cli …`). */
+const INSPECTOR = join(
+  import.meta.dirname,
+  "..",
+  "node_modules",
+  "@modelcontextprotocol",
+  "inspector",
+  "clients",
+  "launcher",
+  "build",
+  "index.js",
+);
+const scratch = mkdtempSync(join(tmpdir(), "mcp-inspector-"));
+
+/** One inspector CLI call: its exit code and what it printed. */
+async function inspect(args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [INSPECTOR, "--cli", ...args], {
+      // Its catalog of servers goes to a scratch file, not the home directory.
+      env: { PATH: process.env.PATH ?? "", HOME: scratch, MCP_CATALOG_PATH: join(scratch, "mcp.json") },
+      timeout: 60_000,
+    });
+    return { code: 0, out: `${stdout}${stderr}` };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, out: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+  }
+}
+
 const text = (result: unknown) =>
   ((result as CallToolResult).content ?? [])
     .map((part) => (part.type === "text" ? part.text : ""))
@@ -77,14 +108,18 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
   let fleet: Fleet;
   let mcp: RunningMcpServer;
   let webUrl: string;
+  /** Users' tokens for this file's MCP server (its URL and the agents' audience). */
   let alice: string;
   let bob: string;
+  /** The MCP endpoints tokens are issued for: this file's server, npm start's, one whose tokens name it alone. */
+  const endpoints = { own: "", fleet: "", alone: "" };
+  const ports = { own: 0, alone: 0 };
   /** Every line the MCP server and the fleet wrote. */
   const logged: string[] = [];
   const clients: Client[] = [];
 
   const serverEnv = (overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
-    PORT: "0",
+    PORT: String(ports.own),
     HOST: "127.0.0.1",
     CAIPE_URL: fleet.supervisor.url,
     CAIPE_UI_BASE_URL: webUrl,
@@ -168,11 +203,21 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     });
 
   beforeAll(async () => {
-    const webPort = await freePort();
+    const [webPort, fleetMcpPort] = await Promise.all([freePort(), freePort()]);
+    [ports.own, ports.alone] = await Promise.all([freePort(), freePort()]);
     webUrl = `http://localhost:${webPort}`;
+    endpoints.own = `http://localhost:${ports.own}/mcp`;
+    endpoints.fleet = `http://localhost:${fleetMcpPort}/mcp`;
+    endpoints.alone = `http://localhost:${ports.alone}/mcp`;
     idp = await startIdentityProvider({
       webOrigin: webUrl,
       users: { alice: { name: "Alice", email: "alice@example.com" }, bob: { name: "Bob" } },
+      // An MCP client asks for a token for the MCP server it talks to (RFC 8707's resource).
+      resources: {
+        [endpoints.own]: "and-agents",
+        [endpoints.fleet]: "and-agents",
+        [endpoints.alone]: "alone",
+      },
     });
     [llm, jira] = await Promise.all([
       startScriptedLlm({ script: script(), tokenIntervalMs: 5 }),
@@ -182,6 +227,8 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     writeFileSync(policyFile, POLICIES);
     fleet = await startFleet({
       root: repoRoot,
+      // The MCP server as npm start runs it, beside the one this file starts with its own settings.
+      mcpServer: true,
       onLine: (_agent, line) => logged.push(line),
       env: {
         PATH: process.env.PATH,
@@ -194,6 +241,7 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
         ...onlyAgents(repoRoot, ["jira"]),
         SUPERVISOR_PORT: String(await freePort()),
         JIRA_AGENT_PORT: String(await freePort()),
+        MCP_SERVER_PORT: String(fleetMcpPort),
         WEB_PORT: String(webPort),
         AUTHZ_POLICY_FILE: policyFile,
         AUTH_MODE: "jwt",
@@ -209,7 +257,11 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     const failed = fleet.failed.filter((member) => member.name !== "web");
     if (failed.length > 0) throw new Error(`The fleet did not start: ${JSON.stringify(failed)}`);
     mcp = await startMcpServer(readMcpServerSettings(serverEnv()), logger);
-    [alice, bob] = await Promise.all([signIn(idp, "alice"), signIn(idp, "bob")]);
+    expect(mcp.url).toBe(endpoints.own);
+    [alice, bob] = await Promise.all([
+      signIn(idp, "alice", endpoints.own),
+      signIn(idp, "bob", endpoints.own),
+    ]);
   });
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
@@ -418,16 +470,67 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
   });
 
   it("refuses a token the identity provider issued for another audience", async () => {
+    // Alice's token names this MCP server, but agents that trust another audience would refuse it.
     const other = await startMcpServer(
-      readMcpServerSettings(serverEnv({ AUTH_AUDIENCE: "urn:switchboard:another-app" })),
+      readMcpServerSettings(
+        serverEnv({
+          PORT: "0",
+          MCP_SERVER_AUDIENCE: endpoints.own,
+          AUTH_AUDIENCE: "urn:switchboard:another-app",
+        }),
+      ),
       logger,
     );
     try {
       const refused = await initialize(alice, other.url);
       expect(refused.status).toBe(401);
-      expect(refused.headers.get("www-authenticate")).toContain("another audience (aud)");
+      expect(refused.headers.get("www-authenticate")).toContain(
+        "not Switchboard's agents (urn:switchboard:another-app, AUTH_AUDIENCE)",
+      );
     } finally {
       await other.stop();
+    }
+  });
+
+  it("takes only tokens issued for itself, as the MCP authorization spec asks: the agents' own token is refused, naming MCP_SERVER_AUDIENCE", async () => {
+    const forTheAgents = await signIn(idp, "alice");
+    const refused = await initialize(forTheAgents);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toContain(
+      `not issued for this MCP server: its audience (aud) does not name ${endpoints.own} (MCP_SERVER_AUDIENCE)`,
+    );
+    expect(refused.headers.get("www-authenticate")).toContain("resource_metadata=");
+    await expect(connect(forTheAgents)).rejects.toThrow();
+
+    // MCP_SERVER_AUDIENCE set to the agents' audience makes the two one resource (an identity
+    // provider that cannot issue for the MCP server's URL): then the agents' token serves here.
+    const shared = await startMcpServer(
+      readMcpServerSettings(serverEnv({ PORT: "0", MCP_SERVER_AUDIENCE: idp.audience })),
+      logger,
+    );
+    try {
+      expect((await initialize(forTheAgents, shared.url)).status).toBe(200);
+    } finally {
+      await shared.stop();
+    }
+  });
+
+  it("refuses a token issued for itself alone, naming AUTH_AUDIENCE: the supervisor would refuse it", async () => {
+    const alone = await startMcpServer(
+      readMcpServerSettings(serverEnv({ PORT: String(ports.alone) })),
+      logger,
+    );
+    try {
+      const forItAlone = await signIn(idp, "alice", endpoints.alone);
+      const refused = await initialize(forItAlone, alone.url);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toContain(
+        `have the identity provider add that audience to tokens for ${endpoints.alone}`,
+      );
+      // Alice's token for the other server is no token for this one.
+      expect((await initialize(alice, alone.url)).status).toBe(401);
+    } finally {
+      await alone.stop();
     }
   });
 
@@ -487,6 +590,35 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     expect(asked.isError).toBe(true);
     expect(text(asked)).not.toContain("OPS-");
     expect(text(asked)).not.toContain(forged);
+  });
+
+  it("runs in npm start's fleet, and the MCP inspector's CLI lists its tools and calls one there with the user's token", async () => {
+    expect(fleet.mcpServer).toBeDefined();
+    const url = `${fleet.mcpServer?.url}/mcp`;
+    const auth = ["--header", `Authorization: Bearer ${await signIn(idp, "alice", endpoints.fleet)}`];
+
+    const listed = await inspect([url, "--transport", "http", "--method", "tools/list", ...auth]);
+    expect(listed.code, listed.out).toBe(0);
+    for (const tool of ["ask_switchboard", "list_agents", "read_conversation"])
+      expect(listed.out).toContain(tool);
+
+    const agents = await inspect([
+      url,
+      "--transport",
+      "http",
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "list_agents",
+      ...auth,
+    ]);
+    expect(agents.code, agents.out).toBe(0);
+    expect(agents.out).toContain("jira (available)");
+
+    // Without a token: refused, and nothing listed.
+    const anonymous = await inspect([url, "--transport", "http", "--method", "tools/list"]);
+    expect(anonymous.code).not.toBe(0);
+    expect(anonymous.out).not.toContain("ask_switchboard");
   });
 
   it("writes no user's token to any log, its own or the fleet's", () => {
