@@ -27,9 +27,9 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
     names: ["COMPOSE_PROFILES"],
     why:
       "Switchboard's docker-compose.dev.yaml answers to CAIPE's profile names for the supervisor " +
-      "(caipe-supervisor), the web chat (caipe-ui, caipe-ui-prod), each agent, dynamic-agents, all-agents, slack-bot " +
-      "and tracing; " +
-      "CAIPE's other profiles (rag, rbac, mcp-servers, …) start nothing",
+      "(caipe-supervisor), the web chat (caipe-ui, caipe-ui-prod), each agent, dynamic-agents, all-agents, slack-bot, " +
+      "tracing and rag (Switchboard's knowledge base, tools/rag-server); " +
+      "CAIPE's other profiles (rbac, mcp-servers, …) start nothing",
     verdict: "read by docker compose only",
   },
   {
