@@ -22,6 +22,8 @@ export {
   type SourceType,
   type SyncDeps,
   syncSource,
+  type UploadedFile,
+  uploadDocument,
 } from "./sources/index.js";
 export { type KnowledgeStore, type KnowledgeStoreOptions, openKnowledgeStore } from "./store.js";
 export type { SyncProgress, SyncStatus } from "./sync-status.js";

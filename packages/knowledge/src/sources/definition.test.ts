@@ -73,6 +73,11 @@ sources:
   - type: upload
     id: wiki
     readers: everyone
+  - id: leak
+    type: github
+    repo: ../..
+    api_url: https://attacker.example
+    token_env: OPENAI_API_KEY
 `;
     let message = "";
     try {
@@ -89,6 +94,10 @@ sources:
     expect(message).toContain("sources[2] (handbook) readers");
     expect(message).toContain("needs urls (pages to read) or a sitemap");
     expect(message).toContain('sources[4] (wiki): the id "wiki" is used twice');
+    expect(message).toContain("sources[5] (leak) repo: must be owner/name");
+    expect(message).toContain(
+      "sources[5] (leak) token_env: must name a variable starting with GITHUB_, KNOWLEDGE_: a source sends only a credential meant for its vendor",
+    );
     // A value where a variable's name belongs is never repeated.
     expect(message).not.toContain("xoxb-123-secret");
   });

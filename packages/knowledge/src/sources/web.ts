@@ -1,6 +1,183 @@
+import {
+  guardedConnector,
+  type NetworkGuardRule,
+  namesPrivateHost,
+  privateHostError,
+  undici,
+} from "@switchboard/agent-runtime";
+import { maskUrlSecrets, SwitchboardError } from "@switchboard/common";
+import { XMLParser } from "fast-xml-parser";
+import { errorText, type KnowledgeDocument } from "../ingest.js";
 import type { Connector } from "./connector.js";
 import type { SourceOf } from "./definition.js";
+import { htmlTitle, htmlToMarkdown } from "./html.js";
+import { type Asking, httpFailure, readBody, type SourceHttp, sendOrExplain } from "./http.js";
 
-export const web: Connector<SourceOf<"web">> = async ({ source }) => {
-  throw new Error(`source "${source.id}": the web connector is not built yet`);
+/** The network guard's rule as web sources follow it (agent-runtime's network-guard holds the rule). */
+export const WEB_RULE: NetworkGuardRule = {
+  what: "web knowledge sources",
+  setting: "KNOWLEDGE_WEB_ALLOW_PRIVATE_NETWORKS",
+  code: "EPRIVATEKNOWLEDGESOURCE",
+};
+
+/** Redirects followed for one page, each to a place checked as the first was. */
+const MAX_REDIRECTS = 5;
+/** Sitemap indexes nested deeper than this are not followed (a loop, or a sitemap of sitemaps of …). */
+const MAX_SITEMAP_DEPTH = 3;
+
+/**
+ * The fetch web pages go through: unless private networks are allowed, undici's with the network
+ * guard's connector, so every connection (the first and each redirect's, whatever a name resolves
+ * to when connecting) reaches a public address only.
+ */
+export function webFetch(allowPrivate: boolean, plain: typeof fetch): typeof fetch {
+  if (allowPrivate) return plain;
+  const { Agent, fetch: undiciFetch } = undici();
+  const dispatcher = new Agent({ connect: guardedConnector(WEB_RULE) });
+  return ((input: string | URL, init?: RequestInit) =>
+    undiciFetch(input, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
+}
+
+/** An http(s) URL a web source may read, or the refusal naming why (a private host outright: before any connection). */
+export function checkedUrl(raw: string, allowPrivate: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SwitchboardError("knowledge.source.url", "user", `"${maskUrlSecrets(raw)}" is not a URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new SwitchboardError(
+      "knowledge.source.url",
+      "user",
+      `${maskUrlSecrets(raw)} is not http(s); web sources read only web pages`,
+    );
+  }
+  if (!allowPrivate && namesPrivateHost(url.hostname)) throw privateHostError(url.host, WEB_RULE);
+  url.hash = "";
+  return url;
+}
+
+/**
+ * GET a page, following redirects by hand so each hop is checked (http(s), not a private host
+ * outright; the guarded connector checks where it really connects), at most MAX_REDIRECTS.
+ */
+async function getFollowing(
+  http: SourceHttp,
+  start: URL,
+  allowPrivate: boolean,
+  asking: Asking,
+): Promise<{ url: URL; response: Response }> {
+  let url = start;
+  for (let hop = 0; ; hop++) {
+    const response = await sendOrExplain(
+      http,
+      url,
+      {
+        redirect: "manual",
+        headers: { accept: "text/html,application/xhtml+xml,text/plain,text/markdown,application/xml;q=0.9" },
+      },
+      asking,
+    );
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel().catch(() => {});
+      if (hop >= MAX_REDIRECTS) {
+        throw new SwitchboardError(
+          "knowledge.source.redirects",
+          "user",
+          `${maskUrlSecrets(start.href)} redirects more than ${MAX_REDIRECTS} times; give the page's final URL`,
+        );
+      }
+      url = checkedUrl(new URL(location, url).href, allowPrivate);
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw httpFailure(response.status, url.href, asking);
+    }
+    return { url, response };
+  }
+}
+
+/** The `<loc>`s of a sitemap: pages of a `urlset`, sitemaps of a `sitemapindex`. */
+export function sitemapLocations(xml: string): { pages: string[]; sitemaps: string[] } {
+  const parsed = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, processEntities: true }).parse(
+    xml,
+  );
+  const locs = (entries: unknown) =>
+    (Array.isArray(entries) ? entries : entries ? [entries] : []).flatMap((entry) => {
+      const loc = (entry as { loc?: unknown })?.loc;
+      return typeof loc === "string" && loc.trim() ? [loc.trim()] : [];
+    });
+  return { pages: locs(parsed?.urlset?.url), sitemaps: locs(parsed?.sitemapindex?.sitemap) };
+}
+
+/** A page's document: HTML as Markdown without the page's furniture, text and Markdown as they are. */
+export function pageDocument(
+  url: URL,
+  contentType: string,
+  body: string,
+  readers: KnowledgeDocument["readers"],
+): KnowledgeDocument {
+  const html = /html/i.test(contentType) || (!contentType && /^\s*</.test(body));
+  const title =
+    (html ? htmlTitle(body) : undefined) ??
+    (decodeURIComponent(url.pathname.split("/").filter(Boolean).pop() ?? "") || url.host);
+  return {
+    id: url.href,
+    uri: url.href,
+    title,
+    text: html ? htmlToMarkdown(body, { page: true }) : body,
+    readers,
+  };
+}
+
+/** Web pages, named by `urls` and by a sitemap (or sitemap index), each read under the network guard. */
+export const web: Connector<SourceOf<"web">> = async ({ source, http: plain, settings, listed }) => {
+  const allowPrivate = settings.webAllowPrivate;
+  const http: SourceHttp = { ...plain, fetch: webFetch(allowPrivate, plain.fetch) };
+  const asking: Asking = { who: `The web (source "${source.id}")` };
+  const read = async (url: URL) => {
+    const { url: final, response } = await getFollowing(http, url, allowPrivate, asking);
+    const bytes = await readBody(response, http.maxBytes, final.href);
+    return { final, type: response.headers.get("content-type") ?? "", text: new TextDecoder().decode(bytes) };
+  };
+
+  const pages = new Set<string>();
+  const add = (raw: string) => {
+    if (pages.size >= source.max_pages) return;
+    try {
+      pages.add(checkedUrl(raw, true).href);
+    } catch {
+      // A sitemap entry that is no web page is not one of the source's pages.
+    }
+  };
+  for (const url of source.urls ?? []) add(url);
+  if (source.sitemap) {
+    const seen = new Set<string>();
+    const walk = async (at: string, depth: number) => {
+      if (seen.has(at) || depth > MAX_SITEMAP_DEPTH || pages.size >= source.max_pages) return;
+      seen.add(at);
+      const { text } = await read(checkedUrl(at, allowPrivate));
+      const found = sitemapLocations(text);
+      for (const page of found.pages) add(page);
+      for (const child of found.sitemaps) await walk(child, depth + 1);
+    };
+    await walk(source.sitemap, 0);
+  }
+  listed(pages.size);
+
+  const documents: KnowledgeDocument[] = [];
+  const failed: Array<{ id: string; error: string }> = [];
+  for (const page of pages) {
+    try {
+      const { final, type, text } = await read(checkedUrl(page, allowPrivate));
+      // The document keeps the listed URL as its id (a redirect's target may change), and links where it ended.
+      documents.push({ ...pageDocument(final, type, text, source.readers), id: page });
+    } catch (error) {
+      failed.push({ id: page, error: errorText(error) });
+    }
+  }
+  return { documents, failed };
 };
