@@ -95,7 +95,7 @@ export function datasourcesRouter(deps: DatasourcesDeps): Router {
         return;
       }
       deps.logger.info(
-        { source: source.id, by: deps.principalOf(req).subject, document: outcome.documentId },
+        { source: source.id, by: deps.principalOf(req).subject, document: outcome.document_id },
         "File uploaded",
       );
       res.status(201).json({ datasource_id: source.id, ...outcome });

@@ -188,6 +188,7 @@ describe("the RAG server with the supervisor, two users", () => {
       KNOWLEDGE_SOURCES_FILE: sourcesFile,
       CONFLUENCE_USERNAME: "ingest@example.com",
       CONFLUENCE_API_TOKEN: "not-a-real-token",
+      MAX_LOCAL_FILE_UPLOAD_BYTES: String(64 * 1024),
     };
     rag = await startRagServer(readRagServerSettings(env), env, createLogger({ level: "silent" }));
     // As the sources' connectors hand documents over: each with the readers its source gave it.
@@ -353,6 +354,52 @@ describe("the RAG server with the supervisor, two users", () => {
     expect(wiki?.last_sync).toEqual(expect.any(String));
     expect(wiki?.last_error).toEqual(expect.any(String));
     expect(wiki?.last_error).not.toContain("not-a-real-token");
+  });
+
+  it("takes a file from a source's admin, with that source's readers, and refuses everyone else and what it cannot read", async () => {
+    const upload = (
+      user: string | undefined,
+      source: string,
+      name: string,
+      text: string | Uint8Array<ArrayBuffer>,
+      type = "text/markdown",
+    ) => {
+      const form = new FormData();
+      form.append("file", new Blob([text], { type }), name);
+      return api(`/v1/datasources/${source}/documents`, user, { method: "POST", body: form });
+    };
+    const ROTATION =
+      "# Rotating the HSM keys\n\nThe HSM key ceremony needs two officers and the pelican-tangerine-42 card.";
+    const stored = await upload("alice", "security", "hsm-rotation.md", ROTATION);
+    expect(stored.status).toBe(201);
+    expect(await stored.json()).toMatchObject({ datasource_id: "security", document_id: "hsm-rotation.md" });
+
+    const search = async (token: string | undefined) => {
+      const client = await mcpAs(token);
+      const found = await callText(client, "search", { query: "HSM key ceremony pelican-tangerine-42" });
+      await client.close();
+      return found;
+    };
+    expect(await search(tokens.alice)).toContain("pelican-tangerine-42");
+    // The security source's readers, not the uploader's choice or everyone's.
+    expect(await search(tokens.bob)).not.toContain("pelican-tangerine-42");
+    expect(await search(undefined)).not.toContain("pelican-tangerine-42");
+
+    expect((await upload("bob", "handbook", "notes.md", "# Notes")).status).toBe(403);
+    expect((await upload(undefined, "handbook", "notes.md", "# Notes")).status).toBe(403);
+    expect((await upload("bob", "security", "notes.md", "# Notes")).status).toBe(404);
+    const refusals = await Promise.all([
+      upload("alice", "wiki", "notes.md", "# Notes"),
+      upload("alice", "security", "tool.exe", new Uint8Array([77, 90, 0, 1]), "application/octet-stream"),
+      upload("alice", "security", "big.md", "x".repeat(65 * 1024)),
+    ]);
+    expect(refusals.map((response) => response.status)).toEqual([400, 400, 413]);
+    const [wikiRefusal, exeRefusal, bigRefusal] = await Promise.all(
+      refusals.map((response) => response.json() as Promise<{ detail: string }>),
+    );
+    expect(wikiRefusal?.detail).toMatch(/upload/);
+    expect(exeRefusal?.detail).toMatch(/Markdown, text, HTML or PDF/);
+    expect(bigRefusal?.detail).toMatch(/MAX_LOCAL_FILE_UPLOAD_BYTES/);
   });
 });
 
