@@ -882,7 +882,9 @@ describe("the knowledge base in the Helm chart (ragServer.enabled)", () => {
     expect(container.readinessProbe?.httpGet?.path).toBe("/ready");
     const env = containerEnv(objects, deployment);
     expect(env.KNOWLEDGE_POSTGRES_DSN).toMatchObject({ secret: fullname, key: "KNOWLEDGE_POSTGRES_DSN" });
-    const supervisorEnv = plainValues(containerEnv(objects, find(objects, "Deployment", objectName(SUPERVISOR))));
+    const supervisorEnv = plainValues(
+      containerEnv(objects, find(objects, "Deployment", objectName(SUPERVISOR))),
+    );
     expect(supervisorEnv.ENABLE_RAG).toBe("true");
     expect(supervisorEnv.RAG_SERVER_URL).toBe(`http://${ragServerName}:9446`);
     const policy = find(objects, "NetworkPolicy", ragServerName);
