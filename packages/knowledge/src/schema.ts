@@ -59,5 +59,6 @@ CREATE TABLE IF NOT EXISTS knowledge_sources (
 -- page see it. Added after the table's first release, so also to tables made before.
 ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS running boolean NOT NULL DEFAULT false;
 ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS progress jsonb;
+ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS progress_at timestamptz;
 `;
 }

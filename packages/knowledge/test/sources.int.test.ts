@@ -106,16 +106,22 @@ const SITE: Record<
   "/huge": { type: "text/html", body: () => `<p>${"big ".repeat(40_000)}</p>` },
 };
 
-const sync = async (id: string, extraEnv: NodeJS.ProcessEnv = {}) => {
+const sync = async (id: string, extraEnv: NodeJS.ProcessEnv = {}, signal?: AbortSignal) => {
   const seen: SyncProgress[] = [];
+  /** The status every replica read while the sync ran (read when the listing was done). */
+  let during: Promise<unknown> | undefined;
   const source = sources.get(id);
   if (!source) throw new Error(`no source ${id}`);
   const result = await syncSource(store, source, {
     env: { ...env(), ...extraEnv },
     logger,
-    onProgress: (progress) => seen.push(progress),
+    ...(signal ? { signal } : {}),
+    onProgress: (progress) => {
+      seen.push(progress);
+      if (progress.phase === "embedding") during ??= store.syncStatus(id);
+    },
   });
-  return { result, seen };
+  return { result, seen, during: await during };
 };
 const found = async (text: string, principal: Principal, source?: string) =>
   (await store.search({ text, principal, k: 20, ...(source ? { sources: [source] } : {}) })).map(
@@ -252,12 +258,13 @@ afterAll(async () => {
 
 describe("the Confluence connector", () => {
   it("ingests a space's pages with their readers from the space's permission and the pages' restrictions", async () => {
-    const { result, seen } = await sync("wiki");
+    const { result, seen, during } = await sync("wiki");
     expect(result.error).toBeUndefined();
     expect(result).toEqual({ phase: "done", listed: 5, changed: 3, unchanged: 0, removed: 0, failed: 0 });
     expect(seen.map((one) => one.phase)).toEqual(
       expect.arrayContaining(["listing", "embedding", "removing", "done"]),
     );
+    expect(during).toMatchObject({ running: true, progress: { phase: "listing" } });
     const status = await store.syncStatus("wiki");
     expect(status).toMatchObject({ running: false, progress: result, documents: 3 });
     expect(status?.lastSuccessAt).toBeInstanceOf(Date);
@@ -321,10 +328,32 @@ describe("the Confluence connector", () => {
     expect(status?.lastError).toContain("CONFLUENCE_API_TOKEN");
     expect(await found("fail over saffron region", alice)).toContain("wiki:OPS/65537");
 
+    const cancelled = await sync("wiki", {}, AbortSignal.abort());
+    expect(cancelled.result).toMatchObject({ phase: "failed", error: "the sync was cancelled", removed: 0 });
+    expect((await store.syncStatus("wiki"))?.documents).toBe(2);
+
     const unset = await sync("wiki", { CONFLUENCE_API_TOKEN: "" });
     expect(unset.result.error).toMatch(/CONFLUENCE_API_TOKEN, which is not set/);
     expect(JSON.stringify(await store.syncStatus())).not.toMatch(/sekrit|fake-confluence-token/);
     expect(logText).not.toMatch(/sekrit|fake-confluence-token/);
+  });
+});
+
+describe("sync status", () => {
+  it("does not show a sync as running once its process stopped recording progress (it ended mid-sync)", async () => {
+    await store.recordProgress(
+      "wiki",
+      { phase: "embedding", listed: 4, changed: 1, unchanged: 0, removed: 0, failed: 0 },
+      true,
+    );
+    expect((await store.syncStatus("wiki"))?.running).toBe(true);
+    await store.engine.query(
+      `UPDATE knowledge_sources SET progress_at = now() - interval '10 minutes' WHERE source_id = 'wiki'`,
+    );
+    expect(await store.syncStatus("wiki")).toMatchObject({
+      running: false,
+      progress: { phase: "embedding" },
+    });
   });
 });
 

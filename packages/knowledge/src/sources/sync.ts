@@ -25,6 +25,9 @@ const nothingToList: Connector<SourceDefinition> = async () => ({ documents: [],
 
 const CONNECTORS: SourceConnectors = { confluence, github, backstage, web, upload: nothingToList };
 
+/** How often a running sync records its progress even when it has not moved (a long listing): under SYNC_STALE_SECONDS. */
+const SYNC_HEARTBEAT_MS = 30_000;
+
 /** Documents handed to the store at once: progress is reported (and persisted) after each batch. */
 const BATCH = 64;
 /** How often, in documents listed, the listing's progress is persisted (each one is still reported). */
@@ -61,6 +64,16 @@ export async function syncSource(
   };
   const log = deps.logger.child({ source: source.id, type: source.type });
   await report(true);
+  let beat: Promise<void> = Promise.resolve();
+  const heartbeat = setInterval(() => {
+    beat = store.recordProgress(source.id, { ...progress }, true).catch(() => {});
+  }, SYNC_HEARTBEAT_MS);
+  heartbeat.unref();
+  /** Stops the heartbeat before the last record, so no late beat marks the source running again. */
+  const lastBeat = async () => {
+    clearInterval(heartbeat);
+    await beat;
+  };
   try {
     const settings = readIngestSettings(deps.env);
     let sincePersist = 0;
@@ -80,7 +93,7 @@ export async function syncSource(
         deps.onProgress?.({ ...progress });
         if (sincePersist >= LISTING_PERSIST_EVERY) {
           sincePersist = 0;
-          void store.recordProgress(source.id, { ...progress }, true).catch(() => {});
+          beat = store.recordProgress(source.id, { ...progress }, true).catch(() => {});
         }
       },
     });
@@ -117,6 +130,7 @@ export async function syncSource(
           failures.map((one) => `"${one.id}": ${one.error}`).join("; ");
     progress.phase = "done";
     if (error) progress.error = error;
+    await lastBeat();
     await store.recordSync(source.id, error);
     await report(false);
     log.info({ ...progress, error: undefined }, "knowledge source synced");
@@ -124,9 +138,12 @@ export async function syncSource(
   } catch (error) {
     progress.phase = "failed";
     progress.error = deps.signal?.aborted ? "the sync was cancelled" : errorText(error);
+    await lastBeat();
     await store.recordSync(source.id, progress.error);
     await report(false);
     log.warn({ error: progress.error }, "knowledge source failed to sync");
     return { ...progress };
+  } finally {
+    clearInterval(heartbeat);
   }
 }

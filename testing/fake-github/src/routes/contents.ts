@@ -52,7 +52,7 @@ function getTree(ctx: RouteContext): RouteResult {
           size: Buffer.byteLength(content),
           url: `${base}/blobs/${blobSha(content)}`,
         })),
-      ].sort((a, b) => a.path.localeCompare(b.path)),
+      ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       truncated: false,
     },
   };
