@@ -1,3 +1,4 @@
+import { SWITCHBOARD_PART_TYPE } from "@switchboard/a2a-client";
 import type { AnswerData } from "@switchboard/agent-runtime";
 
 /** One source of an answer, as the web chat shows it under the answer (AREAS' "Sources of an answer"). */
@@ -9,7 +10,7 @@ export interface AnswerSource {
 }
 
 /** The data part's mark: clients tell the sources part from the answer's text by it. */
-export const SOURCES_PART_METADATA = { "switchboard/type": "sources" } as const;
+export const SOURCES_PART_METADATA = { [SWITCHBOARD_PART_TYPE]: "sources" } as const;
 
 /**
  * The knowledge base's hits a turn's model was served, and from them the answer's sources. Only what
