@@ -340,6 +340,19 @@ describe("the RAG server with the supervisor, two users", () => {
       expect(namesOpsPage(answer)).toBe(false);
     }
     expect(asked.at(-1)).toContain("not found in the knowledge base");
+    // Bad arguments are refused with the fix, not answered with anything.
+    const tooLong = await client.callTool({
+      name: "search",
+      arguments: { query: "break-glass ".repeat(500) },
+    });
+    expect(tooLong.isError).toBe(true);
+    expect(JSON.stringify(tooLong)).toMatch(/at most 4000 characters/);
+    const badFilter = await client.callTool({
+      name: "search",
+      arguments: { query: "x", filters: { datasource_id: 7 } },
+    });
+    expect(badFilter.isError).toBe(true);
+    expect(JSON.stringify(badFilter)).toMatch(/datasource_id must be/);
     // What he may read he gets: a search of ENG's words finds its page.
     expect(await callText(client, "search", { query: "restart payments pgbouncer" })).toContain(
       RESTART.title,
