@@ -60,5 +60,7 @@ CREATE TABLE IF NOT EXISTS knowledge_sources (
 ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS running boolean NOT NULL DEFAULT false;
 ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS progress jsonb;
 ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS progress_at timestamptz;
+-- The source's own version of a document (a blob SHA), so a sync need not read an unchanged one again.
+ALTER TABLE knowledge_documents ADD COLUMN IF NOT EXISTS source_version text;
 `;
 }

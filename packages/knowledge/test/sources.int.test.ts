@@ -84,6 +84,9 @@ const SITE: Record<
         "/loop",
         "/huge",
         "/old-deploys",
+        "/retired",
+        "/runbook.pdf",
+        "/logo.png",
       ]
         .map((path) => `<url><loc>${base}${path}</loc></url>`)
         .join("")}<url><loc>file:///etc/passwd</loc></url></urlset>`,
@@ -103,6 +106,8 @@ const SITE: Record<
   "/notes.txt": { type: "text/plain", body: () => "Plain notes: the staging database is refreshed nightly." },
   "/loop": { type: "text/html", body: () => "", status: 302, location: "/loop" },
   "/old-deploys": { type: "text/html", body: () => "", status: 301, location: "/handbook/deploys" },
+  "/runbook.pdf": { type: "application/pdf", body: () => "" },
+  "/logo.png": { type: "image/png", body: () => "PNG" },
   "/huge": { type: "text/html", body: () => `<p>${"big ".repeat(40_000)}</p>` },
 };
 
@@ -146,7 +151,11 @@ beforeAll(async () => {
       "content-type": page.type,
       ...(page.location ? { location: page.location } : {}),
     });
-    response.end(page.body(siteUrl));
+    response.end(
+      path === "/runbook.pdf"
+        ? minimalPdf("Web runbook: restart the ingress with the saffron script")
+        : page.body(siteUrl),
+    );
   });
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -280,7 +289,18 @@ describe("the Confluence connector", () => {
     expect(hit?.chunk).toContain("# Checkout API runbook");
     // ENG is open to anyone, OPS to the sre group only.
     expect(await found("upgrade clusters environment", anonymous)).toContain("wiki:ENG/65539");
-    expect(await found("roll back Argo CD", bob)).toEqual(expect.not.arrayContaining(["wiki:OPS/65537"]));
+    // Bob (not in sre) and an unauthenticated caller get no chunk of OPS, by any words of it, in any mode.
+    const opsWords = wiki.state.pages
+      .filter((page) => page.spaceKey === "OPS")
+      .flatMap((page) => [page.title, page.body.replace(/<[^>]+>/g, " ")]);
+    for (const principal of [bob, anonymous]) {
+      for (const text of [...opsWords, "OPS", "runbook on-call", "*"]) {
+        for (const mode of ["hybrid", "keyword", "vector"] as const) {
+          const hits = await store.search({ text, principal, mode, k: 50 });
+          expect(hits.filter((hit) => hit.documentId.startsWith("OPS/"))).toEqual([]);
+        }
+      }
+    }
   });
 
   it("keeps a restricted page and its children from everyone the restriction leaves out", async () => {
@@ -384,6 +404,24 @@ describe("the GitHub connector", () => {
     for (const principal of [alice, bob, anonymous, { ...carol, authenticated: false }]) {
       expect(await chunksOf("rate limiter override key umber lynx runbook", principal)).not.toMatch(/umber/);
     }
+
+    // The repository changes hands: its file is not read again (same blob), but its readers follow at once.
+    const platform = github.state.repos.find((one) => one.name === "platform-api");
+    if (!platform) throw new Error("seed changed");
+    platform.teams = ["security"];
+    const blobsBefore = github.requests.filter((one) => one.path.includes("/git/blobs/")).length;
+    const moved = await sync("platform");
+    expect(moved.result).toMatchObject({ phase: "done", listed: 1, changed: 0, unchanged: 1 });
+    expect(github.requests.filter((one) => one.path.includes("/git/blobs/")).length).toBe(blobsBefore);
+    expect(await chunksOf("rate limiter override key umber lynx runbook", carol)).not.toMatch(/umber/);
+    expect(await found("rate limiter override key", { ...carol, groups: ["security"] })).toContain(
+      "platform:docs/runbook.md",
+    );
+
+    // No team left and users not matched: nobody here may read it, so it goes.
+    platform.teams = [];
+    expect((await sync("platform")).result).toMatchObject({ phase: "done", listed: 1, removed: 1 });
+    expect((await store.syncStatus("platform"))?.documents).toBe(0);
   });
 
   it("follows a changed and a deleted file", async () => {
@@ -392,8 +430,11 @@ describe("the GitHub connector", () => {
     infra.files["docs/adr/0001-use-karpenter.md"] =
       "# ADR 1: Use Karpenter\n\nSuperseded: we scale with spot fleets.";
     delete infra.files["docs/adr/0002-one-vpc.md"];
+    const blobsBefore = github.requests.filter((one) => one.path.includes("/git/blobs/")).length;
     const { result } = await sync("infra");
     expect(result).toMatchObject({ listed: 3, changed: 1, unchanged: 2, removed: 1 });
+    // Only the changed file was read again.
+    expect(github.requests.filter((one) => one.path.includes("/git/blobs/")).length).toBe(blobsBefore + 1);
     expect(await found("superseded spot fleets", anonymous)).toContain(
       "infra:docs/adr/0001-use-karpenter.md",
     );
@@ -438,7 +479,8 @@ describe("the Backstage connector", () => {
 describe("the web connector", () => {
   it("reads a sitemap's pages as text without the page's furniture; a loop, a huge page and a non-web link fail alone", async () => {
     const { result } = await sync("handbook");
-    expect(result).toMatchObject({ phase: "done", listed: 6, changed: 4, failed: 2 });
+    // 9 listed: 5 pages read (a PDF among them), the image skipped, the retired page (404) gone, two failures.
+    expect(result).toMatchObject({ phase: "done", listed: 9, changed: 5, failed: 2 });
     expect(result.error).toMatch(/\/loop.*redirects more than 5 times/);
     expect(result.error).toMatch(/\/huge.*larger than 65536 bytes.*KNOWLEDGE_FETCH_MAX_BYTES/);
     expect(siteRequests).not.toContain("/etc/passwd");
@@ -459,6 +501,8 @@ describe("the web connector", () => {
     expect(await found("staging database refreshed nightly", alice)).toContain(
       `handbook:${siteUrl}/notes.txt`,
     );
+    expect(await found("restart ingress saffron script", alice)).toContain(`handbook:${siteUrl}/runbook.pdf`);
+    expect(result.error).not.toMatch(/retired|logo/);
     expect(await found("laptop IT desk", anonymous, "handbook")).toEqual([]);
   });
 
@@ -468,7 +512,7 @@ describe("the web connector", () => {
     expect(result.phase).toBe("failed");
     expect(result.error).toMatch(/127\.0\.0\.1.*private address.*KNOWLEDGE_WEB_ALLOW_PRIVATE_NETWORKS=true/);
     expect(siteRequests.length).toBe(before);
-    expect((await store.syncStatus("handbook"))?.documents).toBe(4);
+    expect((await store.syncStatus("handbook"))?.documents).toBe(5);
   });
 });
 

@@ -102,6 +102,23 @@ sources:
     expect(message).not.toContain("xoxb-123-secret");
   });
 
+  it("refuses a schedule or time zone croner would not take, naming the entry", () => {
+    const entry = (extra: string) => `sources:\n  - id: x\n    type: upload\n    readers: everyone\n${extra}`;
+    expect(() => readSourcesFile(entry('    schedule: "every day"\n'))).toThrow(
+      /sources\[0\] \(x\) schedule: "every day" is not a cron pattern/,
+    );
+    expect(() => readSourcesFile(entry('    schedule: "0 3 * * *"\n    timezone: Mars/Olympus\n'))).toThrow(
+      /sources\[0\] \(x\) timezone: "Mars\/Olympus" is not a time zone/,
+    );
+    expect(() => readSourcesFile(entry("    timezone: UTC\n"))).toThrow(/timezone: is for a schedule/);
+    expect(
+      readSourcesFile(entry('    schedule: "0 3 * * 1-5"\n    timezone: Europe/Amsterdam\n'))[0],
+    ).toMatchObject({
+      schedule: "0 3 * * 1-5",
+      timezone: "Europe/Amsterdam",
+    });
+  });
+
   it("refuses text that is not a sources file, saying what it must be", () => {
     expect(() => readSourcesFile("sources: [")).toThrow(/not valid YAML/);
     expect(() => readSourcesFile("- id: x")).toThrow(/a list `sources:`/);

@@ -1,4 +1,5 @@
 import { SwitchboardError } from "@switchboard/common";
+import { Cron } from "croner";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 
@@ -142,6 +143,38 @@ export type SourceDefinition = z.infer<typeof SourceDefinitionSchema>;
 export type SourceType = SourceDefinition["type"];
 export type SourceOf<T extends SourceType> = Extract<SourceDefinition, { type: T }>;
 
+/**
+ * What is wrong with a source's schedule and time zone, read as the rag-server's croner will: caught
+ * when the file is read, naming the entry, rather than when the schedules are armed.
+ */
+export function scheduleProblems(source: Pick<SourceDefinition, "schedule" | "timezone">): string[] {
+  const problems: string[] = [];
+  if (source.timezone) {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: source.timezone });
+    } catch {
+      problems.push(
+        `timezone: "${source.timezone}" is not a time zone; use an IANA name such as Europe/Amsterdam`,
+      );
+    }
+  }
+  if (source.timezone && !source.schedule)
+    problems.push("timezone: is for a schedule; give the schedule too");
+  if (source.schedule && problems.length === 0) {
+    try {
+      new Cron(source.schedule, {
+        paused: true,
+        ...(source.timezone ? { timezone: source.timezone } : {}),
+      }).stop();
+    } catch (error) {
+      problems.push(
+        `schedule: "${source.schedule}" is not a cron pattern (${(error as Error).message}); e.g. "0 */6 * * *" for every six hours`,
+      );
+    }
+  }
+  return problems;
+}
+
 const SourcesFile = z.strictObject({ sources: z.array(z.unknown()) });
 
 /** Where in an entry a problem is, as a person finds it in the file: `spaces[0]`. */
@@ -184,6 +217,11 @@ export function readSourcesFile(text: string): SourceDefinition[] {
         const field = pathText(issue.path);
         problems.push(`${where}${field ? ` ${field}` : ""}: ${issue.message}`);
       }
+      return;
+    }
+    const scheduling = scheduleProblems(parsed.data);
+    if (scheduling.length > 0) {
+      for (const problem of scheduling) problems.push(`${where} ${problem}`);
       return;
     }
     if (seen.has(parsed.data.id)) {

@@ -1,4 +1,4 @@
-import { errorText, type KnowledgeDocument } from "../ingest.js";
+import { errorText, type KeptDocument, type KnowledgeDocument } from "../ingest.js";
 import type { Readers } from "../readers.js";
 import { type Connector, credential } from "./connector.js";
 import type { SourceOf } from "./definition.js";
@@ -94,7 +94,7 @@ async function repositoryReaders(
   return readersOf(grant, { matchUsers: source.match_users });
 }
 
-export const github: Connector<SourceOf<"github">> = async ({ source, env, http, listed }) => {
+export const github: Connector<SourceOf<"github">> = async ({ source, env, http, stored, listed }) => {
   const headers = {
     authorization: `Bearer ${credential(env, source.token_env, source)}`,
     "x-github-api-version": "2022-11-28",
@@ -124,7 +124,15 @@ export const github: Connector<SourceOf<"github">> = async ({ source, env, http,
 
   const documents: KnowledgeDocument[] = [];
   const failed: Array<{ id: string; error: string }> = [];
+  const unchanged: KeptDocument[] = [];
+  const link = (path: string) =>
+    `${repository.html_url}/blob/${encodeURIComponent(ref)}/${path.split("/").map(encodeURIComponent).join("/")}`;
   for (const file of files) {
+    // A blob SHA is its content's hash: the same SHA as stored is the same text, not read again.
+    if (stored.get(file.path) === file.sha) {
+      unchanged.push({ id: file.path, uri: link(file.path), readers });
+      continue;
+    }
     try {
       const blob = await getJson<{ content: string; encoding: string }>(
         http,
@@ -136,14 +144,15 @@ export const github: Connector<SourceOf<"github">> = async ({ source, env, http,
         blob.encoding === "base64" ? Buffer.from(blob.content, "base64").toString("utf8") : blob.content;
       documents.push({
         id: file.path,
-        uri: `${repository.html_url}/blob/${encodeURIComponent(ref)}/${file.path.split("/").map(encodeURIComponent).join("/")}`,
+        uri: link(file.path),
         title: markdownTitle(file.path, text),
         text,
         readers,
+        version: file.sha,
       });
     } catch (error) {
       failed.push({ id: file.path, error: errorText(error) });
     }
   }
-  return { documents, failed };
+  return { documents, failed, unchanged };
 };

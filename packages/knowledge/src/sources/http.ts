@@ -35,6 +35,12 @@ export function httpFailure(status: number, url: string, asking: Asking): Source
       `${where}: the credential in ${asking.tokenEnv} was refused or may not read this; check it and its permissions`,
     );
   }
+  if (status === 404) {
+    return new SourceHttpError(
+      status,
+      `${where}: nothing is there; check the source's URL and what it names`,
+    );
+  }
   return new SourceHttpError(status, where);
 }
 

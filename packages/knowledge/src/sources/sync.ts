@@ -1,4 +1,4 @@
-import type { Logger } from "@switchboard/common";
+import { type Logger, SwitchboardError } from "@switchboard/common";
 import { errorText, type KnowledgeDocument } from "../ingest.js";
 import { readIngestSettings } from "../settings.js";
 import type { KnowledgeStore } from "../store.js";
@@ -30,6 +30,12 @@ const SYNC_HEARTBEAT_MS = 30_000;
 
 /** Documents handed to the store at once: progress is reported (and persisted) after each batch. */
 const BATCH = 64;
+/**
+ * The most documents one source may list: past it the sync fails, naming the fix, instead of filling
+ * the memory (a source far too wide, or a vendor whose pages never end).
+ */
+export const MAX_LISTED = 200_000;
+
 /** How often, in documents listed, the listing's progress is persisted (each one is still reported). */
 const LISTING_PERSIST_EVERY = 100;
 
@@ -77,6 +83,7 @@ export async function syncSource(
   try {
     const settings = readIngestSettings(deps.env);
     let sincePersist = 0;
+    const stored = await store.documentVersions(source.id);
     const listing: Listing = await CONNECTORS[source.type]({
       source: source as never,
       env: deps.env,
@@ -87,8 +94,17 @@ export async function syncSource(
         maxBytes: settings.maxBytes,
       },
       settings,
+      stored,
       listed: (count) => {
         progress.listed += count;
+        if (progress.listed > MAX_LISTED) {
+          throw new SwitchboardError(
+            "knowledge.source.too_many",
+            "user",
+            `Source "${source.id}" lists more than ${MAX_LISTED} documents: split it into narrower sources ` +
+              "(fewer spaces, a repository's paths, a catalog filter, a smaller sitemap).",
+          );
+        }
         sincePersist += count;
         deps.onProgress?.({ ...progress });
         if (sincePersist >= LISTING_PERSIST_EVERY) {
@@ -101,6 +117,8 @@ export async function syncSource(
     const failures = [...listing.failed];
     progress.failed = failures.length;
     progress.phase = "embedding";
+    const kept = await store.keepDocuments(source.id, listing.unchanged ?? []);
+    progress.unchanged += kept.length;
     await report(true);
 
     for (let at = 0; at < listing.documents.length; at += BATCH) {
@@ -119,14 +137,18 @@ export async function syncSource(
       progress.phase = "removing";
       await report(true);
       // What could not be read this time is kept: it is still in the source, only unread.
-      const kept = [...listing.documents.map((one) => one.id), ...listing.failed.map((one) => one.id)];
-      progress.removed = (await store.removeMissing(source.id, kept)).length;
+      const keep = [
+        ...listing.documents.map((one) => one.id),
+        ...listing.failed.map((one) => one.id),
+        ...kept,
+      ];
+      progress.removed = (await store.removeMissing(source.id, keep)).length;
     }
 
     const error =
       failures.length === 0
         ? undefined
-        : `${failures.length} of ${listing.documents.length + listing.failed.length} documents failed; ` +
+        : `${failures.length} of ${progress.listed} documents failed; ` +
           failures.map((one) => `"${one.id}": ${one.error}`).join("; ");
     progress.phase = "done";
     if (error) progress.error = error;

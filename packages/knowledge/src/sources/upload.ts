@@ -3,8 +3,7 @@ import type { UpsertResult } from "../ingest.js";
 import type { Readers } from "../readers.js";
 import type { KnowledgeStore } from "../store.js";
 import type { SourceDefinition } from "./definition.js";
-import { markdownTitle } from "./github.js";
-import { htmlTitle, htmlToMarkdown } from "./html.js";
+import { textKind, textOf } from "./text.js";
 
 /** An uploaded file as the rag-server's multipart handler hands it over. */
 export interface UploadedFile {
@@ -15,36 +14,12 @@ export interface UploadedFile {
   bytes: Uint8Array;
 }
 
-type Kind = "markdown" | "text" | "html" | "pdf";
-
-/** The largest file taken by default (the rag-server passes KNOWLEDGE_FETCH_MAX_BYTES). */
+/** The largest file taken by default (the rag-server passes its own limit). */
 const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
-
-/** What a file is, by its media type, else its extension. */
-export function uploadKind(name: string, type: string): Kind | undefined {
-  const media = type.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (media === "application/pdf") return "pdf";
-  if (media === "text/html" || media === "application/xhtml+xml") return "html";
-  if (media === "text/markdown" || media === "text/x-markdown") return "markdown";
-  const extension = name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? "";
-  if (extension === "pdf") return "pdf";
-  if (["html", "htm", "xhtml"].includes(extension)) return "html";
-  if (["md", "markdown", "mdx"].includes(extension)) return "markdown";
-  if (["txt", "text", "log", "rst", "adoc"].includes(extension) || media === "text/plain") return "text";
-  return undefined;
-}
 
 /** A file name as a document id: its last path part, trimmed (a name with folders keeps none of them). */
 function fileName(name: string): string {
   return (name.split(/[\\/]/).pop() ?? "").trim();
-}
-
-/** The text of a PDF, page after page (PDF.js through unpdf; loaded on first use, it is large). */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const { extractText, getDocumentProxy } = await import("unpdf");
-  const pdf = await getDocumentProxy(new Uint8Array(bytes));
-  const { text } = await extractText(pdf, { mergePages: false });
-  return (text as string[]).join("\n\n");
 }
 
 /**
@@ -74,28 +49,17 @@ export async function uploadDocument(
     throw refuse(`"${name}" is larger than ${maxBytes} bytes: raise KNOWLEDGE_FETCH_MAX_BYTES to take it.`);
   }
   if (file.bytes.byteLength === 0) throw refuse(`"${name}" is empty.`);
-  const kind = uploadKind(name, file.type);
+  const kind = textKind(name, file.type);
   if (!kind) {
     throw refuse(`"${name}" is not a file the knowledge base reads: upload Markdown, text, HTML or PDF.`);
   }
-  let text: string;
-  let title: string | undefined;
-  if (kind === "pdf") {
-    try {
-      text = await pdfText(file.bytes);
-    } catch (error) {
-      throw refuse(`"${name}" could not be read as a PDF (${(error as Error).message}).`);
-    }
-  } else {
-    const raw = new TextDecoder().decode(file.bytes);
-    if (kind === "html") {
-      title = htmlTitle(raw);
-      text = htmlToMarkdown(raw, { page: true });
-    } else {
-      text = raw;
-      if (kind === "markdown") title = markdownTitle(name, raw);
-    }
+  let read: { text: string; title?: string };
+  try {
+    read = await textOf(kind, name, file.bytes);
+  } catch (error) {
+    throw refuse(`"${name}" could not be read as a PDF (${(error as Error).message}).`);
   }
+  const { text, title } = read;
   if (!text.trim()) throw refuse(`"${name}" has no text to search (a scanned PDF has only images).`);
   return store.upsertDocuments(source.id, [
     {

@@ -48,12 +48,13 @@ describe("web pages", () => {
     expect(pages.join("").length).toBeLessThan(100);
   });
 
-  it("makes a page's document: HTML as Markdown without scripts or furniture, text as it is", () => {
-    const page = pageDocument(
+  it("makes a page's document: HTML as Markdown without scripts or furniture, text as it is", async () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    const page = await pageDocument(
       new URL("https://a.example/guide"),
       "text/html; charset=utf-8",
-      `<html><head><title>Guide &amp; more</title><style>p{}</style></head><body><nav>Menu</nav>
-       <h2>Install</h2><p>Run <a href="/x">the installer</a> <img src="a.png" alt="diagram">.</p><script>evil()</script></body></html>`,
+      bytes(`<html><head><title>Guide &amp; more</title><style>p{}</style></head><body><nav>Menu</nav>
+       <h2>Install</h2><p>Run <a href="/x">the installer</a> <img src="a.png" alt="diagram">.</p><script>evil()</script></body></html>`),
       "everyone",
     );
     expect(page).toEqual({
@@ -64,11 +65,21 @@ describe("web pages", () => {
       readers: "everyone",
     });
     expect(
-      pageDocument(new URL("https://a.example/notes/today.txt"), "text/plain", "a < b", "everyone"),
+      await pageDocument(
+        new URL("https://a.example/notes/today.txt"),
+        "text/plain",
+        bytes("a < b"),
+        "everyone",
+      ),
+    ).toMatchObject({ title: "today.txt", text: "a < b" });
+    expect(
+      await pageDocument(new URL("https://a.example/x"), "", bytes("<p>untyped</p>"), "everyone"),
     ).toMatchObject({
-      title: "today.txt",
-      text: "a < b",
+      text: "untyped",
     });
+    expect(
+      await pageDocument(new URL("https://a.example/logo.png"), "image/png", bytes("PNG"), "everyone"),
+    ).toBeUndefined();
   });
 
   it("keeps a Confluence body's content (HTML fragments keep nav-like tags, which may be content there)", () => {

@@ -10,8 +10,15 @@ import { XMLParser } from "fast-xml-parser";
 import { errorText, type KnowledgeDocument } from "../ingest.js";
 import type { Connector } from "./connector.js";
 import type { SourceOf } from "./definition.js";
-import { htmlTitle, htmlToMarkdown } from "./html.js";
-import { type Asking, httpFailure, readBody, type SourceHttp, sendOrExplain } from "./http.js";
+import {
+  type Asking,
+  httpFailure,
+  readBody,
+  type SourceHttp,
+  SourceHttpError,
+  sendOrExplain,
+} from "./http.js";
+import { textKind, textOf } from "./text.js";
 
 /** The network guard's rule as web sources follow it (agent-runtime's network-guard holds the rule). */
 export const WEB_RULE: NetworkGuardRule = {
@@ -113,35 +120,35 @@ export function sitemapLocations(xml: string): { pages: string[]; sitemaps: stri
   return { pages: locs(parsed?.urlset?.url), sitemaps: locs(parsed?.sitemapindex?.sitemap) };
 }
 
-/** A page's document: HTML as Markdown without the page's furniture, text and Markdown as they are. */
-export function pageDocument(
+/**
+ * A page's document: HTML as Markdown without the page's furniture, text and Markdown as they are, a
+ * PDF's text; undefined for what is none of these (an image, an archive), which the source skips.
+ */
+export async function pageDocument(
   url: URL,
   contentType: string,
-  body: string,
+  body: Uint8Array,
   readers: KnowledgeDocument["readers"],
-): KnowledgeDocument {
-  const html = /html/i.test(contentType) || (!contentType && /^\s*</.test(body));
-  const title =
-    (html ? htmlTitle(body) : undefined) ??
-    (decodeURIComponent(url.pathname.split("/").filter(Boolean).pop() ?? "") || url.host);
-  return {
-    id: url.href,
-    uri: url.href,
-    title,
-    text: html ? htmlToMarkdown(body, { page: true }) : body,
-    readers,
-  };
+): Promise<KnowledgeDocument | undefined> {
+  const name = decodeURIComponent(url.pathname.split("/").filter(Boolean).pop() ?? "");
+  const kind =
+    textKind(name, contentType) ??
+    // A server that names no type: HTML if it looks like it.
+    (!contentType && /^\s*</.test(new TextDecoder().decode(body.subarray(0, 256))) ? "html" : undefined);
+  if (!kind) return undefined;
+  const { text, title } = await textOf(kind, name, body);
+  return { id: url.href, uri: url.href, title: title ?? (name || url.host), text, readers };
 }
 
 /** Web pages, named by `urls` and by a sitemap (or sitemap index), each read under the network guard. */
-export const web: Connector<SourceOf<"web">> = async ({ source, http: plain, settings, listed }) => {
+export const web: Connector<SourceOf<"web">> = async ({ source, http: plain, settings, logger, listed }) => {
   const allowPrivate = settings.webAllowPrivate;
   const http: SourceHttp = { ...plain, fetch: webFetch(allowPrivate, plain.fetch) };
   const asking: Asking = { who: `The web (source "${source.id}")` };
   const read = async (url: URL) => {
     const { url: final, response } = await getFollowing(http, url, allowPrivate, asking);
     const bytes = await readBody(response, http.maxBytes, final.href);
-    return { final, type: response.headers.get("content-type") ?? "", text: new TextDecoder().decode(bytes) };
+    return { final, type: response.headers.get("content-type") ?? "", bytes };
   };
 
   const pages = new Set<string>();
@@ -159,8 +166,8 @@ export const web: Connector<SourceOf<"web">> = async ({ source, http: plain, set
     const walk = async (at: string, depth: number) => {
       if (seen.has(at) || depth > MAX_SITEMAP_DEPTH || pages.size >= source.max_pages) return;
       seen.add(at);
-      const { text } = await read(checkedUrl(at, allowPrivate));
-      const found = sitemapLocations(text);
+      const { bytes } = await read(checkedUrl(at, allowPrivate));
+      const found = sitemapLocations(new TextDecoder().decode(bytes));
       for (const page of found.pages) add(page);
       for (const child of found.sitemaps) await walk(child, depth + 1);
     };
@@ -172,10 +179,17 @@ export const web: Connector<SourceOf<"web">> = async ({ source, http: plain, set
   const failed: Array<{ id: string; error: string }> = [];
   for (const page of pages) {
     try {
-      const { final, type, text } = await read(checkedUrl(page, allowPrivate));
+      const { final, type, bytes } = await read(checkedUrl(page, allowPrivate));
+      const document = await pageDocument(final, type, bytes, source.readers);
+      if (!document) {
+        logger.debug({ page, type }, "not a page the knowledge base reads; skipped");
+        continue;
+      }
       // The document keeps the listed URL as its id (a redirect's target may change), and links where it ended.
-      documents.push({ ...pageDocument(final, type, text, source.readers), id: page });
+      documents.push({ ...document, id: page });
     } catch (error) {
+      // A page that is gone (404, 410) is no longer the source's: it is removed, not kept as failed.
+      if (error instanceof SourceHttpError && (error.status === 404 || error.status === 410)) continue;
       failed.push({ id: page, error: errorText(error) });
     }
   }
