@@ -109,7 +109,7 @@ describe("syncing sources across two replicas", () => {
     } as SourceDefinition;
     for (const { syncer } of replicas) syncer.start([source]);
     const all = () => replicas.flatMap(({ slots }) => slots);
-    await expect.poll(() => all().length, { timeout: 10_000, interval: 100 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => all().length, { timeout: 10_000, interval: 100 }).toBeGreaterThanOrEqual(2);
     for (const { syncer } of replicas) await syncer.stop();
     expect(new Set(all()).size).toBe(all().length);
     // Each sync was recorded, as the list shows it.
