@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { redactSecrets } from "@switchboard/common";
+import { redactSecrets, SwitchboardError } from "@switchboard/common";
 import { type Chunk, type ChunkingOptions, chunksOf, embeddingInput } from "./chunking.js";
 import type { Engine, Queryable } from "./engine.js";
 import { type Readers, readerTags } from "./readers.js";
@@ -62,6 +62,29 @@ function contentHash(document: KnowledgeDocument): string {
   return createHash("sha256")
     .update(JSON.stringify([document.title, document.text]))
     .digest("hex");
+}
+
+/**
+ * The link schemes a document may have: the web's, and `upload:` for uploaded files. Answers cite the
+ * link and the web chat renders it, so a link a source made up (`javascript:`, `data:`, `file:`) is
+ * refused here, for every source at once.
+ */
+const LINK_SCHEMES = new Set(["http:", "https:", "upload:"]);
+
+function checkLink(document: KnowledgeDocument): void {
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(document.uri).protocol;
+  } catch {
+    scheme = undefined;
+  }
+  if (!scheme || !LINK_SCHEMES.has(scheme)) {
+    throw new SwitchboardError(
+      "knowledge.link",
+      "user",
+      `its link is not an http(s) URL (${scheme ?? "not a URL"}): a document links where a person reads it`,
+    );
+  }
 }
 
 /** pgvector's text form, which both engines cast with `::vector`. */
@@ -129,6 +152,7 @@ export async function upsertDocuments(
     try {
       if (seen.has(document.id)) throw new Error(`the source listed document "${document.id}" twice`);
       seen.add(document.id);
+      checkLink(document);
       const hash = contentHash(document);
       const tags = readerTags(document.readers, document.id);
       const previous = stored.get(document.id);

@@ -283,7 +283,7 @@ describe("the Confluence connector", () => {
       sourceId: "wiki",
       documentId: "OPS/65537",
       title: "Checkout API runbook",
-      uri: "https://example.atlassian.net/wiki/spaces/OPS/pages/65537",
+      uri: `${wiki.url}/wiki/spaces/OPS/pages/65537`,
     });
     // Storage format's HTML comes out as Markdown: the heading heads the chunk.
     expect(hit?.chunk).toContain("# Checkout API runbook");
@@ -356,6 +356,32 @@ describe("the Confluence connector", () => {
     expect(unset.result.error).toMatch(/CONFLUENCE_API_TOKEN, which is not set/);
     expect(JSON.stringify(await store.syncStatus())).not.toMatch(/sekrit|fake-confluence-token/);
     expect(logText).not.toMatch(/sekrit|fake-confluence-token/);
+  });
+});
+
+describe("links", () => {
+  it("refuses a document whose link is not the web's (a lying source's javascript:, data: or file: link)", async () => {
+    const hostile = [
+      "javascript:alert(document.cookie)",
+      "data:text/html,<script>x()</script>",
+      "file:///etc/passwd",
+      "no link",
+    ];
+    const result = await store.upsertDocuments(
+      "hostile",
+      hostile.map((uri, index) => ({
+        id: `d${index}`,
+        uri,
+        title: "t",
+        text: "some text",
+        readers: "everyone",
+      })),
+    );
+    expect(result.added).toEqual([]);
+    expect(result.failed.map((one) => one.error)).toEqual(
+      hostile.map(() => expect.stringMatching(/its link is not an http\(s\) URL/)),
+    );
+    expect((await store.syncStatus("hostile"))?.documents).toBe(0);
   });
 });
 

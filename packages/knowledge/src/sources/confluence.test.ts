@@ -1,11 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { pageGrant, restrictionGrant, spaceGrant } from "./confluence.js";
+import { pageGrant, pageLink, restrictionGrant, spaceGrant } from "./confluence.js";
 import { readersOf } from "./vendor-readers.js";
 
 const read = { operation: "read", targetType: "space" };
 const subjects = (groups: string[], users: string[] = []) => ({
   group: { results: groups.map((name) => ({ name })) },
   user: { results: users.map((accountId) => ({ accountId })) },
+});
+
+describe("Confluence links", () => {
+  it("puts a page's web UI path under the source's site, and nothing a server made up", () => {
+    const site = "https://acme.atlassian.net/wiki";
+    expect(pageLink(site, { id: "1", _links: { webui: "/spaces/OPS/pages/1/Runbook" } })).toBe(
+      `${site}/spaces/OPS/pages/1/Runbook`,
+    );
+    for (const webui of ["//evil.example/x", "javascript:alert(1)", "https://evil.example/", undefined]) {
+      expect(pageLink(site, { id: "1", ...(webui ? { _links: { webui } } : {}) })).toBe(
+        `${site}/pages/viewpage.action?pageId=1`,
+      );
+    }
+  });
 });
 
 describe("Confluence readers", () => {

@@ -1,5 +1,4 @@
-import type { Logger } from "@switchboard/common";
-import { SwitchboardError } from "@switchboard/common";
+import { type Logger, SwitchboardError } from "@switchboard/common";
 import type { KeptDocument, KnowledgeDocument } from "../ingest.js";
 import type { IngestSettings } from "../settings.js";
 import type { SourceDefinition, SourceType } from "./definition.js";

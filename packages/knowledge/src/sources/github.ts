@@ -1,3 +1,4 @@
+import { SwitchboardError } from "@switchboard/common";
 import { errorText, type KeptDocument, type KnowledgeDocument } from "../ingest.js";
 import type { Readers } from "../readers.js";
 import { type Connector, credential } from "./connector.js";
@@ -111,8 +112,9 @@ export const github: Connector<SourceOf<"github">> = async ({ source, env, http,
     asking,
   );
   if (tree.truncated) {
-    throw new SourceHttpError(
-      200,
+    throw new SwitchboardError(
+      "knowledge.source.too_many",
+      "user",
       `GitHub (source "${source.id}") cut ${source.repo}'s file list short (too many files): ` +
         "name the folders to read in the source's paths",
     );

@@ -5,10 +5,10 @@ import {
   privateHostError,
   undici,
 } from "@switchboard/agent-runtime";
-import { maskUrlSecrets, SwitchboardError } from "@switchboard/common";
+import { type Logger, maskUrlSecrets, SwitchboardError } from "@switchboard/common";
 import { XMLParser } from "fast-xml-parser";
 import { errorText, type KnowledgeDocument } from "../ingest.js";
-import type { Connector } from "./connector.js";
+import type { Connector, Listing } from "./connector.js";
 import type { SourceOf } from "./definition.js";
 import {
   type Asking,
@@ -35,14 +35,20 @@ const MAX_SITEMAP_DEPTH = 3;
 /**
  * The fetch web pages go through: unless private networks are allowed, undici's with the network
  * guard's connector, so every connection (the first and each redirect's, whatever a name resolves
- * to when connecting) reaches a public address only.
+ * to when connecting) reaches a public address only. `close` lets its connections go after a sync.
  */
-export function webFetch(allowPrivate: boolean, plain: typeof fetch): typeof fetch {
-  if (allowPrivate) return plain;
+export function webFetch(
+  allowPrivate: boolean,
+  plain: typeof fetch,
+): { fetch: typeof fetch; close(): Promise<void> } {
+  if (allowPrivate) return { fetch: plain, close: async () => {} };
   const { Agent, fetch: undiciFetch } = undici();
   const dispatcher = new Agent({ connect: guardedConnector(WEB_RULE) });
-  return ((input: string | URL, init?: RequestInit) =>
-    undiciFetch(input, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
+  return {
+    fetch: ((input: string | URL, init?: RequestInit) =>
+      undiciFetch(input, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch,
+    close: () => dispatcher.close(),
+  };
 }
 
 /** An http(s) URL a web source may read, or the refusal naming why (a private host outright: before any connection). */
@@ -143,7 +149,22 @@ export async function pageDocument(
 /** Web pages, named by `urls` and by a sitemap (or sitemap index), each read under the network guard. */
 export const web: Connector<SourceOf<"web">> = async ({ source, http: plain, settings, logger, listed }) => {
   const allowPrivate = settings.webAllowPrivate;
-  const http: SourceHttp = { ...plain, fetch: webFetch(allowPrivate, plain.fetch) };
+  const guarded = webFetch(allowPrivate, plain.fetch);
+  try {
+    return await readPages(source, { ...plain, fetch: guarded.fetch }, allowPrivate, logger, listed);
+  } finally {
+    await guarded.close().catch(() => {});
+  }
+};
+
+/** The source's pages: listed from `urls` and the sitemap, then each read. */
+async function readPages(
+  source: SourceOf<"web">,
+  http: SourceHttp,
+  allowPrivate: boolean,
+  logger: Logger,
+  listed: (count: number) => void,
+): Promise<Listing> {
   const asking: Asking = { who: `The web (source "${source.id}")` };
   const read = async (url: URL) => {
     const { url: final, response } = await getFollowing(http, url, allowPrivate, asking);
@@ -194,4 +215,4 @@ export const web: Connector<SourceOf<"web">> = async ({ source, http: plain, set
     }
   }
   return { documents, failed };
-};
+}
