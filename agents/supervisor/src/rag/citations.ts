@@ -93,12 +93,16 @@ function objectEnd(text: string, start: number): number | undefined {
   return undefined;
 }
 
-/** A hit's metadata as a source: CAIPE's keys (`source_url`, `title`, `datasource_id`, `document_id`); a link only over http(s). */
+/**
+ * A hit's metadata as a source: CAIPE's keys (`source_url`, `title`, `datasource_id`, `document_id`);
+ * its link http(s), or `upload:` (a file uploaded to Switchboard's knowledge base, which has no web
+ * page: shown, not followed). Any other scheme (javascript:, data:, file:) is no source.
+ */
 function sourceOf(metadata: Record<string, unknown>): AnswerSource | undefined {
   const text = (value: unknown) => (typeof value === "string" ? value : "");
   const url = text(metadata.source_url);
   const documentId = text(metadata.document_id);
-  if (!documentId || !/^https?:\/\//i.test(url)) return undefined;
+  if (!documentId || !/^(https?:\/\/|upload:)/i.test(url)) return undefined;
   return {
     title: text(metadata.title) || url,
     url,
