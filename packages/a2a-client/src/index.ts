@@ -11,7 +11,7 @@ export {
   readQuestion,
   shownArgsHashes,
 } from "./question.js";
-export { artifactText, messageText, partsText, partText } from "./text.js";
+export { artifactText, messageText, partsText, partText, SWITCHBOARD_PART_TYPE } from "./text.js";
 export { collectTurn, isFinalState, turnState } from "./turn.js";
 export type {
   AgentCardSummary,

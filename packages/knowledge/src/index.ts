@@ -2,6 +2,7 @@ export type { Chunk, ChunkingOptions } from "./chunking.js";
 export { type Engine, pgliteEngine, postgresEngine, type Queryable } from "./engine.js";
 export type { KeptDocument, KnowledgeDocument, UpsertOptions, UpsertResult } from "./ingest.js";
 export type { Readers } from "./readers.js";
+export type { FetchedDocument, FetchQuery } from "./reading.js";
 export type { SearchHit, SearchQuery } from "./search.js";
 export {
   type IngestSettings,

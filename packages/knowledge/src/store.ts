@@ -1,4 +1,5 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { Principal } from "@switchboard/agent-runtime";
 import { SwitchboardError } from "@switchboard/common";
 import type { ChunkingOptions } from "./chunking.js";
 import type { Engine } from "./engine.js";
@@ -13,6 +14,7 @@ import {
   type UpsertResult,
   upsertDocuments,
 } from "./ingest.js";
+import { type FetchedDocument, type FetchQuery, fetchDocument, readableSources } from "./reading.js";
 import { schemaSql } from "./schema.js";
 import { type SearchHit, type SearchQuery, search } from "./search.js";
 import {
@@ -56,6 +58,10 @@ export interface KnowledgeStore {
   syncStatus(): Promise<SyncStatus[]>;
   syncStatus(sourceId: string): Promise<SyncStatus | undefined>;
   search(query: SearchQuery): Promise<SearchHit[]>;
+  /** A whole document, if the principal may read it (reading.ts). */
+  fetchDocument(query: FetchQuery): Promise<FetchedDocument[]>;
+  /** The sources holding a document the principal may read. */
+  readableSources(principal: Principal): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -116,6 +122,8 @@ export async function openKnowledgeStore(options: KnowledgeStoreOptions): Promis
     recordProgress: (sourceId, progress, running) => recordProgress(engine, sourceId, progress, running),
     syncStatus,
     search: (query) => search(engine, { model: embeddings, dimensions }, query),
+    fetchDocument: (query) => fetchDocument(engine, query),
+    readableSources: (principal) => readableSources(engine, principal),
     close: () => engine.close(),
   };
 }
