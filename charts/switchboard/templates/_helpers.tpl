@@ -68,8 +68,8 @@ MongoDB URIs (which carry credentials).
 One component, as JSON: name (agent name, or the app's: web), role (supervisor, agent, host for a
 host of agents made from configuration: dynamic-agents, or app for a tool with an image of its own:
 the web chat), service (component name: supervisor, agent-<name>, dynamic-agents, web), where (its
-values' path, for messages), fullName (object names), port, envPrefix and spec (defaults merged with
-the component's values).
+values' path, for messages), fullName (object names), port, grpcPort (A2A over gRPC's port for the
+supervisor and the agents, 0 for none), envPrefix and spec (defaults merged with the component's values).
 Called with (dict "root" $ "name" <name> "role" <role> "values" <component values>).
 */}}
 {{- define "switchboard.component" -}}
@@ -89,7 +89,17 @@ Called with (dict "root" $ "name" <name> "role" <role> "values" <component value
 {{- if not .values.port }}
 {{- fail (printf "%s: set its contract port (port: <n>, %s)" $where (ternary "docs/CONTRACT.md" "as in its package.json" (eq $role "app"))) }}
 {{- end }}
-{{- toJson (dict "name" .name "role" $role "service" $service "where" $where "fullName" $fullName "port" (int .values.port) "envPrefix" (include "switchboard.envPrefix" .name) "spec" $spec) }}
+{{- /* An agent (and the supervisor) also serves A2A over gRPC: the runtime's A2A_GRPC_PORT, default port + 1000, off for none. */}}
+{{- $grpcPort := 0 }}
+{{- if or (eq $role "supervisor") (eq $role "agent") }}
+{{- $grpcSetting := toString (get ($spec.env | default dict) "A2A_GRPC_PORT" | default "") }}
+{{- if eq $grpcSetting "" }}
+{{- $grpcPort = add (int .values.port) 1000 }}
+{{- else if ne $grpcSetting "off" }}
+{{- $grpcPort = int $grpcSetting }}
+{{- end }}
+{{- end }}
+{{- toJson (dict "name" .name "role" $role "service" $service "where" $where "fullName" $fullName "port" (int .values.port) "grpcPort" $grpcPort "envPrefix" (include "switchboard.envPrefix" .name) "spec" $spec) }}
 {{- end }}
 
 {{/*

@@ -14,12 +14,13 @@ const RuntimeEnv = z.object({
     })
     .optional(),
   // The host:port gRPC clients reach this agent at (its card names it); default the public URL's host.
-  // A grpc:// or grpcs:// URL is taken too, for clients that read one (the A2A TCK does).
+  // A URL with no path is taken too (grpc://, grpcs://, or http(s):// as A2A 1.0 writes an interface's
+  // url), for clients that read one: the A2A TCK connects to it and checks it is http(s).
   A2A_GRPC_PUBLIC_ADDRESS: z
     .string()
     .regex(
-      /^(grpcs?:\/\/)?([^\s/:@]+|\[[0-9a-fA-F:.]+\]):\d+$/,
-      "use host:port (or grpc://host:port), e.g. jira.example.com:443",
+      /^((grpc|http)s?:\/\/)?([^\s/:@]+|\[[0-9a-fA-F:.]+\]):\d+$/,
+      "use host:port (or a URL with no path: grpc://host:port, https://host:port), e.g. jira.example.com:443",
     )
     .optional(),
   CONCURRENT_TURN_POLICY: z.enum(["enqueue", "reject"]).default("enqueue"),

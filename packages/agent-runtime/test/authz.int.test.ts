@@ -261,6 +261,30 @@ describe("who may do what, on tokens from a real OIDC provider", () => {
     expect(llm.requests.filter((request) => JSON.stringify(request).includes("carol"))).toEqual([]);
   });
 
+  it("decides the same over gRPC: a reader's change refused and audited, a user no policy admits kept out", async () => {
+    const { GrpcTransportFactory } = await import("@a2a-js/sdk/client/grpc");
+    const grpc = await new ClientFactory({
+      transports: [new GrpcTransportFactory()],
+      preferredTransports: ["GRPC"],
+    }).createFromUrl(agent.url);
+    const as = (user: string) => ({ serviceParameters: { authorization: `Bearer ${tokens[user]}` } });
+    const refused = await send(grpc, "file PLAT: sent over grpc", randomUUID(), "", as("bob"));
+    expect(stateOf(refused)).toBe("TASK_STATE_COMPLETED");
+    expect(JSON.stringify(refused.artifacts)).toContain(
+      "Not allowed: bob@example.com may not change with desk's file_ticket on project PLAT",
+    );
+    expect(tickets.filter((ticket) => ticket.summary === "sent over grpc")).toEqual([]);
+    const denials = (await auditLines()).filter(
+      (line) => line.kind === "denial" && line.args?.summary === "sent over grpc",
+    );
+    expect(denials.map((line) => line.principal?.subject)).toEqual(["bob"]);
+    const outsider = await send(grpc, "list PLAT", randomUUID(), "", as("carol"));
+    expect(stateOf(outsider)).toBe("TASK_STATE_FAILED");
+    expect(statusText(outsider)).toContain(
+      "Not allowed: carol may not use the desk agent (no policy permits it)",
+    );
+  });
+
   it("refuses a token re-signed with added groups", async () => {
     const { privateKey, publicKey } = await generateKeyPair("RS256");
     await exportJWK(publicKey);

@@ -208,6 +208,24 @@ describe("bad input to an agent", () => {
     }
   });
 
+  it("refuses a v1.0 message with no role, and a tasks/list page token it never gave, on both bindings", async () => {
+    const noRole = v1Message({ role: undefined });
+    const rpc = await rejected(() => post("/", v1Send(noRole), V1));
+    expect(rpcError(rpc)).toEqual({ http: 200, code: -32602 });
+    expect(rpc.text).toContain("message.role is required");
+    const rest = await rejected(() => post("/rest/message:send", { message: noRole }));
+    expect(rest.status).toBe(400);
+    expect(rest.text).toContain("message.role is required");
+
+    const list = { jsonrpc: "2.0", id: 2, method: "ListTasks", params: { pageToken: "forged" } };
+    const listed = await rejected(() => post("/", list, V1));
+    expect(rpcError(listed)).toEqual({ http: 200, code: -32602 });
+    expect(listed.text).toContain("pageToken is not one this agent gave");
+    const page = await fetch(`${agent.url}/rest/tasks?pageToken=forged`);
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain("pageToken is not one this agent gave");
+  });
+
   it("refuses a message without parts on both bindings and both protocol versions, storing nothing", async () => {
     const empty = { parts: [] };
     const sends: Array<[string, () => Promise<Reply>]> = [

@@ -274,6 +274,31 @@ describe("A2A over gRPC, beside JSON-RPC and HTTP+JSON", () => {
     expect(hook.message).toMatch(/Invalid params: .*(private|public|address)/i);
   });
 
+  it("refuses a message with no role and a page token it never gave, storing nothing (the A2A TCK's cases)", async () => {
+    const contextId = `ctx-${randomUUID()}`;
+    const roleless = { ...userMessage("list notes", contextId), role: 0 };
+    const noRole = await grpcFailure(
+      client.sendMessage(
+        { tenant: "", message: roleless, configuration: undefined, metadata: undefined },
+        as(tokens.alice as string),
+      ),
+    );
+    expect(noRole.message).toMatch(/Invalid params: message\.role is required/);
+    const list = { tenant: "", contextId, status: 0, pageSize: undefined, historyLength: undefined };
+    const stored = await client.listTasks(
+      { ...list, pageToken: "", statusTimestampAfter: undefined, includeArtifacts: undefined },
+      as(tokens.alice as string),
+    );
+    expect(stored.tasks).toEqual([]);
+    const forged = await grpcFailure(
+      client.listTasks(
+        { ...list, pageToken: "not-a-token", statusTimestampAfter: undefined, includeArtifacts: undefined },
+        as(tokens.alice as string),
+      ),
+    );
+    expect(forged.message).toMatch(/Invalid params: pageToken is not one this agent gave/);
+  });
+
   it("keeps push configs per task and owner, as on the other bindings", async () => {
     const asked = await send(
       client,

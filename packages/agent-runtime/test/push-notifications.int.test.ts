@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Message, SendMessageConfiguration } from "@a2a-js/sdk";
 import { type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { type Db, MongoClient } from "mongodb";
@@ -156,6 +157,42 @@ describe("push notifications", () => {
       const delivery = await hook.completion(taskId);
       expect(delivery.headers.authorization).toBe("Bearer hook-secret");
       expect(delivery.body.kind, "a v0.3 body for a webhook registered over v0.3").toBeDefined();
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it("keeps a webhook set over gRPC for v1.0 bodies, though gRPC clients send no A2A-Version", async () => {
+    // The SDK's gRPC transport alone, as other stacks' clients call (its Client adds A2A-Version).
+    const { GrpcTransportFactory } = await import("@a2a-js/sdk/client/grpc");
+    const client = await new GrpcTransportFactory().create(agent.grpcUrl as string, {} as never);
+    const hook = await Webhook.start();
+    try {
+      // Set with the message, and on its own for a task that exists (the SDK's two paths).
+      const answer = await client.sendMessage({
+        tenant: "",
+        message: Message.fromJSON(v1Message(`push-${randomUUID()}`)),
+        configuration: SendMessageConfiguration.fromJSON({
+          taskPushNotificationConfig: { id: "with-message", url: hook.url, token: "grpc-token" },
+        }),
+        metadata: undefined,
+      });
+      const taskId = "id" in answer ? answer.id : "";
+      expect((await hook.completion(taskId)).body.kind, "a v1.0 StreamResponse").toBeUndefined();
+      await client.createTaskPushNotificationConfig({
+        tenant: "",
+        taskId,
+        id: "on-its-own",
+        url: hook.url,
+        token: "",
+        authentication: undefined,
+      });
+      const stored = await db
+        .collection("push_configs_notes")
+        .find({ taskId })
+        .project({ _id: 0, wireVersion: 1 })
+        .toArray();
+      expect(stored).toEqual([{ wireVersion: "1.0" }, { wireVersion: "1.0" }]);
     } finally {
       await hook.close();
     }

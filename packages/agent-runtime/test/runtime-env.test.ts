@@ -54,6 +54,10 @@ describe("the gRPC port", () => {
     expect(
       readRuntimeSettings({ A2A_GRPC_PUBLIC_ADDRESS: "grpc://jira:9006" }, jira).grpc?.publicAddress,
     ).toBe("grpc://jira:9006");
+    expect(
+      readRuntimeSettings({ A2A_GRPC_PUBLIC_ADDRESS: "https://jira.example.com:443" }, jira).grpc
+        ?.publicAddress,
+    ).toBe("https://jira.example.com:443");
     expect(readRuntimeSettings({ A2A_GRPC_PORT: "off" }, jira).grpc).toBeUndefined();
   });
 

@@ -166,14 +166,21 @@ describe("the Helm chart (charts/switchboard)", () => {
       expect(
         selects(deployment.spec?.selector.matchLabels, deployment.spec?.template.metadata?.labels ?? {}),
       ).toBe(true);
+      // A2A over gRPC beside HTTP, on the runtime's default A2A_GRPC_PORT (PORT + 1000).
       expect(containerOf(deployment).ports).toEqual([
         { name: "http", containerPort: agent.port, protocol: "TCP" },
+        { name: "grpc", containerPort: (agent.port ?? 0) + 1000, protocol: "TCP" },
       ]);
 
       const service = find(objects, "Service", name);
       expect(service.spec?.type).toBe("ClusterIP");
       expect(service.spec?.ports).toEqual([
         expect.objectContaining({ port: agent.port, targetPort: "http" }),
+        expect.objectContaining({
+          port: (agent.port ?? 0) + 1000,
+          targetPort: "grpc",
+          appProtocol: "kubernetes.io/h2c",
+        }),
       ]);
       expect(service.spec?.selector).toEqual(deployment.spec?.selector.matchLabels);
       for (const kind of ["HorizontalPodAutoscaler", "PodDisruptionBudget", "ConfigMap"] as const) {
@@ -278,6 +285,29 @@ describe("the Helm chart (charts/switchboard)", () => {
       });
       expect(Object.keys(env).filter(isWiring)).toEqual([]);
     }
+  });
+
+  it("opens the gRPC port an agent's A2A_GRPC_PORT names, and none for A2A_GRPC_PORT=off", async () => {
+    const [first, second] = subagents;
+    if (!first || !second) throw new Error("two agents needed");
+    const objects = await render({
+      agents: {
+        [first.name]: { env: { A2A_GRPC_PORT: "off" } },
+        [second.name]: { env: { A2A_GRPC_PORT: "50051" } },
+      },
+    });
+    const containerPorts = (agent: { name: string }) =>
+      containerOf(find(objects, "Deployment", objectName(agent.name))).ports?.map(
+        ({ name, containerPort }) => `${name}:${containerPort}`,
+      );
+    const servicePorts = (agent: { name: string }) =>
+      find(objects, "Service", objectName(agent.name)).spec?.ports?.map(
+        ({ name, port }) => `${name}:${port}`,
+      );
+    expect(containerPorts(first)).toEqual([`http:${first.port}`]);
+    expect(servicePorts(first)).toEqual([`http:${first.port}`]);
+    expect(containerPorts(second)).toEqual([`http:${second.port}`, "grpc:50051"]);
+    expect(servicePorts(second)).toEqual([`http:${second.port}`, "grpc:50051"]);
   });
 
   it("renders nothing for a disabled agent and leaves it out of the supervisor's wiring", async () => {
@@ -468,8 +498,12 @@ describe("the Helm chart (charts/switchboard)", () => {
 
         const [fromPods, metrics, ...rest] = policy.spec?.ingress ?? [];
         expect(rest).toEqual([]);
-        for (const rule of [fromPods, metrics])
-          expect(rule?.ports).toEqual([{ port: agent.port, protocol: "TCP" }]);
+        expect(fromPods?.ports).toEqual([
+          { port: agent.port, protocol: "TCP" },
+          { port: (agent.port ?? 0) + 1000, protocol: "TCP" },
+        ]);
+        // Metrics are on the HTTP port alone.
+        expect(metrics?.ports).toEqual([{ port: agent.port, protocol: "TCP" }]);
         const admitted = (labels: Record<string, string>) =>
           (fromPods?.from ?? []).some((peer) => peerAdmits(peer, labels));
         expect(
@@ -643,7 +677,10 @@ describe("the web chat in the Helm chart (web.enabled)", () => {
         "app.kubernetes.io/instance": release,
         "app.kubernetes.io/component": SUPERVISOR,
       });
-      expect(supervisorService.spec?.ports?.map(({ port }) => port)).toEqual([Number(target.port)]);
+      // The web chat forwards over HTTP; the supervisor's other port is A2A over gRPC.
+      expect(supervisorService.spec?.ports?.find(({ name }) => name === "http")?.port).toBe(
+        Number(target.port),
+      );
       const supervisorPods = ofKind(objects, "Deployment").filter((deployment) =>
         selects(supervisorService.spec?.selector, deployment.spec?.template.metadata?.labels ?? {}),
       );

@@ -15,6 +15,8 @@ export const pythonEnvs = {
   default: { requirements: "requirements.txt", venv: ".venv" },
   /** a2a-sdk 1.x (A2A protocol 1.0): `python/requirements-a2a1.txt` into `<repo root>/.venv-a2a1`. */
   a2a1: { requirements: "requirements-a2a1.txt", venv: ".venv-a2a1" },
+  /** The A2A TCK (testing/a2a-tck): `python/requirements-tck.txt` into `<repo root>/.venv-tck`. */
+  tck: { requirements: "requirements-tck.txt", venv: ".venv-tck" },
 } as const;
 
 export type PythonEnvName = keyof typeof pythonEnvs;
@@ -34,7 +36,7 @@ export interface PythonEnv {
 }
 
 export interface EnsurePythonEnvOptions {
-  /** Which venv: `default` (moto, a2a-sdk 0.3) or `a2a1` (a2a-sdk 1.x). Default: `default`. */
+  /** Which venv: `default` (moto, a2a-sdk 0.3), `a2a1` (a2a-sdk 1.x) or `tck`. Default: `default`. */
   name?: PythonEnvName;
   /** Base interpreter that creates the venv. Default: `SWITCHBOARD_PYTHON`, else `python3`. */
   basePython?: string;

@@ -27,6 +27,8 @@ export function agentTemplateValues(options: {
     snake: words.join("_"),
     ENV: words.join("_").toUpperCase(),
     port: String(port),
+    // A2A over gRPC's port: the runtime's default A2A_GRPC_PORT, PORT + 1000.
+    grpcPort: String(port + 1000),
     description,
     descriptionJson: JSON.stringify(description),
     itemsSkillJson: JSON.stringify(`${title} items`),

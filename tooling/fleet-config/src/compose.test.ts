@@ -31,7 +31,9 @@ describe("docker-compose.dev.yaml in this repository", () => {
     for (const agent of listAgentPackages(repoRoot)) {
       const name = agent.name === "supervisor" ? "supervisor" : `agent-${agent.name}`;
       const port = String(CONTRACT_PORTS[agent.name]);
-      expect(services[name]?.ports, name).toEqual([`${port}:${port}`]);
+      // A2A over gRPC beside HTTP, on the runtime's default A2A_GRPC_PORT (PORT + 1000).
+      const grpc = String(Number(port) + 1000);
+      expect(services[name]?.ports, name).toEqual([`${port}:${port}`, `${grpc}:${grpc}`]);
       expect(environmentOf(services[name] ?? {}).get("PORT"), name).toBe(port);
     }
   });

@@ -38,7 +38,7 @@ export function runRequest(body: unknown): RunRequest | string {
   if (resumed?.decision) parts.push(dataPart(resumed.decision));
   // The ids become MongoDB keys and log fields: the A2A bindings' own checks.
   const problem = findBadParams({
-    message: { contextId: input.threadId, taskId: resumed?.taskId, parts: [{ text: "" }] },
+    message: { role: "user", contextId: input.threadId, taskId: resumed?.taskId, parts: [{ text: "" }] },
   });
   if (problem)
     return problem.replace("message.contextId", "threadId").replace("message.taskId", "resume[].interruptId");

@@ -11,7 +11,13 @@ import {
 } from "@a2a-js/sdk";
 import { LegacyA2AService, legacyGrpcService } from "@a2a-js/sdk/compat/v0_3/server/grpc";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
-import { type A2ARequestHandler, UnauthenticatedUser, type User } from "@a2a-js/sdk/server";
+import {
+  type A2ARequestHandler,
+  defaultServerCallContextBuilder,
+  type ServerCallContextBuilder,
+  UnauthenticatedUser,
+  type User,
+} from "@a2a-js/sdk/server";
 import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
 import { type Metadata, type Server, type ServiceError, status } from "@grpc/grpc-js";
 import { APPROVER_HEADER } from "@switchboard/a2a-client";
@@ -97,8 +103,21 @@ export function addA2AGrpcServices(server: Server, deps: GrpcBindingDeps): void 
         },
       ]),
     );
-  server.addService(A2AService, guard(grpcService({ requestHandler, userBuilder }) as never));
+  server.addService(
+    A2AService,
+    guard(grpcService({ requestHandler, userBuilder, contextBuilder: speaking("1.0") }) as never),
+  );
   server.addService(LegacyA2AService, guard(legacyGrpcService({ requestHandler, userBuilder }) as never));
+}
+
+/**
+ * Calls to the protocol 1.0 service speak 1.0 whether or not they send an A2A-Version header: its
+ * messages are 1.0's. The SDK takes a call without the header as 0.3 (HTTP's rule), so a push config
+ * set over it would be delivered in 0.3 bodies to a client that reads 1.0 ones.
+ */
+function speaking(version: string): ServerCallContextBuilder {
+  return (options) =>
+    defaultServerCallContextBuilder({ ...options, requestedVersion: options.requestedVersion ?? version });
 }
 
 function first(metadata: Metadata, key: string): string | undefined {

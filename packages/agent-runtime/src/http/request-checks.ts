@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { badWebhookUrl } from "../push/webhook-guard.js";
+import { readPageToken } from "../tasks/task-list.js";
 import type { RuntimeMetrics } from "../telemetry/metrics.js";
 
 /** Longest id accepted: ids become MongoDB keys and log fields. */
@@ -62,8 +63,11 @@ function badMessage(message: unknown): string | undefined {
     const problem = badId(message[field]);
     if (problem) return `message.${field} ${problem}`;
   }
-  if (message.role !== undefined && !ROLES.has(String(message.role)))
-    return "message.role must be user or agent";
+  // Required on every binding (A2A's Message.role); gRPC's proto cannot tell a missing role from
+  // ROLE_UNSPECIFIED, which its JSON form leaves out, so both arrive here as undefined.
+  if (message.role === undefined || message.role === null || message.role === "")
+    return "message.role is required: user or agent";
+  if (!ROLES.has(String(message.role))) return "message.role must be user or agent";
   if (!Array.isArray(message.parts)) return "message.parts must be an array";
   if (message.parts.length === 0) return "message.parts must hold at least one part";
   return message.parts.map(badPart).find(Boolean);
@@ -75,6 +79,13 @@ function badHistoryLength(value: unknown): string | undefined {
   const count = typeof value === "string" ? Number(value) : value;
   if (typeof count === "number" && Number.isInteger(count) && count >= 0) return undefined;
   return "historyLength must be a whole number, 0 or more";
+}
+
+/** tasks/list's pageToken: only one this agent gave as a nextPageToken (else the page would be empty). */
+function badPageToken(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value === "string" && readPageToken(value)) return undefined;
+  return "pageToken is not one this agent gave: pass the nextPageToken of the previous page, or none for the first";
 }
 
 /** A webhook's authentication: v0.3 names one or more `schemes`, v1.0 one `scheme`. */
@@ -124,6 +135,8 @@ export function findBadParams(params: unknown, allowPrivateWebhooks = false): st
     .map(badHistoryLength)
     .find(Boolean);
   if (historyProblem) return historyProblem;
+  const pageProblem = badPageToken(params.pageToken ?? params.page_token);
+  if (pageProblem) return pageProblem;
   for (const config of pushConfigsIn(params)) {
     const configProblem =
       badWebhookUrl(config.url, allowPrivateWebhooks) ?? badAuthentication(config.authentication);
@@ -149,7 +162,10 @@ export function checkParams(
     const problem =
       findBadParams(params, allowPrivateWebhooks) ??
       (binding === "rest"
-        ? findBadParams({ historyLength: req.query.historyLength ?? req.query.history_length })
+        ? findBadParams({
+            historyLength: req.query.historyLength ?? req.query.history_length,
+            pageToken: req.query.pageToken ?? req.query.page_token,
+          })
         : undefined);
     if (!problem) return next();
     a2aRequests.inc({ method: "unknown", outcome: "rejected" });

@@ -42,13 +42,21 @@ export function encodePageToken(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString("base64url");
 }
 
-/** A token that cannot be read starts before every task: an empty page. */
-export function decodePageToken(token: string): Cursor {
+/** The cursor a page token carries, or undefined for a token this agent did not make. */
+export function readPageToken(token: string): Cursor | undefined {
   try {
     const cursor = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
     if (typeof cursor?.timestamp === "string" && typeof cursor?.id === "string") return cursor;
   } catch {
-    // fall through
+    // not a token of ours
   }
-  return { timestamp: "", id: "" };
+  return undefined;
+}
+
+/**
+ * A token that cannot be read starts before every task: an empty page. The bindings refuse such a
+ * token first (`findBadParams`); a store given one anyway still leaks nothing.
+ */
+export function decodePageToken(token: string): Cursor {
+  return readPageToken(token) ?? { timestamp: "", id: "" };
 }
