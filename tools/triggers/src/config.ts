@@ -98,8 +98,17 @@ export function loadTasks(
 ): Map<string, TaskDefinition> {
   const fail = (message: string) => new SwitchboardError("triggers.config", "user", `${file}: ${message}`);
   let raw: unknown;
+  let text: string;
   try {
-    raw = parse(readFileSync(file, "utf8"));
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw fail(
+      `${code === "ENOENT" ? "there is no such file" : `cannot be read (${code ?? String(error)})`}; set TRIGGERS_CONFIG_FILE to the path of the tasks' YAML file (tools/triggers/examples/triggers.yaml is one to start from).`,
+    );
+  }
+  try {
+    raw = parse(text);
   } catch (error) {
     throw fail(
       `cannot be read as YAML (${error instanceof Error ? error.message : String(error)}); check TRIGGERS_CONFIG_FILE.`,

@@ -1,20 +1,37 @@
 import { WebClient } from "@slack/web-api";
 import type { Destination } from "./config.js";
 
+/** How a turn of a run ended: `input-required` waits for an approver; the rest are final. */
+export type RunEnd = "success" | "failed" | "input-required" | "declined";
+
 /** A run's answer, and what started it. */
 export interface Outcome {
   taskId: string;
   runId: string;
   title: string;
-  status: "success" | "failed" | "input-required";
+  status: RunEnd | "expired";
   text: string;
+  /** `input-required`: when the change expires unanswered. */
+  expiresAt?: Date;
 }
 
-/** Where one run's answer goes: opened when the run starts (a Slack thread is made then), told at its end. */
-export interface Delivery {
-  /** The Slack thread made for the run, recorded in its history. */
-  thread?: { channel: string; ts: string };
-  finish(outcome: Outcome): Promise<void>;
+/** The thread a run's answers go to (a Slack thread), recorded in its history. */
+export type Thread = { channel: string; ts: string };
+
+/** What a destination says before the answer, by how the run ended. */
+function leadFor(outcome: Outcome): string {
+  switch (outcome.status) {
+    case "success":
+      return "";
+    case "failed":
+      return "The run failed: ";
+    case "declined":
+      return "The change was declined; nothing was done. ";
+    case "expired":
+      return "The change expired unanswered; nothing was done. ";
+    case "input-required":
+      return `The run waits for an approver the policy names, until ${outcome.expiresAt?.toISOString() ?? "it expires"} (answer on the web chat's Triggers page, run ${outcome.runId}): `;
+  }
 }
 
 /** `&`, `<` and `>` escaped as Slack asks, so text from a payload or an answer cannot mention @channel. */
@@ -38,33 +55,25 @@ export class Destinations {
       : undefined;
   }
 
-  async open(destination: Destination, title: string): Promise<Delivery> {
-    let thread: Delivery["thread"];
-    if (destination.kind === "slack") {
-      const posted = await (this.slack as WebClient).chat.postMessage({
-        channel: destination.channel,
-        text: `:rotating_light: ${slackText(title)}`,
-        unfurl_links: false,
-      });
-      thread = { channel: posted.channel ?? destination.channel, ts: posted.ts as string };
-    }
-    return { ...(thread ? { thread } : {}), finish: (outcome) => this.report(destination, outcome, thread) };
+  /** Opens a run's place at a destination when it starts: a Slack thread (its first message). */
+  async open(destination: Destination, title: string): Promise<Thread | undefined> {
+    if (destination.kind !== "slack") return undefined;
+    const posted = await (this.slack as WebClient).chat.postMessage({
+      channel: destination.channel,
+      text: `:rotating_light: ${slackText(title)}`,
+      unfurl_links: false,
+    });
+    return { channel: posted.channel ?? destination.channel, ts: posted.ts as string };
   }
 
   /** Tells a destination how a run ended: in the run's Slack thread (when it got one), or to the webhook. */
-  async report(destination: Destination, outcome: Outcome, thread: Delivery["thread"]): Promise<void> {
+  async report(destination: Destination, outcome: Outcome, thread: Thread | undefined): Promise<void> {
     if (destination.kind === "slack") {
       if (!thread) return;
-      const lead =
-        outcome.status === "success"
-          ? ""
-          : outcome.status === "failed"
-            ? "The run failed: "
-            : "The agent asks (answering a triggered run is not supported yet): ";
       await (this.slack as WebClient).chat.postMessage({
         channel: thread.channel,
         thread_ts: thread.ts,
-        text: `${lead}${slackText(outcome.text)}`,
+        text: `${leadFor(outcome)}${slackText(outcome.text)}`,
         unfurl_links: false,
       });
       return;
