@@ -53,7 +53,16 @@ const TaskSchema = z
     title: z.string().min(1).optional(),
     deliver_to: z.array(z.union([SlackDestination, WebhookDestination])).default([]),
     enabled: z.boolean().default(true),
+    /** CAIPE's: the run's time budget; past it the run is ended, saying so. */
     timeout_seconds: z.number().positive().optional(),
+    /** What one turn of the run may spend on the model, its subagents included (agent-runtime's turn/budget.ts). */
+    budget: z
+      .object({
+        model_calls: z.number().int().positive().optional(),
+        tokens: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -85,6 +94,8 @@ export interface TaskDefinition {
   destinations: Destination[];
   enabled: boolean;
   timeoutMs: number | undefined;
+  /** Model calls and tokens one turn of a run may spend; undefined: no limit of its own. */
+  budget: { modelCalls?: number; tokens?: number } | undefined;
 }
 
 /**
@@ -142,6 +153,12 @@ export function loadTasks(
       ),
       enabled: task.enabled,
       timeoutMs: task.timeout_seconds === undefined ? undefined : task.timeout_seconds * 1000,
+      budget: task.budget
+        ? {
+            ...(task.budget.model_calls !== undefined ? { modelCalls: task.budget.model_calls } : {}),
+            ...(task.budget.tokens !== undefined ? { tokens: task.budget.tokens } : {}),
+          }
+        : undefined,
     });
   }
   return tasks;

@@ -8,6 +8,7 @@ import {
   readQuestion,
   type TurnResult,
 } from "@switchboard/a2a-client";
+import { BUDGET_HEADER, formatBudget } from "@switchboard/agent-runtime/turn/budget";
 import type { Logger } from "@switchboard/common";
 import type { TaskDefinition } from "./config.js";
 import type { Deliveries, DeliveryRecord } from "./deliveries.js";
@@ -224,7 +225,11 @@ export class Runner {
         ...input,
         ...(token ? { token } : {}),
         // One trace per run, whichever replica and whichever turn (the ask, then the decision).
-        headers: { ...input.headers, traceparent: traceparentOf(runId) },
+        headers: {
+          ...input.headers,
+          traceparent: traceparentOf(runId),
+          ...(task.budget ? { [BUDGET_HEADER]: formatBudget(task.budget) } : {}),
+        },
         signal: AbortSignal.timeout(task.timeoutMs ?? this.deps.timeoutMs),
       });
       return endedFrom(result);

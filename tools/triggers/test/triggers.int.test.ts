@@ -62,6 +62,12 @@ function script() {
           return say("Released.");
         },
       },
+      {
+        toolOffered: "call_agent",
+        lastUser: /Spend on "(\w+)"/,
+        reply: (_r, { match }) =>
+          callTool("call_agent", { agent: "jira", message: `open issues in ${match?.[1]}` }),
+      },
       { toolOffered: "call_agent", afterTool: "call_agent", reply: replyFromToolResult() },
       { toolOffered: "call_agent", reply: say("Nothing to investigate.") },
       {
@@ -136,6 +142,18 @@ tasks:
     trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
     deliver_to:
       - slack: { channel: C0HELD }
+  - id: one-call
+    name: One model call at most
+    prompt: "Spend on {{project}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    budget: { model_calls: 1 }
+    deliver_to:
+      - slack: { channel: C0BUDGET }
+  - id: few-tokens
+    name: Ten tokens at most
+    prompt: "Spend on {{project}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    budget: { tokens: 10 }
   - id: every-two-seconds
     name: A schedule
     prompt: "Scheduled check at {{tick}}"
@@ -412,6 +430,44 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       expect(new Date(tick).getUTCSeconds() % 2).toBe(0);
       expect(prompts.filter((text) => text.includes(JSON.stringify(tick)))).toHaveLength(1);
     }
+  });
+
+  /** Sends a generic delivery signed now; resolves with its run id. */
+  async function sendGeneric(task: string, payload: unknown): Promise<string> {
+    const body = JSON.stringify(payload);
+    const now = String(Math.floor(Date.now() / 1000));
+    const answer = await post(receivers[0] as AgentProcess, task, body, {
+      "x-webhook-timestamp": now,
+      "x-webhook-signature-256": `sha256=${createHmac("sha256", GENERIC_SECRET).update(`${now}.${body}`).digest("hex")}`,
+    });
+    expect(answer.status).toBe(202);
+    return ((await answer.json()) as { run_id: string }).run_id;
+  }
+  /** The model requests whose last user message holds `prefix`. */
+  const asked = (prefix: string) =>
+    llm.requests.filter((request) => {
+      const last = request.messages.findLast((message) => message.role === "user");
+      const text = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
+      return text.includes(prefix);
+    });
+
+  it("a run past its budget of model calls is ended, saying so, with no call past it made", async () => {
+    const run = await finished("one-call", await sendGeneric("one-call", { project: "SPEND" }));
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/ended at its budget of model calls .*budget\.model_calls/);
+    // The supervisor's one call, which asked the Jira agent; the hop had none left to give it.
+    expect(asked('Spend on "SPEND"')).toHaveLength(1);
+    expect(asked("open issues in SPEND")).toHaveLength(0);
+    const replies = slack.workspace.thread("C0BUDGET", run.thread?.ts as string).slice(1);
+    expect(replies.at(-1)?.text).toMatch(/^The run failed: The run was ended at its budget of model calls/);
+  });
+
+  it("a run past its budget of tokens is ended after the call that spent them", async () => {
+    const run = await finished("few-tokens", await sendGeneric("few-tokens", { project: "TOKENS" }));
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/over the 10 left of its budget \(the task's budget\.tokens\)/);
+    expect(asked('Spend on "TOKENS"')).toHaveLength(1);
+    expect(asked("open issues in TOKENS")).toHaveLength(0);
   });
 
   // Last: it kills the second receiver.
