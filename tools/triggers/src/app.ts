@@ -62,7 +62,7 @@ export async function startTriggers(
   logger: Logger,
 ): Promise<TriggersService> {
   const tasks = loadTasks(settings.configFile, env, settings.webhookSecret);
-  const destinations = new Destinations(settings.slack);
+  const destinations = new Destinations(settings.accounts);
   for (const task of tasks.values())
     for (const destination of task.destinations) {
       const missing = destinations.missing(destination);
@@ -107,7 +107,7 @@ export async function startTriggers(
     const task = tasks.get(run.taskId);
     if (!task) return;
     const outcome = { taskId: task.id, runId: run.runId, title: task.name, status, text: run.error ?? "" };
-    for (const destination of task.destinations)
+    for (const destination of run.destinations ?? task.destinations)
       await destinations
         .report(destination, outcome, run.thread)
         .catch((error: unknown) =>

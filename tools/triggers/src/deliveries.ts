@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { type Collection, type Db, MongoServerError } from "mongodb";
+import type { Destination } from "./config.js";
 
 /**
  * What became of a delivery's run. `input-required`: a change it asked for waits for an approver the
@@ -41,6 +42,8 @@ export interface DeliveryRecord {
   /** Where the answer went (the Slack thread), once it did. */
   thread?: { channel: string; ts: string };
   error?: string;
+  /** Where its answer goes, targets filled from the payload (a Jira key, an incident), set when it starts. */
+  destinations?: Destination[];
   /** The change the run waits on (status `input-required`), or waited on. */
   confirmation?: WaitingChange;
   /** When MongoDB drops the record (TRIGGER_INSTANCE_TTL_DAYS after it arrived). */
@@ -199,6 +202,10 @@ export class Deliveries {
 
   async threadOf(runId: string, thread: { channel: string; ts: string }): Promise<void> {
     await this.collection.updateOne({ runId }, { $set: { thread } });
+  }
+
+  async destinationsOf(runId: string, destinations: Destination[]): Promise<void> {
+    await this.collection.updateOne({ runId }, { $set: { destinations } });
   }
 
   async finish(runId: string, status: Exclude<RunStatus, "running">, error?: string): Promise<void> {

@@ -10,7 +10,7 @@ import {
 } from "@switchboard/a2a-client";
 import { BUDGET_HEADER, formatBudget } from "@switchboard/agent-runtime/turn/budget";
 import type { Logger } from "@switchboard/common";
-import type { TaskDefinition } from "./config.js";
+import type { Destination, TaskDefinition } from "./config.js";
 import type { Deliveries, DeliveryRecord } from "./deliveries.js";
 import type { Destinations, Outcome, RunEnd } from "./destinations.js";
 import { promptFor, titleFor } from "./prompt.js";
@@ -90,9 +90,22 @@ export class Runner {
     const log = this.deps.logger.child({ task: task.id, run: runId });
     return this.held(runId, log, async () => {
       const title = titleFor(task.title ?? task.name, payload) || task.name;
+      // Targets from the payload are filled and checked once, and kept with the run for whoever reports it.
+      const places: Destination[] = [];
+      for (const destination of task.destinations) {
+        try {
+          places.push(this.deps.destinations.resolve(destination, payload));
+        } catch (error) {
+          log.warn(
+            { err: error, destination: destination.kind },
+            "A destination was left out; the run goes on",
+          );
+        }
+      }
+      await this.deps.deliveries.destinationsOf(runId, places);
       // A run answers in one thread: the first Slack destination's.
       let thread: DeliveryRecord["thread"];
-      const first = task.destinations.find((destination) => destination.kind === "slack");
+      const first = places.find((destination) => destination.kind === "slack");
       if (first) {
         try {
           thread = await this.deps.destinations.open(first, title);
@@ -105,7 +118,7 @@ export class Runner {
         text: promptFor(task.prompt, payload, sourceOf(task)),
         metadata: { trigger: { task_id: task.id, run_id: runId, trigger: task.trigger.kind } },
       });
-      return this.conclude(task, runId, title, thread, ended, log);
+      return this.conclude(task, runId, { title, thread, places }, ended, log);
     });
   }
 
@@ -142,12 +155,10 @@ export class Runner {
         log.warn({ by: answer.subject, reason: refused }, "An answer to a waiting change did not count");
         return { refused, httpStatus: ended.status === "failed" ? 401 : 403 } as const;
       }
-      const title = task.name;
       const status = await this.conclude(
         task,
         runId,
-        title,
-        taken.thread,
+        { title: task.name, thread: taken.thread, places: taken.destinations ?? task.destinations },
         answer.decision === "decline" && ended.status === "success"
           ? { ...ended, status: "declined" }
           : ended,
@@ -176,31 +187,33 @@ export class Runner {
   private async conclude(
     task: TaskDefinition,
     runId: string,
-    title: string,
-    thread: DeliveryRecord["thread"],
+    where: { title: string; thread: DeliveryRecord["thread"]; places: Destination[] },
     ended: Ended,
     log: Logger,
   ): Promise<RunEnd> {
+    const { title, thread, places } = where;
     const { deliveries, destinations } = this.deps;
     log.info({ status: ended.status }, "Triggered run turn ended");
     const outcome: Outcome = { taskId: task.id, runId, title, status: ended.status, text: ended.text };
+    const askedAt = new Date();
     if (ended.asks) {
-      const askedAt = new Date();
-      const expiresAt = new Date(askedAt.getTime() + this.deps.confirmationExpiryMs);
-      await deliveries.wait(runId, { ...ended.asks, askedAt, expiresAt });
       outcome.text = ended.asks.question;
-      outcome.expiresAt = expiresAt;
-    } else {
+      outcome.expiresAt = new Date(askedAt.getTime() + this.deps.confirmationExpiryMs);
+    }
+    // Told first, then recorded: a run shown ended has said so everywhere it goes (and a replica that
+    // dies in between leaves it to the sweeper, which reports it lost).
+    for (const destination of places)
+      await destinations
+        .report(destination, outcome, thread)
+        .catch((error: unknown) => log.warn({ err: error }, "An answer could not be delivered"));
+    if (ended.asks && outcome.expiresAt)
+      await deliveries.wait(runId, { ...ended.asks, askedAt, expiresAt: outcome.expiresAt });
+    else
       await deliveries.finish(
         runId,
         ended.status,
         ended.status === "failed" ? ended.text.slice(0, 1_000) : undefined,
       );
-    }
-    for (const destination of task.destinations)
-      await destinations
-        .report(destination, outcome, thread)
-        .catch((error: unknown) => log.warn({ err: error }, "An answer could not be delivered"));
     return ended.status;
   }
 

@@ -3,8 +3,15 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AgentProcess, type Fleet, onlyAgents, startAgentProcess, startFleet } from "@switchboard/fleet";
+import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type FakeSlack, startFakeSlack } from "@switchboard-testing/fake-slack";
+import {
+  type FakePagerDuty,
+  type FakeWebex,
+  startFakePagerDuty,
+  startFakeWebex,
+} from "@switchboard-testing/fake-vendors";
 import { freePort } from "@switchboard-testing/test-agents";
 import {
   callTool,
@@ -111,7 +118,7 @@ function alertmanagerPayload(fingerprint: string, summary: string) {
   };
 }
 
-const TASKS = `
+const tasks = (webexRoom: string) => `
 tasks:
   - id: crashloops
     name: Crash-looping pods
@@ -154,6 +161,15 @@ tasks:
     prompt: "Spend on {{project}}"
     trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
     budget: { tokens: 10 }
+  - id: everywhere
+    name: Answered everywhere
+    prompt: "Look at {{thing}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    deliver_to:
+      - jira_comment: { issue: "{{jira}}" }
+      - github_comment: { repo: "{{repo}}", issue: "{{number}}" }
+      - pagerduty_note: { incident: "{{incident}}" }
+      - webex: { room_id: ${webexRoom} }
   - id: every-two-seconds
     name: A schedule
     prompt: "Scheduled check at {{tick}}"
@@ -165,14 +181,20 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
   let llm: ScriptedLlm;
   let jira: FakeJira;
   let slack: FakeSlack;
+  let github: FakeGithub;
+  let pagerduty: FakePagerDuty;
+  let webex: FakeWebex;
   let fleet: Fleet;
   const receivers: AgentProcess[] = [];
 
   beforeAll(async () => {
-    [llm, jira, slack] = await Promise.all([
+    [llm, jira, slack, github, pagerduty, webex] = await Promise.all([
       startScriptedLlm({ script: script() }),
       startFakeJira(),
       startFakeSlack({ users: [] }),
+      startFakeGithub(),
+      startFakePagerDuty(),
+      startFakeWebex(),
     ]);
     fleet = await startFleet({
       root: repoRoot,
@@ -191,7 +213,7 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       },
     });
     const configFile = join(mkdtempSync(join(tmpdir(), "triggers-")), "triggers.yaml");
-    writeFileSync(configFile, TASKS);
+    writeFileSync(configFile, tasks(webex.state.rooms[0]?.id ?? "no-room"));
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       LOG_LEVEL: "warn",
@@ -202,6 +224,16 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       CAIPE_URL: fleet.supervisor.url,
       SLACK_INTEGRATION_BOT_TOKEN: slack.botToken,
       SLACK_API_URL: slack.apiUrl,
+      ATLASSIAN_API_URL: jira.url,
+      ATLASSIAN_EMAIL: jira.email,
+      ATLASSIAN_TOKEN: jira.token,
+      GITHUB_PERSONAL_ACCESS_TOKEN: github.token,
+      GITHUB_API_URL: github.url,
+      PAGERDUTY_API_KEY: pagerduty.apiKey,
+      PAGERDUTY_FROM_EMAIL: pagerduty.fromEmail,
+      PAGERDUTY_API_URL: pagerduty.url,
+      WEBEX_TOKEN: webex.token,
+      WEBEX_API_URL: webex.apiUrl,
       CRASHLOOPS_TOKEN: ALERTMANAGER_TOKEN,
       GENERIC_SECRET,
       GITHUB_SECRET,
@@ -222,7 +254,14 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     held.release();
     await Promise.all(receivers.map((receiver) => receiver.kill("SIGTERM")));
     await fleet?.stop();
-    await Promise.all([llm?.close(), jira?.close(), slack?.close()]);
+    await Promise.all([
+      llm?.close(),
+      jira?.close(),
+      slack?.close(),
+      github?.close(),
+      pagerduty?.close(),
+      webex?.close(),
+    ]);
   });
 
   const post = (receiver: AgentProcess, task: string, body: string, headers: Record<string, string>) =>
@@ -468,6 +507,59 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     expect(run.error).toMatch(/over the 10 left of its budget \(the task's budget\.tokens\)/);
     expect(asked('Spend on "TOKENS"')).toHaveLength(1);
     expect(asked("open issues in TOKENS")).toHaveLength(0);
+  });
+
+  it("the answer goes as a Jira and a GitHub comment, a PagerDuty note and a Webex message, each where the payload says", async () => {
+    const incident = pagerduty.state.incidents[0]?.id as string;
+    const room = webex.state.rooms[0]?.id as string;
+    const before = { jira: jira.comments.length, webex: webex.state.messages.length };
+    const runId = await sendGeneric("everywhere", {
+      thing: "the cache",
+      jira: "PLAT-1",
+      repo: "acme/platform-api",
+      number: 1,
+      incident,
+    });
+    expect((await finished("everywhere", runId)).status).toBe("success");
+    const jiraComments = jira.comments.slice(before.jira);
+    expect(jiraComments.map((c) => c.issueKey)).toEqual(["PLAT-1"]);
+    expect(JSON.stringify(jiraComments[0])).toContain("Nothing to investigate.");
+    const ghComments = github.state.issueComments.filter(
+      (c) => c.repo === "acme/platform-api" && c.number === 1,
+    );
+    expect(ghComments).toHaveLength(1);
+    expect(ghComments[0]?.body).toBe("Answered everywhere\n\nNothing to investigate.");
+    const notes = pagerduty.changes.filter((c) => c.action === "note" && c.incidentId === incident);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({
+      from: pagerduty.fromEmail,
+      content: "Answered everywhere\n\nNothing to investigate.",
+    });
+    const posted = webex.state.messages.slice(before.webex);
+    expect(posted.map((m) => [m.roomId, m.text])).toEqual([
+      [room, "Answered everywhere\n\nNothing to investigate."],
+    ]);
+  });
+
+  it("a payload naming a target that is not the vendor's id shape writes nothing there; the rest still go", async () => {
+    const before = {
+      jira: jira.comments.length,
+      github: github.state.issueComments.length,
+      notes: pagerduty.changes.length,
+      webex: webex.state.messages.length,
+    };
+    const runId = await sendGeneric("everywhere", {
+      thing: "a trap",
+      jira: "PLAT-1/../../../rest/api/3/issue/PLAT-2",
+      repo: "acme/platform-api/../../outsider/secret-plans",
+      number: "1?x=",
+      incident: "../users",
+    });
+    expect((await finished("everywhere", runId)).status).toBe("success");
+    expect(jira.comments.length).toBe(before.jira);
+    expect(github.state.issueComments.length).toBe(before.github);
+    expect(pagerduty.changes.length).toBe(before.notes);
+    expect(webex.state.messages.length).toBe(before.webex + 1);
   });
 
   // Last: it kills the second receiver.
