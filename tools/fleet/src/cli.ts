@@ -46,6 +46,7 @@ export async function main(root: string): Promise<void> {
   if (fleet.web) say(`${"web chat".padEnd(12)} ${fleet.web.url}`);
   if (fleet.slackBot) say(`${"slack bot".padEnd(12)} ${fleet.slackBot.url}`);
   if (fleet.webexBot) say(`${"webex bot".padEnd(12)} ${fleet.webexBot.url}`);
+  if (fleet.triggers) say(`${"triggers".padEnd(12)} ${fleet.triggers.url}/api/v1/hooks/<task>`);
   for (const failure of fleet.failed) say(`${failure.name.padEnd(12)} not running (see its output above)`);
   say("");
   if (fleet.web) say(`Open the web chat:       ${fleet.web.url}`);

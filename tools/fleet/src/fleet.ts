@@ -33,6 +33,8 @@ export interface Fleet {
   slackBot: FleetMember | undefined;
   /** The Webex relay, when WEBEX_WEBHOOK_SECRET is set; undefined otherwise or when it did not start. */
   webexBot: FleetMember | undefined;
+  /** The trigger receiver, when TRIGGERS_CONFIG_FILE is set; undefined otherwise or when it did not start. */
+  triggers: FleetMember | undefined;
   /** Agents that did not start, each with the tail of its output. */
   failed: Array<{ name: string; error: string }>;
   stop(): Promise<void>;
@@ -139,8 +141,19 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     await stopAll([...members, ...hostMembers]);
     throw error;
   }
+  // Started before the web chat, which shows its runs (TRIGGERS_URL); one that cannot start is reported.
+  const triggers = options.env.TRIGGERS_CONFIG_FILE?.trim()
+    ? await startTriggers(options, head.url).catch((error: unknown) => {
+        failed.push({ name: TRIGGERS, error: error instanceof Error ? error.message : String(error) });
+        return undefined;
+      })
+    : undefined;
+  const webWiring = {
+    ...hostUrls,
+    ...(triggers && !options.env.TRIGGERS_URL?.trim() ? { TRIGGERS_URL: triggers.url } : {}),
+  };
   // The web chat is for people: one that cannot start is reported, and the fleet runs without it.
-  const web = await startWeb({ ...options, env: withWiring(options.env, hostUrls) }, head.url).catch(
+  const web = await startWeb({ ...options, env: withWiring(options.env, webWiring) }, head.url).catch(
     (error: unknown) => {
       failed.push({ name: WEB, error: error instanceof Error ? error.message : String(error) });
       return undefined;
@@ -158,7 +171,12 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
         return undefined;
       })
     : undefined;
-  const tools = [...(slackBot ? [slackBot] : []), ...(webexBot ? [webexBot] : []), ...(web ? [web] : [])];
+  const tools = [
+    ...(slackBot ? [slackBot] : []),
+    ...(webexBot ? [webexBot] : []),
+    ...(triggers ? [triggers] : []),
+    ...(web ? [web] : []),
+  ];
   return {
     supervisor: head,
     agents: members,
@@ -166,6 +184,7 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     web,
     slackBot,
     webexBot,
+    triggers,
     failed,
     stop: () => stopAll([...tools, head, ...members, ...hostMembers]),
   };
@@ -277,6 +296,37 @@ async function startWebexBot(options: FleetOptions, supervisorUrl: string): Prom
     return { name: WEBEX_BOT, url: `http://localhost:${process.port}`, process };
   } catch (error) {
     options.onStatus?.(WEBEX_BOT, "failed", error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+const TRIGGERS = "triggers";
+/** tools/triggers' own port (webhooks, schedules, run history), CAIPE's autonomous agents' 8002 being the weather agent's here. */
+const TRIGGERS_PORT = 3004;
+
+/**
+ * Starts tools/triggers on TRIGGERS_PORT (default 3004) with TRIGGERS_CONFIG_FILE (relative to the
+ * repository, as APP_CONFIG_FILE), its runs on the local supervisor unless CAIPE_URL names another.
+ */
+async function startTriggers(options: FleetOptions, supervisorUrl: string): Promise<FleetMember> {
+  options.onStatus?.(TRIGGERS, "starting");
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    HOST: options.env.HOST ?? "127.0.0.1",
+    PORT: options.env.TRIGGERS_PORT?.trim() || String(TRIGGERS_PORT),
+    TRIGGERS_CONFIG_FILE: resolve(options.root, options.env.TRIGGERS_CONFIG_FILE?.trim() ?? ""),
+    CAIPE_URL: options.env.CAIPE_URL?.trim() || supervisorUrl,
+  };
+  try {
+    const process = await startAgentProcess(join(options.root, "tools", TRIGGERS), {
+      env,
+      onLine: (line) => options.onLine?.(TRIGGERS, line),
+    });
+    await waitUntilReady(process.url);
+    options.onStatus?.(TRIGGERS, "ready", process.url);
+    return { name: TRIGGERS, url: `http://localhost:${process.port}`, process };
+  } catch (error) {
+    options.onStatus?.(TRIGGERS, "failed", error instanceof Error ? error.message : String(error));
     throw error;
   }
 }

@@ -150,6 +150,10 @@ export async function startTriggers(
   http.get("/health", (_req, res) => {
     res.json({ status: "ok" });
   });
+  // Ready once its tasks are read and MongoDB answers: both happen before the server listens.
+  http.get("/ready", (_req, res) => {
+    res.json({ status: "ready" });
+  });
   http.post(
     "/api/v1/hooks/:taskId",
     express.raw({ type: () => true, limit: BODY_LIMIT }),

@@ -56,6 +56,7 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
   let slack: FakeSlack;
   let fleet: Fleet;
   const receivers: Record<string, AgentProcess> = {};
+  let web: AgentProcess;
 
   beforeAll(async () => {
     idp = await startIdentityProvider({
@@ -146,12 +147,25 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
       }),
     ]);
     Object.assign(receivers, { oncall, other, wrong, brief });
+    // The web chat, showing the on-call receiver's runs on its Triggers page.
+    web = await startAgentProcess(join(repoRoot, "tools", "web"), {
+      env: {
+        PATH: process.env.PATH,
+        LOG_LEVEL: "warn",
+        HOST: "127.0.0.1",
+        PORT: "0",
+        SWITCHBOARD_URL: fleet.supervisor.url,
+        TRIGGERS_URL: oncall.url,
+      },
+    });
     [tokens.lead, tokens.mallory] = await Promise.all([signIn(idp, "lead"), signIn(idp, "mallory")]);
   });
   const tokens: Record<string, string> = {};
 
   afterAll(async () => {
-    await Promise.all(Object.values(receivers).map((receiver) => receiver.kill("SIGTERM")));
+    await Promise.all(
+      [...Object.values(receivers), ...(web ? [web] : [])].map((child) => child.kill("SIGTERM")),
+    );
     await fleet?.stop();
     await Promise.all([llm?.close(), jira?.close(), slack?.close(), idp?.close()]);
   });
@@ -291,5 +305,38 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
     const late = await decide(brief, runId, "approve", tokens.lead);
     expect(late.status).toBe(410);
     expect(filed("Scale down the cluster")).toHaveLength(0);
+  });
+
+  it("the web chat's Triggers page reads the history and answers a change with the signed-in user's own token", async () => {
+    const oncall = receivers.oncall as AgentProcess;
+    const runId = await send(oncall, "file", JSON.stringify({ summary: "Restart the ingest workers" }));
+    expect((await settled(oncall, "file", runId)).status).toBe("input-required");
+    const through = (path: string, init: RequestInit = {}) => fetch(`${web.url}/api/triggers${path}`, init);
+    const as = (token: string | undefined) => ({
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    });
+    expect((await through("/runs")).status).toBe(401);
+    const history = (await (await through("/runs", { headers: as(tokens.lead) })).json()) as { runs: Run[] };
+    expect(history.runs.find((run) => run.run_id === runId)?.status).toBe("input-required");
+    const tasks = (await (await through("/tasks", { headers: as(tokens.lead) })).json()) as {
+      tasks: { id: string; trigger: string }[];
+    };
+    expect(tasks.tasks.map((task) => task.id)).toEqual(["look", "file"]);
+    // Only the history and decisions pass: a browser cannot send a delivery through the web chat.
+    expect(
+      (await through("/hooks/file", { method: "POST", headers: as(tokens.lead), body: "{}" })).status,
+    ).toBe(404);
+    const decide = (token: string | undefined) =>
+      through(`/runs/${runId}/decision`, {
+        method: "POST",
+        headers: as(token),
+        body: '{"decision":"approve"}',
+      });
+    expect((await decide(tokens.mallory)).status).toBe(403);
+    expect(filed("Restart the ingest workers")).toHaveLength(0);
+    const approved = await decide(tokens.lead);
+    expect(await approved.json()).toEqual({ status: "success" });
+    expect(filed("Restart the ingest workers")).toHaveLength(1);
   });
 });
