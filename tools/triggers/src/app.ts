@@ -8,7 +8,7 @@ import { Deliveries, type DeliveryRecord } from "./deliveries.js";
 import { Destinations } from "./destinations.js";
 import type { TriggersSettings } from "./env.js";
 import { createTriggerMetrics } from "./metrics.js";
-import { Runner } from "./runner.js";
+import { fromPayload, Runner } from "./runner.js";
 import { armSchedules } from "./schedules.js";
 import { ServiceToken } from "./service-token.js";
 import { Refusal, verifyDelivery } from "./verify.js";
@@ -107,7 +107,9 @@ export async function startTriggers(
     const task = tasks.get(run.taskId);
     if (!task) return;
     const outcome = { taskId: task.id, runId: run.runId, title: task.name, status, text: run.error ?? "" };
-    for (const destination of run.destinations ?? task.destinations)
+    // A target from the payload is used only as filled and checked when the run started (kept with it).
+    const places = run.destinations ?? task.destinations.filter((destination) => !fromPayload(destination));
+    for (const destination of places)
       await destinations
         .report(destination, outcome, run.thread)
         .catch((error: unknown) =>

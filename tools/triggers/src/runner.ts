@@ -102,7 +102,10 @@ export class Runner {
           );
         }
       }
-      await this.deps.deliveries.destinationsOf(runId, places);
+      // Kept while the thread opens (one write, and only when a target came from the payload).
+      const kept = places.some(fromPayload)
+        ? this.deps.deliveries.destinationsOf(runId, places)
+        : Promise.resolve();
       // A run answers in one thread: the first Slack destination's.
       let thread: DeliveryRecord["thread"];
       const first = places.find((destination) => destination.kind === "slack");
@@ -114,6 +117,7 @@ export class Runner {
           log.warn({ err: error }, "The run's Slack thread could not be opened; the run goes on");
         }
       }
+      await kept;
       const ended = await this.ask(task, runId, {
         text: promptFor(task.prompt, payload, sourceOf(task)),
         metadata: { trigger: { task_id: task.id, run_id: runId, trigger: task.trigger.kind } },
@@ -158,7 +162,11 @@ export class Runner {
       const status = await this.conclude(
         task,
         runId,
-        { title: task.name, thread: taken.thread, places: taken.destinations ?? task.destinations },
+        {
+          title: task.name,
+          thread: taken.thread,
+          places: taken.destinations ?? task.destinations.filter((destination) => !fromPayload(destination)),
+        },
         answer.decision === "decline" && ended.status === "success"
           ? { ...ended, status: "declined" }
           : ended,
@@ -256,6 +264,15 @@ export class Runner {
       return { status: "failed", text: error instanceof Error ? error.message : String(error) };
     }
   }
+}
+
+/** Whether a destination's target is filled from the payload (so it is kept with the run once filled). */
+export function fromPayload(destination: Destination): boolean {
+  return (
+    destination.kind === "jira_comment" ||
+    destination.kind === "github_comment" ||
+    destination.kind === "pagerduty_note"
+  );
 }
 
 function endedFrom(result: TurnResult): Ended {
