@@ -883,6 +883,7 @@ describe("the trigger receiver in the Helm chart (triggers.enabled)", () => {
   it("deploys component triggers on this release's supervisor, its tasks mounted from a ConfigMap, its secrets from the Secret, its runs shown by the web chat", async () => {
     const objects = await render({
       web: { enabled: true },
+      slackBot: { enabled: true },
       triggers: { enabled: true, tasks, secretKeys: ["MONGODB_URI", "CRASHLOOPS_TOKEN"] },
       secrets: { values: { CRASHLOOPS_TOKEN: "alertmanager-bearer" } },
     });
@@ -911,6 +912,9 @@ describe("the trigger receiver in the Helm chart (triggers.enabled)", () => {
     expect(validateManifest(find(objects, "Service", triggersName))).toEqual([]);
     const web = plainValues(containerEnv(objects, find(objects, "Deployment", webName)));
     expect(web.TRIGGERS_URL).toBe(`http://${triggersName}:3004`);
+    // The Slack relay passes presses on a run's question to the receiver.
+    const relay = plainValues(containerEnv(objects, find(objects, "Deployment", `${fullname}-slack-bot`)));
+    expect(relay.TRIGGERS_URL).toBe(`http://${triggersName}:3004`);
   });
 
   it("renders nothing of it with triggers.enabled=false (the default)", async () => {

@@ -148,10 +148,9 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
         return undefined;
       })
     : undefined;
-  const webWiring = {
-    ...hostUrls,
-    ...(triggers && !options.env.TRIGGERS_URL?.trim() ? { TRIGGERS_URL: triggers.url } : {}),
-  };
+  // The web chat shows its runs, and the Slack relay passes on presses on their questions.
+  const triggersWiring = triggers && !options.env.TRIGGERS_URL?.trim() ? { TRIGGERS_URL: triggers.url } : {};
+  const webWiring = { ...hostUrls, ...triggersWiring };
   // The web chat is for people: one that cannot start is reported, and the fleet runs without it.
   const web = await startWeb({ ...options, env: withWiring(options.env, webWiring) }, head.url).catch(
     (error: unknown) => {
@@ -160,7 +159,11 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     },
   );
   const slackBot = options.env.SLACK_INTEGRATION_BOT_TOKEN?.trim()
-    ? await startSlackBot(options, head.url, web?.url).catch((error: unknown) => {
+    ? await startSlackBot(
+        { ...options, env: { ...options.env, ...triggersWiring } },
+        head.url,
+        web?.url,
+      ).catch((error: unknown) => {
         failed.push({ name: SLACK_BOT, error: error instanceof Error ? error.message : String(error) });
         return undefined;
       })

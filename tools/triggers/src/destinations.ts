@@ -31,7 +31,7 @@ function leadFor(outcome: Outcome): string {
     case "expired":
       return "The change expired unanswered; nothing was done. ";
     case "input-required":
-      return `The run waits for an approver the policy names, until ${outcome.expiresAt?.toISOString() ?? "it expires"} (answer on the web chat's Triggers page, run ${outcome.runId}): `;
+      return `The run waits for an approver the policy names, until ${outcome.expiresAt?.toISOString() ?? "it expires"} (Approve or Decline here, or on the web chat's Triggered runs page, run ${outcome.runId}): `;
   }
 }
 
@@ -76,6 +76,37 @@ function filled(template: string, payload: unknown, shape: RegExp, what: string)
       `${what} "${template}" gave ${JSON.stringify(value.slice(0, 80))}, which is not one; nothing was written there.`,
     );
   return value;
+}
+
+/**
+ * A waiting change's question with Approve and Decline, under the Slack relay's own action ids (its
+ * slack/blocks.ts): the relay receives the press and passes it on here with the presser's own token
+ * (its relay/triggered-decision.ts), so the agent's policy decides whether they may.
+ */
+function approvalBlocks(outcome: Outcome): unknown[] {
+  const value = `trigger:${outcome.runId}`;
+  const button = (action: string, text: string, style: string) => ({
+    type: "button",
+    action_id: action,
+    style,
+    text: { type: "plain_text", text },
+    value,
+  });
+  return [
+    {
+      type: "section",
+      block_id: "question",
+      text: { type: "mrkdwn", text: `${leadFor(outcome)}${slackText(outcome.text).slice(0, 2_500)}` },
+    },
+    {
+      type: "actions",
+      block_id: "decision",
+      elements: [
+        button("switchboard_approve", "Approve", "primary"),
+        button("switchboard_decline", "Decline", "danger"),
+      ],
+    },
+  ];
 }
 
 /** A comment's text: the run's title, then how it ended. */
@@ -150,6 +181,7 @@ export class Destinations {
           channel: thread.channel,
           thread_ts: thread.ts,
           text: `${leadFor(outcome)}${slackText(outcome.text)}`,
+          ...(outcome.status === "input-required" ? { blocks: approvalBlocks(outcome) } : {}),
           unfurl_links: false,
         });
         return;

@@ -27,6 +27,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const repoRoot = join(import.meta.dirname, "..", "..", "..");
 const packageDir = join(import.meta.dirname, "..");
 const CHANNEL = "C0ONCALL";
+/** The Slack user who presses Approve (AUTH_MODE=none: everyone is the one local principal). */
+const ONCALL = "U0ONCALL";
 const ALERTMANAGER_TOKEN = "alertmanager-bearer-for-tests";
 const GENERIC_SECRET = "generic-hmac-secret-for-tests";
 const GITHUB_SECRET = "github-secret-for-tests";
@@ -75,8 +77,19 @@ function script() {
         reply: (_r, { match }) =>
           callTool("call_agent", { agent: "jira", message: `open issues in ${match?.[1]}` }),
       },
+      {
+        toolOffered: "call_agent",
+        lastUser: /File in PLAT "([^"]+)"/,
+        reply: (_r, { match }) =>
+          callTool("call_agent", { agent: "jira", message: `file in PLAT "${match?.[1]}"` }),
+      },
       { toolOffered: "call_agent", afterTool: "call_agent", reply: replyFromToolResult() },
       { toolOffered: "call_agent", reply: say("Nothing to investigate.") },
+      {
+        lastUser: /^file in ([A-Z]+) "([^"]+)"/,
+        reply: (_r, { match }) =>
+          callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Task" }),
+      },
       {
         lastUser: /open issues in ([A-Z]+)/,
         reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]} ORDER BY key` }),
@@ -170,6 +183,12 @@ tasks:
       - github_comment: { repo: "{{repo}}", issue: "{{number}}" }
       - pagerduty_note: { incident: "{{incident}}" }
       - webex: { room_id: ${webexRoom} }
+  - id: file
+    name: File a ticket
+    prompt: "File in PLAT {{summary}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    deliver_to:
+      - slack: { channel: C0FILE }
   - id: every-two-seconds
     name: A schedule
     prompt: "Scheduled check at {{tick}}"
@@ -186,12 +205,13 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
   let webex: FakeWebex;
   let fleet: Fleet;
   const receivers: AgentProcess[] = [];
+  let relay: AgentProcess;
 
   beforeAll(async () => {
     [llm, jira, slack, github, pagerduty, webex] = await Promise.all([
       startScriptedLlm({ script: script() }),
       startFakeJira(),
-      startFakeSlack({ users: [] }),
+      startFakeSlack({ users: [{ id: ONCALL, name: "oncall" }] }),
       startFakeGithub(),
       startFakePagerDuty(),
       startFakeWebex(),
@@ -248,11 +268,27 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
         startAgentProcess(packageDir, { env }),
       ])),
     );
+    // The Slack relay, which receives the presses on a run's question and passes them on.
+    relay = await startAgentProcess(join(repoRoot, "tools", "slack-bot"), {
+      env: {
+        PATH: process.env.PATH,
+        LOG_LEVEL: "warn",
+        ...storage,
+        HOST: "127.0.0.1",
+        PORT: "0",
+        SLACK_INTEGRATION_BOT_TOKEN: slack.botToken,
+        SLACK_INTEGRATION_APP_TOKEN: slack.appToken,
+        SLACK_API_URL: slack.apiUrl,
+        CAIPE_URL: fleet.supervisor.url,
+        TRIGGERS_URL: receivers[1]?.url,
+      },
+    });
+    await slack.waitForConnections(1);
   });
 
   afterAll(async () => {
     held.release();
-    await Promise.all(receivers.map((receiver) => receiver.kill("SIGTERM")));
+    await Promise.all([...receivers, ...(relay ? [relay] : [])].map((child) => child.kill("SIGTERM")));
     await fleet?.stop();
     await Promise.all([
       llm?.close(),
@@ -560,6 +596,37 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     expect(github.state.issueComments.length).toBe(before.github);
     expect(pagerduty.changes.length).toBe(before.notes);
     expect(webex.state.messages.length).toBe(before.webex + 1);
+  });
+
+  it("a change a run asks for is approved with its Slack thread's button, through the Slack relay, and runs once", async () => {
+    const runId = await sendGeneric("file", { summary: "Rotate the ingest key" });
+    const waiting = await finished("file", runId);
+    expect(waiting.status).toBe("input-required");
+    const thread = () => slack.workspace.thread("C0FILE", waiting.thread?.ts as string);
+    const question = thread().find((message) => message.blocks !== undefined);
+    expect(question?.text).toMatch(/waits for an approver the policy names.*Rotate the ingest key/s);
+    expect(jira.issues.filter((issue) => issue.summary === "Rotate the ingest key")).toHaveLength(0);
+    await slack.press(ONCALL, question as NonNullable<typeof question>, "switchboard_approve");
+    for (;;) {
+      const run = (await runsOf("file")).find((r) => r.run_id === runId);
+      if (run?.status === "success") break;
+      expect(run?.status).not.toBe("failed");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(jira.issues.filter((issue) => issue.summary === "Rotate the ingest key")).toHaveLength(1);
+    expect(thread().at(-1)?.text).toMatch(/PLAT-\d+/);
+    // A second press finds nothing waiting: it is told so, and nothing is filed twice.
+    const whispers = slack.workspace.ephemerals.length;
+    await slack.press(ONCALL, question as NonNullable<typeof question>, "switchboard_approve");
+    for (;;) {
+      const told = slack.workspace.ephemerals.slice(whispers).find((e) => e.user === ONCALL);
+      if (told) {
+        expect(told.text).toMatch(/Nothing waits for an answer on this run/);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(jira.issues.filter((issue) => issue.summary === "Rotate the ingest key")).toHaveLength(1);
   });
 
   // Last: it kills the second receiver.
