@@ -27,6 +27,8 @@ const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 50);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const SECRET = "bench-generic-secret";
+/** How long a single delivery's run may take to reach the model before it counts as not reaching it. */
+const SAMPLE_TIMEOUT_MS = 30_000;
 const root = join(import.meta.dirname, "..", "..", "..");
 
 /** When each delivery's prompt first reached the model, and how many times, by its marker. */
@@ -113,13 +115,20 @@ try {
   // 1. A delivery to its first model call, one at a time (after a few to warm the path up).
   const latencies: number[] = [];
   const accepted: number[] = [];
+  const lost: string[] = [];
   for (let i = 0; i < LATENCY_SAMPLES + 5; i++) {
     const ref = `bench-${randomUUID()}`;
     const sent = performance.now();
     const status = await deliver(replicas[i % 2] as AgentProcess, ref);
     const answered = performance.now();
     if (status !== 202) throw new Error(`a delivery was answered ${status}`);
-    while (!arrivals.has(ref)) await sleep(1);
+    // A run that fails (the supervisor unreachable on a loaded machine) never calls the model.
+    const giveUp = performance.now() + SAMPLE_TIMEOUT_MS;
+    while (!arrivals.has(ref) && performance.now() < giveUp) await sleep(1);
+    if (!arrivals.has(ref)) {
+      lost.push(ref);
+      continue;
+    }
     if (i >= 5) {
       latencies.push((arrivals.get(ref)?.at ?? sent) - sent);
       accepted.push(answered - sent);
@@ -149,8 +158,8 @@ try {
   }
   await Promise.all(sends);
   const sentIn = (performance.now() - began) / 1000;
-  // Every run reaches the model, however far behind the supervisor is.
-  const deadline = performance.now() + 600_000;
+  // Every run reaches the model, however far behind the supervisor is (or fails, and is counted).
+  const deadline = performance.now() + 180_000;
   while (refs.some((ref) => !arrivals.has(ref)) && performance.now() < deadline) await sleep(200);
   const drained = (performance.now() - began) / 1000;
   await sleep(2_000);
@@ -163,12 +172,12 @@ try {
   );
   report.print(
     "| measure | value | target |\n| --- | ---: | --- |\n" +
-      `| delivery received → first model call, p50 | ${percentile(latencies, 0.5).toFixed(1)} ms | ≤ 50 ms |\n` +
+      `| delivery received → first model call, p50 | ${percentile(latencies, 0.5).toFixed(1)} ms (${latencies.length} runs; ${lost.length} never reached it) | ≤ 50 ms |\n` +
       `| delivery received → first model call, p95 | ${percentile(latencies, 0.95).toFixed(1)} ms | |\n` +
       `| of which: delivery → 202 accepted (verified, claimed), p50 | ${percentile(accepted, 0.5).toFixed(1)} ms | |\n` +
       `| deliveries sent (each to both replicas) | ${total} in ${sentIn.toFixed(1)} s (${((total / sentIn) * 60).toFixed(0)}/min) | 1,000/min |\n` +
       `| answers: 202 accepted / 200 duplicate / other | ${statuses.get(202) ?? 0} / ${statuses.get(200) ?? 0} / ${[...statuses].filter(([s]) => s !== 202 && s !== 200).reduce((n, [, c]) => n + c, 0)} | one 202 per delivery |\n` +
-      `| runs that reached the model | ${ran} of ${total} (all by ${drained.toFixed(1)} s) | all |\n` +
+      `| runs that reached the model | ${ran} of ${total} (the last by ${drained.toFixed(1)} s) | all |\n` +
       `| runs that reached the model twice | ${doubled} | 0 |\n` +
       `| replicas' RSS, start → middle → end | ${memory.map((m) => m.map((mb) => mb.toFixed(0)).join(" + ")).join(" → ")} MB | flat |`,
   );

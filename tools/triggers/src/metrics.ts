@@ -15,7 +15,7 @@ export function createTriggerMetrics() {
     }),
     runs: new Counter({
       name: "switchboard_trigger_runs_total",
-      help: "Triggered runs by task and how they ended (success, failed, input-required, lost).",
+      help: "Triggered runs by task and how each turn ended (success, failed, input-required, declined), and those ended without their agent (lost, expired).",
       labelNames: ["task", "status"] as const,
       registers,
     }),

@@ -239,6 +239,9 @@ export class Runner {
       metadata?: Record<string, unknown>;
     },
   ): Promise<Ended> {
+    // The run's time budget: the task's timeout_seconds, else DYNAMIC_AGENTS_TIMEOUT_SECONDS.
+    const budgetMs = task.timeoutMs ?? this.deps.timeoutMs;
+    const deadline = AbortSignal.timeout(budgetMs);
     try {
       const agent = await this.connect(task.agentUrl ?? this.deps.supervisorUrl);
       const token = await this.deps.token?.get();
@@ -251,15 +254,14 @@ export class Runner {
           traceparent: traceparentOf(runId),
           ...(task.budget ? { [BUDGET_HEADER]: formatBudget(task.budget) } : {}),
         },
-        signal: AbortSignal.timeout(task.timeoutMs ?? this.deps.timeoutMs),
+        signal: deadline,
       });
       return endedFrom(result);
     } catch (error) {
-      const timedOut = error instanceof Error && /abort|timed? ?out/i.test(`${error.name} ${error.message}`);
-      if (timedOut && task.timeoutMs !== undefined)
+      if (deadline.aborted)
         return {
           status: "failed",
-          text: `The run took longer than its budget of ${task.timeoutMs / 1000} s (the task's timeout_seconds) and was ended.`,
+          text: `The run was ended: it took longer than its budget of ${budgetMs / 1000} s (${task.timeoutMs !== undefined ? "the task's timeout_seconds" : "DYNAMIC_AGENTS_TIMEOUT_SECONDS"}), and nothing more was waited for.`,
         };
       return { status: "failed", text: error instanceof Error ? error.message : String(error) };
     }

@@ -50,6 +50,12 @@ const held = (() => {
   };
 })();
 
+/** What the slow model waits for: the file's end. */
+let releaseSlow!: () => void;
+const slow = new Promise<void>((resolve) => {
+  releaseSlow = resolve;
+});
+
 /**
  * The scripted model: the supervisor, handed an alert, asks the Jira agent for PLAT's open issues;
  * the Jira agent searches; each answers from its tool's result.
@@ -76,6 +82,15 @@ function script() {
         lastUser: /Spend on "(\w+)"/,
         reply: (_r, { match }) =>
           callTool("call_agent", { agent: "jira", message: `open issues in ${match?.[1]}` }),
+      },
+      {
+        toolOffered: "call_agent",
+        lastUser: /^Dawdle/,
+        // A model slower than the task's time budget: answered only when the file ends.
+        reply: async () => {
+          await slow;
+          return say("Too late.");
+        },
       },
       {
         toolOffered: "call_agent",
@@ -189,6 +204,11 @@ tasks:
     trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
     deliver_to:
       - slack: { channel: C0FILE }
+  - id: one-second
+    name: One second at most
+    prompt: "Dawdle over {{ref}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    timeout_seconds: 1
   - id: every-two-seconds
     name: A schedule
     prompt: "Scheduled check at {{tick}}"
@@ -288,6 +308,7 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
 
   afterAll(async () => {
     held.release();
+    releaseSlow();
     await Promise.all([...receivers, ...(relay ? [relay] : [])].map((child) => child.kill("SIGTERM")));
     await fleet?.stop();
     await Promise.all([
@@ -543,6 +564,12 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     expect(run.error).toMatch(/over the 10 left of its budget \(the task's budget\.tokens\)/);
     expect(asked('Spend on "TOKENS"')).toHaveLength(1);
     expect(asked("open issues in TOKENS")).toHaveLength(0);
+  });
+
+  it("a run past its time budget is ended, saying so", async () => {
+    const run = await finished("one-second", await sendGeneric("one-second", { ref: "slow" }));
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/ended: it took longer than its budget of 1 s \(the task's timeout_seconds\)/);
   });
 
   it("the answer goes as a Jira and a GitHub comment, a PagerDuty note and a Webex message, each where the payload says", async () => {
