@@ -81,7 +81,7 @@ export async function startTriggers(
     token: settings.identity ? new ServiceToken(settings.identity) : undefined,
     logger,
   });
-  const metrics = createTriggerMetrics();
+  const metrics = createTriggerMetrics(() => deliveries.waiting());
   const running = new Set<Promise<void>>();
   const start = (task: TaskDefinition, runId: string, payload: unknown) => {
     const began = performance.now();

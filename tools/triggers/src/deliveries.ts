@@ -196,6 +196,11 @@ export class Deliveries {
     );
   }
 
+  /** How many runs wait for an approver, across every replica. */
+  waiting(): Promise<number> {
+    return this.collection.countDocuments({ status: "input-required" });
+  }
+
   get(runId: string): Promise<DeliveryRecord | null> {
     return this.collection.findOne({ runId });
   }

@@ -267,6 +267,9 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
     expect(((await mallory.json()) as { error: string }).error).toMatch(/mallory may not approve or decline/);
     expect(filed("Rotate the payments cert")).toHaveLength(0);
     expect((await settled(oncall, "file", runId)).status).toBe("input-required");
+    // The queue of waiting changes is seen from any replica.
+    const metrics = await (await fetch(`${(receivers.other as AgentProcess).url}/metrics`)).text();
+    expect(metrics).toMatch(/^switchboard_trigger_runs_waiting [1-9]/m);
     // The run history is not open to anyone without a token.
     expect((await fetch(`${oncall.url}/api/v1/runs`)).status).toBe(401);
 
