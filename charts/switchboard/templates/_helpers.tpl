@@ -141,6 +141,9 @@ configured agents when dynamicAgents.enabled, then the web chat when web.enabled
 {{- if .Values.ragServer.enabled }}
 {{- $items = append $items (include "switchboard.ragServer" $root | fromJson) }}
 {{- end }}
+{{- if .Values.triggers.enabled }}
+{{- $items = append $items (include "switchboard.triggers" $root | fromJson) }}
+{{- end }}
 {{- toJson (dict "items" $items) }}
 {{- end }}
 
@@ -231,6 +234,30 @@ not a ${VAR} reference, and a URL with a password in it.
 {{/* The knowledge base's component (tools/rag-server), whether or not ragServer.enabled. */}}
 {{- define "switchboard.ragServer" -}}
 {{- include "switchboard.component" (dict "root" . "name" "rag-server" "where" "ragServer" "role" "app" "values" .Values.ragServer) }}
+{{- end }}
+
+{{/* The trigger receiver's component (tools/triggers), whether or not triggers.enabled. */}}
+{{- define "switchboard.triggers" -}}
+{{- include "switchboard.component" (dict "root" . "name" "triggers" "where" "triggers" "role" "app" "values" .Values.triggers) }}
+{{- end }}
+
+{{/* Where the trigger receiver reads its tasks (triggers.tasks, mounted from its ConfigMap). */}}
+{{- define "switchboard.triggersDir" -}}
+/etc/switchboard/triggers
+{{- end }}
+
+{{/* The trigger receiver's tasks file: triggers.tasks as given (the file's text, from --set-file) or as YAML values. */}}
+{{- define "switchboard.triggersText" -}}
+{{- $tasks := .Values.triggers.tasks }}
+{{- if kindIs "string" $tasks }}
+{{- $parsed := fromYaml $tasks }}
+{{- if hasKey $parsed "Error" }}
+{{- fail (printf "triggers.tasks is not a YAML file: %s" (get $parsed "Error")) }}
+{{- end }}
+{{- $tasks }}
+{{- else }}
+{{- toYaml ($tasks | default (dict "tasks" list)) }}
+{{- end }}
 {{- end }}
 
 {{/* A component's Service URL inside the namespace: http://<fullName>:<port>. */}}
@@ -346,9 +373,15 @@ Called with (dict "root" $ "component" $c).
 {{- $root := .root }}
 {{- $env := dict "PORT" (toString $c.port) "HOST" "0.0.0.0" }}
 {{- $supervisorUrl := include "switchboard.serviceUrl" (include "switchboard.supervisor" $root | fromJson) }}
-{{- if has $c.name (list "slack-bot" "webex-bot" "mcp-server") }}
-{{- /* The Slack and Webex relays and the MCP server talk to the supervisor under CAIPE's name for it. */}}
+{{- if has $c.name (list "slack-bot" "webex-bot" "mcp-server" "triggers") }}
+{{- /* The Slack and Webex relays, the MCP server and the triggers talk to the supervisor under CAIPE's name for it. */}}
 {{- $_ := set $env "CAIPE_URL" $supervisorUrl }}
+{{- if eq $c.name "triggers" }}
+{{- $_ := set $env "TRIGGERS_CONFIG_FILE" (printf "%s/triggers.yaml" (include "switchboard.triggersDir" $root)) }}
+{{- else if and (eq $c.name "slack-bot") $root.Values.triggers.enabled }}
+{{- /* Approve and Decline on a triggered run's question go to the receiver. */}}
+{{- $_ := set $env "TRIGGERS_URL" (include "switchboard.serviceUrl" (include "switchboard.triggers" $root | fromJson)) }}
+{{- end }}
 {{- else if eq $c.name "rag-server" }}
 {{- /* The knowledge base calls no one: the supervisor calls it. */}}
 {{- else if eq $c.role "app" }}
@@ -356,6 +389,10 @@ Called with (dict "root" $ "component" $c).
 {{- if $root.Values.slackBot.enabled }}
 {{- /* The web chat offers the Slack relay's account-link pages. */}}
 {{- $_ := set $env "SLACK_BOT_URL" (include "switchboard.serviceUrl" (include "switchboard.slackBot" $root | fromJson)) }}
+{{- end }}
+{{- if $root.Values.triggers.enabled }}
+{{- /* The web chat's Triggered runs page reads the receiver. */}}
+{{- $_ := set $env "TRIGGERS_URL" (include "switchboard.serviceUrl" (include "switchboard.triggers" $root | fromJson)) }}
 {{- end }}
 {{- else }}
 {{- $_ := set $env "AGENT_PUBLIC_URL" (include "switchboard.publicUrl" .) }}
@@ -427,6 +464,7 @@ Called with (dict "root" $ "component" $c).
 {{- $read = concat $read (.Values.webexBot.secretKeys | default list) }}
 {{- $read = concat $read (.Values.mcpServer.secretKeys | default list) }}
 {{- $read = concat $read (.Values.ragServer.secretKeys | default list) }}
+{{- $read = concat $read (.Values.triggers.secretKeys | default list) }}
 {{- range $key, $_ := $out }}
 {{- if not (has $key $read) }}
 {{- fail (printf "secrets.values.%s is read by no component: list it in secrets.sharedKeys or a component's secretKeys" $key) }}

@@ -8,7 +8,9 @@ import {
 import {
   ANSWER_WITHOUT_TOKENS_EXTENSION,
   approverOf,
+  BUDGET_HEADER,
   type DecisionAnswer,
+  formatBudget,
   MEMORIES_HEADER,
   passOnMemories,
   type TurnContext,
@@ -128,6 +130,8 @@ export async function askSubagent(
   const approverToken = approver ? await roster.bearerFor(agent, approver) : undefined;
   if (approverToken) headers[APPROVER_HEADER] = `Bearer ${approverToken}`;
   if (recalled) headers[MEMORIES_HEADER] = passOnMemories(recalled);
+  // A turn on a budget (a triggered run's) passes on what is left of it: the subagent spends from that.
+  if (turn.budget) headers[BUDGET_HEADER] = formatBudget(turn.budget.remaining());
   if (Object.keys(headers).length > 0) input.headers = headers;
   // The call that asked for this hop is stored before the hop goes out (the graph stores each step
   // while the next runs): a crash cannot leave a hop made that the conversation does not show.

@@ -227,6 +227,7 @@ export function buildState(seed: GithubSeed): FakeGithubState {
     accounts: [],
     repos: [],
     issues: [],
+    issueComments: [],
     runs: [],
     requests: [],
     currentLogin: seed.viewer,

@@ -106,10 +106,21 @@ export interface RequestRecord {
 }
 
 /** Everything the fake knows; tests read and change it directly. */
+/** A comment on an issue or pull request (POST …/issues/{number}/comments). */
+export interface IssueCommentRecord {
+  id: number;
+  repo: string;
+  number: number;
+  user: string;
+  body: string;
+  createdAt: Date;
+}
+
 export interface FakeGithubState {
   accounts: AccountRecord[];
   repos: RepoRecord[];
   issues: IssueRecord[];
+  issueComments: IssueCommentRecord[];
   runs: WorkflowRunRecord[];
   requests: RequestRecord[];
   /** The login the token authenticates as. */

@@ -9,6 +9,7 @@ import {
   WEB_UI_PORT,
 } from "@switchboard/contract";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import {
   containerEnv,
   containerOf,
@@ -980,5 +981,62 @@ describe("the knowledge base in the Helm chart (ragServer.enabled)", () => {
     const objects = JSON.stringify(await defaults());
     expect(objects).not.toContain(ragServerName);
     expect(objects).not.toContain("RAG_SERVER_URL");
+  });
+});
+
+describe("the trigger receiver in the Helm chart (triggers.enabled)", () => {
+  const triggersName = `${fullname}-triggers`;
+  const tasks = {
+    tasks: [
+      {
+        id: "crashloops",
+        name: "Crash-looping pods",
+        prompt: "Investigate {{commonLabels.alertname}}",
+        trigger: { type: "webhook", provider: "alertmanager", secret_env: "CRASHLOOPS_TOKEN" },
+      },
+    ],
+  };
+
+  it("deploys component triggers on this release's supervisor, its tasks mounted from a ConfigMap, its secrets from the Secret, its runs shown by the web chat", async () => {
+    const objects = await render({
+      web: { enabled: true },
+      slackBot: { enabled: true },
+      triggers: { enabled: true, tasks, secretKeys: ["MONGODB_URI", "CRASHLOOPS_TOKEN"] },
+      secrets: { values: { CRASHLOOPS_TOKEN: "alertmanager-bearer" } },
+    });
+    const deployment = find(objects, "Deployment", triggersName);
+    expect(validateManifest(deployment)).toEqual([]);
+    expect(deployment.spec?.template.metadata?.labels).toMatchObject({
+      "app.kubernetes.io/component": "triggers",
+    });
+    const container = containerOf(deployment);
+    expect(container.ports).toEqual([{ name: "http", containerPort: 3004, protocol: "TCP" }]);
+    expect(container.readinessProbe?.httpGet?.path).toBe("/ready");
+    const env = containerEnv(objects, deployment);
+    const plain = plainValues(env);
+    expect(plain.CAIPE_URL).toBe(`http://${objectName(SUPERVISOR)}:${supervisor.port}`);
+    for (const key of ["MONGODB_URI", "CRASHLOOPS_TOKEN"]) {
+      expect(env[key], key).toMatchObject({ secret: fullname, key });
+    }
+    const file = plain.TRIGGERS_CONFIG_FILE ?? "";
+    const configMap = find(objects, "ConfigMap", `${triggersName}-tasks`);
+    expect(parse(configMap.data?.["triggers.yaml"] ?? "")).toEqual(tasks);
+    expect(JSON.stringify(configMap)).not.toContain("alertmanager-bearer");
+    const mount = container.volumeMounts?.find(({ mountPath }) => `${mountPath}/triggers.yaml` === file);
+    expect(mount?.readOnly).toBe(true);
+    const volume = deployment.spec?.template.spec?.volumes?.find(({ name }) => name === mount?.name);
+    expect(volume?.configMap?.name).toBe(configMap.metadata.name);
+    expect(validateManifest(find(objects, "Service", triggersName))).toEqual([]);
+    const web = plainValues(containerEnv(objects, find(objects, "Deployment", webName)));
+    expect(web.TRIGGERS_URL).toBe(`http://${triggersName}:3004`);
+    // The Slack relay passes presses on a run's question to the receiver.
+    const relay = plainValues(containerEnv(objects, find(objects, "Deployment", `${fullname}-slack-bot`)));
+    expect(relay.TRIGGERS_URL).toBe(`http://${triggersName}:3004`);
+  });
+
+  it("renders nothing of it with triggers.enabled=false (the default)", async () => {
+    const objects = await defaults();
+    expect(JSON.stringify(objects)).not.toContain(triggersName);
+    expect(JSON.stringify(objects)).not.toContain("TRIGGERS_URL");
   });
 });

@@ -49,6 +49,7 @@ export async function main(root: string): Promise<void> {
   if (fleet.webexBot) say(`${"webex bot".padEnd(12)} ${fleet.webexBot.url}`);
   if (fleet.mcpServer) say(`${"mcp server".padEnd(12)} ${fleet.mcpServer.url}/mcp`);
   if (fleet.ragServer) say(`${"knowledge".padEnd(12)} ${fleet.ragServer.url}/v1/datasources`);
+  if (fleet.triggers) say(`${"triggers".padEnd(12)} ${fleet.triggers.url}/api/v1/hooks/<task>`);
   for (const failure of fleet.failed) say(`${failure.name.padEnd(12)} not running (see its output above)`);
   say("");
   if (fleet.web) say(`Open the web chat:       ${fleet.web.url}`);

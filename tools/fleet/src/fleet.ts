@@ -38,6 +38,8 @@ export interface Fleet {
   mcpServer: FleetMember | undefined;
   /** Switchboard's knowledge base (tools/rag-server), when it runs (see startRagServer). */
   ragServer: FleetMember | undefined;
+  /** The trigger receiver, when TRIGGERS_CONFIG_FILE is set; undefined otherwise or when it did not start. */
+  triggers: FleetMember | undefined;
   /** Agents that did not start, each with the tail of its output. */
   failed: Array<{ name: string; error: string }>;
   stop(): Promise<void>;
@@ -154,15 +156,29 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     await stopAll([...members, ...hostMembers, ...(ragServer ? [ragServer] : [])]);
     throw error;
   }
+  // Started before the web chat, which shows its runs (TRIGGERS_URL); one that cannot start is reported.
+  const triggers = options.env.TRIGGERS_CONFIG_FILE?.trim()
+    ? await startTriggers(options, head.url).catch((error: unknown) => {
+        failed.push({ name: TRIGGERS, error: error instanceof Error ? error.message : String(error) });
+        return undefined;
+      })
+    : undefined;
+  // The web chat shows its runs, and the Slack relay passes on presses on their questions.
+  const triggersWiring = triggers && !options.env.TRIGGERS_URL?.trim() ? { TRIGGERS_URL: triggers.url } : {};
+  const webWiring = { ...hostUrls, ...triggersWiring };
   // The web chat is for people: one that cannot start is reported, and the fleet runs without it.
-  const web = await startWeb({ ...options, env: withWiring(options.env, hostUrls) }, head.url).catch(
+  const web = await startWeb({ ...options, env: withWiring(options.env, webWiring) }, head.url).catch(
     (error: unknown) => {
       failed.push({ name: WEB, error: error instanceof Error ? error.message : String(error) });
       return undefined;
     },
   );
   const slackBot = options.env.SLACK_INTEGRATION_BOT_TOKEN?.trim()
-    ? await startSlackBot(options, head.url, web?.url).catch((error: unknown) => {
+    ? await startSlackBot(
+        { ...options, env: { ...options.env, ...triggersWiring } },
+        head.url,
+        web?.url,
+      ).catch((error: unknown) => {
         failed.push({ name: SLACK_BOT, error: error instanceof Error ? error.message : String(error) });
         return undefined;
       })
@@ -179,7 +195,7 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
         return undefined;
       })
     : undefined;
-  const tools = [slackBot, webexBot, mcpServer, web].filter(
+  const tools = [slackBot, webexBot, mcpServer, triggers, web].filter(
     (tool): tool is FleetMember => tool !== undefined,
   );
   return {
@@ -191,6 +207,7 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     webexBot,
     mcpServer,
     ragServer,
+    triggers,
     failed,
     stop: () => stopAll([...tools, head, ...members, ...hostMembers, ...(ragServer ? [ragServer] : [])]),
   };
@@ -383,6 +400,37 @@ async function startRagServer(options: FleetOptions): Promise<FleetMember> {
     return { name: RAG_SERVER, url: `http://localhost:${process.port}`, process };
   } catch (error) {
     options.onStatus?.(RAG_SERVER, "failed", error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+const TRIGGERS = "triggers";
+/** tools/triggers' own port (webhooks, schedules, run history), CAIPE's autonomous agents' 8002 being the weather agent's here. */
+const TRIGGERS_PORT = 3004;
+
+/**
+ * Starts tools/triggers on TRIGGERS_PORT (default 3004) with TRIGGERS_CONFIG_FILE (relative to the
+ * repository, as APP_CONFIG_FILE), its runs on the local supervisor unless CAIPE_URL names another.
+ */
+async function startTriggers(options: FleetOptions, supervisorUrl: string): Promise<FleetMember> {
+  options.onStatus?.(TRIGGERS, "starting");
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    HOST: options.env.HOST ?? "127.0.0.1",
+    PORT: options.env.TRIGGERS_PORT?.trim() || String(TRIGGERS_PORT),
+    TRIGGERS_CONFIG_FILE: resolve(options.root, options.env.TRIGGERS_CONFIG_FILE?.trim() ?? ""),
+    CAIPE_URL: options.env.CAIPE_URL?.trim() || supervisorUrl,
+  };
+  try {
+    const process = await startAgentProcess(join(options.root, "tools", TRIGGERS), {
+      env,
+      onLine: (line) => options.onLine?.(TRIGGERS, line),
+    });
+    await waitUntilReady(process.url);
+    options.onStatus?.(TRIGGERS, "ready", process.url);
+    return { name: TRIGGERS, url: `http://localhost:${process.port}`, process };
+  } catch (error) {
+    options.onStatus?.(TRIGGERS, "failed", error instanceof Error ? error.message : String(error));
     throw error;
   }
 }

@@ -102,6 +102,7 @@ export async function startSlackBot(settings: SlackBotSettings, logger: Logger):
     logger,
     updateIntervalMs: settings.updateIntervalMs,
     turnTimeoutMs: settings.turnTimeoutMs,
+    ...(settings.triggersUrl ? { triggersUrl: settings.triggersUrl } : {}),
   });
   registerSlackListeners(bolt, relay, metrics, logger);
 

@@ -19,6 +19,8 @@ const SlackBotEnv = z.object({
   /** Where the bot calls Slack's Web API; tests point it at a local workspace. */
   SLACK_API_URL: z.url({ protocol: /^https?$/ }).default("https://slack.com/api/"),
   CAIPE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8000"),
+  /** The trigger receiver: Approve and Decline on a triggered run's question are passed on to it. */
+  TRIGGERS_URL: z.url({ protocol: /^https?$/ }).optional(),
   CAIPE_UI_BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
   LANGGRAPH_CHECKPOINT_MONGODB_URI: z.string().optional(),
   MONGODB_URI: z.string().optional(),
@@ -55,6 +57,8 @@ export interface SlackBotSettings {
   botToken: string;
   slackApiUrl: string;
   supervisorUrl: string;
+  /** TRIGGERS_URL: where a press on a triggered run's question goes; unset: answered on the web chat only. */
+  triggersUrl?: URL;
   /** The web chat's public URL: account links point there. */
   webUrl: string;
   mongo: { uri: string; dbName: string | undefined };
@@ -107,6 +111,7 @@ export function readSlackBotSettings(env: NodeJS.ProcessEnv): SlackBotSettings {
     botToken: e.SLACK_INTEGRATION_BOT_TOKEN,
     slackApiUrl: e.SLACK_API_URL.endsWith("/") ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
     supervisorUrl: e.CAIPE_URL,
+    ...(e.TRIGGERS_URL ? { triggersUrl: new URL(e.TRIGGERS_URL) } : {}),
     webUrl: e.CAIPE_UI_BASE_URL.replace(/\/+$/, ""),
     mongo: { uri, dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME },
     identity,

@@ -1,13 +1,14 @@
 import { createServer } from "node:http";
+import { verifyUserToken } from "@switchboard/agent-runtime/auth/bearer";
 import { type Logger, listenHttp, SwitchboardError } from "@switchboard/common";
 import express from "express";
 import { MongoClient } from "mongodb";
 import { loadTasks, type TaskDefinition } from "./config.js";
-import { Deliveries } from "./deliveries.js";
+import { Deliveries, type DeliveryRecord } from "./deliveries.js";
 import { Destinations } from "./destinations.js";
 import type { TriggersSettings } from "./env.js";
 import { createTriggerMetrics } from "./metrics.js";
-import { Runner } from "./runner.js";
+import { fromPayload, Runner } from "./runner.js";
 import { armSchedules } from "./schedules.js";
 import { ServiceToken } from "./service-token.js";
 import { Refusal, verifyDelivery } from "./verify.js";
@@ -23,6 +24,34 @@ export interface TriggersService {
 /** Largest body taken: an Alertmanager group of a few hundred alerts fits; more is refused (413). */
 const BODY_LIMIT = "1mb";
 
+/** A run as the history shows it (API and the web chat's Triggers page). */
+function runView(run: DeliveryRecord) {
+  const { runId, taskId, deliveryId, status, receivedAt, finishedAt, thread, error, confirmation } = run;
+  return {
+    run_id: runId,
+    task_id: taskId,
+    delivery_id: deliveryId,
+    status,
+    received_at: receivedAt,
+    finished_at: finishedAt,
+    // Every turn of a run carries this trace id (runner.ts' traceparentOf).
+    trace_id: runId.replace(/-/g, ""),
+    thread,
+    error,
+    ...(confirmation
+      ? {
+          confirmation: {
+            question: confirmation.question,
+            expires_at: confirmation.expiresAt,
+            ...(confirmation.decision
+              ? { decision: confirmation.decision, decided_by: confirmation.decidedBy }
+              : {}),
+          },
+        }
+      : {}),
+  };
+}
+
 /**
  * The receiver: `POST /api/v1/hooks/:taskId` (CAIPE's path) verifies a delivery as its vendor signs it,
  * claims it in MongoDB, answers 202 at once and runs it; `GET /api/v1/tasks/:taskId/runs` is its history.
@@ -33,7 +62,7 @@ export async function startTriggers(
   logger: Logger,
 ): Promise<TriggersService> {
   const tasks = loadTasks(settings.configFile, env, settings.webhookSecret);
-  const destinations = new Destinations(settings.slack);
+  const destinations = new Destinations(settings.accounts);
   for (const task of tasks.values())
     for (const destination of task.destinations) {
       const missing = destinations.missing(destination);
@@ -46,12 +75,13 @@ export async function startTriggers(
   const runner = new Runner({
     supervisorUrl: settings.supervisorUrl,
     timeoutMs: settings.runTimeoutMs,
+    confirmationExpiryMs: settings.confirmationExpiryMs,
     deliveries,
     destinations,
     token: settings.identity ? new ServiceToken(settings.identity) : undefined,
     logger,
   });
-  const metrics = createTriggerMetrics();
+  const metrics = createTriggerMetrics(() => deliveries.waiting());
   const running = new Set<Promise<void>>();
   const start = (task: TaskDefinition, runId: string, payload: unknown) => {
     const began = performance.now();
@@ -71,33 +101,39 @@ export async function startTriggers(
       });
     running.add(run);
   };
-  // Every replica looks for runs whose replica died, and the first to take one reports it where it goes.
+  /** Says where a run goes that it ended without its agent: its receiver died, or its change expired. */
+  const reportEnded = async (run: DeliveryRecord, status: "failed" | "expired") => {
+    metrics.runs.inc({ task: run.taskId, status: status === "failed" ? "lost" : "expired" });
+    const task = tasks.get(run.taskId);
+    if (!task) return;
+    const outcome = { taskId: task.id, runId: run.runId, title: task.name, status, text: run.error ?? "" };
+    // A target from the payload is used only as filled and checked when the run started (kept with it).
+    const places = run.destinations ?? task.destinations.filter((destination) => !fromPayload(destination));
+    for (const destination of places)
+      await destinations
+        .report(destination, outcome, run.thread)
+        .catch((error: unknown) =>
+          logger.warn({ err: error, task: task.id }, "An ended run could not be reported"),
+        );
+  };
+  // Every replica looks for runs whose replica died and changes that expired unanswered; the first to
+  // take one (a conditional update) reports it where it goes.
   const sweep = async () => {
     for (let lost = await deliveries.takeAbandoned(); lost; lost = await deliveries.takeAbandoned()) {
-      const task = tasks.get(lost.taskId);
       logger.warn(
         { task: lost.taskId, run: lost.runId, owner: lost.owner },
         "A run's receiver stopped; reported failed",
       );
-      if (!task) continue;
-      const outcome = {
-        taskId: task.id,
-        runId: lost.runId,
-        title: task.name,
-        status: "failed" as const,
-        text: lost.error ?? "",
-      };
-      for (const destination of task.destinations)
-        await destinations
-          .report(destination, outcome, lost.thread)
-          .catch((error: unknown) =>
-            logger.warn({ err: error, task: task.id }, "A lost run could not be reported"),
-          );
+      await reportEnded(lost, "failed");
+    }
+    for (let expired = await deliveries.takeExpired(); expired; expired = await deliveries.takeExpired()) {
+      logger.info({ task: expired.taskId, run: expired.runId }, "A run's change expired unanswered");
+      await reportEnded(expired, "expired");
     }
   };
   const sweeper = setInterval(
     () => void sweep().catch((error: unknown) => logger.warn({ err: error }, "Lost runs not swept")),
-    Math.max(250, settings.runLeaseMs / 2),
+    Math.max(250, Math.min(settings.runLeaseMs, settings.confirmationExpiryMs) / 2),
   );
   sweeper.unref();
   // Every replica arms every tick; the claim (task id + due instant) lets one of them run it.
@@ -115,6 +151,10 @@ export async function startTriggers(
   http.disable("x-powered-by");
   http.get("/health", (_req, res) => {
     res.json({ status: "ok" });
+  });
+  // Ready once its tasks are read and MongoDB answers: both happen before the server listens.
+  http.get("/ready", (_req, res) => {
+    res.json({ status: "ready" });
   });
   http.post(
     "/api/v1/hooks/:taskId",
@@ -157,23 +197,87 @@ export async function startTriggers(
   http.get("/metrics", async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
-  http.get("/api/v1/tasks/:taskId/runs", async (req, res) => {
-    if (!tasks.has(req.params.taskId)) {
+  /**
+   * Who asks, under AUTH_MODE=jwt: a person's token verified as the agents verify it, or a 401. The
+   * run history shows what triggered runs did; an answer to a change is that person's to give (the
+   * agent then decides by its policy whether they may). Under none: the local principal.
+   */
+  const caller = async (
+    req: express.Request,
+    res: express.Response,
+  ): Promise<{ subject: string; token: string | undefined } | undefined> => {
+    if (settings.auth.mode === "none") return { subject: "local", token: undefined };
+    const token = /^Bearer (\S+)$/i.exec(req.header("authorization") ?? "")?.[1];
+    const verified = token
+      ? await verifyUserToken(settings.auth, token)
+      : "a bearer token is required (Authorization: Bearer <JWT>); sign in to the web chat";
+    if (typeof verified === "string") {
+      res
+        .status(401)
+        .set("WWW-Authenticate", 'Bearer error="invalid_token"')
+        .json({ error: `Unauthorized: ${verified}.` });
+      return undefined;
+    }
+    return { subject: verified.subject, token };
+  };
+  http.get("/api/v1/tasks", async (req, res) => {
+    if (!(await caller(req, res))) return;
+    res.json({
+      tasks: [...tasks.values()].map((task) => ({
+        id: task.id,
+        name: task.name,
+        trigger: task.trigger.kind === "cron" ? "schedule" : task.trigger.provider,
+        ...(task.trigger.kind === "cron"
+          ? { schedule: task.trigger.schedule, timezone: task.trigger.timezone }
+          : {}),
+        enabled: task.enabled,
+        destinations: task.destinations.map((destination) => destination.kind),
+      })),
+    });
+  });
+  http.get(["/api/v1/runs", "/api/v1/tasks/:taskId/runs"], async (req, res) => {
+    if (!(await caller(req, res))) return;
+    const taskId = typeof req.params.taskId === "string" ? req.params.taskId : undefined;
+    if (taskId !== undefined && !tasks.has(taskId)) {
       res.status(404).json({ error: "No such task." });
       return;
     }
-    const runs = await deliveries.recent(req.params.taskId);
-    res.json({
-      runs: runs.map(({ runId, deliveryId, status, receivedAt, finishedAt, thread, error }) => ({
-        run_id: runId,
-        delivery_id: deliveryId,
-        status,
-        received_at: receivedAt,
-        finished_at: finishedAt,
-        thread,
-        error,
-      })),
-    });
+    const runs = await deliveries.recent(taskId);
+    res.json({ runs: runs.map(runView) });
+  });
+  http.post("/api/v1/runs/:runId/decision", express.json({ limit: "4kb" }), async (req, res) => {
+    const who = await caller(req, res);
+    if (!who) return;
+    const decision = (req.body as { decision?: unknown } | undefined)?.decision;
+    if (decision !== "approve" && decision !== "decline") {
+      res.status(400).json({ error: 'Send { "decision": "approve" } or { "decision": "decline" }.' });
+      return;
+    }
+    const run = await deliveries.get(req.params.runId);
+    const task = run ? tasks.get(run.taskId) : undefined;
+    if (!run || !task) {
+      res.status(404).json({ error: "No such run." });
+      return;
+    }
+    const decided = await runner.decide(task, run.runId, { decision, ...who });
+    if (!decided) {
+      const now = await deliveries.get(run.runId);
+      const expired =
+        now?.status === "expired" || (now?.confirmation && now.confirmation.expiresAt <= new Date());
+      res.status(expired ? 410 : 409).json({
+        error: expired
+          ? "The change expired unanswered; nothing was done. Trigger the task again if it is still wanted."
+          : `Nothing waits for an answer on this run (it is ${now?.status ?? "gone"}).`,
+        status: now?.status,
+      });
+      return;
+    }
+    if ("refused" in decided) {
+      res.status(decided.httpStatus).json({ error: decided.refused, status: "input-required" });
+      return;
+    }
+    metrics.runs.inc({ task: task.id, status: decided.status });
+    res.json({ status: decided.status });
   });
 
   // Express's own error page shows the stack; a sender gets the reason in a line, and a 5xx (MongoDB

@@ -68,4 +68,10 @@ describe("loadTasks", () => {
       /trigger.provider/,
     );
   });
+
+  it("a TRIGGERS_CONFIG_FILE naming no file says so and names the setting", () => {
+    expect(() => loadTasks(join(tmpdir(), "no-such-dir", "triggers.yaml"), {}, "s")).toThrow(
+      /there is no such file; set TRIGGERS_CONFIG_FILE to the path/,
+    );
+  });
 });

@@ -37,6 +37,16 @@ const SlackDestination = z.object({ slack: z.object({ channel: z.string().min(1)
 const WebhookDestination = z
   .object({ webhook: z.object({ url: z.url({ protocol: /^https?$/ }) }).strict() })
   .strict();
+/** Where a vendor's comment goes may come from the payload (a template), checked when the run starts. */
+const target = z.string().min(1);
+const JiraCommentDestination = z.object({ jira_comment: z.object({ issue: target }).strict() }).strict();
+const GithubCommentDestination = z
+  .object({ github_comment: z.object({ repo: target, issue: target }).strict() })
+  .strict();
+const PagerDutyNoteDestination = z
+  .object({ pagerduty_note: z.object({ incident: target }).strict() })
+  .strict();
+const WebexDestination = z.object({ webex: z.object({ room_id: z.string().min(1) }).strict() }).strict();
 
 /** One of CAIPE's task definitions, as a YAML list item; `agent_url` and `deliver_to` are Switchboard's. */
 const TaskSchema = z
@@ -51,15 +61,55 @@ const TaskSchema = z
     trigger: z.discriminatedUnion("type", [WebhookTrigger, CronTrigger]),
     /** A summary line for where the answer goes (the Slack thread's first message), also a template. */
     title: z.string().min(1).optional(),
-    deliver_to: z.array(z.union([SlackDestination, WebhookDestination])).default([]),
+    deliver_to: z
+      .array(
+        z.union([
+          SlackDestination,
+          WebhookDestination,
+          JiraCommentDestination,
+          GithubCommentDestination,
+          PagerDutyNoteDestination,
+          WebexDestination,
+        ]),
+      )
+      .default([]),
     enabled: z.boolean().default(true),
+    /** CAIPE's: the run's time budget; past it the run is ended, saying so. */
     timeout_seconds: z.number().positive().optional(),
+    /** What one turn of the run may spend on the model, its subagents included (agent-runtime's turn/budget.ts). */
+    budget: z
+      .object({
+        model_calls: z.number().int().positive().optional(),
+        tokens: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
 const ConfigSchema = z.object({ tasks: z.array(TaskSchema) }).strict();
 
-export type Destination = { kind: "slack"; channel: string } | { kind: "webhook"; url: string };
+/**
+ * Where a run's answer goes. A comment's or note's target is a template over the payload (`{{issue.key}}`),
+ * filled and checked against the vendor's id shape when the run starts (destinations.ts' `resolve`).
+ */
+export type Destination =
+  | { kind: "slack"; channel: string }
+  | { kind: "webhook"; url: string }
+  | { kind: "jira_comment"; issue: string }
+  | { kind: "github_comment"; repo: string; issue: string }
+  | { kind: "pagerduty_note"; incident: string }
+  | { kind: "webex"; roomId: string };
+
+function destinationOf(d: z.output<typeof TaskSchema>["deliver_to"][number]): Destination {
+  if ("slack" in d) return { kind: "slack", channel: d.slack.channel };
+  if ("webhook" in d) return { kind: "webhook", url: d.webhook.url };
+  if ("jira_comment" in d) return { kind: "jira_comment", issue: d.jira_comment.issue };
+  if ("github_comment" in d)
+    return { kind: "github_comment", repo: d.github_comment.repo, issue: d.github_comment.issue };
+  if ("pagerduty_note" in d) return { kind: "pagerduty_note", incident: d.pagerduty_note.incident };
+  return { kind: "webex", roomId: d.webex.room_id };
+}
 
 export interface WebhookSettings {
   kind: "webhook";
@@ -85,6 +135,8 @@ export interface TaskDefinition {
   destinations: Destination[];
   enabled: boolean;
   timeoutMs: number | undefined;
+  /** Model calls and tokens one turn of a run may spend; undefined: no limit of its own. */
+  budget: { modelCalls?: number; tokens?: number } | undefined;
 }
 
 /**
@@ -98,8 +150,17 @@ export function loadTasks(
 ): Map<string, TaskDefinition> {
   const fail = (message: string) => new SwitchboardError("triggers.config", "user", `${file}: ${message}`);
   let raw: unknown;
+  let text: string;
   try {
-    raw = parse(readFileSync(file, "utf8"));
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw fail(
+      `${code === "ENOENT" ? "there is no such file" : `cannot be read (${code ?? String(error)})`}; set TRIGGERS_CONFIG_FILE to the path of the tasks' YAML file (tools/triggers/examples/triggers.yaml is one to start from).`,
+    );
+  }
+  try {
+    raw = parse(text);
   } catch (error) {
     throw fail(
       `cannot be read as YAML (${error instanceof Error ? error.message : String(error)}); check TRIGGERS_CONFIG_FILE.`,
@@ -128,11 +189,15 @@ export function loadTasks(
         task.trigger.type === "cron"
           ? scheduleOf(task.id, task.trigger, fail)
           : webhookOf(task.id, task.trigger, env, fallbackSecret, fail),
-      destinations: task.deliver_to.map((d) =>
-        "slack" in d ? { kind: "slack", channel: d.slack.channel } : { kind: "webhook", url: d.webhook.url },
-      ),
+      destinations: task.deliver_to.map(destinationOf),
       enabled: task.enabled,
       timeoutMs: task.timeout_seconds === undefined ? undefined : task.timeout_seconds * 1000,
+      budget: task.budget
+        ? {
+            ...(task.budget.model_calls !== undefined ? { modelCalls: task.budget.model_calls } : {}),
+            ...(task.budget.tokens !== undefined ? { tokens: task.budget.tokens } : {}),
+          }
+        : undefined,
     });
   }
   return tasks;

@@ -1,7 +1,10 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
-/** The receiver's Prometheus metrics, served on GET /metrics. */
-export function createTriggerMetrics() {
+/**
+ * The receiver's Prometheus metrics, served on GET /metrics. `waiting` counts, at each scrape, the runs
+ * of every replica that wait for an approver (from MongoDB: the whole queue, not this replica's share).
+ */
+export function createTriggerMetrics(waitingRuns: () => Promise<number>) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -15,7 +18,7 @@ export function createTriggerMetrics() {
     }),
     runs: new Counter({
       name: "switchboard_trigger_runs_total",
-      help: "Triggered runs by task and how they ended (success, failed, input-required, lost).",
+      help: "Triggered runs by task and how each turn ended (success, failed, input-required, declined), and those ended without their agent (lost, expired).",
       labelNames: ["task", "status"] as const,
       registers,
     }),
@@ -23,6 +26,14 @@ export function createTriggerMetrics() {
       name: "switchboard_trigger_runs_running",
       help: "Runs this replica is running now (its share of the queue).",
       registers,
+    }),
+    waiting: new Gauge({
+      name: "switchboard_trigger_runs_waiting",
+      help: "Runs whose change waits for an approver, across every replica.",
+      registers,
+      async collect() {
+        this.set(await waitingRuns());
+      },
     }),
     duration: new Histogram({
       name: "switchboard_trigger_run_seconds",

@@ -1,10 +1,22 @@
-import { type AgentConnection, connectAgent } from "@switchboard/a2a-client";
+import { randomBytes } from "node:crypto";
+import {
+  type AgentConnection,
+  APPROVE,
+  APPROVER_HEADER,
+  connectAgent,
+  DECLINE,
+  readQuestion,
+  type TurnResult,
+} from "@switchboard/a2a-client";
+import { BUDGET_HEADER, formatBudget } from "@switchboard/agent-runtime/turn/budget";
 import type { Logger } from "@switchboard/common";
-import type { TaskDefinition } from "./config.js";
-import type { Deliveries } from "./deliveries.js";
-import type { Delivery, Destinations } from "./destinations.js";
+import type { Destination, TaskDefinition } from "./config.js";
+import type { Deliveries, DeliveryRecord } from "./deliveries.js";
+import type { Destinations, Outcome, RunEnd } from "./destinations.js";
 import { promptFor, titleFor } from "./prompt.js";
 import type { ServiceToken } from "./service-token.js";
+
+export type { RunEnd } from "./destinations.js";
 
 const SOURCES = {
   alertmanager: "Prometheus Alertmanager",
@@ -18,9 +30,30 @@ function sourceOf(task: TaskDefinition): string {
   return task.trigger.kind === "cron" ? "schedule" : SOURCES[task.trigger.provider];
 }
 
-export type RunEnd = "success" | "failed" | "input-required";
+/** How a turn with the agent ended, as a run sees it. */
+interface Ended {
+  status: RunEnd;
+  text: string;
+  /** The agent's task that asks to confirm a change (status `input-required`). */
+  asks?: { taskId: string; contextId: string; question: string; argsHashes?: string[] };
+}
 
-/** Runs a claimed delivery: the task's agent over A2A, its answer to each destination, the outcome recorded. */
+/** An approver's answer, and who gave it. */
+export interface Decision {
+  decision: "approve" | "decline";
+  /** The approver's verified subject, for the record; `local` under AUTH_MODE=none. */
+  subject: string;
+  /** Their own token (AUTH_MODE=jwt): the agent verifies it and its policy decides whether they may. */
+  token: string | undefined;
+}
+
+/** What an answer did: the run's new status, or why it did not count (the run still waits). */
+export type Decided = { status: RunEnd } | { refused: string; httpStatus: 401 | 403 };
+
+/**
+ * Runs a claimed delivery: the task's agent over A2A, its answer to each destination, the outcome
+ * recorded. A change the agent asks to make waits for an approver (`decide`) until it expires.
+ */
 export class Runner {
   private readonly connections = new Map<string, Promise<AgentConnection>>();
 
@@ -28,6 +61,8 @@ export class Runner {
     private readonly deps: {
       supervisorUrl: string;
       timeoutMs: number;
+      /** CONFIRMATION_EXPIRY_SECONDS in ms: how long a change waits for its approver. */
+      confirmationExpiryMs: number;
       deliveries: Deliveries;
       destinations: Destinations;
       /** The service's token (AUTH_MODE=jwt); none: the agents take the local principal. */
@@ -50,66 +85,225 @@ export class Runner {
     return connection;
   }
 
-  /** Runs it to its end; resolves with how it ended. */
+  /** Runs it to its end (or to a change waiting for its approver); resolves with how it ended. */
   async run(task: TaskDefinition, runId: string, payload: unknown): Promise<RunEnd> {
-    const { deliveries, logger } = this.deps;
-    const log = logger.child({ task: task.id, run: runId });
-    // Held while it runs: a replica that dies stops renewing, and another reports the run lost.
+    const log = this.deps.logger.child({ task: task.id, run: runId });
+    return this.held(runId, log, async () => {
+      const title = titleFor(task.title ?? task.name, payload) || task.name;
+      // Targets from the payload are filled and checked once, and kept with the run for whoever reports it.
+      const places: Destination[] = [];
+      for (const destination of task.destinations) {
+        try {
+          places.push(this.deps.destinations.resolve(destination, payload));
+        } catch (error) {
+          log.warn(
+            { err: error, destination: destination.kind },
+            "A destination was left out; the run goes on",
+          );
+        }
+      }
+      // Kept while the thread opens (one write, and only when a target came from the payload).
+      const kept = places.some(fromPayload)
+        ? this.deps.deliveries.destinationsOf(runId, places)
+        : Promise.resolve();
+      // A run answers in one thread: the first Slack destination's.
+      let thread: DeliveryRecord["thread"];
+      const first = places.find((destination) => destination.kind === "slack");
+      if (first) {
+        try {
+          thread = await this.deps.destinations.open(first, title);
+          if (thread) await this.deps.deliveries.threadOf(runId, thread);
+        } catch (error) {
+          log.warn({ err: error }, "The run's Slack thread could not be opened; the run goes on");
+        }
+      }
+      await kept;
+      const ended = await this.ask(task, runId, {
+        text: promptFor(task.prompt, payload, sourceOf(task)),
+        metadata: { trigger: { task_id: task.id, run_id: runId, trigger: task.trigger.kind } },
+      });
+      return this.conclude(task, runId, { title, thread, places }, ended, log);
+    });
+  }
+
+  /**
+   * An approver's answer to the change a run waits on. The run is taken with one conditional update
+   * (a second press, or one after the expiry, finds nothing waiting); the agent then decides, where
+   * the change runs, whether this approver may answer for the trigger's principal (the `approve`
+   * action). A refused answer leaves the run waiting as it was.
+   */
+  async decide(task: TaskDefinition, runId: string, answer: Decision): Promise<Decided | undefined> {
+    const { deliveries } = this.deps;
+    const taken = await deliveries.takeDecision(runId, answer.decision, answer.subject);
+    const change = taken?.confirmation;
+    if (!taken || !change) return undefined;
+    const log = this.deps.logger.child({ task: task.id, run: runId });
+    log.info({ decision: answer.decision, by: answer.subject }, "A waiting change was answered");
+    return this.held(runId, log, async () => {
+      const ended = await this.ask(task, runId, {
+        text: answer.decision === "approve" ? APPROVE : DECLINE,
+        taskId: change.taskId,
+        contextId: change.contextId,
+        decision: answer.decision,
+        ...(change.argsHashes ? { argsHashes: change.argsHashes } : {}),
+        ...(answer.token ? { headers: { [APPROVER_HEADER]: `Bearer ${answer.token}` } } : {}),
+      });
+      const refused =
+        ended.status === "input-required"
+          ? readQuestion(ended.text).refusedApproval
+          : ended.status === "failed" && /Switchboard-Approver/.test(ended.text)
+            ? ended.text
+            : undefined;
+      if (refused) {
+        await deliveries.waitAgain(runId);
+        log.warn({ by: answer.subject, reason: refused }, "An answer to a waiting change did not count");
+        return { refused, httpStatus: ended.status === "failed" ? 401 : 403 } as const;
+      }
+      const status = await this.conclude(
+        task,
+        runId,
+        {
+          title: task.name,
+          thread: taken.thread,
+          places: taken.destinations ?? task.destinations.filter((destination) => !fromPayload(destination)),
+        },
+        answer.decision === "decline" && ended.status === "success"
+          ? { ...ended, status: "declined" }
+          : ended,
+        log,
+      );
+      return { status };
+    });
+  }
+
+  /** Holds the run's lease while `work` goes on: a replica that dies stops renewing, and another reports it. */
+  private async held<T>(runId: string, log: Logger, work: () => Promise<T>): Promise<T> {
+    const { deliveries } = this.deps;
     const renewal = setInterval(
       () =>
         void deliveries.renew(runId).catch((error: unknown) => log.warn({ err: error }, "Lease not renewed")),
       Math.max(250, deliveries.leaseMs / 3),
     );
     try {
-      const title = titleFor(task.title ?? task.name, payload) || task.name;
-      const opened: Delivery[] = [];
-      for (const destination of task.destinations) {
-        try {
-          const delivery = await this.deps.destinations.open(destination, title);
-          opened.push(delivery);
-          if (delivery.thread) await deliveries.threadOf(runId, delivery.thread);
-        } catch (error) {
-          log.warn(
-            { err: error, destination: destination.kind },
-            "A destination could not be opened; the run goes on",
-          );
-        }
-      }
-      const { status, text } = await this.ask(task, runId, payload);
-      log.info({ status }, "Triggered run finished");
-      for (const delivery of opened) {
-        await delivery
-          .finish({ taskId: task.id, runId, title, status, text })
-          .catch((error: unknown) => log.warn({ err: error }, "An answer could not be delivered"));
-      }
-      await deliveries.finish(runId, status, status === "failed" ? text.slice(0, 1_000) : undefined);
-      return status;
+      return await work();
     } finally {
       clearInterval(renewal);
     }
   }
 
-  /** The task's agent, asked once: how the run ended and what it said. */
+  /** Records how a turn ended and tells each destination; a change asked for waits for its approver. */
+  private async conclude(
+    task: TaskDefinition,
+    runId: string,
+    where: { title: string; thread: DeliveryRecord["thread"]; places: Destination[] },
+    ended: Ended,
+    log: Logger,
+  ): Promise<RunEnd> {
+    const { title, thread, places } = where;
+    const { deliveries, destinations } = this.deps;
+    log.info({ status: ended.status }, "Triggered run turn ended");
+    const outcome: Outcome = { taskId: task.id, runId, title, status: ended.status, text: ended.text };
+    const askedAt = new Date();
+    if (ended.asks) {
+      outcome.text = ended.asks.question;
+      outcome.expiresAt = new Date(askedAt.getTime() + this.deps.confirmationExpiryMs);
+    }
+    // Told first, then recorded: a run shown ended has said so everywhere it goes (and a replica that
+    // dies in between leaves it to the sweeper, which reports it lost).
+    for (const destination of places)
+      await destinations
+        .report(destination, outcome, thread)
+        .catch((error: unknown) => log.warn({ err: error }, "An answer could not be delivered"));
+    if (ended.asks && outcome.expiresAt)
+      await deliveries.wait(runId, { ...ended.asks, askedAt, expiresAt: outcome.expiresAt });
+    else
+      await deliveries.finish(
+        runId,
+        ended.status,
+        ended.status === "failed" ? ended.text.slice(0, 1_000) : undefined,
+      );
+    return ended.status;
+  }
+
+  /** One turn with the task's agent, as the trigger's principal: how it ended and what it said. */
   private async ask(
     task: TaskDefinition,
     runId: string,
-    payload: unknown,
-  ): Promise<{ status: RunEnd; text: string }> {
+    input: {
+      text: string;
+      taskId?: string;
+      contextId?: string;
+      decision?: "approve" | "decline";
+      argsHashes?: string[];
+      headers?: Record<string, string>;
+      metadata?: Record<string, unknown>;
+    },
+  ): Promise<Ended> {
+    // The run's time budget: the task's timeout_seconds, else DYNAMIC_AGENTS_TIMEOUT_SECONDS.
+    const budgetMs = task.timeoutMs ?? this.deps.timeoutMs;
+    const deadline = AbortSignal.timeout(budgetMs);
     try {
       const agent = await this.connect(task.agentUrl ?? this.deps.supervisorUrl);
       const token = await this.deps.token?.get();
       const result = await agent.send({
+        ...input,
         ...(token ? { token } : {}),
-        text: promptFor(task.prompt, payload, sourceOf(task)),
-        metadata: { trigger: { task_id: task.id, run_id: runId, trigger: task.trigger.kind } },
-        signal: AbortSignal.timeout(task.timeoutMs ?? this.deps.timeoutMs),
+        // One trace per run, whichever replica and whichever turn (the ask, then the decision).
+        headers: {
+          ...input.headers,
+          traceparent: traceparentOf(runId),
+          ...(task.budget ? { [BUDGET_HEADER]: formatBudget(task.budget) } : {}),
+        },
+        signal: deadline,
       });
-      if (result.state === "completed") return { status: "success", text: result.text };
-      if (result.state === "input-required")
-        return { status: "input-required", text: result.question ?? result.text };
-      return { status: "failed", text: result.text || `The agent ended the run as ${result.state}.` };
+      return endedFrom(result);
     } catch (error) {
+      if (deadline.aborted)
+        return {
+          status: "failed",
+          text: `The run was ended: it took longer than its budget of ${budgetMs / 1000} s (${task.timeoutMs !== undefined ? "the task's timeout_seconds" : "DYNAMIC_AGENTS_TIMEOUT_SECONDS"}), and nothing more was waited for.`,
+        };
       return { status: "failed", text: error instanceof Error ? error.message : String(error) };
     }
   }
+}
+
+/** Whether a destination's target is filled from the payload (so it is kept with the run once filled). */
+export function fromPayload(destination: Destination): boolean {
+  return (
+    destination.kind === "jira_comment" ||
+    destination.kind === "github_comment" ||
+    destination.kind === "pagerduty_note"
+  );
+}
+
+function endedFrom(result: TurnResult): Ended {
+  if (result.state === "completed") return { status: "success", text: result.text };
+  if (result.state === "input-required") {
+    const asked = result.question ?? result.text;
+    const question = readQuestion(asked);
+    if (question.confirmation && !question.refusedApproval)
+      return {
+        status: "input-required",
+        text: asked,
+        asks: {
+          taskId: result.taskId,
+          contextId: result.contextId,
+          question: question.text,
+          ...(result.argsHashes ? { argsHashes: result.argsHashes } : {}),
+        },
+      };
+    if (question.refusedApproval) return { status: "input-required", text: asked };
+    return {
+      status: "failed",
+      text: `The agent asked for an answer in words, which a triggered run has nobody to give: ${question.text}`,
+    };
+  }
+  return { status: "failed", text: result.text || `The agent ended the run as ${result.state}.` };
+}
+
+/** The W3C trace context a run's turns carry: its trace id is the run id's hex (a UUID is 32 hex digits). */
+export function traceparentOf(runId: string): string {
+  const traceId = runId.replace(/-/g, "").toLowerCase();
+  return `00-${/^[0-9a-f]{32}$/.test(traceId) ? traceId : randomBytes(16).toString("hex")}-${randomBytes(8).toString("hex")}-01`;
 }

@@ -6,7 +6,7 @@ import { type AgentProcess, type Fleet, onlyAgents, startAgentProcess, startFlee
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type FakeSlack, startFakeSlack } from "@switchboard-testing/fake-slack";
 import { freePort } from "@switchboard-testing/test-agents";
-import { type IdentityProvider, startIdentityProvider } from "@switchboard-testing/test-idp";
+import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import {
   callTool,
   replyFromToolResult,
@@ -22,17 +22,28 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const repoRoot = join(import.meta.dirname, "..", "..", "..");
 const packageDir = join(import.meta.dirname, "..");
 const SECRET = "generic-secret-for-identity-tests";
-/** The on-call trigger's client may reach and read; no other principal may do anything. */
+/**
+ * The on-call trigger's client may reach and read, and ask for changes, which an on-call lead (and
+ * nobody else) approves; no other principal may do anything.
+ */
 const POLICIES = `
 @id("oncall-trigger-reads")
 permit(principal == Switchboard::User::"triggers-oncall",
-  action in [Switchboard::Action::"reach", Switchboard::Action::"read"], resource);
+  action in [Switchboard::Action::"reach", Switchboard::Action::"read", Switchboard::Action::"change"], resource);
+@id("oncall-leads-approve-the-trigger")
+permit(principal in Switchboard::Group::"oncall-leads", action == Switchboard::Action::"approve", resource)
+when { resource.requester == Switchboard::User::"triggers-oncall" };
 `;
 const TASKS = `
 tasks:
   - id: look
     name: Look at PLAT
     prompt: "jira: open issues in PLAT"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: LOOK_SECRET }
+    deliver_to: [{ slack: { channel: C0IDENTITY } }]
+  - id: file
+    name: File a ticket
+    prompt: "jira: file in PLAT {{summary}}"
     trigger: { type: webhook, provider: generic_hmac, secret_env: LOOK_SECRET }
     deliver_to: [{ slack: { channel: C0IDENTITY } }]
 `;
@@ -45,9 +56,11 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
   let slack: FakeSlack;
   let fleet: Fleet;
   const receivers: Record<string, AgentProcess> = {};
+  let web: AgentProcess;
 
   beforeAll(async () => {
     idp = await startIdentityProvider({
+      users: { lead: { groups: ["oncall-leads", "people"] }, mallory: { groups: ["people"] } },
       serviceClients: [
         { clientId: "triggers-oncall", clientSecret: "oncall-secret" },
         { clientId: "triggers-other", clientSecret: "other-secret" },
@@ -58,6 +71,11 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
         script: rules(
           [
             ...routeByAgentPrefix(),
+            {
+              lastUser: /^file in ([A-Z]+) "([^"]+)"/,
+              reply: (_r, { match }) =>
+                callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Task" }),
+            },
             {
               lastUser: /open issues in ([A-Z]+)/,
               reply: (_r, { match }) =>
@@ -119,25 +137,72 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
       DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET: clientSecret,
       DYNAMIC_AGENTS_OAUTH2_SCOPE: "switchboard",
     });
-    const [oncall, other, wrong] = await Promise.all([
+    const [oncall, other, wrong, brief] = await Promise.all([
       startAgentProcess(packageDir, { env: env("triggers-oncall", "oncall-secret") }),
       startAgentProcess(packageDir, { env: env("triggers-other", "other-secret") }),
       startAgentProcess(packageDir, { env: env("triggers-oncall", "not-the-secret") }),
+      // Its changes wait one second for an answer.
+      startAgentProcess(packageDir, {
+        env: { ...env("triggers-oncall", "oncall-secret"), CONFIRMATION_EXPIRY_SECONDS: "1" },
+      }),
     ]);
-    Object.assign(receivers, { oncall, other, wrong });
+    Object.assign(receivers, { oncall, other, wrong, brief });
+    // The web chat, showing the on-call receiver's runs on its Triggers page.
+    web = await startAgentProcess(join(repoRoot, "tools", "web"), {
+      env: {
+        PATH: process.env.PATH,
+        LOG_LEVEL: "warn",
+        HOST: "127.0.0.1",
+        PORT: "0",
+        SWITCHBOARD_URL: fleet.supervisor.url,
+        TRIGGERS_URL: oncall.url,
+      },
+    });
+    [tokens.lead, tokens.mallory] = await Promise.all([signIn(idp, "lead"), signIn(idp, "mallory")]);
   });
+  const tokens: Record<string, string> = {};
 
   afterAll(async () => {
-    await Promise.all(Object.values(receivers).map((receiver) => receiver.kill("SIGTERM")));
+    await Promise.all(
+      [...Object.values(receivers), ...(web ? [web] : [])].map((child) => child.kill("SIGTERM")),
+    );
     await fleet?.stop();
     await Promise.all([llm?.close(), jira?.close(), slack?.close(), idp?.close()]);
   });
 
-  /** Sends a signed delivery `ref` to a receiver; resolves with the replies in its run's Slack thread. */
-  async function deliver(receiver: AgentProcess, ref: string) {
-    const body = JSON.stringify({ ref });
+  interface Run {
+    run_id: string;
+    status: string;
+    error?: string;
+    thread?: { ts: string };
+    confirmation?: { question: string; decided_by?: string };
+  }
+  const runsOf = async (receiver: AgentProcess, task: string, token = tokens.lead): Promise<Run[]> =>
+    (
+      (await (
+        await fetch(`${receiver.url}/api/v1/tasks/${task}/runs`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as { runs: Run[] }
+    ).runs;
+  const repliesIn = (run: Run) =>
+    slack.workspace
+      .thread("C0IDENTITY", run.thread?.ts as string)
+      .slice(1)
+      .map((m) => m.text)
+      .join("\n");
+  /** Waits until the run is no longer `running` (or, with `until`, has that status). */
+  async function settled(receiver: AgentProcess, task: string, runId: string, until?: string) {
+    for (;;) {
+      const run = (await runsOf(receiver, task)).find((r) => r.run_id === runId);
+      if (run && (until ? run.status === until : run.status !== "running")) return run;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  /** Sends a signed delivery of `body` to a receiver's task; resolves with its run id. */
+  async function send(receiver: AgentProcess, task: string, body: string): Promise<string> {
     const t = String(Math.floor(Date.now() / 1000));
-    const answer = await fetch(`${receiver.url}/api/v1/hooks/look`, {
+    const answer = await fetch(`${receiver.url}/api/v1/hooks/${task}`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -147,19 +212,21 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
       body,
     });
     expect(answer.status).toBe(202);
-    const { run_id } = (await answer.json()) as { run_id: string };
-    for (;;) {
-      const { runs } = (await (await fetch(`${receiver.url}/api/v1/tasks/look/runs`)).json()) as {
-        runs: { run_id: string; status: string; error?: string; thread?: { ts: string } }[];
-      };
-      const run = runs.find((r) => r.run_id === run_id);
-      if (run && run.status !== "running") {
-        const replies = slack.workspace.thread("C0IDENTITY", run.thread?.ts as string).slice(1);
-        return { run, text: replies.map((m) => m.text).join("\n") };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    return ((await answer.json()) as { run_id: string }).run_id;
   }
+  /** Sends a signed delivery `ref` to a receiver; resolves with the replies in its run's Slack thread. */
+  async function deliver(receiver: AgentProcess, ref: string) {
+    const runId = await send(receiver, "look", JSON.stringify({ ref }));
+    const run = await settled(receiver, "look", runId);
+    return { run, text: repliesIn(run) };
+  }
+  const decide = (receiver: AgentProcess, runId: string, decision: string, token?: string) =>
+    fetch(`${receiver.url}/api/v1/runs/${runId}/decision`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ decision }),
+    });
+  const filed = (summary: string) => jira.issues.filter((issue) => issue.summary === summary);
 
   it("the on-call trigger's client reads PLAT's issues, as the policy allows it", async () => {
     const { run, text } = await deliver(receivers.oncall as AgentProcess, "allowed");
@@ -178,5 +245,101 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
     expect(run.status).toBe("failed");
     expect(text).toMatch(/DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET/);
     expect(`${text}${run.error}`).not.toContain("not-the-secret");
+  });
+
+  it("a change the run asks for waits for the lead the policy names; nobody else's answer counts", async () => {
+    const oncall = receivers.oncall as AgentProcess;
+    const runId = await send(oncall, "file", JSON.stringify({ summary: "Rotate the payments cert" }));
+    const waiting = await settled(oncall, "file", runId);
+    expect(waiting.status).toBe("input-required");
+    expect(waiting.confirmation?.question).toContain("Rotate the payments cert");
+    expect(repliesIn(waiting)).toMatch(
+      /waits for an approver the policy names, until .*Rotate the payments cert/s,
+    );
+    expect(filed("Rotate the payments cert")).toHaveLength(0);
+
+    // No token, a forged one, and a person the policy does not name: refused, nothing filed, still waiting.
+    expect((await decide(oncall, runId, "approve")).status).toBe(401);
+    const forged = await decide(oncall, runId, "approve", `${tokens.lead?.slice(0, -4)}AAAA`);
+    expect(forged.status).toBe(401);
+    const mallory = await decide(oncall, runId, "approve", tokens.mallory);
+    expect(mallory.status).toBe(403);
+    expect(((await mallory.json()) as { error: string }).error).toMatch(/mallory may not approve or decline/);
+    expect(filed("Rotate the payments cert")).toHaveLength(0);
+    expect((await settled(oncall, "file", runId)).status).toBe("input-required");
+    // The queue of waiting changes is seen from any replica.
+    const metrics = await (await fetch(`${(receivers.other as AgentProcess).url}/metrics`)).text();
+    expect(metrics).toMatch(/^switchboard_trigger_runs_waiting [1-9]/m);
+    // The run history is not open to anyone without a token.
+    expect((await fetch(`${oncall.url}/api/v1/runs`)).status).toBe(401);
+
+    // The lead approves, from another replica: the change runs once; a second press finds nothing waiting.
+    const approved = await decide(receivers.brief as AgentProcess, runId, "approve", tokens.lead);
+    expect(approved.status, await approved.clone().text()).toBe(200);
+    expect(await approved.json()).toEqual({ status: "success" });
+    expect((await decide(oncall, runId, "approve", tokens.lead)).status).toBe(409);
+    expect(filed("Rotate the payments cert")).toHaveLength(1);
+    const done = await settled(oncall, "file", runId);
+    expect(done.confirmation?.decided_by).toBe("lead");
+    expect(repliesIn(done)).toMatch(/PLAT-\d+/);
+  });
+
+  it("a declined change does nothing", async () => {
+    const oncall = receivers.oncall as AgentProcess;
+    const runId = await send(oncall, "file", JSON.stringify({ summary: "Drop the audit table" }));
+    expect((await settled(oncall, "file", runId)).status).toBe("input-required");
+    const declined = await decide(oncall, runId, "decline", tokens.lead);
+    expect(await declined.json()).toEqual({ status: "declined" });
+    const run = await settled(oncall, "file", runId);
+    expect(run.status).toBe("declined");
+    expect(repliesIn(run)).toMatch(/declined; nothing was done/);
+    expect(filed("Drop the audit table")).toHaveLength(0);
+  });
+
+  it("a change nobody answers expires, is reported, and an answer after it does nothing", async () => {
+    const brief = receivers.brief as AgentProcess;
+    const runId = await send(brief, "file", JSON.stringify({ summary: "Scale down the cluster" }));
+    const run = await settled(brief, "file", runId, "expired");
+    expect(run.error).toMatch(/CONFIRMATION_EXPIRY_SECONDS/);
+    for (;;) {
+      if (/expired unanswered; nothing was done/.test(repliesIn(run))) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const late = await decide(brief, runId, "approve", tokens.lead);
+    expect(late.status).toBe(410);
+    expect(filed("Scale down the cluster")).toHaveLength(0);
+  });
+
+  it("the web chat's Triggers page reads the history and answers a change with the signed-in user's own token", async () => {
+    const oncall = receivers.oncall as AgentProcess;
+    const runId = await send(oncall, "file", JSON.stringify({ summary: "Restart the ingest workers" }));
+    expect((await settled(oncall, "file", runId)).status).toBe("input-required");
+    const through = (path: string, init: RequestInit = {}) => fetch(`${web.url}/api/triggers${path}`, init);
+    const as = (token: string | undefined) => ({
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    });
+    expect((await through("/runs")).status).toBe(401);
+    const history = (await (await through("/runs", { headers: as(tokens.lead) })).json()) as { runs: Run[] };
+    expect(history.runs.find((run) => run.run_id === runId)?.status).toBe("input-required");
+    const tasks = (await (await through("/tasks", { headers: as(tokens.lead) })).json()) as {
+      tasks: { id: string; trigger: string }[];
+    };
+    expect(tasks.tasks.map((task) => task.id)).toEqual(["look", "file"]);
+    // Only the history and decisions pass: a browser cannot send a delivery through the web chat.
+    expect(
+      (await through("/hooks/file", { method: "POST", headers: as(tokens.lead), body: "{}" })).status,
+    ).toBe(404);
+    const decide = (token: string | undefined) =>
+      through(`/runs/${runId}/decision`, {
+        method: "POST",
+        headers: as(token),
+        body: '{"decision":"approve"}',
+      });
+    expect((await decide(tokens.mallory)).status).toBe(403);
+    expect(filed("Restart the ingest workers")).toHaveLength(0);
+    const approved = await decide(tokens.lead);
+    expect(await approved.json()).toEqual({ status: "success" });
+    expect(filed("Restart the ingest workers")).toHaveLength(1);
   });
 });

@@ -3,8 +3,15 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AgentProcess, type Fleet, onlyAgents, startAgentProcess, startFleet } from "@switchboard/fleet";
+import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type FakeSlack, startFakeSlack } from "@switchboard-testing/fake-slack";
+import {
+  type FakePagerDuty,
+  type FakeWebex,
+  startFakePagerDuty,
+  startFakeWebex,
+} from "@switchboard-testing/fake-vendors";
 import { freePort } from "@switchboard-testing/test-agents";
 import {
   callTool,
@@ -20,6 +27,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const repoRoot = join(import.meta.dirname, "..", "..", "..");
 const packageDir = join(import.meta.dirname, "..");
 const CHANNEL = "C0ONCALL";
+/** The Slack user who presses Approve (AUTH_MODE=none: everyone is the one local principal). */
+const ONCALL = "U0ONCALL";
 const ALERTMANAGER_TOKEN = "alertmanager-bearer-for-tests";
 const GENERIC_SECRET = "generic-hmac-secret-for-tests";
 const GITHUB_SECRET = "github-secret-for-tests";
@@ -40,6 +49,12 @@ const held = (() => {
     release: () => release(),
   };
 })();
+
+/** What the slow model waits for: the file's end. */
+let releaseSlow!: () => void;
+const slow = new Promise<void>((resolve) => {
+  releaseSlow = resolve;
+});
 
 /**
  * The scripted model: the supervisor, handed an alert, asks the Jira agent for PLAT's open issues;
@@ -62,8 +77,34 @@ function script() {
           return say("Released.");
         },
       },
+      {
+        toolOffered: "call_agent",
+        lastUser: /Spend on "(\w+)"/,
+        reply: (_r, { match }) =>
+          callTool("call_agent", { agent: "jira", message: `open issues in ${match?.[1]}` }),
+      },
+      {
+        toolOffered: "call_agent",
+        lastUser: /^Dawdle/,
+        // A model slower than the task's time budget: answered only when the file ends.
+        reply: async () => {
+          await slow;
+          return say("Too late.");
+        },
+      },
+      {
+        toolOffered: "call_agent",
+        lastUser: /File in PLAT "([^"]+)"/,
+        reply: (_r, { match }) =>
+          callTool("call_agent", { agent: "jira", message: `file in PLAT "${match?.[1]}"` }),
+      },
       { toolOffered: "call_agent", afterTool: "call_agent", reply: replyFromToolResult() },
       { toolOffered: "call_agent", reply: say("Nothing to investigate.") },
+      {
+        lastUser: /^file in ([A-Z]+) "([^"]+)"/,
+        reply: (_r, { match }) =>
+          callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Task" }),
+      },
       {
         lastUser: /open issues in ([A-Z]+)/,
         reply: (_r, { match }) => callTool("search_issues", { jql: `project = ${match?.[1]} ORDER BY key` }),
@@ -105,7 +146,7 @@ function alertmanagerPayload(fingerprint: string, summary: string) {
   };
 }
 
-const TASKS = `
+const tasks = (webexRoom: string) => `
 tasks:
   - id: crashloops
     name: Crash-looping pods
@@ -136,6 +177,38 @@ tasks:
     trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
     deliver_to:
       - slack: { channel: C0HELD }
+  - id: one-call
+    name: One model call at most
+    prompt: "Spend on {{project}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    budget: { model_calls: 1 }
+    deliver_to:
+      - slack: { channel: C0BUDGET }
+  - id: few-tokens
+    name: Ten tokens at most
+    prompt: "Spend on {{project}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    budget: { tokens: 10 }
+  - id: everywhere
+    name: Answered everywhere
+    prompt: "Look at {{thing}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    deliver_to:
+      - jira_comment: { issue: "{{jira}}" }
+      - github_comment: { repo: "{{repo}}", issue: "{{number}}" }
+      - pagerduty_note: { incident: "{{incident}}" }
+      - webex: { room_id: ${webexRoom} }
+  - id: file
+    name: File a ticket
+    prompt: "File in PLAT {{summary}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    deliver_to:
+      - slack: { channel: C0FILE }
+  - id: one-second
+    name: One second at most
+    prompt: "Dawdle over {{ref}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    timeout_seconds: 1
   - id: every-two-seconds
     name: A schedule
     prompt: "Scheduled check at {{tick}}"
@@ -147,14 +220,21 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
   let llm: ScriptedLlm;
   let jira: FakeJira;
   let slack: FakeSlack;
+  let github: FakeGithub;
+  let pagerduty: FakePagerDuty;
+  let webex: FakeWebex;
   let fleet: Fleet;
   const receivers: AgentProcess[] = [];
+  let relay: AgentProcess;
 
   beforeAll(async () => {
-    [llm, jira, slack] = await Promise.all([
+    [llm, jira, slack, github, pagerduty, webex] = await Promise.all([
       startScriptedLlm({ script: script() }),
       startFakeJira(),
-      startFakeSlack({ users: [] }),
+      startFakeSlack({ users: [{ id: ONCALL, name: "oncall" }] }),
+      startFakeGithub(),
+      startFakePagerDuty(),
+      startFakeWebex(),
     ]);
     fleet = await startFleet({
       root: repoRoot,
@@ -173,7 +253,7 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       },
     });
     const configFile = join(mkdtempSync(join(tmpdir(), "triggers-")), "triggers.yaml");
-    writeFileSync(configFile, TASKS);
+    writeFileSync(configFile, tasks(webex.state.rooms[0]?.id ?? "no-room"));
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       LOG_LEVEL: "warn",
@@ -184,6 +264,16 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       CAIPE_URL: fleet.supervisor.url,
       SLACK_INTEGRATION_BOT_TOKEN: slack.botToken,
       SLACK_API_URL: slack.apiUrl,
+      ATLASSIAN_API_URL: jira.url,
+      ATLASSIAN_EMAIL: jira.email,
+      ATLASSIAN_TOKEN: jira.token,
+      GITHUB_PERSONAL_ACCESS_TOKEN: github.token,
+      GITHUB_API_URL: github.url,
+      PAGERDUTY_API_KEY: pagerduty.apiKey,
+      PAGERDUTY_FROM_EMAIL: pagerduty.fromEmail,
+      PAGERDUTY_API_URL: pagerduty.url,
+      WEBEX_TOKEN: webex.token,
+      WEBEX_API_URL: webex.apiUrl,
       CRASHLOOPS_TOKEN: ALERTMANAGER_TOKEN,
       GENERIC_SECRET,
       GITHUB_SECRET,
@@ -198,13 +288,37 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
         startAgentProcess(packageDir, { env }),
       ])),
     );
+    // The Slack relay, which receives the presses on a run's question and passes them on.
+    relay = await startAgentProcess(join(repoRoot, "tools", "slack-bot"), {
+      env: {
+        PATH: process.env.PATH,
+        LOG_LEVEL: "warn",
+        ...storage,
+        HOST: "127.0.0.1",
+        PORT: "0",
+        SLACK_INTEGRATION_BOT_TOKEN: slack.botToken,
+        SLACK_INTEGRATION_APP_TOKEN: slack.appToken,
+        SLACK_API_URL: slack.apiUrl,
+        CAIPE_URL: fleet.supervisor.url,
+        TRIGGERS_URL: receivers[1]?.url,
+      },
+    });
+    await slack.waitForConnections(1);
   });
 
   afterAll(async () => {
     held.release();
-    await Promise.all(receivers.map((receiver) => receiver.kill("SIGTERM")));
+    releaseSlow();
+    await Promise.all([...receivers, ...(relay ? [relay] : [])].map((child) => child.kill("SIGTERM")));
     await fleet?.stop();
-    await Promise.all([llm?.close(), jira?.close(), slack?.close()]);
+    await Promise.all([
+      llm?.close(),
+      jira?.close(),
+      slack?.close(),
+      github?.close(),
+      pagerduty?.close(),
+      webex?.close(),
+    ]);
   });
 
   const post = (receiver: AgentProcess, task: string, body: string, headers: Record<string, string>) =>
@@ -412,6 +526,134 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       expect(new Date(tick).getUTCSeconds() % 2).toBe(0);
       expect(prompts.filter((text) => text.includes(JSON.stringify(tick)))).toHaveLength(1);
     }
+  });
+
+  /** Sends a generic delivery signed now; resolves with its run id. */
+  async function sendGeneric(task: string, payload: unknown): Promise<string> {
+    const body = JSON.stringify(payload);
+    const now = String(Math.floor(Date.now() / 1000));
+    const answer = await post(receivers[0] as AgentProcess, task, body, {
+      "x-webhook-timestamp": now,
+      "x-webhook-signature-256": `sha256=${createHmac("sha256", GENERIC_SECRET).update(`${now}.${body}`).digest("hex")}`,
+    });
+    expect(answer.status).toBe(202);
+    return ((await answer.json()) as { run_id: string }).run_id;
+  }
+  /** The model requests whose last user message holds `prefix`. */
+  const asked = (prefix: string) =>
+    llm.requests.filter((request) => {
+      const last = request.messages.findLast((message) => message.role === "user");
+      const text = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
+      return text.includes(prefix);
+    });
+
+  it("a run past its budget of model calls is ended, saying so, with no call past it made", async () => {
+    const run = await finished("one-call", await sendGeneric("one-call", { project: "SPEND" }));
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/ended at its budget of model calls .*budget\.model_calls/);
+    // The supervisor's one call, which asked the Jira agent; the hop had none left to give it.
+    expect(asked('Spend on "SPEND"')).toHaveLength(1);
+    expect(asked("open issues in SPEND")).toHaveLength(0);
+    const replies = slack.workspace.thread("C0BUDGET", run.thread?.ts as string).slice(1);
+    expect(replies.at(-1)?.text).toMatch(/^The run failed: The run was ended at its budget of model calls/);
+  });
+
+  it("a run past its budget of tokens is ended after the call that spent them", async () => {
+    const run = await finished("few-tokens", await sendGeneric("few-tokens", { project: "TOKENS" }));
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/over the 10 left of its budget \(the task's budget\.tokens\)/);
+    expect(asked('Spend on "TOKENS"')).toHaveLength(1);
+    expect(asked("open issues in TOKENS")).toHaveLength(0);
+  });
+
+  it("a run past its time budget is ended, saying so", async () => {
+    const run = await finished("one-second", await sendGeneric("one-second", { ref: "slow" }));
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/ended: it took longer than its budget of 1 s \(the task's timeout_seconds\)/);
+  });
+
+  it("the answer goes as a Jira and a GitHub comment, a PagerDuty note and a Webex message, each where the payload says", async () => {
+    const incident = pagerduty.state.incidents[0]?.id as string;
+    const room = webex.state.rooms[0]?.id as string;
+    const before = { jira: jira.comments.length, webex: webex.state.messages.length };
+    const runId = await sendGeneric("everywhere", {
+      thing: "the cache",
+      jira: "PLAT-1",
+      repo: "acme/platform-api",
+      number: 1,
+      incident,
+    });
+    expect((await finished("everywhere", runId)).status).toBe("success");
+    const jiraComments = jira.comments.slice(before.jira);
+    expect(jiraComments.map((c) => c.issueKey)).toEqual(["PLAT-1"]);
+    expect(JSON.stringify(jiraComments[0])).toContain("Nothing to investigate.");
+    const ghComments = github.state.issueComments.filter(
+      (c) => c.repo === "acme/platform-api" && c.number === 1,
+    );
+    expect(ghComments).toHaveLength(1);
+    expect(ghComments[0]?.body).toBe("Answered everywhere\n\nNothing to investigate.");
+    const notes = pagerduty.changes.filter((c) => c.action === "note" && c.incidentId === incident);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({
+      from: pagerduty.fromEmail,
+      content: "Answered everywhere\n\nNothing to investigate.",
+    });
+    const posted = webex.state.messages.slice(before.webex);
+    expect(posted.map((m) => [m.roomId, m.text])).toEqual([
+      [room, "Answered everywhere\n\nNothing to investigate."],
+    ]);
+  });
+
+  it("a payload naming a target that is not the vendor's id shape writes nothing there; the rest still go", async () => {
+    const before = {
+      jira: jira.comments.length,
+      github: github.state.issueComments.length,
+      notes: pagerduty.changes.length,
+      webex: webex.state.messages.length,
+    };
+    const runId = await sendGeneric("everywhere", {
+      thing: "a trap",
+      jira: "PLAT-1/../../../rest/api/3/issue/PLAT-2",
+      repo: "acme/platform-api/../../outsider/secret-plans",
+      number: "1?x=",
+      incident: "../users",
+    });
+    expect((await finished("everywhere", runId)).status).toBe("success");
+    expect(jira.comments.length).toBe(before.jira);
+    expect(github.state.issueComments.length).toBe(before.github);
+    expect(pagerduty.changes.length).toBe(before.notes);
+    expect(webex.state.messages.length).toBe(before.webex + 1);
+  });
+
+  it("a change a run asks for is approved with its Slack thread's button, through the Slack relay, and runs once", async () => {
+    const runId = await sendGeneric("file", { summary: "Rotate the ingest key" });
+    const waiting = await finished("file", runId);
+    expect(waiting.status).toBe("input-required");
+    const thread = () => slack.workspace.thread("C0FILE", waiting.thread?.ts as string);
+    const question = thread().find((message) => message.blocks !== undefined);
+    expect(question?.text).toMatch(/waits for an approver the policy names.*Rotate the ingest key/s);
+    expect(jira.issues.filter((issue) => issue.summary === "Rotate the ingest key")).toHaveLength(0);
+    await slack.press(ONCALL, question as NonNullable<typeof question>, "switchboard_approve");
+    for (;;) {
+      const run = (await runsOf("file")).find((r) => r.run_id === runId);
+      if (run?.status === "success") break;
+      expect(run?.status).not.toBe("failed");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(jira.issues.filter((issue) => issue.summary === "Rotate the ingest key")).toHaveLength(1);
+    expect(thread().at(-1)?.text).toMatch(/PLAT-\d+/);
+    // A second press finds nothing waiting: it is told so, and nothing is filed twice.
+    const whispers = slack.workspace.ephemerals.length;
+    await slack.press(ONCALL, question as NonNullable<typeof question>, "switchboard_approve");
+    for (;;) {
+      const told = slack.workspace.ephemerals.slice(whispers).find((e) => e.user === ONCALL);
+      if (told) {
+        expect(told.text).toMatch(/Nothing waits for an answer on this run/);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(jira.issues.filter((issue) => issue.summary === "Rotate the ingest key")).toHaveLength(1);
   });
 
   // Last: it kills the second receiver.

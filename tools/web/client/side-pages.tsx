@@ -4,6 +4,7 @@ import { AuditPage } from "./audit-page.js";
 import { ConfiguredAgentsPage } from "./configured-agents.js";
 import { LinkedTokensPage } from "./linked-tokens.js";
 import { MemoriesPage } from "./memories-page.js";
+import { TriggersPage } from "./triggers-page.js";
 import "./side-pages.css";
 
 /** Pages beside the chat, each at its own address. */
@@ -12,6 +13,7 @@ export const SIDE_PAGES = [
   { path: "/audit", title: "Audit" },
   { path: "/memories", title: "Memories" },
   { path: "/configured-agents", title: "Configure agents" },
+  { path: "/triggers", title: "Triggered runs" },
 ] as const;
 
 export type SidePath = (typeof SIDE_PAGES)[number]["path"];
@@ -72,6 +74,8 @@ export function SidePage({
         <MemoriesPage api={api} fail={fail} />
       ) : path === "/configured-agents" ? (
         <ConfiguredAgentsPage token={token} fail={fail} />
+      ) : path === "/triggers" ? (
+        <TriggersPage token={token} fail={fail} />
       ) : (
         <AuditPage api={api} fail={fail} />
       )}

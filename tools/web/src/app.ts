@@ -8,6 +8,7 @@ import type { SignIn } from "./env.js";
 import { forward, type Upstream } from "./forward.js";
 import { securityHeaders } from "./security.js";
 import { offerSlackLink } from "./slack-link.js";
+import { triggersRoutes } from "./triggers.js";
 
 export interface WebAppDeps {
   supervisorUrl: URL;
@@ -15,6 +16,8 @@ export interface WebAppDeps {
   dynamicAgentsUrl?: URL;
   /** The Slack relay, whose account-link pages this server offers (SLACK_BOT_URL). */
   slackBotUrl?: URL;
+  /** The trigger receiver, whose run history the Triggers page shows (TRIGGERS_URL); unset: the page is hidden. */
+  triggersUrl?: URL;
   signIn: SignIn;
   /** The page's production build (index.html and assets/). */
   publicDir: string;
@@ -48,6 +51,7 @@ const PAGE_PATHS = [
   "/audit",
   "/memories",
   "/configured-agents",
+  "/triggers",
 ];
 
 const NOT_FOUND_PAGE =
@@ -91,6 +95,7 @@ export function createWebApp(deps: WebAppDeps): express.Express {
     });
   }
   dynamicAgentsRoutes(app, deps.dynamicAgentsUrl, deps.logger);
+  triggersRoutes(app, deps.triggersUrl, deps.logger);
   const index = join(deps.publicDir, "index.html");
   app.use(
     "/assets",

@@ -9,6 +9,8 @@ const WebEnv = z.object({
   SLACK_BOT_URL: z.url({ protocol: /^https?$/ }).optional(),
   // CAIPE's name for its dynamic-agents service: the host whose agent API the Configure agents page uses.
   DYNAMIC_AGENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // The trigger receiver (tools/triggers), whose run history the Triggers page shows.
+  TRIGGERS_URL: z.url({ protocol: /^https?$/ }).optional(),
   // Unset: sign-in follows CAIPE's SSO_ENABLED, else none.
   AUTH_MODE: z.enum(["none", "jwt"]).optional(),
   // CAIPE's switch for its UI's single sign-on: true signs users in as AUTH_MODE=jwt does.
@@ -30,6 +32,8 @@ export interface WebSettings {
   slackBotUrl?: URL;
   /** The dynamic-agents host, for the Configure agents page; unset: that page says it is off. */
   dynamicAgentsUrl?: URL;
+  /** The trigger receiver, for the Triggers page; unset: the page is hidden. */
+  triggersUrl?: URL;
   signIn: SignIn;
 }
 
@@ -41,6 +45,7 @@ export function readWebSettings(env: NodeJS.ProcessEnv): WebSettings {
     supervisorUrl: new URL(e.SWITCHBOARD_URL),
     ...(e.SLACK_BOT_URL ? { slackBotUrl: new URL(e.SLACK_BOT_URL) } : {}),
     ...(e.DYNAMIC_AGENTS_URL ? { dynamicAgentsUrl: new URL(e.DYNAMIC_AGENTS_URL) } : {}),
+    ...(e.TRIGGERS_URL ? { triggersUrl: new URL(e.TRIGGERS_URL) } : {}),
   };
   const by = signInSetting(e.AUTH_MODE, e.SSO_ENABLED);
   if (!by) return { ...settings, signIn: { mode: "none" } };

@@ -17,6 +17,7 @@ try {
     supervisorUrl: settings.supervisorUrl,
     ...(settings.slackBotUrl ? { slackBotUrl: settings.slackBotUrl } : {}),
     ...(settings.dynamicAgentsUrl ? { dynamicAgentsUrl: settings.dynamicAgentsUrl } : {}),
+    ...(settings.triggersUrl ? { triggersUrl: settings.triggersUrl } : {}),
     signIn: settings.signIn,
     publicDir: join(import.meta.dirname, "public"),
     connectOrigins,

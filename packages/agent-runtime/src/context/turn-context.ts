@@ -1,5 +1,6 @@
 import type { AuthenticatedCaller } from "../auth/caller.js";
 import type { Principal } from "../authz/principal.js";
+import type { Budget } from "../turn/budget.js";
 
 /** Progress a tool reports while it runs, streamed to the caller as A2A status updates. */
 export interface Progress {
@@ -52,6 +53,8 @@ export interface TurnContext {
    * user's message in this turn's model calls only, never persisted or logged.
    */
   passedOnMemories?: string;
+  /** The caller's budget for the turn (turn/budget.ts): what is left goes on with each hop. */
+  budget?: { remaining(): Budget };
   report(progress: Progress): void;
   /**
    * Passes answer text on to the caller as it is written, appended to the turn's answer (a hop

@@ -22,6 +22,7 @@ import { endTurnSpan, startTurnSpan } from "../telemetry/turn-span.js";
 import { type AnswerDelivery, answerDelivery } from "./answer-delivery.js";
 import { type Answering, answerFor, questionMetadata } from "./answer-pause.js";
 import { refusedApproval } from "./approval.js";
+import { budgetIn, TurnBudget } from "./budget.js";
 import { describeFailure } from "./failure.js";
 import { isStepConfirmation, type PendingInterrupt, questionFor } from "./interrupts.js";
 import { answersToLostToolCalls, UNANSWERED_RESULT, UNCONFIRMED_RESULT } from "./lost-tool-calls.js";
@@ -125,8 +126,17 @@ export class AgentTurnExecutor implements AgentExecutor {
         answer = stream;
         // Only a caller that reads the answer as it is written is handed pieces of it.
         const streamAnswer = stream.tokens ? { streamAnswer: stream.write } : {};
+        // A caller's budget ends the turn with why once spent (the executor's stop, as for a drain).
+        const budget = turnBudget(this.deps.agent, request, (why) => {
+          const running = this.running.get(ids.taskId);
+          if (running && !running.stopped) {
+            running.stopped = why;
+            running.abort.abort();
+          }
+        });
         // The turn, passed to the graph as its run context (context/turn-context.ts).
         const turn: TurnContext = {
+          ...(budget ? { budget } : {}),
           ...ids,
           threadId,
           token,
@@ -276,6 +286,7 @@ export class AgentTurnExecutor implements AgentExecutor {
       durability: "async",
       callbacks: [
         new WriteBarrier(() => this.deps.checkpoints.stored(threadId)),
+        ...(turn.budget instanceof TurnBudget ? [turn.budget] : []),
         new ModelCallObserver({
           agent: this.deps.agent,
           metrics: this.deps.metrics,
@@ -418,6 +429,16 @@ function contentText(message: BaseMessage): string {
   return content
     .map((block) => (typeof block === "string" ? block : block.type === "text" ? String(block.text) : ""))
     .join("");
+}
+
+/** The caller's budget for this turn (turn/budget.ts' header), counted by a callback of the graph's. */
+function turnBudget(
+  agent: string,
+  request: RequestContext,
+  stop: (why: string) => void,
+): TurnBudget | undefined {
+  const budget = budgetIn(request.context.state.get("headers") as Record<string, unknown> | undefined);
+  return budget ? new TurnBudget(agent, budget, stop) : undefined;
 }
 
 /** The memories a supervisor's hop passed on in its header (memory/passed-on.ts), for the turn's context. */

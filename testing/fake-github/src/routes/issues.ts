@@ -105,9 +105,46 @@ function createIssue(ctx: RouteContext): RouteResult {
   return { status: 201, body: rendered, headers: { location: String(rendered.url) } };
 }
 
+/** A comment on an issue or pull request, as the token's user. */
+function createComment(ctx: RouteContext): RouteResult {
+  const repo = requireRepo(ctx);
+  const issue = ctx.state.issues.find(
+    (i) => i.repo === fullName(repo) && i.number === Number(ctx.params.number),
+  );
+  if (!issue) throw GithubHttpError.notFound();
+  const body = isRecord(ctx.body) ? ctx.body.body : undefined;
+  if (typeof body !== "string" || !body.trim())
+    throw new GithubHttpError(422, "Validation Failed", [
+      { resource: "IssueComment", field: "body", code: "missing_field" },
+    ]);
+  const comment = {
+    id: ctx.state.nextId++,
+    repo: fullName(repo),
+    number: issue.number,
+    user: ctx.state.currentLogin,
+    body,
+    createdAt: new Date(),
+  };
+  ctx.state.issueComments.push(comment);
+  issue.comments += 1;
+  const url = `${ctx.apiUrl}/repos/${comment.repo}/issues/comments/${comment.id}`;
+  return {
+    status: 201,
+    body: {
+      id: comment.id,
+      url,
+      body,
+      user: { login: comment.user },
+      created_at: comment.createdAt.toISOString(),
+    },
+    headers: { location: url },
+  };
+}
+
 export function issueRoutes(router: Router): void {
   router
     .on("GET", "/repos/{owner}/{repo}/issues", listIssues)
     .on("POST", "/repos/{owner}/{repo}/issues", createIssue)
-    .on("GET", "/repos/{owner}/{repo}/issues/{number}", getIssue);
+    .on("GET", "/repos/{owner}/{repo}/issues/{number}", getIssue)
+    .on("POST", "/repos/{owner}/{repo}/issues/{number}/comments", createComment);
 }

@@ -165,8 +165,25 @@ export function pagerDutyRoutes(state: PagerDutyState): Array<["GET" | "PUT" | "
     );
   };
 
+  /** POST /incidents/{id}/notes: a note on the incident's timeline, as the From user. */
+  const addNote: Handler = (ctx) => {
+    const { from, user } = requester(state, ctx);
+    const incident = findIncident(state, ctx.params.id ?? "");
+    const note = isRecord(ctx.body) ? ctx.body.note : undefined;
+    if (!isRecord(note) || typeof note.content !== "string" || !note.content.trim())
+      throw invalid("note.content is required");
+    const content = note.content;
+    record(state, { action: "note", incidentId: incident.id, from, content });
+    const at = new Date().toISOString();
+    return {
+      status: 201,
+      body: { note: { id: `N${state.changes.length}`, content, created_at: at, user } },
+    };
+  };
+
   return [
     ["GET", "/incidents", listIncidents],
+    ["POST", "/incidents/{id}/notes", addNote],
     ["POST", "/incidents", createIncident],
     ["GET", "/incidents/{id}", getIncident],
     ["PUT", "/incidents/{id}", updateIncident],

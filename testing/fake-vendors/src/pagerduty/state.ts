@@ -48,10 +48,12 @@ export interface OnCall {
 
 /** One change the fake applied through the API, for tests: created, acknowledged or resolved. */
 export interface IncidentChange {
-  action: "create" | "acknowledge" | "resolve";
+  action: "create" | "acknowledge" | "resolve" | "note";
   incidentId: string;
   /** The From header: the PagerDuty user the change was made as. */
   from: string;
+  /** A note's text (action `note`). */
+  content?: string;
 }
 
 export interface PagerDutyState {

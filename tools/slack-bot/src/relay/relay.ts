@@ -27,6 +27,7 @@ import type { Identities, UserIdentity } from "./identities.js";
 import { LiveMessage } from "./live-message.js";
 import { replies } from "./replies.js";
 import { claim, type RelayCollections } from "./store.js";
+import { decideTriggered, TRIGGERED_PREFIX } from "./triggered-decision.js";
 
 export interface RelayDeps {
   platform: ChatPlatform;
@@ -37,6 +38,8 @@ export interface RelayDeps {
   logger: Logger;
   updateIntervalMs: number;
   turnTimeoutMs: number;
+  /** The trigger receiver (TRIGGERS_URL), where a press on a triggered run's question goes. */
+  triggersUrl?: URL;
 }
 
 interface TurnRequest {
@@ -141,6 +144,20 @@ export class Relay {
     const count = (outcome: string) =>
       metrics.events.inc({ platform: platform.name, kind: "decision", outcome });
     const { place, user } = decision;
+    if (decision.confirmationId.startsWith(TRIGGERED_PREFIX)) {
+      const outcome = await decideTriggered(
+        { platform, identities, triggersUrl: this.deps.triggersUrl },
+        {
+          place,
+          user,
+          runId: decision.confirmationId.slice(TRIGGERED_PREFIX.length),
+          approved: decision.approved,
+        },
+        (at, who) => this.identify(at, who),
+      );
+      count(outcome === "decided" ? "handled" : "refused");
+      return;
+    }
     const record = await collections.confirmations.findOne({ _id: decision.confirmationId });
     if (!record || record.workspace !== place.workspace) {
       count("refused");
