@@ -326,6 +326,10 @@ Called with (dict "root" $ "component" $c).
 {{- /* The web chat offers the Slack relay's account-link pages. */}}
 {{- $_ := set $env "SLACK_BOT_URL" (include "switchboard.serviceUrl" (include "switchboard.slackBot" $root | fromJson)) }}
 {{- end }}
+{{- if $root.Values.webexBot.enabled }}
+{{- /* And the Webex bot's. */}}
+{{- $_ := set $env "WEBEX_BOT_URL" (include "switchboard.serviceUrl" (include "switchboard.webexBot" $root | fromJson)) }}
+{{- end }}
 {{- else }}
 {{- $_ := set $env "AGENT_PUBLIC_URL" (include "switchboard.publicUrl" .) }}
 {{- end }}

@@ -8,6 +8,7 @@ import type { SignIn } from "./env.js";
 import { forward, type Upstream } from "./forward.js";
 import { securityHeaders } from "./security.js";
 import { offerSlackLink } from "./slack-link.js";
+import { offerWebexLink } from "./webex-link.js";
 
 export interface WebAppDeps {
   supervisorUrl: URL;
@@ -15,6 +16,8 @@ export interface WebAppDeps {
   dynamicAgentsUrl?: URL;
   /** The Slack relay, whose account-link pages this server offers (SLACK_BOT_URL). */
   slackBotUrl?: URL;
+  /** The Webex bot, whose account-link pages this server offers (WEBEX_BOT_URL). */
+  webexBotUrl?: URL;
   signIn: SignIn;
   /** The page's production build (index.html and assets/). */
   publicDir: string;
@@ -77,6 +80,7 @@ export function createWebApp(deps: WebAppDeps): express.Express {
   });
 
   offerSlackLink(app, deps.slackBotUrl, deps.logger);
+  offerWebexLink(app, deps.webexBotUrl, deps.logger);
   const supervisor: Upstream = {
     url: deps.supervisorUrl,
     name: "the supervisor",

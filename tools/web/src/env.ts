@@ -7,6 +7,7 @@ const WebEnv = z.object({
   HOST: z.string().default("0.0.0.0"),
   SWITCHBOARD_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8000"),
   SLACK_BOT_URL: z.url({ protocol: /^https?$/ }).optional(),
+  WEBEX_BOT_URL: z.url({ protocol: /^https?$/ }).optional(),
   // CAIPE's name for its dynamic-agents service: the host whose agent API the Configure agents page uses.
   DYNAMIC_AGENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
   // Unset: sign-in follows CAIPE's SSO_ENABLED, else none.
@@ -28,6 +29,8 @@ export interface WebSettings {
   supervisorUrl: URL;
   /** The Slack relay, for its account-link pages. */
   slackBotUrl?: URL;
+  /** The Webex bot, for its account-link pages. */
+  webexBotUrl?: URL;
   /** The dynamic-agents host, for the Configure agents page; unset: that page says it is off. */
   dynamicAgentsUrl?: URL;
   signIn: SignIn;
@@ -40,6 +43,7 @@ export function readWebSettings(env: NodeJS.ProcessEnv): WebSettings {
     host: e.HOST,
     supervisorUrl: new URL(e.SWITCHBOARD_URL),
     ...(e.SLACK_BOT_URL ? { slackBotUrl: new URL(e.SLACK_BOT_URL) } : {}),
+    ...(e.WEBEX_BOT_URL ? { webexBotUrl: new URL(e.WEBEX_BOT_URL) } : {}),
     ...(e.DYNAMIC_AGENTS_URL ? { dynamicAgentsUrl: new URL(e.DYNAMIC_AGENTS_URL) } : {}),
   };
   const by = signInSetting(e.AUTH_MODE, e.SSO_ENABLED);
