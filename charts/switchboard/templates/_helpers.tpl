@@ -394,6 +394,10 @@ Called with (dict "root" $ "component" $c).
 {{- /* The web chat's Triggered runs page reads the receiver. */}}
 {{- $_ := set $env "TRIGGERS_URL" (include "switchboard.serviceUrl" (include "switchboard.triggers" $root | fromJson)) }}
 {{- end }}
+{{- if $root.Values.webexBot.enabled }}
+{{- /* The web chat offers the Webex bot's account-link pages. */}}
+{{- $_ := set $env "WEBEX_BOT_URL" (include "switchboard.serviceUrl" (include "switchboard.webexBot" $root | fromJson)) }}
+{{- end }}
 {{- else }}
 {{- $_ := set $env "AGENT_PUBLIC_URL" (include "switchboard.publicUrl" .) }}
 {{- end }}

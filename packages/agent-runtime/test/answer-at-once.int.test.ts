@@ -18,7 +18,10 @@ import { serveNotesAgent } from "./notes-agent.js";
 // relaying its user's answer) must have that answer taken. The SDK keeps a paused task's event bus for
 // the answer; an answer that joined it while the asking turn was still letting go of the conversation
 // had that turn's end close its stream, and ran unheard. The question is now published only once the
-// asking turn has let go (turn/turn-events.ts, `settle`).
+// asking turn has let go (turn/turn-events.ts, `settle`). A cancel's end is published the same way.
+//
+// The lease is read before the answer goes, never after: the answer's own turn takes the same lease
+// the moment it arrives, so a read served after it (a busy MongoDB, a slow machine) counts that one.
 describe("an answer sent the moment its question arrives", () => {
   const dbName = uniqueDbName("answer-at-once");
   let llm: ScriptedLlm;
@@ -34,6 +37,7 @@ describe("an answer sent the moment its question arrives", () => {
               lastUser: /add note (.+)/,
               reply: (_r, { match }) => callTool("add_note", { text: match?.[1] }),
             },
+            { lastUser: /slow/, reply: callTool("slow_notes", {}) },
             { afterTool: true, reply: replyFromToolResult() },
           ],
           say("ok"),
@@ -58,8 +62,8 @@ describe("an answer sent the moment its question arrives", () => {
       let heldWhenAsked: number | undefined;
       for await (const event of connection.stream({ text: `add note round ${round}`, contextId })) {
         if (event.kind !== "status" || event.state !== "input-required" || answered) continue;
-        answered = connection.send({ text: "yes", contextId, taskId: event.taskId });
         heldWhenAsked = await locks.countDocuments({ _id: contextId as never });
+        answered = connection.send({ text: "yes", contextId, taskId: event.taskId });
       }
       const result = await answered;
       expect({ round, heldWhenAsked, state: result?.state, text: result?.text }).toMatchObject({
@@ -69,5 +73,34 @@ describe("an answer sent the moment its question arrives", () => {
         text: expect.stringContaining(`added "round ${round}"`),
       });
     }
+  });
+
+  it("finds the conversation free once a cancel returns or its end arrives: the next message goes at once", async () => {
+    const connection = await connectAgent(agent.url);
+    const locks = mongo.db(dbName).collection("locks_notes");
+    const held = () => locks.countDocuments({ _id: contextId as never });
+    const contextId = `cancel-at-once-${randomUUID()}`;
+    const seen: { canceled?: string; heldWhenCancelReturned?: number; heldWhenEnded?: number } = {};
+    let last: string | undefined;
+    for await (const event of connection.stream({ text: "slow please", contextId })) {
+      if (event.kind !== "status") continue;
+      last = event.state;
+      if (event.text === "still thinking" && !seen.canceled) {
+        seen.canceled = (await connection.cancel(event.taskId)).state;
+        seen.heldWhenCancelReturned = await held();
+      }
+      if (event.state === "canceled") seen.heldWhenEnded = await held();
+    }
+    expect({ last, ...seen }).toEqual({
+      last: "canceled",
+      canceled: "canceled",
+      heldWhenCancelReturned: 0,
+      heldWhenEnded: 0,
+    });
+    const next = await connection.send({ text: "add note after the cancel", contextId });
+    expect({ state: next.state, text: next.text }).toMatchObject({
+      state: "input-required",
+      text: expect.stringContaining('Add the note "after the cancel"'),
+    });
   });
 });

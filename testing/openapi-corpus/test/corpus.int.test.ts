@@ -2,6 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
 import { envPrefixFor } from "@switchboard/contract";
+import { checkFleet } from "@switchboard/fleet-config";
 import { readDescription } from "@switchboard/openapi-tools/reading";
 import { type ReceivedRequest, startOpenApiFake } from "@switchboard-testing/fake-vendors";
 import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
@@ -19,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentNameOf, CORPUS, type CorpusEntry, generate, sourceFileIn } from "../src/index.js";
 import { copyRepo, inParallel, linkInstalledDependencies, repoRoot, run } from "../src/workspace.js";
 import { type Exercise, exerciseOf } from "./exercise.js";
+import { GENERATOR_CASES, GENERATOR_DESCRIPTIONS, MIN_GENERATED_TESTS } from "./generator-cases.js";
 import { KNOWN } from "./known.js";
 
 const STEP_TIMEOUT = 300_000;
@@ -36,6 +38,14 @@ interface Outcome {
 }
 type Step = "generate" | "build" | "own tests" | "read" | "change";
 
+/** One of the generator's own cases (generator-cases.ts): every step it failed, and its tests' count. */
+interface CaseOutcome {
+  name: string;
+  dir: string;
+  failures: string[];
+  passed: number;
+}
+
 /**
  * Every description of the corpus, as a new user would take it: `pnpm new-agent --openapi` in a copy
  * of the repository, the package built, its own tests run as generated, then the built agent started
@@ -47,6 +57,9 @@ type Step = "generate" | "build" | "own tests" | "read" | "change";
 describe("the OpenAPI corpus, each description made into an agent", () => {
   let repo: string;
   const outcomes = new Map<string, Outcome>();
+  const cases = new Map<string, CaseOutcome>();
+  /** What checkFleet found once every agent was made: the fleet files agree with agents/. */
+  let fleetProblems: string[] = [];
   const wall = Date.now();
   const fail = (outcome: Outcome, step: Step, why: string) => {
     outcome.failures.push({ step, why: why.slice(-4000) });
@@ -66,21 +79,59 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
       if (made.code !== 0) fail(outcome, "generate", made.output);
       else linkInstalledDependencies(outcome.dir);
     }
+    // The generator's own cases, in the same copy: its end-to-end test, without a copy of its own.
+    for (const { name, file } of GENERATOR_CASES) {
+      const outcome: CaseOutcome = { name, dir: join(repo, "agents", name), failures: [], passed: 0 };
+      cases.set(name, outcome);
+      const made = await generateCase(repo, name, file);
+      if (made.code !== 0) outcome.failures.push(`generate: ${made.output}`);
+      else {
+        const differs = dependenciesDiffer(outcome.dir);
+        // What a `pnpm install` of the new package would resolve is what the workspace installed.
+        if (differs) outcome.failures.push(`install: ${differs}`);
+        else linkInstalledDependencies(outcome.dir);
+      }
+    }
+    fleetProblems = checkFleet(repo);
     const generated = [...outcomes.values()].filter((outcome) => !failed(outcome, "generate"));
-    // Built two at a time, each with its own build script (tsc and the agent's bundle).
-    await inParallel(generated, 2, async (outcome) => {
-      const built = await run("pnpm", ["run", "build"], { cwd: outcome.dir, timeoutMs: STEP_TIMEOUT });
-      outcome.ms.build = built.ms;
-      if (built.code !== 0) fail(outcome, "build", built.output);
-    });
+    const madeCases = [...cases.values()].filter((outcome) => outcome.failures.length === 0);
+    // Built two at a time, each with its own build script (tsc and the agent's bundle); the
+    // generator's cases are typechecked (their tests too) in the same pass.
+    const jobs: Array<() => Promise<void>> = [
+      ...generated.map((outcome) => async () => {
+        const built = await run("pnpm", ["run", "build"], { cwd: outcome.dir, timeoutMs: STEP_TIMEOUT });
+        outcome.ms.build = built.ms;
+        if (built.code !== 0) fail(outcome, "build", built.output);
+      }),
+      ...madeCases.flatMap((outcome) =>
+        ["build", "typecheck"].map((script) => async () => {
+          const done = await run("pnpm", ["run", script], { cwd: outcome.dir, timeoutMs: STEP_TIMEOUT });
+          if (done.code !== 0) outcome.failures.push(`${script}: ${done.output}`);
+        }),
+      ),
+    ];
+    await inParallel(jobs, 2, (job) => job());
+    if (madeCases.length > 0) {
+      const linted = await run(
+        "pnpm",
+        ["exec", "biome", "check", ...madeCases.map(({ name }) => `agents/${name}`)],
+        { cwd: repo, timeoutMs: STEP_TIMEOUT },
+      );
+      if (linted.code !== 0) for (const outcome of madeCases) outcome.failures.push(`lint: ${linted.output}`);
+    }
     // Their own tests, untouched, in one vitest process (one start-up, one MongoDB set-up).
     const built = generated.filter((outcome) => !failed(outcome, "build"));
-    if (built.length > 0) {
+    const builtCases = madeCases.filter((outcome) => outcome.failures.length === 0);
+    const projects = [
+      ...built.map((outcome) => `agents/${outcome.agent}`),
+      ...builtCases.map(({ name }) => `agents/${name}`),
+    ];
+    if (projects.length > 0) {
       const config = join(repo, "vitest.corpus.config.ts");
       writeFileSync(
         config,
         `import { defineConfig } from "vitest/config";\nexport default defineConfig({ test: { projects: ${JSON.stringify(
-          built.map((outcome) => `agents/${outcome.agent}`),
+          projects,
         )} } });\n`,
       );
       const report = join(repo, ".corpus", "vitest.json");
@@ -105,8 +156,16 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
         else if (failed.length > 0)
           fail(outcome, "own tests", failed.map((file) => `${file.name}: ${file.message}`).join("\n"));
       }
+      for (const outcome of builtCases) {
+        const mine = results.filter((file) => file.name.startsWith(`${outcome.dir}/`));
+        outcome.passed = mine.reduce((sum, file) => sum + file.passed, 0);
+        const unpassed = mine.filter((file) => file.status !== "passed" || file.unpassed > 0);
+        if (mine.length === 0) outcome.failures.push(`own tests: no test file ran:\n${tested.output}`);
+        for (const file of unpassed)
+          outcome.failures.push(`own tests: ${file.name} (${file.unpassed} not passed): ${file.message}`);
+      }
     }
-  }, STEP_TIMEOUT * 4);
+  }, STEP_TIMEOUT * 6);
 
   afterAll(() => {
     const rows = [...outcomes.values()].map(
@@ -117,6 +176,10 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
             : "passes"
         } (read's credential: ${outcome.sent ?? "not reached"}) ${JSON.stringify(outcome.ms)}`,
     );
+    for (const outcome of cases.values())
+      rows.push(
+        `${outcome.name} (the generator's case): ${outcome.failures.length > 0 ? outcome.failures.map((why) => why.slice(0, 400)).join("\n  ") : `passes (${outcome.passed} tests)`}`,
+      );
     console.log(`OpenAPI corpus, ${Math.round((Date.now() - wall) / 1000)} s:\n${rows.join("\n")}`);
     if (repo) rmSync(repo, { recursive: true, force: true });
   });
@@ -214,6 +277,20 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
     );
   });
 
+  it("every agent made is registered in the fleet files as checkFleet reads them", () => {
+    expect(fleetProblems).toEqual([]);
+  });
+
+  it.each(GENERATOR_CASES.map(({ name }) => [name]))(
+    "the generator's case %s: generated, installs, builds, lints, typechecks and passes its own tests unedited",
+    (name) => {
+      const outcome = cases.get(name);
+      expect(outcome, "the set-up never reached it").toBeDefined();
+      expect(outcome?.failures).toEqual([]);
+      expect(outcome?.passed).toBeGreaterThanOrEqual(MIN_GENERATED_TESTS);
+    },
+  );
+
   it.each(CORPUS.map((entry) => [entry.name, entry] as const))(
     "%s: generated, built, its own tests pass, one read and one change",
     (name) => {
@@ -233,6 +310,38 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
   );
 });
 
+/** `pnpm new-agent <name> --openapi <file>` for one of the generator's cases, in the copy. */
+function generateCase(repo: string, name: string, file: string) {
+  return run(
+    process.execPath,
+    [
+      join(repoRoot, "tooling/create-agent/bin/create-agent.js"),
+      "new",
+      name,
+      "--root",
+      repo,
+      "--openapi",
+      join(repo, GENERATOR_DESCRIPTIONS, file),
+    ],
+    { cwd: repo, timeoutMs: STEP_TIMEOUT },
+  );
+}
+
+/**
+ * Why a generated package's dependencies are not agents/petstore's (the installed ones it is given),
+ * or undefined when they are the same: the same list, so an install of the package resolves the
+ * same folder the workspace install made.
+ */
+function dependenciesDiffer(packageDir: string): string | undefined {
+  const listed = (dir: string) => {
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    return JSON.stringify({ dependencies: manifest.dependencies, devDependencies: manifest.devDependencies });
+  };
+  const mine = listed(packageDir);
+  const installed = listed(join(repoRoot, "agents", "petstore"));
+  return mine === installed ? undefined : `dependencies ${mine} are not agents/petstore's ${installed}`;
+}
+
 /** The request carried a valid credential of that scheme and no other (none when there is no scheme). */
 function sentAsSaid(request: ReceivedRequest, scheme: string | undefined): boolean {
   if (scheme === undefined) return request.credentials.length === 0;
@@ -245,6 +354,9 @@ interface FileResult {
   name: string;
   status: string;
   message: string;
+  /** Its tests that passed, and those that did not (failed, skipped, todo). */
+  passed: number;
+  unpassed: number;
 }
 
 /** vitest's JSON report: each test file, whether it passed, and why not. */
@@ -261,6 +373,8 @@ function readReport(path: string): FileResult[] {
     return report.testResults.map((file) => ({
       name: file.name,
       status: file.status,
+      passed: file.assertionResults.filter((test) => test.status === "passed").length,
+      unpassed: file.assertionResults.filter((test) => test.status !== "passed").length,
       message: [
         file.message,
         ...file.assertionResults

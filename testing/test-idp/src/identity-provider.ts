@@ -77,7 +77,7 @@ export async function startIdentityProvider(
         // refresh_token: the Slack relay keeps a linked user signed in (offline_access).
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
-        redirect_uris: [redirectUri, `${webOrigin}/slack/link/callback`],
+        redirect_uris: [redirectUri, `${webOrigin}/slack/link/callback`, `${webOrigin}/webex/link/callback`],
         post_logout_redirect_uris: [`${webOrigin}/`],
       },
       ...(options.serviceClients ?? []).map(({ clientId: id, clientSecret }) => ({

@@ -184,7 +184,7 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
       })
     : undefined;
   const webexBot = options.env.WEBEX_WEBHOOK_SECRET?.trim()
-    ? await startWebexBot(options, head.url).catch((error: unknown) => {
+    ? await startWebexBot(options, head.url, web?.url).catch((error: unknown) => {
         failed.push({ name: WEBEX_BOT, error: error instanceof Error ? error.message : String(error) });
         return undefined;
       })
@@ -299,15 +299,21 @@ const WEBEX_BOT_PORT = 3003;
 
 /**
  * Starts tools/webex-bot (the relay between Webex and the supervisor) on WEBEX_BOT_PORT (default
- * 3003), talking to the local supervisor unless CAIPE_URL names another.
+ * 3003), talking to the local supervisor unless CAIPE_URL names another, its account links on the
+ * local web chat unless CAIPE_UI_BASE_URL names another.
  */
-async function startWebexBot(options: FleetOptions, supervisorUrl: string): Promise<FleetMember> {
+async function startWebexBot(
+  options: FleetOptions,
+  supervisorUrl: string,
+  webUrl: string | undefined,
+): Promise<FleetMember> {
   options.onStatus?.(WEBEX_BOT, "starting");
   const env: NodeJS.ProcessEnv = {
     ...options.env,
     HOST: options.env.HOST ?? "127.0.0.1",
-    PORT: options.env.WEBEX_BOT_PORT?.trim() || String(WEBEX_BOT_PORT),
+    PORT: webexBotPort(options.env),
     CAIPE_URL: options.env.CAIPE_URL?.trim() || supervisorUrl,
+    ...(webUrl && !options.env.CAIPE_UI_BASE_URL?.trim() ? { CAIPE_UI_BASE_URL: webUrl } : {}),
   };
   try {
     const process = await startAgentProcess(join(options.root, "tools", WEBEX_BOT), {
@@ -435,6 +441,10 @@ async function startTriggers(options: FleetOptions, supervisorUrl: string): Prom
   }
 }
 
+function webexBotPort(env: NodeJS.ProcessEnv): string {
+  return env.WEBEX_BOT_PORT?.trim() || String(WEBEX_BOT_PORT);
+}
+
 const WEB = "web";
 
 /** Starts tools/web on WEB_PORT (default its contract port, 3000), forwarding to the supervisor. */
@@ -448,6 +458,10 @@ async function startWeb(options: FleetOptions, supervisorUrl: string): Promise<F
     // The Slack relay's account links are offered on the web chat's origin.
     ...(options.env.SLACK_INTEGRATION_BOT_TOKEN?.trim() && !options.env.SLACK_BOT_URL?.trim()
       ? { SLACK_BOT_URL: `http://127.0.0.1:${slackBotPort(options.env)}` }
+      : {}),
+    // The Webex bot's too.
+    ...(options.env.WEBEX_WEBHOOK_SECRET?.trim() && !options.env.WEBEX_BOT_URL?.trim()
+      ? { WEBEX_BOT_URL: `http://127.0.0.1:${webexBotPort(options.env)}` }
       : {}),
   };
   try {

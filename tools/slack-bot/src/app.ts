@@ -8,7 +8,7 @@ import { MongoClient } from "mongodb";
 import type { SlackBotSettings } from "./env.js";
 import { forgetRoute } from "./identity/forget-route.js";
 import { linkRoutes } from "./identity/link-routes.js";
-import { LinkedIdentities } from "./identity/linked-identities.js";
+import { LinkedIdentities, SLACK_LINKING } from "./identity/linked-identities.js";
 import { OidcClient } from "./identity/oidc.js";
 import { anonymousIdentities, type Identities } from "./relay/identities.js";
 import { Relay } from "./relay/relay.js";
@@ -77,6 +77,7 @@ export async function startSlackBot(settings: SlackBotSettings, logger: Logger):
       oidc: new OidcClient(settings.identity.issuer, settings.identity.clientId, settings.identity.scope),
       sealingKey: readSealingKey(settings.identity.sealingKey),
       platform: platform.name,
+      bot: SLACK_LINKING,
       webUrl: settings.webUrl,
       emailOf: (_workspace, user) => platform.emailOf(user),
       logger,
@@ -86,11 +87,12 @@ export async function startSlackBot(settings: SlackBotSettings, logger: Logger):
     http.use(
       linkRoutes({
         identities: linked,
+        bot: SLACK_LINKING,
         askToConfirm: (pending) => askToConfirmLink(bolt.client, pending),
         logger,
       }),
     );
-    http.use(forgetRoute(linked, settings.identity.auth, logger));
+    http.use(forgetRoute(linked, SLACK_LINKING, settings.identity.auth, logger));
     registerLinkConfirmation(bolt, linked, metrics, logger);
   }
   const relay = new Relay({

@@ -9,6 +9,7 @@ import { forward, type Upstream } from "./forward.js";
 import { securityHeaders } from "./security.js";
 import { offerSlackLink } from "./slack-link.js";
 import { triggersRoutes } from "./triggers.js";
+import { offerWebexLink } from "./webex-link.js";
 
 export interface WebAppDeps {
   supervisorUrl: URL;
@@ -18,6 +19,8 @@ export interface WebAppDeps {
   slackBotUrl?: URL;
   /** The trigger receiver, whose run history the Triggers page shows (TRIGGERS_URL); unset: the page is hidden. */
   triggersUrl?: URL;
+  /** The Webex bot, whose account-link pages this server offers (WEBEX_BOT_URL). */
+  webexBotUrl?: URL;
   signIn: SignIn;
   /** The page's production build (index.html and assets/). */
   publicDir: string;
@@ -81,6 +84,7 @@ export function createWebApp(deps: WebAppDeps): express.Express {
   });
 
   offerSlackLink(app, deps.slackBotUrl, deps.logger);
+  offerWebexLink(app, deps.webexBotUrl, deps.logger);
   const supervisor: Upstream = {
     url: deps.supervisorUrl,
     name: "the supervisor",

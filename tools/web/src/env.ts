@@ -7,6 +7,7 @@ const WebEnv = z.object({
   HOST: z.string().default("0.0.0.0"),
   SWITCHBOARD_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8000"),
   SLACK_BOT_URL: z.url({ protocol: /^https?$/ }).optional(),
+  WEBEX_BOT_URL: z.url({ protocol: /^https?$/ }).optional(),
   // CAIPE's name for its dynamic-agents service: the host whose agent API the Configure agents page uses.
   DYNAMIC_AGENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
   // The trigger receiver (tools/triggers), whose run history the Triggers page shows.
@@ -30,6 +31,8 @@ export interface WebSettings {
   supervisorUrl: URL;
   /** The Slack relay, for its account-link pages. */
   slackBotUrl?: URL;
+  /** The Webex bot, for its account-link pages. */
+  webexBotUrl?: URL;
   /** The dynamic-agents host, for the Configure agents page; unset: that page says it is off. */
   dynamicAgentsUrl?: URL;
   /** The trigger receiver, for the Triggers page; unset: the page is hidden. */
@@ -44,6 +47,7 @@ export function readWebSettings(env: NodeJS.ProcessEnv): WebSettings {
     host: e.HOST,
     supervisorUrl: new URL(e.SWITCHBOARD_URL),
     ...(e.SLACK_BOT_URL ? { slackBotUrl: new URL(e.SLACK_BOT_URL) } : {}),
+    ...(e.WEBEX_BOT_URL ? { webexBotUrl: new URL(e.WEBEX_BOT_URL) } : {}),
     ...(e.DYNAMIC_AGENTS_URL ? { dynamicAgentsUrl: new URL(e.DYNAMIC_AGENTS_URL) } : {}),
     ...(e.TRIGGERS_URL ? { triggersUrl: new URL(e.TRIGGERS_URL) } : {}),
   };

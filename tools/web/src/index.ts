@@ -16,6 +16,7 @@ try {
   const app = createWebApp({
     supervisorUrl: settings.supervisorUrl,
     ...(settings.slackBotUrl ? { slackBotUrl: settings.slackBotUrl } : {}),
+    ...(settings.webexBotUrl ? { webexBotUrl: settings.webexBotUrl } : {}),
     ...(settings.dynamicAgentsUrl ? { dynamicAgentsUrl: settings.dynamicAgentsUrl } : {}),
     ...(settings.triggersUrl ? { triggersUrl: settings.triggersUrl } : {}),
     signIn: settings.signIn,

@@ -1,10 +1,19 @@
 import { createServer, type Server } from "node:http";
 import { AgentLink } from "@switchboard/a2a-client";
 import { HttpStatusError } from "@switchboard/agent-runtime";
+import { readSealingKey } from "@switchboard/agent-runtime/sealing";
 import { type Logger, listenHttp, SwitchboardError } from "@switchboard/common";
+import {
+  forgetRoute,
+  LinkedIdentities,
+  type LinkingBot,
+  linkRoutes,
+  OidcClient,
+} from "@switchboard/slack-bot/identity";
 import {
   anonymousIdentities,
   createRelayMetrics,
+  type Identities,
   Relay,
   relayCollections,
 } from "@switchboard/slack-bot/relay";
@@ -12,12 +21,22 @@ import express from "express";
 import { MongoClient } from "mongodb";
 import type { WebexBotSettings } from "./env.js";
 import { WebexApi } from "./webex/api.js";
+import { askToConfirmLink, type LinkPressDeps } from "./webex/link-confirmation.js";
 import { registerWebhooks } from "./webex/registration.js";
 import { type CardRecord, WebexPlatform } from "./webex/webex-platform.js";
 import { EVENTS_PATH, webhookRoutes } from "./webex/webhooks.js";
 
 /** The bot's name in its collections (`<kind>_webex-bot`), apart from the Webex agent's and the Slack bot's. */
 const SELF = "webex-bot";
+
+/** How Webex users link their sign-in: the Slack bot's linking, on Webex (the web chat forwards /webex/link). */
+const WEBEX_LINKING: LinkingBot = {
+  self: SELF,
+  linkPath: "/webex/link",
+  platform: "Webex",
+  confirmWhere: "in your direct space with the bot",
+  emailFix: "Ask your Webex admin to give the account an email",
+};
 
 export interface WebexBot {
   /** The bot's HTTP server, e.g. `http://127.0.0.1:3003`. */
@@ -45,10 +64,41 @@ export async function startWebexBot(settings: WebexBotSettings, logger: Logger):
     logger.child({ component: "a2a-client" }),
   );
   const platform = new WebexPlatform(api, db.collection<CardRecord>(`cards_${SELF}`));
+  const http = express();
+  http.disable("x-powered-by");
+  http.set("trust proxy", "loopback, linklocal, uniquelocal");
+
+  let identities: Identities = anonymousIdentities;
+  let links: LinkPressDeps | undefined;
+  if (settings.identity.mode === "linked") {
+    const linked = new LinkedIdentities({
+      db,
+      oidc: new OidcClient(settings.identity.issuer, settings.identity.clientId, settings.identity.scope),
+      sealingKey: readSealingKey(settings.identity.sealingKey),
+      platform: platform.name,
+      bot: WEBEX_LINKING,
+      webUrl: settings.webUrl,
+      // The email Webex has for the person now (Webex signs people in by it): the tie to the sign-in.
+      emailOf: async (_org, user) => (await api.person(user)).emails[0],
+      logger,
+    });
+    await linked.init();
+    identities = linked;
+    links = { api, identities: linked, orgId: me.orgId, metrics, logger };
+    http.use(
+      linkRoutes({
+        identities: linked,
+        bot: WEBEX_LINKING,
+        askToConfirm: (pending) => askToConfirmLink(api, pending),
+        logger,
+      }),
+    );
+    http.use(forgetRoute(linked, WEBEX_LINKING, settings.identity.auth, logger));
+  }
   const relay = new Relay({
     platform,
     collections,
-    identities: anonymousIdentities,
+    identities,
     supervisor,
     metrics,
     logger,
@@ -56,9 +106,6 @@ export async function startWebexBot(settings: WebexBotSettings, logger: Logger):
     turnTimeoutMs: settings.turnTimeoutMs,
   });
 
-  const http = express();
-  http.disable("x-powered-by");
-  http.set("trust proxy", "loopback, linklocal, uniquelocal");
   http.use(
     webhookRoutes({
       api,
@@ -69,6 +116,7 @@ export async function startWebexBot(settings: WebexBotSettings, logger: Logger):
       collections,
       metrics,
       logger,
+      ...(links ? { links } : {}),
     }),
   );
   http.get("/health", (_req, res) => {

@@ -1,3 +1,4 @@
+import { type AuthSettings, readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
 import { parseEnv, SwitchboardError } from "@switchboard/common";
 import { z } from "zod";
 
@@ -25,15 +26,37 @@ const WebexBotEnv = z.object({
   /** Webex's REST API (tests point it at testing/fake-webex); the Webex agent's name for it. */
   WEBEX_API_URL: z.url({ protocol: /^https?$/ }).default("https://webexapis.com/v1"),
   CAIPE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8000"),
+  /** The web chat, where a Webex user links their account (it forwards /webex/link/* here). */
+  CAIPE_UI_BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
   LANGGRAPH_CHECKPOINT_MONGODB_URI: z.string().optional(),
   MONGODB_URI: z.string().optional(),
   LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: z.string().optional(),
   AUTH_MODE: z.enum(["none", "jwt"]).default("none"),
+  /** The web chat's OIDC client, which the account link signs in with (as the Slack bot's). */
+  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  /** The web chat's scope; the link always adds `openid email offline_access`. */
+  OIDC_SCOPE: z.string().default("openid profile"),
+  /** Seals each linked user's refresh token (AES-256-GCM). */
+  CREDENTIALS_ENCRYPTION_KEY: z.string().optional(),
   /** Shortest time between two edits of one Webex message while a turn streams. */
   WEBEX_INTEGRATION_UPDATE_INTERVAL_MS: z.coerce.number().int().min(0).default(1_500),
   /** How long a turn may be silent before the thread is told it timed out. */
   WEBEX_INTEGRATION_TURN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(300),
 });
+
+/** Who a Webex user is at the supervisor: nobody (AUTH_MODE=none), or their own linked principal. */
+export type IdentitySettings =
+  | { mode: "none" }
+  | {
+      mode: "linked";
+      issuer: string;
+      clientId: string;
+      scope: string;
+      sealingKey: string;
+      /** How the bot's own routes (forget-me) verify a user's token: as the agents do (AUTH_*). */
+      auth: AuthSettings;
+    };
 
 export interface WebexBotSettings {
   port: number;
@@ -44,7 +67,10 @@ export interface WebexBotSettings {
   webhookUrl: string | undefined;
   apiUrl: string;
   supervisorUrl: string;
+  /** The web chat's public URL: account links point there. */
+  webUrl: string;
   mongo: { uri: string; dbName: string | undefined };
+  identity: IdentitySettings;
   updateIntervalMs: number;
   turnTimeoutMs: number;
 }
@@ -66,10 +92,21 @@ export function readWebexBotSettings(env: NodeJS.ProcessEnv): WebexBotSettings {
     throw fail(
       "The Webex bot keeps its threads and confirmations in MongoDB (so a restart or another replica carries on): set MONGODB_URI.",
     );
-  if (e.AUTH_MODE === "jwt")
-    throw fail(
-      "AUTH_MODE=jwt: the Webex bot cannot yet link Webex users to their sign-in, and will not act for everyone as one principal. Run it with AUTH_MODE=none (a single-user or trusted setup) until linking lands.",
-    );
+  let identity: IdentitySettings = { mode: "none" };
+  if (e.AUTH_MODE === "jwt") {
+    if (!e.OIDC_ISSUER || !e.OIDC_CLIENT_ID || !e.CREDENTIALS_ENCRYPTION_KEY)
+      throw fail(
+        "AUTH_MODE=jwt: each Webex user acts as themselves, linked once through the web chat's sign-in. Set OIDC_ISSUER and OIDC_CLIENT_ID (the web chat's) and CREDENTIALS_ENCRYPTION_KEY (sealing the users' refresh tokens; `openssl rand -hex 32`).",
+      );
+    identity = {
+      mode: "linked",
+      issuer: e.OIDC_ISSUER,
+      clientId: e.OIDC_CLIENT_ID,
+      scope: e.OIDC_SCOPE,
+      sealingKey: e.CREDENTIALS_ENCRYPTION_KEY,
+      auth: readAuthSettings(env, "webex-bot"),
+    };
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -79,7 +116,9 @@ export function readWebexBotSettings(env: NodeJS.ProcessEnv): WebexBotSettings {
     webhookUrl: e.WEBEX_WEBHOOK_URL,
     apiUrl: e.WEBEX_API_URL.replace(/\/+$/, ""),
     supervisorUrl: e.CAIPE_URL,
+    webUrl: e.CAIPE_UI_BASE_URL.replace(/\/+$/, ""),
     mongo: { uri, dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME },
+    identity,
     updateIntervalMs: e.WEBEX_INTEGRATION_UPDATE_INTERVAL_MS,
     turnTimeoutMs: e.WEBEX_INTEGRATION_TURN_TIMEOUT_SECONDS * 1000,
   };

@@ -14,9 +14,10 @@ await runProcess("webex-bot", "Webex bot", async (logger) => {
     { url: bot.url, supervisor: settings.supervisorUrl, webhooks: settings.webhookUrl ?? "not registered" },
     "Webex bot ready",
   );
-  logger.warn(
-    "AUTH_MODE=none: every Webex user acts as the one local principal (shared history and permissions); only the asker can press a confirmation's buttons",
-  );
+  if (settings.identity.mode === "none")
+    logger.warn(
+      "AUTH_MODE=none: every Webex user acts as the one local principal (shared history and permissions); only the asker can press a confirmation's buttons",
+    );
   announceReady({ agent: "webex-bot", port: bot.port, url: bot.url });
   return {
     drain: async () => {

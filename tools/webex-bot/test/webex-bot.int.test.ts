@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createLogger } from "@switchboard/common";
@@ -8,18 +10,34 @@ import {
   type WebexMessage,
 } from "@switchboard-testing/fake-webex";
 import { freePort, startAgentProcess } from "@switchboard-testing/test-agents";
+import { browse, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// The Slack bot's fleet (supervisor, a real Jira agent on the fake Jira, the scripted model): the same
-// relay runs behind both bots.
-import { type RelayFleet, startRelayFleet, until } from "../../slack-bot/test/relay-fleet.js";
+// The Slack bot's fleet (supervisor, a real Jira agent on the fake Jira, the web chat, the scripted
+// model, signing in at the identity provider): the same relay runs behind both bots.
+import { type RelayFleet, SEALING_KEY, startRelayFleet, until } from "../../slack-bot/test/relay-fleet.js";
 import { startWebexBot, type WebexBot } from "../src/app.js";
 import { readWebexBotSettings } from "../src/env.js";
 
 const SECRET = "webex-webhook-secret-for-tests-0123456789";
+/**
+ * Everyone may do everything but decide another user's change; Bob may approve Alice's changes in
+ * the OPS project (the `approve` action, decided by the Jira agent where the change runs).
+ */
+const POLICIES = `
+@id("everyone")
+permit(principal, action in [Switchboard::Action::"reach", Switchboard::Action::"read",
+  Switchboard::Action::"change", Switchboard::Action::"audit"], resource);
+@id("bob-approves-alice-in-ops")
+permit(principal == Switchboard::User::"bob", action == Switchboard::Action::"approve",
+  resource in Jira::Project::"OPS") when { resource.requester == Switchboard::User::"alice" };
+`;
+const CONFIRM_LINK = "switchboard_link_confirm";
+const CANCEL_LINK = "switchboard_link_cancel";
 
-describe("Switchboard in Webex: the bot against a Webex that signs its webhooks, the fleet and two users", () => {
+describe("Switchboard in Webex: the bot against a Webex that signs its webhooks, the fleet, sign-in and two users", () => {
   const storage = testMongoEnv(uniqueDbName("webex-bot"));
+  let idp: IdentityProvider;
   let webex: FakeWebex;
   let fleet: RelayFleet;
   let bot: WebexBot;
@@ -28,21 +46,37 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
   const logs: string[] = [];
 
   beforeAll(async () => {
-    webex = await startFakeWebex({
-      users: [
-        { name: "alice", email: "alice@example.com", displayName: "Alice" },
-        { name: "bob", email: "bob@example.com", displayName: "Bob" },
-      ],
-    });
+    const [webPort, port] = [await freePort(), await freePort()];
+    [idp, webex] = await Promise.all([
+      startIdentityProvider({
+        webOrigin: `http://localhost:${webPort}`,
+        users: {
+          alice: { name: "Alice", email: "alice@example.com" },
+          bob: { name: "Bob", email: "bob@example.com" },
+          mallory: { name: "Mallory", email: "mallory@example.com" },
+        },
+      }),
+      startFakeWebex({
+        users: [
+          { name: "alice", email: "alice@example.com", displayName: "Alice" },
+          // Webex's email differs from the sign-in's in case only.
+          { name: "bob", email: "Bob@Example.com", displayName: "Bob" },
+        ],
+      }),
+    ]);
     space = webex.space("Platform");
+    const policyFile = join(mkdtempSync(join(tmpdir(), "webex-bot-policies-")), "policies.cedar");
+    writeFileSync(policyFile, POLICIES);
     // Tokens a few milliseconds apart: a turn streams long enough to want more edits than Webex allows.
+    // The web chat offers the bot's link pages (WEBEX_BOT_URL), as npm start wires it.
     fleet = await startRelayFleet({
       storage,
-      webPort: await freePort(),
+      idp,
+      webPort,
       slackBotPort: await freePort(),
       tokenIntervalMs: 15,
+      env: { AUTHZ_POLICY_FILE: policyFile, WEBEX_BOT_URL: `http://127.0.0.1:${port}` },
     });
-    const port = await freePort();
     const settings = readWebexBotSettings({
       ...storage,
       PORT: String(port),
@@ -54,6 +88,16 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
       CAIPE_URL: fleet.supervisorUrl,
       WEBEX_INTEGRATION_UPDATE_INTERVAL_MS: "50",
       WEBEX_INTEGRATION_TURN_TIMEOUT_SECONDS: "60",
+      CAIPE_UI_BASE_URL: fleet.webUrl,
+      AUTH_MODE: "jwt",
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_SCOPE: idp.scope,
+      CREDENTIALS_ENCRYPTION_KEY: SEALING_KEY,
+      // Forget-me (DELETE /me) verifies the user's token as the agents do.
+      AUTH_JWKS_URL: idp.jwksUrl,
+      AUTH_ISSUER: idp.issuer,
+      AUTH_AUDIENCE: idp.audience,
     });
     const destination = new Writable({
       write(chunk, _encoding, done) {
@@ -69,7 +113,7 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
   afterAll(async () => {
     await bot?.stop();
     await fleet?.stop();
-    await webex?.close();
+    await Promise.all([webex?.close(), idp?.close()]);
   });
 
   const person = (name: string) => {
@@ -108,11 +152,83 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
     return { action, confirmation };
   };
 
+  /** The newest one-time link sent to `who` directly, after `since` of their direct messages. */
+  const linkSentTo = async (who: string, since = 0) => {
+    const sent = await until(`the link sent to ${who}`, () =>
+      webex
+        .directTo(who)
+        .slice(since)
+        .findLast((m) => m.text.includes("/webex/link/")),
+    );
+    const link = /(http:\/\/\S+\/webex\/link\/[\w-]+)/.exec(sent.text)?.[1];
+    if (!link) throw new Error(`No link in: ${sent.text}`);
+    return link;
+  };
+  /** The "Yes, this is me" card sent to `who`, after `since` of their direct messages. */
+  const linkCardFor = (who: string, since = 0) =>
+    until(`the link confirmation card sent to ${who}`, () =>
+      webex
+        .directTo(who)
+        .slice(since)
+        .findLast((m) => JSON.stringify(m.attachments ?? []).includes(CONFIRM_LINK)),
+    );
+  const linkPressed = (card: WebexMessage, action: string) => ({
+    action,
+    link: /"link":"([^"]+)"/.exec(JSON.stringify(card.attachments))?.[1],
+  });
+  /** Links `who` the whole way, as a person would: the link sent to them opened and signed in, then "Yes, this is me". */
+  const linkUser = async (who: string, since: number) => {
+    const link = await linkSentTo(who, since);
+    const mark = webex.directTo(who).length;
+    const page = await browse(link, who);
+    expect(page.status, page.text).toBe(200);
+    const card = await linkCardFor(who, mark);
+    await webex.press(who, card, linkPressed(card, CONFIRM_LINK));
+    await until(`${who}'s linked notice`, () =>
+      webex
+        .directTo(who)
+        .slice(mark)
+        .find((m) => m.text.includes("You are linked")),
+    );
+    return link;
+  };
+
   it("registers its webhooks with its secret at start", () => {
     expect(webex.webhooks.map((hook) => [hook.resource, hook.targetUrl, hook.secret])).toEqual([
       ["messages", `${bot.url}/webex/events`, SECRET],
       ["attachmentActions", `${bot.url}/webex/events`, SECRET],
     ]);
+  });
+
+  it("gives an unlinked user a one-time link through the web chat's sign-in, and links them once they confirm in Webex", async () => {
+    const llmBefore = fleet.llm.requests.length;
+    const { message: said } = await webex.say("alice", space, "jira: open issues in PLAT", { mention: true });
+    // Nothing runs for an unlinked user: a word in the thread, the link in a direct message.
+    const notice = await until("the link notice in the thread", () =>
+      webex.botReplies(said.id).find((m) => m.text.includes("link your Webex account")),
+    );
+    expect(notice.text).not.toContain("Slack");
+    const link = await linkSentTo("alice");
+    expect(link.startsWith(`${fleet.webUrl}/webex/link/`)).toBe(true);
+    expect(fleet.llm.requests.length).toBe(llmBefore);
+
+    const mark = webex.directTo("alice").length;
+    const page = await browse(link, "alice");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Confirm in Webex");
+    // Signed in, not yet linked: only Alice's press of the card sent to her links her.
+    const card = await linkCardFor("alice", mark);
+    expect(card.roomType).toBe("direct");
+    expect(JSON.stringify(card.attachments)).toContain("Yes, this is me (alice@example.com)");
+    await webex.press("alice", card, linkPressed(card, CONFIRM_LINK));
+    await until("the linked notice", () =>
+      webex.directTo("alice").find((m) => m.text.includes("You are linked: Switchboard now acts as Alice")),
+    );
+    // The card has done its work, and the link works once.
+    await until("the card gone", () =>
+      webex.requests.some((r) => r.method === "DELETE" && r.path === `/v1/messages/${card.id}`),
+    );
+    expect((await browse(link, "mallory")).status).toBe(404);
   });
 
   it("answers a mention in the space's thread, streaming, and ignores its own messages", async () => {
@@ -252,11 +368,146 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
     expect(webex.botReplies(said.id).some((m) => m.id === card.id)).toBe(true);
   });
 
-  it("keeps its token and webhook secret out of its logs", () => {
+  it("lets Bob approve Alice's change where the Jira agent's policy allows it, and refuses him elsewhere", async () => {
+    // Bob links his Webex account once (Webex's email differs from the sign-in's in case only).
+    const mark = webex.directTo("bob").length;
+    await webex.say("bob", space, "hello", { mention: true });
+    await linkUser("bob", mark);
+    const issuesBefore = fleet.jira.issues.length;
+
+    // PLAT: no policy lets Bob decide. The Jira agent refuses his press, nothing is created, and
+    // Alice is asked again (a new card, saying why).
+    const { message: plat } = await webex.say("alice", space, "jira: create a bug in PLAT: not for Bob", {
+      mention: true,
+    });
+    const platCard = await cardIn(plat.id);
+    const [platQuestion] = await answered(plat.id, 1);
+    await webex.press("bob", platCard, pressed(platCard, "switchboard_approve"));
+    const [, askedAgain] = await answered(plat.id, 2);
+    expect(askedAgain?.text).toMatch(
+      /Not allowed: .*bob@example\.com.* may not approve or decline .*alice@example\.com.*'s change/,
+    );
+    const newCard = await until("the new card", () =>
+      webex.botReplies(plat.id).find((m) => m.attachments?.length && m.id !== platCard.id),
+    );
+    expect(JSON.stringify(newCard.attachments)).toContain("switchboard_approve");
+    await until("Bob's refusal", () =>
+      webex.directTo("bob").find((m) => m.text.includes("does not let you decide")),
+    );
+    expect(platQuestion?.text).toContain(`<@personId:${person("bob").id}> may not decide this change`);
+    expect(fleet.jira.issues.length).toBe(issuesBefore);
+
+    // OPS: the policy lets Bob approve Alice's change. It runs as Alice, and the audit names Bob.
+    const { message: ops } = await webex.say("alice", space, "jira: create a bug in OPS: Bob approves", {
+      mention: true,
+    });
+    const opsCard = await cardIn(ops.id);
+    const [opsQuestion] = await answered(ops.id, 1);
+    await webex.press("bob", opsCard, pressed(opsCard, "switchboard_approve"));
+    const [, created] = await answered(ops.id, 2);
+    expect(created?.text).toMatch(/OPS-\d+/);
+    expect(fleet.jira.issues.length).toBe(issuesBefore + 1);
+    await until("the decided message", () =>
+      opsQuestion?.text.includes(`Approved by <@personId:${person("bob").id}>`),
+    );
+    const token = await signIn(idp, "alice");
+    const audit = (await (
+      await fetch(`${fleet.supervisorUrl}/audit?agent=jira`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { lines: Array<Record<string, unknown>> };
+    const attempt = audit.lines.findLast((line) => line.kind === "attempt" && line.tool === "create_issue");
+    expect(attempt).toMatchObject({
+      principal: { subject: "alice" },
+      confirmedBy: "bob",
+      resource: { project: "OPS" },
+    });
+  });
+
+  it("links nobody through a forwarded link, a copied card, a replayed or forged sign-in", async () => {
+    const space2 = webex.space("Links");
+    // Alice is forgotten, so she is unlinked again: the bot's forget-me, with her own token (the web
+    // chat's DELETE /api/me calls it so; this fleet's web chat also names a Slack relay that is not running).
+    expect((await fetch(`${bot.url}/me`, { method: "DELETE" })).status).toBe(401);
+    const token = await signIn(idp, "alice");
+    const forgot = await fetch(`${bot.url}/me`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(await forgot.json()).toEqual({ agent: "webex-bot", chatAccounts: 1 });
+    const llmBefore = fleet.llm.requests.length;
+    let mark = webex.directTo("alice").length;
+    await webex.say("alice", space2, "jira: open issues in PLAT", { mention: true });
+    const forwarded = await linkSentTo("alice", mark);
+    expect(fleet.llm.requests.length).toBe(llmBefore);
+
+    // Mallory gets Alice's link and signs in behind it: another email, nothing linked, no card.
+    mark = webex.directTo("alice").length;
+    const stolen = await browse(forwarded, "mallory");
+    expect(stolen.status).toBe(400);
+    expect(stolen.text).toContain("a link works only for the Webex account it was made for");
+    // A sign-in's return nobody started, and the used link again: nothing.
+    const forged = await fetch(`${fleet.webUrl}/webex/link/callback?state=forged&code=forged`);
+    expect(forged.status).toBe(400);
+    expect((await browse(forwarded, "alice")).status).toBe(404);
+    expect(
+      webex
+        .directTo("alice")
+        .slice(mark)
+        .some((m) => m.attachments?.length),
+    ).toBe(false);
+
+    // A fresh link, signed in by Alice: the card is hers. Bob copies it into the space and presses
+    // "Yes" on his copy (and Alice on it too): a card the bot did not post links nobody.
+    await webex.say("alice", space2, "jira: open issues in PLAT", { mention: true });
+    const link = await linkSentTo("alice", mark);
+    const before = webex.directTo("alice").length;
+    expect((await browse(link, "alice")).status).toBe(200);
+    const card = await linkCardFor("alice", before);
+    const posted = await fetch(`${webex.apiUrl}/messages`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${person("bob").token}`, "content-type": "application/json" },
+      body: JSON.stringify({ roomId: space2, markdown: "is this you?", attachments: card.attachments }),
+    });
+    const { id: copyId } = (await posted.json()) as { id: string };
+    const copied = webex.messages.find((m) => m.id === copyId);
+    if (!copied) throw new Error("no copied card");
+    const linkedNotices = () =>
+      webex.directTo("alice").filter((m) => m.text.includes("You are linked")).length;
+    const linkedBefore = linkedNotices();
+    await webex.press("bob", copied, linkPressed(card, CONFIRM_LINK));
+    await webex.press("alice", copied, linkPressed(card, CONFIRM_LINK));
+    await metricShows(/kind="link",outcome="refused"\} [2-9]/);
+    expect(linkedNotices()).toBe(linkedBefore);
+    // Bob cannot press the card in Alice's direct space at all (Webex shows it to its members only).
+    await expect(webex.press("bob", card, linkPressed(card, CONFIRM_LINK))).rejects.toThrow();
+    // Alice says "No, this is not me": the sign-in is dropped; her "Yes" after that finds nothing.
+    await webex.press("alice", card, linkPressed(card, CANCEL_LINK));
+    await until("the dropped notice", () =>
+      webex.directTo("alice").find((m) => m.text.startsWith("Nothing was linked")),
+    );
+    await metricShows(/kind="link",outcome="canceled"\} 1/);
+    expect(linkedNotices()).toBe(linkedBefore);
+    expect(fleet.llm.requests.length).toBe(llmBefore);
+
+    // Linked again for real, her next question is answered as her.
+    mark = webex.directTo("alice").length;
+    await webex.say("alice", space2, "hello again", { mention: true });
+    await linkUser("alice", mark);
+    const { message: asked } = await webex.say("alice", space2, "jira: open issues in PLAT", {
+      mention: true,
+    });
+    const [answer] = await answered(asked.id, 1);
+    expect(answer?.text).toContain("PLAT-1");
+  });
+
+  it("keeps its token, webhook secret and users' tokens out of its logs", () => {
     const all = logs.join("");
     expect(all.length).toBeGreaterThan(0);
     expect(all).not.toContain(webex.bot.token);
     expect(all).not.toContain(SECRET);
+    expect(all).not.toContain(SEALING_KEY);
+    expect(all).not.toMatch(/eyJ[\w-]+\.eyJ/);
   });
 
   it("stops at start when Webex refuses its token, naming the setting, with neither token nor secret in its output", async () => {
@@ -284,6 +535,9 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
   });
 
   it("says what to set when its settings are missing", () => {
+    expect(() =>
+      readWebexBotSettings({ ...storage, WEBEX_TOKEN: "t", WEBEX_WEBHOOK_SECRET: SECRET, AUTH_MODE: "jwt" }),
+    ).toThrow(/OIDC_ISSUER and OIDC_CLIENT_ID .* CREDENTIALS_ENCRYPTION_KEY/);
     expect(() => readWebexBotSettings({ ...storage, WEBEX_WEBHOOK_SECRET: SECRET })).toThrow(/WEBEX_TOKEN/);
     expect(() => readWebexBotSettings({ ...storage, WEBEX_TOKEN: "t" })).toThrow(/WEBEX_WEBHOOK_SECRET/);
     expect(() =>

@@ -38,6 +38,9 @@ interface Ids {
   contextId: string;
 }
 
+/** A canceled task's last status message. */
+const CANCELED = "Canceled.";
+
 /** Streamed answer tokens are sent in batches of at most this interval. */
 const TOKEN_FLUSH_MS = 100;
 
@@ -70,7 +73,7 @@ export interface TurnExecutorDeps {
 export class AgentTurnExecutor implements AgentExecutor {
   private readonly running = new Map<
     string,
-    { abort: AbortController; contextId: string; stopped?: string }
+    { abort: AbortController; contextId: string; stopped?: string; ended: Promise<void> }
   >();
 
   constructor(private readonly deps: TurnExecutorDeps) {}
@@ -96,7 +99,12 @@ export class AgentTurnExecutor implements AgentExecutor {
     // Built only when something is logged: most turns log nothing.
     const log = () => this.deps.logger.child({ contextId: ids.contextId, taskId: ids.taskId });
     const abort = new AbortController();
-    this.running.set(ids.taskId, { abort, contextId: ids.contextId });
+    let ended = () => {};
+    this.running.set(ids.taskId, {
+      abort,
+      contextId: ids.contextId,
+      ended: new Promise<void>((resolve) => (ended = resolve)),
+    });
     const events = new TurnEvents(bus, ids);
     // The SDK gave a message without a task a fresh id: the task is new.
     if (!request.task) this.deps.tasks?.willCreate(ids.taskId, request.context);
@@ -175,6 +183,7 @@ export class AgentTurnExecutor implements AgentExecutor {
         events.settle(TaskState.TASK_STATE_FAILED, stopped);
       } else if (abort.signal.aborted) {
         outcome = "canceled";
+        events.settle(TaskState.TASK_STATE_CANCELED, CANCELED);
       } else {
         log().error({ err: error }, "turn failed");
         events.settle(TaskState.TASK_STATE_FAILED, describeFailure(error, this.deps.agent));
@@ -186,6 +195,7 @@ export class AgentTurnExecutor implements AgentExecutor {
       stopTimer({ outcome });
       if (span) endTurnSpan(span, outcome);
       events.finished();
+      ended();
     }
   }
 
@@ -205,11 +215,20 @@ export class AgentTurnExecutor implements AgentExecutor {
     }
   }
 
+  /**
+   * A running turn is stopped and publishes its own end (canceled, or what it reached first) once it
+   * has let go of the conversation, as every turn's last status is (TurnEvents.settle): a caller
+   * that sends its next message the moment it reads "canceled" finds the conversation free. A task
+   * no turn runs here (one paused on a question) is canceled at once.
+   */
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
     const turn = this.running.get(taskId);
-    turn?.abort.abort();
-    const events = new TurnEvents(bus, { taskId, contextId: turn?.contextId ?? "" });
-    events.status(TaskState.TASK_STATE_CANCELED, "Canceled.");
+    if (turn) {
+      turn.abort.abort();
+      return turn.ended;
+    }
+    const events = new TurnEvents(bus, { taskId, contextId: "" });
+    events.status(TaskState.TASK_STATE_CANCELED, CANCELED);
     events.finished();
   }
 

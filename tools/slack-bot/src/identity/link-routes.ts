@@ -1,9 +1,15 @@
 import { isSwitchboardError, type Logger } from "@switchboard/common";
 import { Router } from "express";
-import { LINK_PATH, LINK_TTL_MS, type LinkedIdentities, type PendingLink } from "./linked-identities.js";
+import {
+  LINK_TTL_MS,
+  type LinkedIdentities,
+  type LinkingBot,
+  type PendingLink,
+} from "./linked-identities.js";
 
 export interface LinkRoutesDeps {
   identities: LinkedIdentities;
+  bot: LinkingBot;
   /**
    * Asks the chat user, in the thread where they asked and visible to them alone, to confirm that
    * the sign-in is theirs (a button that only they can press to effect).
@@ -13,21 +19,23 @@ export interface LinkRoutesDeps {
 }
 
 /**
- * The account link's two pages, under the web chat's origin (it forwards /slack/link to the bot):
+ * The account link's two pages, under the web chat's origin (it forwards `bot.linkPath`, /slack/link
+ * or /webex/link, to the bot):
  * the one-time link sends the browser to the identity provider's sign-in; the sign-in comes back to
  * /callback, which checks it and asks the chat user to confirm it in the chat. Nothing is linked on
  * these pages: only the chat user's own press in the chat links them.
  */
 export function linkRoutes(deps: LinkRoutesDeps): Router {
   const router = Router();
-  router.get(`${LINK_PATH}/callback`, async (req, res) => {
+  const { linkPath, platform, confirmWhere } = deps.bot;
+  router.get(`${linkPath}/callback`, async (req, res) => {
     const { code, state, error } = req.query;
     if (typeof error === "string" || typeof code !== "string" || typeof state !== "string") {
       return page(
         res,
         400,
         "Sign-in did not finish",
-        "Nothing was linked. Mention the bot in Slack again for a new link.",
+        `Nothing was linked. Mention the bot in ${platform} again for a new link.`,
       );
     }
     try {
@@ -36,8 +44,8 @@ export function linkRoutes(deps: LinkRoutesDeps): Router {
       return page(
         res,
         200,
-        "Confirm in Slack",
-        `You signed in as ${pending.user.email}. Go back to Slack and press "Yes, this is me" in the thread where you asked, within ${LINK_TTL_MS / 60_000} minutes: nothing acts as you until you do.`,
+        `Confirm in ${platform}`,
+        `You signed in as ${pending.user.email}. Go back to ${platform} and press "Yes, this is me" ${confirmWhere}, within ${LINK_TTL_MS / 60_000} minutes: nothing acts as you until you do.`,
       );
     } catch (failure) {
       const known = isSwitchboardError(failure) && failure.category === "user";
@@ -48,11 +56,11 @@ export function linkRoutes(deps: LinkRoutesDeps): Router {
         "Nothing was linked",
         known
           ? (failure as Error).message
-          : "The identity provider or Slack did not answer. Mention the bot in Slack again for a new link in a minute.",
+          : `The identity provider or ${platform} did not answer. Mention the bot in ${platform} again for a new link in a minute.`,
       );
     }
   });
-  router.get(`${LINK_PATH}/:code`, async (req, res) => {
+  router.get(`${linkPath}/:code`, async (req, res) => {
     const target = await deps.identities.startSignIn(req.params.code).catch((failure: unknown) => {
       deps.logger.error({ err: failure }, "starting an account link failed");
       return null;
@@ -69,7 +77,7 @@ export function linkRoutes(deps: LinkRoutesDeps): Router {
         res,
         404,
         "This link has expired or was used",
-        "A link opens once and only for a few minutes. Mention the bot in Slack again to get a new one.",
+        `A link opens once and only for a few minutes. Mention the bot in ${platform} again to get a new one.`,
       );
     res.set("cache-control", "no-store").redirect(302, target);
   });

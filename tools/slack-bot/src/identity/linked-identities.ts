@@ -6,7 +6,29 @@ import type { ChatPlace } from "../relay/chat-platform.js";
 import type { Identities, UserIdentity } from "../relay/identities.js";
 import type { OidcClient, SignedInUser } from "./oidc.js";
 
-const SELF = "slack-bot";
+/**
+ * The chat bot a link is for: its name in its collections (`links_<self>`, `identities_<self>`) and
+ * sealed tokens, where the web chat offers its link pages, and its platform as users read it.
+ */
+export interface LinkingBot {
+  self: string;
+  linkPath: string;
+  platform: string;
+  /** Where the chat user says "Yes, this is me" after signing in. */
+  confirmWhere: string;
+  /** What makes the platform tell the bot its users' emails. */
+  emailFix: string;
+}
+
+export const SLACK_LINKING: LinkingBot = {
+  self: "slack-bot",
+  linkPath: "/slack/link",
+  platform: "Slack",
+  confirmWhere: "in the thread where you asked",
+  emailFix:
+    "Ask your Slack admin to give the Switchboard app the users:read.email scope (and the account an email)",
+};
+
 /**
  * How long each step of a link may wait: the link before it is opened, the sign-in before it comes
  * back, the confirmation in the chat before it is pressed. Short: a link forwarded or left in a
@@ -15,7 +37,6 @@ const SELF = "slack-bot";
 export const LINK_TTL_MS = 10 * 60 * 1000;
 /** An access token this close to expiry is refreshed rather than sent. */
 const EXPIRY_MARGIN_MS = 30_000;
-export const LINK_PATH = "/slack/link";
 
 /**
  * One step of one chat user's link, keyed by the hash of what the next step presents (the code in
@@ -66,7 +87,9 @@ export interface LinkedIdentitiesOptions {
   db: Db;
   oidc: OidcClient;
   sealingKey: Buffer;
+  /** The platform's name in its users' keys (`slack`, `webex`). */
   platform: string;
+  bot: LinkingBot;
   /** The web chat's public URL: links and the sign-in's redirect are under it. */
   webUrl: string;
   /**
@@ -97,8 +120,8 @@ export class LinkedIdentities implements Identities {
   private readonly refreshing = new Map<string, Promise<UserIdentity | undefined>>();
 
   constructor(private readonly options: LinkedIdentitiesOptions) {
-    this.links = options.db.collection<LinkRecord>(`links_${SELF}`);
-    this.identities = options.db.collection<IdentityRecord>(`identities_${SELF}`);
+    this.links = options.db.collection<LinkRecord>(`links_${options.bot.self}`);
+    this.identities = options.db.collection<IdentityRecord>(`identities_${options.bot.self}`);
   }
 
   async init(): Promise<void> {
@@ -110,7 +133,7 @@ export class LinkedIdentities implements Identities {
   }
 
   get redirectUri(): string {
-    return `${this.options.webUrl}${LINK_PATH}/callback`;
+    return `${this.options.webUrl}${this.options.bot.linkPath}/callback`;
   }
 
   async identify(workspace: string, user: string): Promise<UserIdentity | undefined> {
@@ -149,7 +172,7 @@ export class LinkedIdentities implements Identities {
       place,
       expiresAt: new Date(Date.now() + LINK_TTL_MS),
     });
-    return `${this.options.webUrl}${LINK_PATH}/${code}`;
+    return `${this.options.webUrl}${this.options.bot.linkPath}/${code}`;
   }
 
   async refused(workspace: string, user: string): Promise<void> {
@@ -177,13 +200,14 @@ export class LinkedIdentities implements Identities {
    * else stores nothing and says why.
    */
   async completeSignIn(state: string, authorizationCode: string): Promise<PendingLink> {
+    const { oidc, bot } = this.options;
+    const says = refusals(bot);
     const link = await this.take(hash(state), "signing-in");
-    if (!link?.verifier) throw refusal(refusals.expired);
-    const { oidc } = this.options;
+    if (!link?.verifier) throw refusal(bot, says.expired);
     const tokens = await oidc.exchange(authorizationCode, link.verifier, this.redirectUri);
     if (!tokens.id_token || !tokens.refresh_token) {
       throw new SwitchboardError(
-        "slack-bot.link",
+        `${bot.self}.link`,
         "system",
         "The identity provider signed you in but gave no ID token or refresh token: allow the client the refresh_token grant and the openid and offline_access scopes.",
       );
@@ -196,12 +220,12 @@ export class LinkedIdentities implements Identities {
         { reason, workspace: link.workspace, chatUser: link.user, subject: signedIn.subject },
         "an account link was refused: nothing was linked",
       );
-      return refusal(text);
+      return refusal(bot, text);
     };
-    if (!signedInEmail || !signedIn.email) throw refuse("no-email", refusals.noSignedInEmail);
-    if (!signedIn.emailVerified) throw refuse("email-not-verified", refusals.unverified(signedIn.email));
-    if (!chatEmail) throw refuse("no-chat-email", refusals.noChatEmail);
-    if (chatEmail !== signedInEmail) throw refuse("emails-differ", refusals.differ(signedIn.email));
+    if (!signedInEmail || !signedIn.email) throw refuse("no-email", says.noSignedInEmail);
+    if (!signedIn.emailVerified) throw refuse("email-not-verified", says.unverified(signedIn.email));
+    if (!chatEmail) throw refuse("no-chat-email", says.noChatEmail);
+    if (chatEmail !== signedInEmail) throw refuse("emails-differ", says.differ(signedIn.email));
     const id = randomBytes(24).toString("base64url");
     await this.links.insertOne({
       _id: hash(id),
@@ -216,7 +240,7 @@ export class LinkedIdentities implements Identities {
       refreshToken: seal(
         this.options.sealingKey,
         tokens.refresh_token,
-        sealContext(this.keyOf(link.workspace, link.user)),
+        this.sealContext(this.keyOf(link.workspace, link.user)),
       ),
       expiresAt: new Date(Date.now() + LINK_TTL_MS),
     });
@@ -294,7 +318,7 @@ export class LinkedIdentities implements Identities {
   private async refresh(key: string, record: IdentityRecord): Promise<UserIdentity | undefined> {
     let refreshToken: string;
     try {
-      refreshToken = open(this.options.sealingKey, record.refreshToken, sealContext(key));
+      refreshToken = open(this.options.sealingKey, record.refreshToken, this.sealContext(key));
     } catch (error) {
       this.options.logger.warn(
         { reason: (error as Error).message },
@@ -317,7 +341,9 @@ export class LinkedIdentities implements Identities {
     if (tokens.refresh_token && tokens.refresh_token !== refreshToken) {
       await this.identities.updateOne(
         { _id: key, refreshToken: record.refreshToken },
-        { $set: { refreshToken: seal(this.options.sealingKey, tokens.refresh_token, sealContext(key)) } },
+        {
+          $set: { refreshToken: seal(this.options.sealingKey, tokens.refresh_token, this.sealContext(key)) },
+        },
       );
     }
     this.tokens.set(key, {
@@ -332,24 +358,28 @@ export class LinkedIdentities implements Identities {
   private keyOf(workspace: string, user: string): string {
     return `${this.options.platform}:${workspace}:${user}`;
   }
+
+  /** A sealed token opens only for the bot and the chat user it was sealed for. */
+  private sealContext(key: string): string {
+    return `${this.options.bot.self}:refresh-token:${key}`;
+  }
 }
 
-/** What the link's pages say when a link is refused: why, and what to do. */
-const refusals = {
-  expired:
-    "This link has expired or was already used, so nothing was linked. Mention the bot in Slack again to get a new one.",
-  noSignedInEmail:
-    "Your sign-in did not share an email address, so it cannot be tied to your Slack account and nothing was linked. Ask your platform team to let the web chat's client release the email claim (the email scope), then mention the bot in Slack again for a new link.",
-  unverified: (email: string) =>
-    `Your identity provider has not verified the email of this sign-in (${email}), so nothing was linked. Verify it with your identity provider, then mention the bot in Slack again for a new link.`,
-  noChatEmail:
-    "Slack did not tell the email of the Slack account this link was made for, so nothing was linked. Ask your Slack admin to give the Switchboard app the users:read.email scope (and the account an email), then mention the bot again for a new link.",
-  differ: (email: string) =>
-    `You signed in as ${email}, but the Slack account this link was made for has another email, so nothing was linked. If someone sent you this link, do not use it: a link works only for the Slack account it was made for. Otherwise open your own link from Slack and sign in as yourself.`,
-} as const;
+/** What the link's pages say when a link is refused: why, and what to do, on the bot's platform. */
+function refusals({ platform, emailFix }: LinkingBot) {
+  return {
+    expired: `This link has expired or was already used, so nothing was linked. Mention the bot in ${platform} again to get a new one.`,
+    noSignedInEmail: `Your sign-in did not share an email address, so it cannot be tied to your ${platform} account and nothing was linked. Ask your platform team to let the web chat's client release the email claim (the email scope), then mention the bot in ${platform} again for a new link.`,
+    unverified: (email: string) =>
+      `Your identity provider has not verified the email of this sign-in (${email}), so nothing was linked. Verify it with your identity provider, then mention the bot in ${platform} again for a new link.`,
+    noChatEmail: `${platform} did not tell the email of the ${platform} account this link was made for, so nothing was linked. ${emailFix}, then mention the bot again for a new link.`,
+    differ: (email: string) =>
+      `You signed in as ${email}, but the ${platform} account this link was made for has another email, so nothing was linked. If someone sent you this link, do not use it: a link works only for the ${platform} account it was made for. Otherwise open your own link from ${platform} and sign in as yourself.`,
+  };
+}
 
-function refusal(text: string): SwitchboardError {
-  return new SwitchboardError("slack-bot.link", "user", text);
+function refusal(bot: LinkingBot, text: string): SwitchboardError {
+  return new SwitchboardError(`${bot.self}.link`, "user", text);
 }
 
 /** An email as compared: trimmed and lower-cased; undefined when there is none. */
@@ -359,8 +389,4 @@ function normalEmail(email: string | undefined): string | undefined {
 
 function hash(code: string): string {
   return createHash("sha256").update(code).digest("hex");
-}
-
-function sealContext(key: string): string {
-  return `${SELF}:refresh-token:${key}`;
 }

@@ -235,8 +235,10 @@ export class Relay {
     const identity = await identities.identify(place.workspace, user);
     if (identity) return identity;
     const link = await identities.linkFor(place, user);
-    await platform.whisper(place, user, replies.linkWhisper(link));
-    await platform.post(place, { text: replies.needsLink(platform.mention(user)) });
+    // The platform as its users read it (slack → Slack, webex → Webex).
+    const named = platform.name.charAt(0).toUpperCase() + platform.name.slice(1);
+    await platform.whisper(place, user, replies.linkWhisper(link, named));
+    await platform.post(place, { text: replies.needsLink(platform.mention(user), named) });
     return undefined;
   }
 

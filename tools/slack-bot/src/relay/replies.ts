@@ -17,10 +17,11 @@ export const replies = {
   noAnswer: "The request finished without an answer.",
   unexpected:
     "Something went wrong on my side while answering. Please try again; if it keeps happening, tell your platform team.",
-  needsLink: (mention: string) =>
-    `${mention} before I can act for you, link your Slack account to your sign-in: I sent you a link only you can see.`,
-  linkWhisper: (url: string) =>
-    `To use Switchboard from Slack, sign in once with your organisation's account: ${url} (this link is yours alone and works once, for 10 minutes; after signing in you confirm here that it is you).`,
+  // `platform` as users read it: Slack, Webex.
+  needsLink: (mention: string, platform: string) =>
+    `${mention} before I can act for you, link your ${platform} account to your sign-in: I sent you a link only you can see.`,
+  linkWhisper: (url: string, platform: string) =>
+    `To use Switchboard from ${platform}, sign in once with your organisation's account: ${url} (this link is yours alone and works once, for 10 minutes; after signing in you confirm here that it is you).`,
   onlyAsker: (mention: string) =>
     `Only ${mention} can answer this (the change runs as them), or someone Switchboard's policy lets approve it, once they have linked their chat account to their sign-in.`,
   askerUnavailable: (mention: string) =>

@@ -1,8 +1,9 @@
 import type { Logger } from "@switchboard/common";
 import { claim, type Relay, type RelayCollections, type RelayMetrics } from "@switchboard/slack-bot/relay";
 import express, { Router } from "express";
-import type { WebexApi, WebexPerson } from "./api.js";
+import type { WebexApi, WebexAttachmentAction, WebexPerson } from "./api.js";
 import { APPROVE, DECLINE } from "./card.js";
+import { CANCEL_LINK, CONFIRM_LINK, type LinkPressDeps, onLinkPress } from "./link-confirmation.js";
 import { signedByWebex } from "./signature.js";
 
 /** Where Webex posts the bot's webhooks (messages and attachment actions created). */
@@ -19,6 +20,8 @@ export interface WebhookDeps {
   collections: RelayCollections;
   metrics: RelayMetrics;
   logger: Logger;
+  /** With AUTH_MODE=jwt: who answers a link card's press (without, a link press decides nothing). */
+  links?: LinkPressDeps;
 }
 
 /** The part of a webhook request the bot reads (Webex sends ids only: the bot fetches the rest). */
@@ -102,13 +105,18 @@ async function onAction(deps: WebhookDeps, id: string): Promise<void> {
   }
   const action = await deps.api.action(id);
   const pressed = action.inputs?.action;
+  const link = action.inputs?.link;
+  if ((pressed === CONFIRM_LINK || pressed === CANCEL_LINK) && typeof link === "string") {
+    if (!deps.links || !(await ownCard(deps, action, link))) {
+      deps.metrics.events.inc({ platform: "webex", kind: "link", outcome: "refused" });
+      return;
+    }
+    return onLinkPress(deps.links, action, pressed, link);
+  }
   const confirmationId = action.inputs?.confirmation;
   if ((pressed !== APPROVE && pressed !== DECLINE) || typeof confirmationId !== "string") return;
-  // A client sends the inputs: the card pressed must be the bot's own, in that space, and hold
-  // that confirmation (an id copied from another space's card decides nothing here).
-  const card = await deps.api.message(action.messageId);
-  const holds = JSON.stringify(card.attachments ?? []).includes(JSON.stringify(confirmationId));
-  if (card.personId !== deps.me.id || card.roomId !== action.roomId || !holds) {
+  const card = await ownCard(deps, action, confirmationId);
+  if (!card) {
     deps.metrics.events.inc({ platform: "webex", kind: "decision", outcome: "refused" });
     return;
   }
@@ -118,6 +126,17 @@ async function onAction(deps: WebhookDeps, id: string): Promise<void> {
     confirmationId,
     approved: pressed === APPROVE,
   });
+}
+
+/**
+ * The card pressed, when it is the bot's own, in the space the press came from, and holds `id` (a
+ * client sends the inputs: an id copied into someone else's card, or from another space, decides
+ * nothing here); undefined otherwise.
+ */
+async function ownCard(deps: WebhookDeps, action: WebexAttachmentAction, id: string) {
+  const card = await deps.api.message(action.messageId);
+  const holds = JSON.stringify(card.attachments ?? []).includes(JSON.stringify(id));
+  return card.personId === deps.me.id && card.roomId === action.roomId && holds ? card : undefined;
 }
 
 /** A group message that mentions the bot starts with its name (as Webex writes the mention): dropped. */
