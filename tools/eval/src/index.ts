@@ -1,0 +1,22 @@
+export type { CaseExpectations, EvalCase, MatchMode, Observation, ToolCallExpectation } from "./case.js";
+export { main } from "./cli.js";
+export { type Configuration, type OpenTarget, openTarget } from "./configuration.js";
+export {
+  type CaseResult,
+  type ConfigResult,
+  type EvaluateOptions,
+  evaluate,
+  type Summary,
+} from "./evaluate.js";
+export { type GateResult, gate } from "./gate.js";
+export { renderHtml } from "./report/html.js";
+export { renderMarkdown } from "./report/markdown.js";
+export { reportModel } from "./report/rows.js";
+export { runOnce, type Target } from "./run/run-case.js";
+export { startTraceCollector, type TraceCollector } from "./run/traces.js";
+export { type Judge, modelJudge, type Verdict } from "./score/judge.js";
+export type { RunScore } from "./score/score-run.js";
+export { CAIPE_EVALS_COMMIT, caipeAgentName, caipeSource, loadCaipeSet } from "./set/caipe.js";
+export { loadSetFile, readSet } from "./set/load.js";
+export { EvalSetSchema } from "./set/schema.js";
+export { loadSets, SHIPPED_SETS } from "./sets.js";
