@@ -88,7 +88,11 @@ async function run(argv: string[], given: NodeJS.ProcessEnv, io: CliIo): Promise
     Math.round(number(values.concurrency, settings.EVAL_CONCURRENCY, "concurrency", 64)),
   );
   const maxDrop = number(values["max-drop"], settings.EVAL_MAX_DROP, "max-drop", 1);
-  const [nameA = "baseline", nameB = "candidate"] = (values.names ?? "").split(",").filter(Boolean);
+  // A run gated against stored results is the candidate; a comparison's first side is the baseline.
+  const alone = values.baseline && !values.compare && !values["compare-url"];
+  const [nameA = alone ? "candidate" : "baseline", nameB = "candidate"] = (values.names ?? "")
+    .split(",")
+    .filter(Boolean);
   const token = settings.EVAL_AUTH_TOKEN;
 
   const url = values.url ?? settings.PLATFORM_ENGINEER_URL;

@@ -66,13 +66,18 @@ describe("checks", () => {
     ).toBe(false);
   });
 
-  it("leaves argument checks undecided when only events (no traces) were read, rather than guessing", () => {
+  it("without traces, fails a wrong tool by its name and leaves a right one's arguments undecided, rather than guessing", () => {
     const result = scoreTools(
       { match: "in-order", calls: [{ name: "search_issues", args: { jql: { any: true } } }] },
       seen({ source: "events", tools: [{ agent: "jira", name: "search_issues" }] }),
     );
     expect(result?.pass).toBeUndefined();
-    expect(result?.detail).toMatch(/need the fleet's traces/);
+    expect(result?.detail).toMatch(/the arguments need the fleet's traces/);
+    const wrong = scoreTools(
+      { match: "in-order", calls: [{ name: "search_issues", args: { jql: { any: true } } }] },
+      seen({ source: "events", tools: [{ agent: "jira", name: "get_issue" }] }),
+    );
+    expect(wrong?.pass).toBe(false);
   });
 
   it("argument matchers compare JSON values exactly and text case-insensitively", () => {

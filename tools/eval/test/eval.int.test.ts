@@ -1,0 +1,288 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Fleet, onlyAgents, startFleet } from "@switchboard/fleet";
+import { createChatModel } from "@switchboard/llm";
+import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
+import { freePort } from "@switchboard-testing/test-agents";
+import {
+  callTool,
+  replyFromToolResult,
+  rules,
+  type ScriptedLlm,
+  say,
+  startScriptedLlm,
+} from "@switchboard-testing/test-llm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Configuration,
+  evaluate,
+  main,
+  modelJudge,
+  type OpenTarget,
+  openTarget,
+  readSet,
+  renderHtml,
+  renderMarkdown,
+  reportModel,
+  startTraceCollector,
+  type TraceCollector,
+} from "../src/index.js";
+import { caipeSource, loadCaipeSet } from "../src/set/caipe.js";
+
+const repoRoot = join(import.meta.dirname, "..", "..", "..");
+
+/** How the scripted model misbehaves, switched between evaluations of the one fleet. */
+type Mode = "right" | "extra-hop" | "wrong-tool";
+let mode: Mode = "right";
+
+const VERDICTS = JSON.stringify({
+  verdicts: [
+    { criterion: 1, pass: true, reason: "The answer lists PLAT-1 to PLAT-4 by key." },
+    { criterion: 2, pass: false, reason: "No issue's priority is given." },
+  ],
+});
+
+/**
+ * The supervisor sends every request to the Jira agent (in `extra-hop` twice); the Jira agent
+ * searches PLAT (in `wrong-tool` it reads one issue instead); the judge answers with verdicts.
+ */
+function script() {
+  const callAgentResults = (request: { messages: Array<{ role: string; name?: string }> }) =>
+    request.messages.filter((m) => m.role === "tool").length;
+  return rules(
+    [
+      { system: /You judge an assistant's answer/, reply: say(VERDICTS) },
+      {
+        toolOffered: "call_agent",
+        test: (request) => mode === "extra-hop" && callAgentResults(request) === 1,
+        reply: callTool("call_agent", { agent: "jira", message: "open issues in PLAT" }),
+      },
+      { toolOffered: "call_agent", afterTool: "call_agent", reply: replyFromToolResult() },
+      {
+        toolOffered: "call_agent",
+        lastUser: /.+/s,
+        reply: (_r, { userText }) => callTool("call_agent", { agent: "jira", message: userText }),
+      },
+      {
+        lastUser: /open issues in ([A-Z]+)/,
+        reply: (_r, { match }) =>
+          mode === "wrong-tool"
+            ? callTool("get_issue", { key: `${match?.[1]}-1` })
+            : callTool("search_issues", { jql: `project = ${match?.[1]} ORDER BY key` }),
+      },
+      { afterTool: true, reply: replyFromToolResult() },
+    ],
+    say("Jira is reachable."),
+  );
+}
+
+const SET = `
+name: jira-smoke
+cases:
+  - id: open-issues
+    input: open issues in PLAT
+    expect:
+      agents: { names: [jira], match: exact }
+      tools:
+        - name: search_issues
+          agent: jira
+          args: { jql: { contains: "project = PLAT" } }
+      answer: { contains: [PLAT-1] }
+  - id: judged
+    input: open issues in PLAT, with priorities
+    expect:
+      rubric: [Lists the open issues with their keys, Gives each issue's priority]
+`;
+
+describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scripted model)", () => {
+  let llm: ScriptedLlm;
+  let jira: FakeJira;
+  let traces: TraceCollector;
+  let fleet: Fleet;
+  let traced: OpenTarget;
+  const cases = readSet(SET, "jira-smoke.yaml").cases;
+  const smoke = cases.filter((c) => c.id === "open-issues");
+
+  beforeAll(async () => {
+    [llm, jira, traces] = await Promise.all([
+      startScriptedLlm({ script: script() }),
+      startFakeJira(),
+      startTraceCollector(),
+    ]);
+    fleet = await startFleet({
+      root: repoRoot,
+      env: {
+        PATH: process.env.PATH,
+        LOG_LEVEL: "warn",
+        ...llm.env,
+        ...traces.env,
+        ATLASSIAN_API_URL: jira.url,
+        ATLASSIAN_EMAIL: jira.email,
+        ATLASSIAN_TOKEN: jira.token,
+        ...onlyAgents(repoRoot, ["jira"]),
+        SUPERVISOR_PORT: String(await freePort()),
+        JIRA_AGENT_PORT: String(await freePort()),
+        WEB_PORT: String(await freePort()),
+      },
+    });
+    const config: Configuration = { name: "traced", url: fleet.supervisor.url, traces };
+    traced = await openTarget(config);
+  });
+
+  afterAll(async () => {
+    await fleet?.stop();
+    await Promise.all([llm?.close(), jira?.close(), traces?.close()]);
+  });
+
+  it("scores a right run as passing on every point, from the fleet's traces: arguments, model calls, tokens", async () => {
+    mode = "right";
+    const result = await evaluate("right", smoke, traced, { runs: 2, concurrency: 2 });
+    const [c] = result.cases;
+    expect(c?.runs.map((run) => run.checks.map((check) => [check.check, check.pass]))).toEqual([
+      [
+        ["routing", true],
+        ["tools", true],
+        ["answer", true],
+      ],
+      [
+        ["routing", true],
+        ["tools", true],
+        ["answer", true],
+      ],
+    ]);
+    const seen = c?.runs[0]?.observation;
+    expect(seen?.source).toBe("traces");
+    expect(seen?.agents).toEqual(["jira"]);
+    expect(seen?.tools).toEqual([
+      { agent: "jira", name: "search_issues", args: { jql: "project = PLAT ORDER BY key" } },
+    ]);
+    // Supervisor: route, answer; Jira: search, answer.
+    expect(seen?.modelCalls).toBe(4);
+    expect(seen?.tokens?.input).toBeGreaterThan(0);
+    expect(result.summary.passRate).toMatchObject({ mean: 1, stdev: 0, n: 2 });
+    expect(result.summary.overall).toMatchObject({ passes: 2, total: 2 });
+  });
+
+  it("scores a model that routes wrong as failing on routing alone", async () => {
+    mode = "extra-hop";
+    const [c] = (await evaluate("extra-hop", smoke, traced, { runs: 1, concurrency: 1 })).cases;
+    const checks = c?.runs[0]?.checks ?? [];
+    expect(checks.map((check) => [check.check, check.pass])).toEqual([
+      ["routing", false],
+      ["tools", true],
+      ["answer", true],
+    ]);
+    expect(checks[0]?.detail).toBe("asked jira → jira; an extra call at position 2");
+  });
+
+  it("scores a model that calls the wrong tool as failing on the tool trajectory alone", async () => {
+    mode = "wrong-tool";
+    const [c] = (await evaluate("wrong-tool", smoke, traced, { runs: 1, concurrency: 1 })).cases;
+    const checks = c?.runs[0]?.checks ?? [];
+    expect(checks.map((check) => [check.check, check.pass])).toEqual([
+      ["routing", true],
+      ["tools", false],
+      ["answer", true],
+    ]);
+    expect(checks[1]?.detail).toMatch(/^called jira\.get_issue; expected jira\.search_issues with/);
+  });
+
+  it("reads routing and tool names from the turn's own status updates when the fleet exports no traces", async () => {
+    mode = "right";
+    const untraced = await openTarget({ name: "events", url: fleet.supervisor.url });
+    const [c] = (await evaluate("events", smoke, untraced, { runs: 1, concurrency: 1 })).cases;
+    const run = c?.runs[0];
+    expect(run?.observation.source).toBe("events");
+    expect(run?.observation.agents).toEqual(["jira"]);
+    expect(run?.observation.tools).toEqual([{ agent: "jira", name: "search_issues" }]);
+    expect(run?.checks.find((check) => check.check === "tools")?.pass).toBeUndefined();
+    expect(run?.pass).toBe(true);
+  });
+
+  it("records the judge model's verdict on each criterion with its reasons, in the results and both reports", async () => {
+    mode = "right";
+    const { model } = await createChatModel({ env: llm.env });
+    const judge = modelJudge(model, "scripted");
+    const result = await evaluate(
+      "judged",
+      cases.filter((c) => c.id === "judged"),
+      traced,
+      { runs: 1, concurrency: 1, judge },
+    );
+    const run = result.cases[0]?.runs[0];
+    expect(run?.verdicts).toEqual([
+      {
+        criterion: "Lists the open issues with their keys",
+        pass: true,
+        reason: "The answer lists PLAT-1 to PLAT-4 by key.",
+      },
+      { criterion: "Gives each issue's priority", pass: false, reason: "No issue's priority is given." },
+    ]);
+    expect(run?.checks).toEqual([
+      { check: "rubric", pass: false, detail: "Gives each issue's priority: No issue's priority is given." },
+    ]);
+    // The judge saw the request and the fleet's answer, as data.
+    const asked = llm.requests.findLast((r) => JSON.stringify(r.messages).includes("You judge an assistant"));
+    expect(JSON.stringify(asked?.messages)).toContain("<answer>");
+    expect(JSON.stringify(asked?.messages)).toContain("PLAT-1");
+    const report = reportModel([result], {});
+    expect(renderMarkdown(report)).toContain(
+      "❌ Gives each issue's priority — No issue's priority is given.",
+    );
+    expect(renderHtml(report)).toContain("<i>No issue&#39;s priority is given.</i>");
+  });
+
+  it("gates in CI: the exit code fails a run that regresses against the baseline and passes one that does not", async () => {
+    const out = mkdtempSync(join(tmpdir(), "eval-gate-"));
+    const setFile = join(out, "jira-smoke.yaml");
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(setFile, SET);
+    const lines: string[] = [];
+    const io = { root: out, out: (line: string) => lines.push(line) };
+    const args = (dir: string) => [
+      "--url",
+      fleet.supervisor.url,
+      "--set",
+      setFile,
+      "--case",
+      "open-issues",
+      "--runs",
+      "1",
+      "--out",
+      join(out, dir),
+    ];
+
+    mode = "right";
+    expect(await main(args("baseline"), {}, io)).toBe(0);
+    const baseline = join(out, "baseline", "results.json");
+    expect(JSON.parse(readFileSync(baseline, "utf8")).results[0].summary.overall.passes).toBe(1);
+
+    mode = "wrong-tool";
+    expect(await main([...args("regressed"), "--baseline", baseline, "--max-drop", "0.1"], {}, io)).toBe(1);
+    expect(lines.at(-1)).toMatch(/^Gate FAILED: candidate passes 0\.0% of 1 cases' runs, baseline 100\.0%/);
+    expect(readFileSync(join(out, "regressed", "report.md"), "utf8")).toContain("**Gate: failed.**");
+
+    mode = "right";
+    expect(await main([...args("same"), "--baseline", baseline, "--max-drop", "0.1"], {}, io)).toBe(0);
+    expect(lines.at(-1)).toMatch(/^Gate passed/);
+  });
+
+  const mirror =
+    process.env.CAIPE_GIT_DIR ?? join(repoRoot, "..", ".mirror", "cnoe-io+ai-platform-engineering", "repo");
+  it.skipIf(!existsSync(mirror))(
+    "runs CAIPE's own strict-match dataset unchanged and scores its routing",
+    async () => {
+      mode = "right";
+      const set = loadCaipeSet("strict_match/jira", caipeSource({ CAIPE_GIT_DIR: mirror }));
+      const result = await evaluate("caipe", set.cases, traced, { runs: 1, concurrency: 2 });
+      expect(
+        result.cases.map((c) => [c.id, c.runs[0]?.checks.map((check) => [check.check, check.pass])]),
+      ).toEqual([
+        ["jira_agent_1", [["routing", true]]],
+        ["jira_agent_2", [["routing", true]]],
+        ["jira_agent_3", [["routing", true]]],
+      ]);
+    },
+  );
+});
