@@ -268,6 +268,34 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
     expect(lines.at(-1)).toMatch(/^Gate passed/);
   });
 
+  it("keeps only the spans of runs it started: other traces are dropped, protobuf and oversized exports refused", async () => {
+    const span = (traceId: string) => ({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            { spans: [{ traceId, spanId: "00f067aa0ba902b7", name: "x", kind: 1, attributes: [] }] },
+          ],
+        },
+      ],
+    });
+    const post = (body: string, type = "application/json") =>
+      fetch(`${traces.url}/v1/traces`, { method: "POST", headers: { "content-type": type }, body });
+    const other = "4bf92f3577b34da6a3ce929d0e0e4736";
+    expect((await post(JSON.stringify(span(other)))).status).toBe(200);
+    expect(traces.spans(other)).toEqual([]);
+    traces.watch(other);
+    await post(JSON.stringify(span(other)));
+    expect(traces.spans(other).map((s) => s.name)).toEqual(["x"]);
+    traces.forget(other);
+    const protobuf = await post("\u0000", "application/x-protobuf");
+    expect(protobuf.status).toBe(415);
+    expect(await protobuf.text()).toContain("OTEL_EXPORTER_OTLP_PROTOCOL=http/json");
+    const huge = await post(`{"resourceSpans":[],"pad":"${"x".repeat(33 * 1024 * 1024)}"}`).catch(
+      () => undefined,
+    );
+    expect(huge === undefined || huge.status === 400).toBe(true);
+  });
+
   const mirror =
     process.env.CAIPE_GIT_DIR ?? join(repoRoot, "..", ".mirror", "cnoe-io+ai-platform-engineering", "repo");
   it.skipIf(!existsSync(mirror))(
