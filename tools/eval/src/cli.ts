@@ -27,6 +27,8 @@ const USAGE = `pnpm eval [options]
   --max-drop <0..1>             the gate's margin (EVAL_MAX_DROP, default 0.05)
   --out <folder>                where report.md, report.html and results.json go (default eval-report)
   --case <id>                   only cases whose key contains this (repeatable)
+  --record <folder>             record the vendors the started fleet calls, one file per case (secrets masked)
+  --replay <folder>             replay them from there: no vendor is reached, only the model
 Exit: 0 passed (or nothing to gate), 1 the gate failed, 2 the evaluation could not run.`;
 
 export interface CliIo {
@@ -96,13 +98,29 @@ async function run(argv: string[], given: NodeJS.ProcessEnv, io: CliIo): Promise
   const token = settings.EVAL_AUTH_TOKEN;
 
   const url = values.url ?? settings.PLATFORM_ENGINEER_URL;
+  if (values.record && values.replay) throw evalInputError("Give --record or --replay, not both.");
+  const vendorMode = values.record
+    ? { mode: "record" as const, dir: resolve(values.record) }
+    : values.replay
+      ? { mode: "replay" as const, dir: resolve(values.replay) }
+      : undefined;
+  if (vendorMode && url)
+    throw evalInputError(
+      `--${vendorMode.mode} needs the fleet the evaluation starts (its vendor URLs point at the recorder): leave out --url and PLATFORM_ENGINEER_URL.`,
+    );
   const running =
     url && settings.EVAL_OTLP_PORT
       ? await startTraceCollector({ port: settings.EVAL_OTLP_PORT, host: settings.EVAL_OTLP_HOST })
       : undefined;
   const base: Configuration = url
     ? { name: nameA, url, ...(token ? { token } : {}), ...(running ? { traces: running } : {}) }
-    : { name: nameA, root: io.root, env, ...(token ? { token } : {}) };
+    : {
+        name: nameA,
+        root: io.root,
+        env,
+        ...(token ? { token } : {}),
+        ...(vendorMode ? { vendors: vendorMode } : {}),
+      };
   const configs: Configuration[] = [base];
   if (values.compare) {
     const overlay = parseEnv(readFileSync(resolve(values.compare), "utf8")) as NodeJS.ProcessEnv;
@@ -185,6 +203,8 @@ function parseCli(argv: string[]) {
       baseline: { type: "string" },
       "max-drop": { type: "string" },
       out: { type: "string" },
+      record: { type: "string" },
+      replay: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

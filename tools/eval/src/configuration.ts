@@ -4,6 +4,7 @@ import { evalInputError } from "./errors.js";
 import type { Target } from "./run/run-case.js";
 import { startTraceCollector, type TraceCollector } from "./run/traces.js";
 import { SUPERVISOR } from "./set/load.js";
+import { startVendorRecorder, type VendorRecorder } from "./vendors/recorder.js";
 
 /**
  * One side of a comparison: a running fleet (its supervisor's URL; other agents at `agents`), or a
@@ -18,8 +19,17 @@ export type Configuration =
       token?: string;
       /** Where this fleet's traces arrive, when it exports to the evaluation. */
       traces?: TraceCollector;
+      /** The proxies this fleet's vendor URLs point at, when its vendors are recorded or replayed. */
+      vendors?: VendorRecorder;
     }
-  | { name: string; root: string; env: NodeJS.ProcessEnv; token?: string };
+  | {
+      name: string;
+      root: string;
+      env: NodeJS.ProcessEnv;
+      token?: string;
+      /** Record the vendors into this folder, or replay them from it (no vendor reached). */
+      vendors?: { mode: "record" | "replay"; dir: string };
+    };
 
 export interface OpenTarget extends Target {
   close(): Promise<void>;
@@ -34,23 +44,28 @@ export async function openTarget(
     return {
       ...connector(config.url, config.agents ?? {}, config.token),
       ...(config.traces ? { traces: config.traces } : {}),
+      ...(config.vendors ? { vendors: config.vendors } : {}),
       close: async () => {},
     };
   const traces = await startTraceCollector({ host: options.otlpHost ?? "127.0.0.1" });
+  const vendors = config.vendors
+    ? await startVendorRecorder({ ...config.vendors, env: config.env })
+    : undefined;
   let fleet: Fleet;
   try {
-    fleet = await startFleet({ root: config.root, env: { ...config.env, ...traces.env } });
+    fleet = await startFleet({ root: config.root, env: { ...config.env, ...traces.env, ...vendors?.env } });
   } catch (error) {
-    await traces.close();
+    await Promise.all([traces.close(), vendors?.close()]);
     throw evalInputError(`The fleet for "${config.name}" did not start: ${(error as Error).message}`, error);
   }
   const agents = Object.fromEntries(fleet.agents.map((agent) => [agent.name, agent.url]));
   return {
     ...connector(fleet.supervisor.url, agents, config.token),
     traces,
+    ...(vendors ? { vendors } : {}),
     close: async () => {
       await fleet.stop();
-      await traces.close();
+      await Promise.all([traces.close(), vendors?.close()]);
     },
   };
 }

@@ -68,7 +68,9 @@ export async function evaluate(
       options.onRun?.(job.c, job.run, score);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, jobs.length)) }, worker));
+  // Vendors recorded or replayed know a request's case by the one running: one case at a time.
+  const concurrency = target.vendors ? 1 : options.concurrency;
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, jobs.length)) }, worker));
   const results = cases.map((c, index) => caseResult(c, scores[index] as RunScore[]));
   return { name, cases: results, summary: summarize(results, options.runs, performance.now() - started) };
 }

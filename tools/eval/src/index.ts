@@ -20,3 +20,11 @@ export { CAIPE_EVALS_COMMIT, caipeAgentName, caipeSource, loadCaipeSet } from ".
 export { loadSetFile, readSet } from "./set/load.js";
 export { EvalSetSchema } from "./set/schema.js";
 export { loadSets, SHIPPED_SETS } from "./sets.js";
+export {
+  type Exchange,
+  REPLAY_CREDENTIAL,
+  type Recording,
+  startVendorRecorder,
+  type VendorRecorder,
+} from "./vendors/recorder.js";
+export { VENDOR_APIS } from "./vendors/vendors.js";

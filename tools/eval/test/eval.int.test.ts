@@ -29,6 +29,7 @@ import {
   type TraceCollector,
 } from "../src/index.js";
 import { caipeSource, loadCaipeSet } from "../src/set/caipe.js";
+import { type Recording, startVendorRecorder, type VendorRecorder } from "../src/vendors/recorder.js";
 
 const repoRoot = join(import.meta.dirname, "..", "..", "..");
 
@@ -63,6 +64,10 @@ function script() {
         toolOffered: "call_agent",
         lastUser: /.+/s,
         reply: (_r, { userText }) => callTool("call_agent", { agent: "jira", message: userText }),
+      },
+      {
+        lastUser: /^show ([A-Z]+-\d+)$/,
+        reply: (_r, { match }) => callTool("get_issue", { key: match?.[1] }),
       },
       {
         lastUser: /open issues in ([A-Z]+)/,
@@ -101,6 +106,10 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
   let traces: TraceCollector;
   let fleet: Fleet;
   let traced: OpenTarget;
+  /** Between the Jira agent and fake Jira: passes calls through outside a recorded case. */
+  let recorder: VendorRecorder;
+  let recorderPort: number;
+  const recordings = mkdtempSync(join(tmpdir(), "eval-recordings-"));
   const cases = readSet(SET, "jira-smoke.yaml").cases;
   const smoke = cases.filter((c) => c.id === "open-issues");
 
@@ -110,6 +119,14 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
       startFakeJira(),
       startTraceCollector(),
     ]);
+    recorderPort = await freePort();
+    recorder = await startVendorRecorder({
+      mode: "record",
+      dir: recordings,
+      vendors: ["jira"],
+      ports: { jira: recorderPort },
+      env: { ATLASSIAN_API_URL: jira.url, ATLASSIAN_EMAIL: jira.email, ATLASSIAN_TOKEN: jira.token },
+    });
     fleet = await startFleet({
       root: repoRoot,
       env: {
@@ -117,7 +134,7 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
         LOG_LEVEL: "warn",
         ...llm.env,
         ...traces.env,
-        ATLASSIAN_API_URL: jira.url,
+        ATLASSIAN_API_URL: recorder.env.ATLASSIAN_API_URL,
         ATLASSIAN_EMAIL: jira.email,
         ATLASSIAN_TOKEN: jira.token,
         ...onlyAgents(repoRoot, ["jira"]),
@@ -132,7 +149,7 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
 
   afterAll(async () => {
     await fleet?.stop();
-    await Promise.all([llm?.close(), jira?.close(), traces?.close()]);
+    await Promise.all([llm?.close(), jira?.close(), traces?.close(), recorder?.close()]);
   });
 
   it("scores a right run as passing on every point, from the fleet's traces: arguments, model calls, tokens", async () => {
@@ -313,4 +330,89 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
       ]);
     },
   );
+
+  // Last: it leaves the fleet's Jira URL answered by the replay.
+  it("records a case's vendor calls once with secrets masked, and replays them byte for byte without the vendor", async () => {
+    mode = "right";
+    const leaked = "ghp_R3corded5ecretTokenAbcdefghij0123456789";
+    const issue = jira.addIssue({
+      project: "OPS",
+      summary: "Rotate the deploy key",
+      description: `The old key was ${leaked}; the API token is ${jira.token}.`,
+    });
+    const set = readSet(
+      `name: jira-replay\ncases:\n  - { id: search, input: open issues in PLAT, expect: { tools: [{ name: search_issues, args: { jql: { contains: PLAT } } }] } }\n  - { id: secret, input: show ${issue.key}, expect: { tools: [get_issue] } }\n`,
+      "jira-replay.yaml",
+    );
+    const recorded = await evaluate(
+      "record",
+      set.cases,
+      { ...traced, vendors: recorder },
+      { runs: 1, concurrency: 2 },
+    );
+    expect(recorded.cases.map((c) => c.runs[0]?.pass)).toEqual([true, true]);
+    const fileOf = (id: string) => join(recordings, "jira-replay", `${id}.json`);
+    const text = readFileSync(fileOf("secret"), "utf8");
+    expect(text).not.toContain(leaked);
+    expect(text).not.toContain(jira.token);
+    const secret = JSON.parse(text) as Recording;
+    const served = Buffer.from(secret.exchanges[0]?.body ?? "", "base64").toString("utf8");
+    expect(served).toContain("Rotate the deploy key");
+    expect(served).not.toContain(leaked);
+    // The model read the masked answer, never the secret.
+    expect(JSON.stringify(llm.requests)).not.toContain(leaked);
+    expect(secret.credentials).toEqual(["ATLASSIAN_EMAIL", "ATLASSIAN_TOKEN"]);
+
+    // Replay where the recording stood: nothing reaches the vendor.
+    await recorder.close();
+    recorder = await startVendorRecorder({
+      mode: "replay",
+      dir: recordings,
+      vendors: ["jira"],
+      ports: { jira: recorderPort },
+      env: {},
+    });
+    const vendorCalls = jira.requests.length;
+    const replayed = await evaluate(
+      "replay",
+      set.cases,
+      { ...traced, vendors: recorder },
+      { runs: 1, concurrency: 2 },
+    );
+    expect(jira.requests.length).toBe(vendorCalls);
+    expect(replayed.cases.map((c) => c.runs[0]?.observation.answer)).toEqual(
+      recorded.cases.map((c) => c.runs[0]?.observation.answer),
+    );
+    expect(replayed.cases.map((c) => c.runs[0]?.observation.tools)).toEqual(
+      recorded.cases.map((c) => c.runs[0]?.observation.tools),
+    );
+
+    // The bytes served are the recording's, exactly; a call not recorded is refused, naming it.
+    const search = (JSON.parse(readFileSync(fileOf("search"), "utf8")) as Recording).exchanges[0];
+    recorder.begin("jira-replay/search");
+    try {
+      const again = await fetch(`http://127.0.0.1:${recorderPort}${search?.path}`, {
+        method: search?.method,
+      });
+      expect(Buffer.from(await again.arrayBuffer()).equals(Buffer.from(search?.body ?? "", "base64"))).toBe(
+        search?.method === "GET",
+      );
+      const unknown = await fetch(`http://127.0.0.1:${recorderPort}/rest/api/3/project`);
+      expect(unknown.status).toBe(501);
+      expect(await unknown.text()).toMatch(
+        /^No recording of GET \/rest\/api\/3\/project to jira for jira-replay\/search/,
+      );
+    } finally {
+      recorder.end();
+    }
+    const missing = await evaluate(
+      "replay",
+      readSet("name: unrecorded\ncases:\n  - { id: none, input: open issues in OPS }\n", "u.yaml").cases,
+      { ...traced, vendors: recorder },
+      { runs: 1, concurrency: 1 },
+    );
+    expect(missing.cases[0]?.runs[0]?.checks[0]?.detail).toMatch(
+      /No recording for unrecorded\/none .*record it first/,
+    );
+  });
 });

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { type AgentConnection, collectTurn, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
 import type { EvalCase, Observation } from "../case.js";
+import type { VendorRecorder } from "../vendors/recorder.js";
 import { observeEvent } from "./from-events.js";
 import { observeTrace, traceComplete } from "./from-traces.js";
 import type { TraceCollector } from "./traces.js";
@@ -12,6 +13,8 @@ export interface Target {
   traces?: TraceCollector;
   /** How long to wait for a run's spans after its answer (they are exported in batches). */
   traceWaitMs?: number;
+  /** Vendors recorded or replayed: each run tells it whose requests follow. */
+  vendors?: VendorRecorder;
 }
 
 /**
@@ -27,6 +30,7 @@ export async function runOnce(c: EvalCase, target: Target): Promise<Observation>
   const started = performance.now();
   let result: TurnResult | undefined;
   try {
+    target.vendors?.begin(c.key);
     const agent = await target.connect(c.target);
     const contextId = randomUUID();
     for (const text of c.messages) {
@@ -45,6 +49,8 @@ export async function runOnce(c: EvalCase, target: Target): Promise<Observation>
       source: "events",
       error: error instanceof Error ? error.message : String(error),
     };
+  } finally {
+    target.vendors?.end();
   }
   const latencyMs = performance.now() - started;
   const base = { answer: result?.text ?? "", state: result?.state ?? "unknown", latencyMs, traceId };

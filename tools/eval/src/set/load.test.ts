@@ -21,6 +21,7 @@ cases:
   - id: two-turns
     messages: ["create a bug in PLAT: login fails", "yes"]
     target: jira
+    expect: { tools: [create_issue] }
 `;
 
 describe("Switchboard's set format", () => {
@@ -39,6 +40,7 @@ describe("Switchboard's set format", () => {
     expect(first?.target).toBe("supervisor");
     expect(second?.messages).toEqual(["create a bug in PLAT: login fails", "yes"]);
     expect(second?.target).toBe("jira");
+    expect(second?.expect.tools).toEqual({ match: "in-order", calls: [{ name: "create_issue" }] });
   });
 
   it("names the file, the case and the field of a mistake, and what to do", () => {

@@ -73,6 +73,7 @@ export function readSet(text: string, origin: string): LoadedSet {
 }
 
 function toolExpectation(call: ToolCallExpectationFile): ToolCallExpectation {
+  if (typeof call === "string") return { name: call };
   const args = call.args
     ? Object.fromEntries(Object.entries(call.args).map(([name, value]) => [name, argMatcher(value)]))
     : undefined;

@@ -41,6 +41,12 @@ export const ToolCallExpectation = z
   })
   .strict();
 
+/** A tool's name alone, or the call with its agent and argument matchers. */
+const ToolCall = z.union([
+  z.string().min(1).describe("the tool's name: any arguments, any agent"),
+  ToolCallExpectation,
+]);
+
 export const MatchMode = z
   .enum(["exact", "in-order", "any-order"])
   .describe(
@@ -58,8 +64,8 @@ export const Expectations = z
       .describe("the agents the supervisor must ask; a list is matched in order"),
     tools: z
       .union([
-        z.array(ToolCallExpectation),
-        z.object({ calls: z.array(ToolCallExpectation), match: MatchMode.default("in-order") }).strict(),
+        z.array(ToolCall),
+        z.object({ calls: z.array(ToolCall), match: MatchMode.default("in-order") }).strict(),
       ])
       .optional()
       .describe("the tool calls the agents must make; a list is matched in order"),
@@ -116,4 +122,4 @@ export const EvalSetSchema = z
   .strict();
 
 export type EvalSetFile = z.infer<typeof EvalSetSchema>;
-export type ToolCallExpectationFile = z.infer<typeof ToolCallExpectation>;
+export type ToolCallExpectationFile = z.infer<typeof ToolCall>;
