@@ -11,6 +11,8 @@ export interface EvalCase {
   expect: CaseExpectations;
   /** Where it came from, for a reader of the report (a file, or CAIPE's path at its commit). */
   origin: string;
+  /** Each vendor's state for this case, for the fakes that stand in for them (their seed format). */
+  vendors?: Record<string, unknown>;
 }
 
 export type MatchMode = "exact" | "in-order" | "any-order";

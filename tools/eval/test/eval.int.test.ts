@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Fleet, onlyAgents, startFleet } from "@switchboard/fleet";
 import { createChatModel } from "@switchboard/llm";
+import { startCaseFakes } from "@switchboard-testing/eval-fakes";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { freePort } from "@switchboard-testing/test-agents";
 import {
@@ -330,6 +331,53 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
       ]);
     },
   );
+
+  it("gives each case a fresh fake seeded with its own vendor state, so no case sees another's", async () => {
+    mode = "right";
+    const fakes = await startCaseFakes(["jira"]);
+    const recordingProxy = recorder;
+    await recordingProxy.close();
+    const forward = await startVendorRecorder({
+      mode: "forward",
+      dir: recordings,
+      vendors: ["jira"],
+      ports: { jira: recorderPort },
+      env: fakes.env,
+    });
+    try {
+      const seeded = (summary: string) => `{ jira: { issues: [{ project: PLAT, summary: "${summary}" }] } }`;
+      const set = readSet(
+        [
+          "name: jira-seeded",
+          "cases:",
+          `  - { id: a, input: open issues in PLAT, vendors: ${seeded("Only issue A")}, expect: { answer: { contains: [Only issue A], not_contains: [PLAT-2] } } }`,
+          `  - { id: b, input: open issues in PLAT, vendors: ${seeded("Only issue B")}, expect: { answer: { contains: [Only issue B], not_contains: [Only issue A] } } }`,
+        ].join("\n"),
+        "jira-seeded.yaml",
+      );
+      const result = await evaluate(
+        "seeded",
+        set.cases,
+        { ...traced, vendors: forward, caseVendors: fakes },
+        { runs: 1, concurrency: 2 },
+      );
+      expect(result.cases.map((c) => [c.id, c.runs[0]?.checks.map((check) => check.pass)])).toEqual([
+        ["a", [true]],
+        ["b", [true]],
+      ]);
+      const last = fakes.current("jira") as { requests: Array<{ path: string }> } | undefined;
+      expect(last?.requests.some((request) => request.path.includes("/search"))).toBe(true);
+    } finally {
+      await Promise.all([forward.close(), fakes.close()]);
+      recorder = await startVendorRecorder({
+        mode: "record",
+        dir: recordings,
+        vendors: ["jira"],
+        ports: { jira: recorderPort },
+        env: { ATLASSIAN_API_URL: jira.url, ATLASSIAN_EMAIL: jira.email, ATLASSIAN_TOKEN: jira.token },
+      });
+    }
+  });
 
   // Last: it leaves the fleet's Jira URL answered by the replay.
   it("records a case's vendor calls once with secrets masked, and replays them byte for byte without the vendor", async () => {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { type AgentConnection, collectTurn, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
 import type { EvalCase, Observation } from "../case.js";
-import type { VendorRecorder } from "../vendors/recorder.js";
+import type { CaseVendors, VendorRecorder } from "../vendors/recorder.js";
 import { observeEvent } from "./from-events.js";
 import { observeTrace, traceComplete } from "./from-traces.js";
 import type { TraceCollector } from "./traces.js";
@@ -13,8 +13,10 @@ export interface Target {
   traces?: TraceCollector;
   /** How long to wait for a run's spans after its answer (they are exported in batches). */
   traceWaitMs?: number;
-  /** Vendors recorded or replayed: each run tells it whose requests follow. */
+  /** Vendors recorded, replayed or forwarded: each run tells it whose requests follow. */
   vendors?: VendorRecorder;
+  /** Each case's own vendors (fresh fakes seeded with its `vendors` state), behind `vendors`' proxies. */
+  caseVendors?: CaseVendors;
 }
 
 /**
@@ -29,8 +31,10 @@ export async function runOnce(c: EvalCase, target: Target): Promise<Observation>
   const seen: Pick<Observation, "agents" | "tools"> = { agents: [], tools: [] };
   const started = performance.now();
   let result: TurnResult | undefined;
+  let upstreams: Record<string, string> | undefined;
   try {
-    target.vendors?.begin(c.key);
+    upstreams = await target.caseVendors?.begin(c);
+    target.vendors?.begin(c.key, upstreams);
     const agent = await target.connect(c.target);
     const contextId = randomUUID();
     for (const text of c.messages) {
@@ -51,6 +55,7 @@ export async function runOnce(c: EvalCase, target: Target): Promise<Observation>
     };
   } finally {
     target.vendors?.end();
+    if (upstreams) await target.caseVendors?.end(c);
   }
   const latencyMs = performance.now() - started;
   const base = { answer: result?.text ?? "", state: result?.state ?? "unknown", latencyMs, traceId };

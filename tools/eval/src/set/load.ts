@@ -67,6 +67,7 @@ export function readSet(text: string, origin: string): LoadedSet {
       target: c.target ?? set.target ?? SUPERVISOR,
       expect,
       origin: `${basename(origin)}#${c.id}`,
+      ...(c.vendors ? { vendors: c.vendors } : {}),
     };
   });
   return { name: set.name, ...(set.runs ? { runs: set.runs } : {}), cases };

@@ -99,6 +99,12 @@ export const EvalCaseSchema = z
     target: z.string().min(1).optional().describe("the agent to send to; the set's, else the supervisor"),
     expect: Expectations.default({}),
     tags: z.array(z.string()).optional(),
+    vendors: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "each vendor's state for this case, as its fake takes it (fake-jira's and fake-github's seeds): a fresh fake per case when the evaluation runs on the fakes",
+      ),
   })
   .strict()
   .refine((c) => (c.input === undefined) !== (c.messages === undefined), {

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { maskSecrets, redactSecrets } from "@switchboard/common";
+import type { EvalCase } from "../case.js";
 import { evalInputError } from "../errors.js";
 import { VENDOR_APIS } from "./vendors.js";
 
@@ -29,12 +30,23 @@ export interface Recording {
   exchanges: Exchange[];
 }
 
+/**
+ * What stands behind each vendor for one case: the evaluation asks before the case and tells after.
+ * The fakes (testing/eval-fakes) start one seeded with the case's `vendors` state; without one the
+ * vendor the fleet is configured with answers.
+ */
+export interface CaseVendors {
+  begin(c: EvalCase): Promise<Record<string, string>>;
+  end(c: EvalCase): Promise<void>;
+}
+
 export interface VendorRecorder {
-  mode: "record" | "replay";
+  /** record: keep each case's calls; replay: answer from them; forward: pass each case's calls to its own vendors. */
+  mode: "record" | "replay" | "forward";
   /** Settings that point each recorded vendor's agent at its proxy (and, in replay, placeholder credentials). */
   env: Record<string, string>;
-  /** The case whose requests follow (cases run one at a time while recording or replaying). */
-  begin(caseKey: string): void;
+  /** The case whose requests follow (one at a time), and where its vendors are (forward, record). */
+  begin(caseKey: string, upstreams?: Record<string, string>): void;
   /** Ends the case: a recording is written (once, from the case's first run). */
   end(): void;
   close(): Promise<void>;
@@ -51,7 +63,7 @@ export const REPLAY_CREDENTIAL = "replayed-no-credential";
  * bytes as recorded, and opens no connection: a request it has no recording of gets 501 naming it.
  */
 export async function startVendorRecorder(options: {
-  mode: "record" | "replay";
+  mode: "record" | "replay" | "forward";
   dir: string;
   env: NodeJS.ProcessEnv;
   /** The vendors to stand in for; default every vendor whose API variable is set (recording) or recorded (replay). */
@@ -73,7 +85,15 @@ export async function startVendorRecorder(options: {
     .flatMap((api) => api.credentials)
     .filter((name) => env[name]);
   const scrub = (text: string) => maskSecrets(redactSecrets(text, secrets), secrets);
-  let current: { key: string; exchanges: Exchange[]; recorded?: Recording; used: Set<number> } | undefined;
+  let current:
+    | {
+        key: string;
+        exchanges: Exchange[];
+        recorded?: Recording;
+        used: Set<number>;
+        upstreams?: Record<string, string>;
+      }
+    | undefined;
   const done = new Set<string>();
   const servers: Server[] = [];
   const proxyEnv: Record<string, string> = {};
@@ -115,7 +135,16 @@ export async function startVendorRecorder(options: {
         response.end(Buffer.from(answer.body, "base64"));
         return;
       }
-      const target = new URL(request.url ?? "/", upstream);
+      const caseUpstream = current?.upstreams?.[vendor];
+      const base = caseUpstream ? new URL(caseUpstream) : upstream;
+      if (!base) {
+        response
+          .writeHead(502, { "content-type": "text/plain" })
+          .end(`No ${vendor} for this case: set ${api.url}.`);
+        return;
+      }
+      // The case's own vendor keeps the path the agent asked (the proxy stands at the configured path).
+      const target = new URL(request.url ?? "/", base);
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers)) {
         if (typeof value === "string" && !HOP_BY_HOP.has(name)) headers.set(name, value);
@@ -131,16 +160,17 @@ export async function startVendorRecorder(options: {
         const contentType = answer.headers.get("content-type") ?? undefined;
         // What the agent gets is what a replay will give: the masked bytes, so a run and its replay agree.
         const masked = isText(contentType) ? Buffer.from(scrub(bytes.toString("utf8")), "utf8") : bytes;
-        // Outside a case (the fleet used between runs) the call is forwarded and nothing kept.
-        current?.exchanges.push({
-          vendor,
-          method,
-          path,
-          requestBody,
-          status: answer.status,
-          ...(contentType ? { contentType } : {}),
-          body: masked.toString("base64"),
-        });
+        // Outside a case (the fleet used between runs), or forwarding, the call is passed on and nothing kept.
+        if (mode === "record")
+          current?.exchanges.push({
+            vendor,
+            method,
+            path,
+            requestBody,
+            status: answer.status,
+            ...(contentType ? { contentType } : {}),
+            body: masked.toString("base64"),
+          });
         response.writeHead(answer.status, contentType ? { "content-type": contentType } : {});
         response.end(masked);
       } catch (error) {
@@ -166,9 +196,9 @@ export async function startVendorRecorder(options: {
   return {
     mode,
     env: proxyEnv,
-    begin(key) {
-      if (mode === "record") {
-        current = { key, exchanges: [], used: new Set() };
+    begin(key, upstreams) {
+      if (mode !== "replay") {
+        current = { key, exchanges: [], used: new Set(), ...(upstreams ? { upstreams } : {}) };
         return;
       }
       const file = fileOf(key);
