@@ -1,3 +1,4 @@
+import type { CaseVendors, EvalCase } from "@switchboard/eval";
 import { type FakeGithub, type GithubSeed, startFakeGithub } from "@switchboard-testing/fake-github";
 import { type FakeJira, type JiraSeed, startFakeJira } from "@switchboard-testing/fake-jira";
 
@@ -10,16 +11,7 @@ const GITHUB_TOKEN = "ghp_fake_token";
 
 type Fake = FakeJira | FakeGithub;
 
-/** What of an evaluation case the fakes read (`@switchboard/eval`'s EvalCase has these). */
-export interface SeededCase {
-  key: string;
-  vendors?: Record<string, unknown>;
-}
-
-/** `@switchboard/eval`'s CaseVendors, kept structural so this package does not depend on it (it tests it). */
-export interface CaseFakes {
-  begin(c: SeededCase): Promise<Record<string, string>>;
-  end(c: SeededCase): Promise<void>;
+export interface CaseFakes extends CaseVendors {
   /** The fleet's settings for these vendors: a fake that answers between cases, and its credentials. */
   env: Record<string, string>;
   /** Each vendor's fake of the latest case (its state stays readable after the case ends). */
@@ -52,7 +44,7 @@ export async function startCaseFakes(vendors: readonly FakedVendor[] = FAKED_VEN
         : {}),
       ...(github ? { GITHUB_API_URL: github.url, GITHUB_PERSONAL_ACCESS_TOKEN: GITHUB_TOKEN } : {}),
     },
-    async begin(c: SeededCase) {
+    async begin(c: EvalCase) {
       const seeds = c.vendors ?? {};
       const extra = Object.keys(seeds).filter((name) => !vendors.includes(name as FakedVendor));
       if (extra.length)
@@ -65,7 +57,7 @@ export async function startCaseFakes(vendors: readonly FakedVendor[] = FAKED_VEN
       latest = fakes;
       return Object.fromEntries([...fakes].map(([vendor, fake]) => [vendor, fake.url]));
     },
-    async end(c: SeededCase) {
+    async end(c: EvalCase) {
       const fakes = running.get(c.key);
       running.delete(c.key);
       await Promise.all([...(fakes?.values() ?? [])].map((fake) => fake.close()));

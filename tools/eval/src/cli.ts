@@ -14,6 +14,7 @@ import { reportModel } from "./report/rows.js";
 import { startTraceCollector } from "./run/traces.js";
 import { type Judge, modelJudge } from "./score/judge.js";
 import { allCases, loadSets } from "./sets.js";
+import type { CaseVendors } from "./vendors/recorder.js";
 
 const USAGE = `pnpm eval [options]
   --set <file|folder|shipped|caipe:single_agent|caipe:multi_agent|caipe:strict_match[/<agent>]>  (repeatable; default shipped)
@@ -37,10 +38,21 @@ export interface CliIo {
   root: string;
 }
 
+/** What a runner on the fakes adds (testing/eval-fakes): each case's own vendors, and which they are. */
+export interface CliFakes {
+  caseVendors: CaseVendors;
+  vendors: string[];
+}
+
 /** `pnpm eval`: returns the exit code. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+  fakes?: CliFakes,
+): Promise<number> {
   try {
-    return await run(argv, env, io);
+    return await run(argv, env, io, fakes);
   } catch (error) {
     io.out(
       isSwitchboardError(error) ? error.message : `The evaluation failed: ${(error as Error).stack ?? error}`,
@@ -49,7 +61,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): P
   }
 }
 
-async function run(argv: string[], given: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+async function run(
+  argv: string[],
+  given: NodeJS.ProcessEnv,
+  io: CliIo,
+  fakes: CliFakes | undefined,
+): Promise<number> {
   let parsed: ReturnType<typeof parseCli>;
   try {
     parsed = parseCli(argv);
@@ -104,10 +121,22 @@ async function run(argv: string[], given: NodeJS.ProcessEnv, io: CliIo): Promise
     : values.replay
       ? { mode: "replay" as const, dir: resolve(values.replay) }
       : undefined;
-  if (vendorMode && url)
+  if ((vendorMode || fakes) && url)
     throw evalInputError(
-      `--${vendorMode.mode} needs the fleet the evaluation starts (its vendor URLs point at the recorder): leave out --url and PLATFORM_ENGINEER_URL.`,
+      `${vendorMode ? `--${vendorMode.mode}` : "The fakes"} need the fleet the evaluation starts (its vendor URLs point at the proxies): leave out --url and PLATFORM_ENGINEER_URL.`,
     );
+  // A started fleet's vendors: recorded, replayed, or (on the fakes) each case's own, behind the proxies.
+  const vendorSide: Pick<Extract<Configuration, { root: string }>, "vendors" | "caseVendors"> = {
+    ...(vendorMode || fakes
+      ? {
+          vendors: {
+            ...(vendorMode ?? { mode: "forward" as const, dir: resolve("eval-recordings") }),
+            ...(fakes ? { names: fakes.vendors } : {}),
+          },
+        }
+      : {}),
+    ...(fakes ? { caseVendors: fakes.caseVendors } : {}),
+  };
   const running =
     url && settings.EVAL_OTLP_PORT
       ? await startTraceCollector({ port: settings.EVAL_OTLP_PORT, host: settings.EVAL_OTLP_HOST })
@@ -119,12 +148,18 @@ async function run(argv: string[], given: NodeJS.ProcessEnv, io: CliIo): Promise
         root: io.root,
         env,
         ...(token ? { token } : {}),
-        ...(vendorMode ? { vendors: vendorMode } : {}),
+        ...vendorSide,
       };
   const configs: Configuration[] = [base];
   if (values.compare) {
     const overlay = parseEnv(readFileSync(resolve(values.compare), "utf8")) as NodeJS.ProcessEnv;
-    configs.push({ name: nameB, root: io.root, env: { ...env, ...overlay }, ...(token ? { token } : {}) });
+    configs.push({
+      name: nameB,
+      root: io.root,
+      env: { ...env, ...overlay },
+      ...(token ? { token } : {}),
+      ...vendorSide,
+    });
   } else if (values["compare-url"])
     configs.push({ name: nameB, url: values["compare-url"], ...(token ? { token } : {}) });
 

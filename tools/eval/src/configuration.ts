@@ -4,7 +4,7 @@ import { evalInputError } from "./errors.js";
 import type { Target } from "./run/run-case.js";
 import { startTraceCollector, type TraceCollector } from "./run/traces.js";
 import { SUPERVISOR } from "./set/load.js";
-import { startVendorRecorder, type VendorRecorder } from "./vendors/recorder.js";
+import { type CaseVendors, startVendorRecorder, type VendorRecorder } from "./vendors/recorder.js";
 
 /**
  * One side of a comparison: a running fleet (its supervisor's URL; other agents at `agents`), or a
@@ -27,8 +27,10 @@ export type Configuration =
       root: string;
       env: NodeJS.ProcessEnv;
       token?: string;
-      /** Record the vendors into this folder, or replay them from it (no vendor reached). */
-      vendors?: { mode: "record" | "replay"; dir: string };
+      /** Record the vendors into this folder, replay them from it (no vendor reached), or forward each case's calls. */
+      vendors?: { mode: "record" | "replay" | "forward"; dir: string; names?: string[] };
+      /** Each case's own vendors (fresh fakes seeded for it), behind the proxies. */
+      caseVendors?: CaseVendors;
     };
 
 export interface OpenTarget extends Target {
@@ -49,7 +51,12 @@ export async function openTarget(
     };
   const traces = await startTraceCollector({ host: options.otlpHost ?? "127.0.0.1" });
   const vendors = config.vendors
-    ? await startVendorRecorder({ ...config.vendors, env: config.env })
+    ? await startVendorRecorder({
+        mode: config.vendors.mode,
+        dir: config.vendors.dir,
+        env: config.env,
+        ...(config.vendors.names ? { vendors: config.vendors.names } : {}),
+      })
     : undefined;
   let fleet: Fleet;
   try {
@@ -63,6 +70,7 @@ export async function openTarget(
     ...connector(fleet.supervisor.url, agents, config.token),
     traces,
     ...(vendors ? { vendors } : {}),
+    ...(config.caseVendors ? { caseVendors: config.caseVendors } : {}),
     close: async () => {
       await fleet.stop();
       await Promise.all([traces.close(), vendors?.close()]);

@@ -1,5 +1,5 @@
 export type { CaseExpectations, EvalCase, MatchMode, Observation, ToolCallExpectation } from "./case.js";
-export { main } from "./cli.js";
+export { type CliFakes, type CliIo, main } from "./cli.js";
 export { type Configuration, type OpenTarget, openTarget } from "./configuration.js";
 export {
   type CaseResult,
@@ -21,6 +21,7 @@ export { loadSetFile, readSet } from "./set/load.js";
 export { EvalSetSchema } from "./set/schema.js";
 export { loadSets, SHIPPED_SETS } from "./sets.js";
 export {
+  type CaseVendors,
   type Exchange,
   REPLAY_CREDENTIAL,
   type Recording,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadSets, SHIPPED_SETS } from "./sets.js";
+import { loadSets } from "./sets.js";
 
 const agentsDir = join(import.meta.dirname, "..", "..", "..", "agents");
 

@@ -1,9 +1,27 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  type Configuration,
+  caipeSource,
+  evaluate,
+  loadCaipeSet,
+  main,
+  modelJudge,
+  type OpenTarget,
+  openTarget,
+  type Recording,
+  readSet,
+  renderHtml,
+  renderMarkdown,
+  reportModel,
+  startTraceCollector,
+  startVendorRecorder,
+  type TraceCollector,
+  type VendorRecorder,
+} from "@switchboard/eval";
 import { type Fleet, onlyAgents, startFleet } from "@switchboard/fleet";
 import { createChatModel } from "@switchboard/llm";
-import { startCaseFakes } from "@switchboard-testing/eval-fakes";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { freePort } from "@switchboard-testing/test-agents";
 import {
@@ -15,22 +33,7 @@ import {
   startScriptedLlm,
 } from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Configuration,
-  evaluate,
-  main,
-  modelJudge,
-  type OpenTarget,
-  openTarget,
-  readSet,
-  renderHtml,
-  renderMarkdown,
-  reportModel,
-  startTraceCollector,
-  type TraceCollector,
-} from "../src/index.js";
-import { caipeSource, loadCaipeSet } from "../src/set/caipe.js";
-import { type Recording, startVendorRecorder, type VendorRecorder } from "../src/vendors/recorder.js";
+import { startCaseFakes } from "../src/index.js";
 
 const repoRoot = join(import.meta.dirname, "..", "..", "..");
 
