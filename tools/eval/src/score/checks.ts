@@ -36,7 +36,7 @@ export function scoreRouting(expect: CaseExpectations["agents"], seen: Observati
  */
 export function scoreTools(expect: CaseExpectations["tools"], seen: Observation): CheckResult | undefined {
   if (!expect) return undefined;
-  const made = seen.tools.length ? seen.tools.map((t) => `${t.agent}.${t.name}`).join(", ") : "no tool call";
+  const made = seen.tools.length ? seen.tools.map((t) => `${t.agent}.${t.name}`).join(", ") : "no tool";
   const argsUnseen =
     seen.source !== "traces" && expect.calls.some((call) => call.args && Object.keys(call.args).length > 0);
   const calls = argsUnseen ? expect.calls.map(({ args: _args, ...call }) => call) : expect.calls;
