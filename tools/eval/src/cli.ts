@@ -174,6 +174,10 @@ async function run(
       let target: OpenTarget | undefined;
       try {
         target = await openTarget(config, { otlpHost: settings.EVAL_OTLP_HOST });
+        for (const { name, error } of target.failed ?? [])
+          io.out(
+            `${config.name}: the ${name} agent did not start (its cases fail on routing): ${error.split("\n")[0]}`,
+          );
         results.push(
           await evaluate(config.name, cases, target, {
             runs,

@@ -34,6 +34,8 @@ export type Configuration =
     };
 
 export interface OpenTarget extends Target {
+  /** Agents of a started fleet that did not start, each with why (their cases fail on routing). */
+  failed?: Array<{ name: string; error: string }>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function openTarget(
     traces,
     ...(vendors ? { vendors } : {}),
     ...(config.caseVendors ? { caseVendors: config.caseVendors } : {}),
+    failed: fleet.failed,
     close: async () => {
       await fleet.stop();
       await Promise.all([traces.close(), vendors?.close()]);

@@ -1,4 +1,11 @@
-export type { CaseExpectations, EvalCase, MatchMode, Observation, ToolCallExpectation } from "./case.js";
+export type {
+  ArgMatcher,
+  CaseExpectations,
+  EvalCase,
+  MatchMode,
+  Observation,
+  ToolCallExpectation,
+} from "./case.js";
 export { type CliFakes, type CliIo, main } from "./cli.js";
 export { type Configuration, type OpenTarget, openTarget } from "./configuration.js";
 export {
