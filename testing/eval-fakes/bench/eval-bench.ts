@@ -6,6 +6,7 @@ import { benchReport } from "@switchboard-testing/benches";
 import { freePort } from "@switchboard-testing/test-agents";
 import { startScriptedLlm } from "@switchboard-testing/test-llm";
 import { startCaseFakes } from "../src/index.js";
+import { startNoVendor } from "./no-vendor.js";
 import { playCases } from "./play-cases.js";
 
 /**
@@ -23,9 +24,10 @@ const limit = Number(process.env.BENCH_CASES ?? Number.POSITIVE_INFINITY);
 const cases = loadSets(["shipped"], {})
   .flatMap((set) => set.cases)
   .slice(0, limit);
-const [llm, fakes] = await Promise.all([
+const [llm, fakes, noVendor] = await Promise.all([
   startScriptedLlm({ script: playCases(cases), latencyMs }),
   startCaseFakes(),
+  startNoVendor(["jira", "github"]),
 ]);
 const ports: Record<string, string> = {
   SUPERVISOR_PORT: String(await freePort()),
@@ -37,14 +39,22 @@ const started = performance.now();
 const target = await openTarget({
   name: "bench",
   root,
-  env: { PATH: process.env.PATH, LOG_LEVEL: "error", ...llm.env, ...fakes.env, ...ports },
+  env: { PATH: process.env.PATH, LOG_LEVEL: "error", ...noVendor.env, ...llm.env, ...fakes.env, ...ports },
 });
 const startMs = performance.now() - started;
 
 const report = benchReport(new URL("./README.md", import.meta.url), "results");
 const absent = (target.failed ?? []).map((agent) => agent.name);
+for (const agent of target.failed ?? [])
+  console.error(
+    `${agent.name} did not start: ${agent.error
+      .split("\n")
+      .filter((line) => /Error|error|must|set /.test(line))
+      .slice(0, 2)
+      .join(" ")}`,
+  );
 report.print(
-  `${cases.length} cases of the shipped sets, one run each, model latency ${latencyMs} ms a call; ${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}); the fleet started in ${(startMs / 1000).toFixed(1)} s${absent.length ? `; not started (no vendor configured): ${absent.join(", ")}` : ""}`,
+  `${cases.length} cases of the shipped sets, one run each, model latency ${latencyMs} ms a call; ${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}); the fleet started in ${(startMs / 1000).toFixed(1)} s${absent.length ? `; not started: ${absent.join(", ")}` : ""}`,
 );
 report.print("");
 report.print(
@@ -63,7 +73,7 @@ try {
   }
 } finally {
   await target.close();
-  await Promise.all([llm.close(), fakes.close()]);
+  await Promise.all([llm.close(), fakes.close(), noVendor.close()]);
 }
 const full = loadSets(["shipped"], {}).flatMap((set) => set.cases).length;
 const best = results.reduce((a, b) => (a.summary.wallMs <= b.summary.wallMs ? a : b));
