@@ -42,9 +42,9 @@ export function modelJudge(model: BaseChatModel, name: string): Judge {
     name,
     async judge({ request, answer, criteria, reference }) {
       const prompt = [
-        `<request>\n${request}\n</request>`,
-        `<answer>\n${answer}\n</answer>`,
-        ...(reference ? [`<reference>\n${reference}\n</reference>`] : []),
+        `<request>\n${asData(request)}\n</request>`,
+        `<answer>\n${asData(answer)}\n</answer>`,
+        ...(reference ? [`<reference>\n${asData(reference)}\n</reference>`] : []),
         "Criteria:",
         ...criteria.map((criterion, index) => `${index + 1}. ${criterion}`),
       ].join("\n");
@@ -65,6 +65,11 @@ export function modelJudge(model: BaseChatModel, name: string): Judge {
       });
     },
   };
+}
+
+/** What the fleet or a set wrote cannot close the tag it sits in and pass itself off as instructions. */
+export function asData(text: string): string {
+  return text.replace(/<(\/?)(request|answer|reference)\b/gi, "&lt;$1$2");
 }
 
 function firstJsonObject(text: string): unknown {

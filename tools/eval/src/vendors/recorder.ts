@@ -186,9 +186,7 @@ export async function startVendorRecorder(options: {
     proxyEnv[api.url] = local.toString().replace(/\/$/, upstream?.pathname.endsWith("/") ? "/" : "");
   }
 
-  const fileOf = (key: string) =>
-    // A set's or case's name never leaves the folder: no separators, no leading dots.
-    `${join(dir, ...key.split("/").map((part) => part.replace(/[^\w.-]/g, "_").replace(/^\.+/, "_")))}.json`;
+  const fileOf = (key: string) => recordingFile(dir, key);
   if (mode === "replay") {
     // Every credential a recording names gets a placeholder, so the agents start as configured.
     for (const name of credentialNamesIn(dir)) proxyEnv[name] = env[name] ?? REPLAY_CREDENTIAL;
@@ -238,6 +236,12 @@ export async function startVendorRecorder(options: {
       );
     },
   };
+}
+
+/** Where a case's recording is kept: a set's or case's name never leaves the folder (no separators, no leading dots). */
+export function recordingFile(dir: string, key: string): string {
+  const parts = key.split("/").map((part) => part.replace(/[^\w.-]/g, "_").replace(/^\.+/, "_") || "_");
+  return `${join(dir, ...parts)}.json`;
 }
 
 /** The first unused exchange matching the call; once all are used, the last match again (a repeated read). */
