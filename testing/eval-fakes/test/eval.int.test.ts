@@ -290,6 +290,14 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
     mode = "right";
     expect(await main([...args("same"), "--baseline", baseline, "--max-drop", "0.1"], {}, io)).toBe(0);
     expect(lines.at(-1)).toMatch(/^Gate passed/);
+
+    // Two configurations side by side in one run, gated against each other.
+    const compared = [...args("compared"), "--compare-url", fleet.supervisor.url, "--names", "before,after"];
+    expect(await main(compared, {}, io)).toBe(0);
+    const report = readFileSync(join(out, "compared", "report.md"), "utf8");
+    expect(report).toContain("| case | before | after | what failed | traces |");
+    expect(report).toMatch(/\| jira-smoke\/open-issues \| ✅ 1\/1 \| ✅ 1\/1 \|/);
+    expect(report).toContain("**Gate: passed.** after passes 100.0% of 1 cases' runs, before 100.0%");
   });
 
   it("keeps only the spans of runs it started: other traces are dropped, protobuf and oversized exports refused", async () => {
