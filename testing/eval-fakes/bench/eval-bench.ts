@@ -5,12 +5,12 @@ import { type ConfigResult, evaluate, loadSets, openTarget } from "@switchboard/
 import { benchReport } from "@switchboard-testing/benches";
 import { freePort } from "@switchboard-testing/test-agents";
 import { startScriptedLlm } from "@switchboard-testing/test-llm";
-import { startCaseFakes } from "../src/index.js";
+import { FAKED_VENDORS, startCaseFakes } from "../src/index.js";
 import { startNoVendor } from "./no-vendor.js";
 import { playCases } from "./play-cases.js";
 
 /**
- * pnpm bench:eval: the shipped sets on the fleet npm start runs (Jira and GitHub on the fakes), over a
+ * pnpm bench:eval: the shipped sets on the fleet npm start runs (its vendors on the fakes), over a
  * scripted model that plays each case with a real model's latency (BENCH_MODEL_LATENCY_MS, default
  * 800 ms to each answer), at several concurrencies (BENCH_CONCURRENCY, default 1,4,8): wall time, the
  * time and cost of a case, and how many cases run at once before the machine is the limit.
@@ -27,7 +27,7 @@ const cases = loadSets(["shipped"], {})
 const [llm, fakes, noVendor] = await Promise.all([
   startScriptedLlm({ script: playCases(cases), latencyMs }),
   startCaseFakes(),
-  startNoVendor(["jira", "github"]),
+  startNoVendor(FAKED_VENDORS),
 ]);
 const ports: Record<string, string> = {
   SUPERVISOR_PORT: String(await freePort()),

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { VENDOR_APIS } from "@switchboard/eval";
 
 /**
- * Every vendor the fakes do not stand in for points at one local server that answers 503, with
+ * Every vendor no fake stands in for (AWS, Open-Meteo) points at one local server that answers 503, with
  * placeholder credentials so its agent starts: the bench never reaches a real vendor, and a case's
  * tool call still costs the model the calls a real answer would. NetUtils (which checks real hosts)
  * and the configured-agents host stay off.
