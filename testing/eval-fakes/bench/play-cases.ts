@@ -2,7 +2,7 @@ import type { ArgMatcher, EvalCase } from "@switchboard/eval";
 import {
   type ChatCompletionRequest,
   callTool,
-  lastUserText,
+  messageText,
   offeredToolNames,
   type Script,
   say,
@@ -30,9 +30,17 @@ function argFor(matcher: ArgMatcher): unknown {
  */
 export function playCases(cases: readonly EvalCase[]): Script {
   const byInput = [...cases].sort((a, b) => (b.messages[0]?.length ?? 0) - (a.messages[0]?.length ?? 0));
+  // The case is the one whose request is among the user's messages (after a confirmation's "yes" too).
   const find = (request: ChatCompletionRequest) => {
-    const text = lastUserText(request) ?? "";
-    return byInput.find((c) => c.messages[0] && text.includes(c.messages[0]));
+    const texts = request.messages
+      .filter((message) => message.role === "user")
+      .map((message) => messageText(message.content))
+      .reverse();
+    for (const text of texts) {
+      const found = byInput.find((c) => c.messages[0] && text.includes(c.messages[0]));
+      if (found) return found;
+    }
+    return undefined;
   };
   return (request) => {
     const c = find(request);

@@ -12,6 +12,7 @@ export interface VendorApi {
 export const VENDOR_APIS: Readonly<Record<string, VendorApi>> = {
   jira: { url: "ATLASSIAN_API_URL", credentials: ["ATLASSIAN_EMAIL", "ATLASSIAN_TOKEN"] },
   confluence: { url: "CONFLUENCE_API_URL", credentials: ["CONFLUENCE_USERNAME", "CONFLUENCE_API_TOKEN"] },
+  gitlab: { url: "GITLAB_HOST", default: "https://gitlab.com", credentials: ["GITLAB_TOKEN"] },
   github: {
     url: "GITHUB_API_URL",
     default: "https://api.github.com",
