@@ -61,4 +61,41 @@ describe("model call spans", () => {
     expect(String(chat?.attributes["gen_ai.input.messages"])).toContain("is PLAT-1 open?");
     expect(String(chat?.attributes["gen_ai.output.messages"])).toContain("PLAT-1 is open.");
   });
+
+  /** One tool call as LangChain reports it to the observer: start, then end. */
+  const callTool = async (captureContent: boolean, input: string) => {
+    const turn = trace.getTracer("test").startSpan("invoke_agent jira");
+    const observer = new ModelCallObserver({
+      agent: "jira",
+      metrics: createMetrics(checkpointMetrics()),
+      parent: trace.setSpan(context.active(), turn),
+      captureContent,
+    });
+    observer.handleToolStart(
+      { lc: 1, type: "not_implemented", id: [] },
+      input,
+      "run-1",
+      undefined,
+      [],
+      {},
+      "search_issues",
+      "call-1",
+    );
+    observer.handleToolEnd("[]", "run-1");
+    turn.end();
+    await provider.forceFlush();
+    return exporter.getFinishedSpans().find((span) => span.name === "execute_tool search_issues");
+  };
+
+  it("keeps a tool call's arguments off its span unless content capture is on, and masks secrets in them", async () => {
+    const input = JSON.stringify({
+      jql: "project = PLAT",
+      token: "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+    });
+    expect((await callTool(false, input))?.attributes["gen_ai.tool.call.arguments"]).toBeUndefined();
+    exporter.reset();
+    const captured = String((await callTool(true, input))?.attributes["gen_ai.tool.call.arguments"]);
+    expect(captured).toContain("project = PLAT");
+    expect(captured).not.toContain("ghp_0123456789abcdefghij");
+  });
 });

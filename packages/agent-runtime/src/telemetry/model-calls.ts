@@ -3,6 +3,7 @@ import type { Serialized } from "@langchain/core/load/serializable";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
 import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { redactSecrets } from "@switchboard/common";
 import type { RuntimeMetrics } from "./metrics.js";
 
 /**
@@ -125,7 +126,7 @@ export class ModelCallObserver extends BaseCallbackHandler {
 
   override handleToolStart(
     _tool: Serialized,
-    _input: string,
+    input: string,
     runId: string,
     _parentRunId?: string,
     _tags?: string[],
@@ -136,7 +137,8 @@ export class ModelCallObserver extends BaseCallbackHandler {
     const tool = runName ?? "tool";
     const call: Call = { model: tool, started: performance.now() };
     if (this.options.parent) {
-      // Arguments and results stay out: they carry what users and systems said.
+      // Arguments stay out unless content capture is on (they carry what users said), as the
+      // messages do; results always stay out. Evaluations read the arguments (tools/eval).
       call.span = tracer().startSpan(
         `execute_tool ${tool}`,
         {
@@ -146,6 +148,7 @@ export class ModelCallObserver extends BaseCallbackHandler {
             "gen_ai.tool.name": tool,
             "gen_ai.agent.name": this.options.agent,
             ...(toolCallId ? { "gen_ai.tool.call.id": toolCallId } : {}),
+            ...(this.options.captureContent ? { "gen_ai.tool.call.arguments": redactSecrets(input) } : {}),
           },
         },
         this.options.parent,
