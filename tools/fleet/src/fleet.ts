@@ -10,18 +10,35 @@ import {
   listAgentPackages,
   listFleetPackages,
   listHostPackages,
-  MCP_SERVER_PORT,
   SUPERVISOR,
-  WEB_UI_PORT,
 } from "@switchboard/contract";
-import { type AgentProcess, startAgentProcess } from "./agent-process.js";
+import {
+  MCP_SERVER,
+  RAG_SERVER,
+  ragServerWanted,
+  SLACK_BOT,
+  startMcpServer,
+  startRagServer,
+  startSlackBot,
+  startTriggers,
+  startWeb,
+  startWebexBot,
+  TRIGGERS,
+  WEB,
+  WEBEX_BOT,
+} from "./fleet-tools.js";
 import { withHopKeys } from "./hop-keys.js";
+import {
+  type Failure,
+  type FleetMember,
+  type FleetOptions,
+  loopbackPort,
+  messageOf,
+  orReported,
+  startMember,
+} from "./member.js";
 
-export interface FleetMember {
-  name: string;
-  url: string;
-  process: AgentProcess;
-}
+export type { FleetMember, FleetOptions } from "./member.js";
 
 export interface Fleet {
   supervisor: FleetMember;
@@ -41,20 +58,8 @@ export interface Fleet {
   /** The trigger receiver, when TRIGGERS_CONFIG_FILE is set; undefined otherwise or when it did not start. */
   triggers: FleetMember | undefined;
   /** Agents that did not start, each with the tail of its output. */
-  failed: Array<{ name: string; error: string }>;
+  failed: Failure[];
   stop(): Promise<void>;
-}
-
-export interface FleetOptions {
-  root: string;
-  /** The environment every agent starts with (the caller's env plus .env). */
-  env: NodeJS.ProcessEnv;
-  /** Every line any agent prints, with the agent's name. */
-  onLine?: (agent: string, line: string) => void;
-  /** Reports each agent as it becomes ready or fails. */
-  onStatus?: (agent: string, status: "starting" | "ready" | "failed", detail?: string) => void;
-  /** Also start tools/mcp-server (npm start does; a test's fleet only when it asks). */
-  mcpServer?: boolean;
 }
 
 /**
@@ -109,15 +114,11 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
   );
   const members: FleetMember[] = [];
   const hostMembers: FleetMember[] = [];
-  const failed: Fleet["failed"] = [];
+  const failed: Failure[] = [];
   started.forEach((result, index) => {
     const agent = toStart[index] as AgentPackage;
     if (result.status === "fulfilled") (agent.kind === "host" ? hostMembers : members).push(result.value);
-    else
-      failed.push({
-        name: agent.name,
-        error: result.reason instanceof Error ? result.reason.message : String(result.reason),
-      });
+    else failed.push({ name: agent.name, error: messageOf(result.reason) });
   });
 
   // The supervisor and the web chat find a host's agents at <HOST>_URL: the one running here, else
@@ -139,10 +140,7 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
   };
   // The knowledge base before the supervisor, which takes its tools (ENABLE_RAG, RAG_SERVER_URL).
   const ragServer = ragServerWanted(options.env)
-    ? await startRagServer(options).catch((error: unknown) => {
-        failed.push({ name: RAG_SERVER, error: error instanceof Error ? error.message : String(error) });
-        return undefined;
-      })
+    ? await orReported(failed, RAG_SERVER, startRagServer(options))
     : undefined;
   if (ragServer) Object.assign(wiring, { ENABLE_RAG: "true", RAG_SERVER_URL: ragServer.url });
   let head: FleetMember;
@@ -156,44 +154,27 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     await stopAll([...members, ...hostMembers, ...(ragServer ? [ragServer] : [])]);
     throw error;
   }
-  // Started before the web chat, which shows its runs (TRIGGERS_URL); one that cannot start is reported.
+  // The tools below are for people: one that cannot start is reported, and the fleet runs without it.
+  // The trigger receiver first: the web chat shows its runs, and the Slack relay passes on presses
+  // on their questions (TRIGGERS_URL).
   const triggers = options.env.TRIGGERS_CONFIG_FILE?.trim()
-    ? await startTriggers(options, head.url).catch((error: unknown) => {
-        failed.push({ name: TRIGGERS, error: error instanceof Error ? error.message : String(error) });
-        return undefined;
-      })
+    ? await orReported(failed, TRIGGERS, startTriggers(options, head.url))
     : undefined;
-  // The web chat shows its runs, and the Slack relay passes on presses on their questions.
   const triggersWiring = triggers && !options.env.TRIGGERS_URL?.trim() ? { TRIGGERS_URL: triggers.url } : {};
-  const webWiring = { ...hostUrls, ...triggersWiring };
-  // The web chat is for people: one that cannot start is reported, and the fleet runs without it.
-  const web = await startWeb({ ...options, env: withWiring(options.env, webWiring) }, head.url).catch(
-    (error: unknown) => {
-      failed.push({ name: WEB, error: error instanceof Error ? error.message : String(error) });
-      return undefined;
-    },
-  );
+  const webEnv = withWiring(options.env, { ...hostUrls, ...triggersWiring });
+  const web = await orReported(failed, WEB, startWeb({ ...options, env: webEnv }, head.url));
   const slackBot = options.env.SLACK_INTEGRATION_BOT_TOKEN?.trim()
-    ? await startSlackBot(
-        { ...options, env: { ...options.env, ...triggersWiring } },
-        head.url,
-        web?.url,
-      ).catch((error: unknown) => {
-        failed.push({ name: SLACK_BOT, error: error instanceof Error ? error.message : String(error) });
-        return undefined;
-      })
+    ? await orReported(
+        failed,
+        SLACK_BOT,
+        startSlackBot({ ...options, env: { ...options.env, ...triggersWiring } }, head.url, web?.url),
+      )
     : undefined;
   const webexBot = options.env.WEBEX_WEBHOOK_SECRET?.trim()
-    ? await startWebexBot(options, head.url, web?.url).catch((error: unknown) => {
-        failed.push({ name: WEBEX_BOT, error: error instanceof Error ? error.message : String(error) });
-        return undefined;
-      })
+    ? await orReported(failed, WEBEX_BOT, startWebexBot(options, head.url, web?.url))
     : undefined;
   const mcpServer = options.mcpServer
-    ? await startMcpServer(options, head.url, web?.url).catch((error: unknown) => {
-        failed.push({ name: MCP_SERVER, error: error instanceof Error ? error.message : String(error) });
-        return undefined;
-      })
+    ? await orReported(failed, MCP_SERVER, startMcpServer(options, head.url, web?.url))
     : undefined;
   const tools = [slackBot, webexBot, mcpServer, triggers, web].filter(
     (tool): tool is FleetMember => tool !== undefined,
@@ -242,242 +223,6 @@ export function appConfigFile(root: string, env: NodeJS.ProcessEnv): string {
   return file ? resolve(root, file) : DEFAULT_APP_CONFIG;
 }
 
-/** The port of a URL on this machine; undefined for another machine's (a CAIPE .env's container URL). */
-function loopbackPort(url: string | undefined): string | undefined {
-  try {
-    const { hostname, port } = new URL(url ?? "");
-    const local = hostname === "localhost" || hostname.startsWith("127.") || hostname === "[::1]";
-    return local && port ? port : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const SLACK_BOT = "slack-bot";
-/** tools/slack-bot's own port (its health, metrics and account-link pages), beside the web chat's. */
-const SLACK_BOT_PORT = 3001;
-
-/**
- * Starts tools/slack-bot (the relay between Slack and the supervisor) on SLACK_BOT_PORT (default
- * 3001), talking to the local supervisor unless CAIPE_URL names another, with account links under
- * the web chat.
- */
-async function startSlackBot(
-  options: FleetOptions,
-  supervisorUrl: string,
-  webUrl: string | undefined,
-): Promise<FleetMember> {
-  options.onStatus?.(SLACK_BOT, "starting");
-  const env: NodeJS.ProcessEnv = {
-    ...options.env,
-    HOST: options.env.HOST ?? "127.0.0.1",
-    PORT: slackBotPort(options.env),
-    CAIPE_URL: options.env.CAIPE_URL?.trim() || supervisorUrl,
-    ...(webUrl && !options.env.CAIPE_UI_BASE_URL?.trim() ? { CAIPE_UI_BASE_URL: webUrl } : {}),
-  };
-  try {
-    const process = await startAgentProcess(join(options.root, "tools", SLACK_BOT), {
-      env,
-      onLine: (line) => options.onLine?.(SLACK_BOT, line),
-    });
-    await waitUntilReady(process.url);
-    options.onStatus?.(SLACK_BOT, "ready", process.url);
-    return { name: SLACK_BOT, url: `http://localhost:${process.port}`, process };
-  } catch (error) {
-    options.onStatus?.(SLACK_BOT, "failed", error instanceof Error ? error.message : String(error));
-    throw error;
-  }
-}
-
-function slackBotPort(env: NodeJS.ProcessEnv): string {
-  return env.SLACK_BOT_PORT?.trim() || String(SLACK_BOT_PORT);
-}
-
-const WEBEX_BOT = "webex-bot";
-/** tools/webex-bot's own port (Webex's webhooks, its health and metrics), beside the Slack relay's. */
-const WEBEX_BOT_PORT = 3003;
-
-/**
- * Starts tools/webex-bot (the relay between Webex and the supervisor) on WEBEX_BOT_PORT (default
- * 3003), talking to the local supervisor unless CAIPE_URL names another, its account links on the
- * local web chat unless CAIPE_UI_BASE_URL names another.
- */
-async function startWebexBot(
-  options: FleetOptions,
-  supervisorUrl: string,
-  webUrl: string | undefined,
-): Promise<FleetMember> {
-  options.onStatus?.(WEBEX_BOT, "starting");
-  const env: NodeJS.ProcessEnv = {
-    ...options.env,
-    HOST: options.env.HOST ?? "127.0.0.1",
-    PORT: webexBotPort(options.env),
-    CAIPE_URL: options.env.CAIPE_URL?.trim() || supervisorUrl,
-    ...(webUrl && !options.env.CAIPE_UI_BASE_URL?.trim() ? { CAIPE_UI_BASE_URL: webUrl } : {}),
-  };
-  try {
-    const process = await startAgentProcess(join(options.root, "tools", WEBEX_BOT), {
-      env,
-      onLine: (line) => options.onLine?.(WEBEX_BOT, line),
-    });
-    await waitUntilReady(process.url);
-    options.onStatus?.(WEBEX_BOT, "ready", process.url);
-    return { name: WEBEX_BOT, url: `http://localhost:${process.port}`, process };
-  } catch (error) {
-    options.onStatus?.(WEBEX_BOT, "failed", error instanceof Error ? error.message : String(error));
-    throw error;
-  }
-}
-
-const MCP_SERVER = "mcp-server";
-
-/**
- * Starts tools/mcp-server (the supervisor for MCP clients) on MCP_SERVER_PORT (default 3002),
- * talking to the local supervisor unless CAIPE_URL names another, with approval links to the web chat.
- */
-async function startMcpServer(
-  options: FleetOptions,
-  supervisorUrl: string,
-  webUrl: string | undefined,
-): Promise<FleetMember> {
-  options.onStatus?.(MCP_SERVER, "starting");
-  const env: NodeJS.ProcessEnv = {
-    ...options.env,
-    HOST: options.env.HOST ?? "127.0.0.1",
-    PORT: options.env.MCP_SERVER_PORT?.trim() || String(MCP_SERVER_PORT),
-    CAIPE_URL: options.env.CAIPE_URL?.trim() || supervisorUrl,
-    ...(webUrl && !options.env.CAIPE_UI_BASE_URL?.trim() ? { CAIPE_UI_BASE_URL: webUrl } : {}),
-  };
-  try {
-    const process = await startAgentProcess(join(options.root, "tools", MCP_SERVER), {
-      env,
-      onLine: (line) => options.onLine?.(MCP_SERVER, line),
-    });
-    await waitUntilReady(process.url);
-    options.onStatus?.(MCP_SERVER, "ready", process.url);
-    return { name: MCP_SERVER, url: `http://localhost:${process.port}`, process };
-  } catch (error) {
-    options.onStatus?.(MCP_SERVER, "failed", error instanceof Error ? error.message : String(error));
-    throw error;
-  }
-}
-
-const RAG_SERVER = "rag-server";
-
-/** The sources npm start gives the knowledge base when KNOWLEDGE_SOURCES_FILE is unset: one upload source everyone reads. */
-export const DEFAULT_KNOWLEDGE_SOURCES = join(import.meta.dirname, "..", "config", "knowledge-sources.yaml");
-
-/**
- * Whether npm start runs Switchboard's knowledge base: when embeddings are configured
- * (EMBEDDINGS_PROVIDER: it searches by meaning), unless ENABLE_RAG=false or RAG_SERVER_URL names
- * another machine's RAG server (CAIPE's, which the supervisor then uses as it is).
- */
-export function ragServerWanted(env: NodeJS.ProcessEnv): boolean {
-  if (["false", "0", "no", "off"].includes(env.ENABLE_RAG?.trim().toLowerCase() ?? "")) return false;
-  if (env.RAG_SERVER_URL?.trim() && !loopbackPort(env.RAG_SERVER_URL)) return false;
-  return Boolean(env.EMBEDDINGS_PROVIDER?.trim());
-}
-
-/**
- * Starts tools/rag-server on the port of RAG_SERVER_URL when that names this machine, else 9446
- * (CAIPE's), on the embedded PGlite unless KNOWLEDGE_POSTGRES_DSN is set, with KNOWLEDGE_SOURCES_FILE
- * (relative to the repository) or DEFAULT_KNOWLEDGE_SOURCES.
- */
-async function startRagServer(options: FleetOptions): Promise<FleetMember> {
-  options.onStatus?.(RAG_SERVER, "starting");
-  const sources = options.env.KNOWLEDGE_SOURCES_FILE?.trim();
-  const env: NodeJS.ProcessEnv = {
-    ...options.env,
-    HOST: options.env.HOST ?? "127.0.0.1",
-    PORT: loopbackPort(options.env.RAG_SERVER_URL) ?? "9446",
-    KNOWLEDGE_SOURCES_FILE: sources ? resolve(options.root, sources) : DEFAULT_KNOWLEDGE_SOURCES,
-    KNOWLEDGE_PGLITE_DIR: resolve(
-      options.root,
-      options.env.KNOWLEDGE_PGLITE_DIR?.trim() || ".data/knowledge",
-    ),
-  };
-  try {
-    const process = await startAgentProcess(join(options.root, "tools", RAG_SERVER), {
-      env,
-      onLine: (line) => options.onLine?.(RAG_SERVER, line),
-    });
-    await waitUntilReady(process.url);
-    options.onStatus?.(RAG_SERVER, "ready", process.url);
-    return { name: RAG_SERVER, url: `http://localhost:${process.port}`, process };
-  } catch (error) {
-    options.onStatus?.(RAG_SERVER, "failed", error instanceof Error ? error.message : String(error));
-    throw error;
-  }
-}
-
-const TRIGGERS = "triggers";
-/** tools/triggers' own port (webhooks, schedules, run history), CAIPE's autonomous agents' 8002 being the weather agent's here. */
-const TRIGGERS_PORT = 3004;
-
-/**
- * Starts tools/triggers on TRIGGERS_PORT (default 3004) with TRIGGERS_CONFIG_FILE (relative to the
- * repository, as APP_CONFIG_FILE), its runs on the local supervisor unless CAIPE_URL names another.
- */
-async function startTriggers(options: FleetOptions, supervisorUrl: string): Promise<FleetMember> {
-  options.onStatus?.(TRIGGERS, "starting");
-  const env: NodeJS.ProcessEnv = {
-    ...options.env,
-    HOST: options.env.HOST ?? "127.0.0.1",
-    PORT: options.env.TRIGGERS_PORT?.trim() || String(TRIGGERS_PORT),
-    TRIGGERS_CONFIG_FILE: resolve(options.root, options.env.TRIGGERS_CONFIG_FILE?.trim() ?? ""),
-    CAIPE_URL: options.env.CAIPE_URL?.trim() || supervisorUrl,
-  };
-  try {
-    const process = await startAgentProcess(join(options.root, "tools", TRIGGERS), {
-      env,
-      onLine: (line) => options.onLine?.(TRIGGERS, line),
-    });
-    await waitUntilReady(process.url);
-    options.onStatus?.(TRIGGERS, "ready", process.url);
-    return { name: TRIGGERS, url: `http://localhost:${process.port}`, process };
-  } catch (error) {
-    options.onStatus?.(TRIGGERS, "failed", error instanceof Error ? error.message : String(error));
-    throw error;
-  }
-}
-
-function webexBotPort(env: NodeJS.ProcessEnv): string {
-  return env.WEBEX_BOT_PORT?.trim() || String(WEBEX_BOT_PORT);
-}
-
-const WEB = "web";
-
-/** Starts tools/web on WEB_PORT (default its contract port, 3000), forwarding to the supervisor. */
-async function startWeb(options: FleetOptions, supervisorUrl: string): Promise<FleetMember> {
-  options.onStatus?.(WEB, "starting");
-  const env: NodeJS.ProcessEnv = {
-    ...options.env,
-    HOST: options.env.HOST ?? "127.0.0.1",
-    PORT: options.env.WEB_PORT?.trim() || String(WEB_UI_PORT),
-    SWITCHBOARD_URL: supervisorUrl,
-    // The Slack relay's account links are offered on the web chat's origin.
-    ...(options.env.SLACK_INTEGRATION_BOT_TOKEN?.trim() && !options.env.SLACK_BOT_URL?.trim()
-      ? { SLACK_BOT_URL: `http://127.0.0.1:${slackBotPort(options.env)}` }
-      : {}),
-    // The Webex bot's too.
-    ...(options.env.WEBEX_WEBHOOK_SECRET?.trim() && !options.env.WEBEX_BOT_URL?.trim()
-      ? { WEBEX_BOT_URL: `http://127.0.0.1:${webexBotPort(options.env)}` }
-      : {}),
-  };
-  try {
-    const process = await startAgentProcess(join(options.root, "tools", WEB), {
-      env,
-      onLine: (line) => options.onLine?.(WEB, line),
-    });
-    await waitUntilReady(process.url);
-    options.onStatus?.(WEB, "ready", process.url);
-    return { name: WEB, url: `http://localhost:${process.port}`, process };
-  } catch (error) {
-    options.onStatus?.(WEB, "failed", error instanceof Error ? error.message : String(error));
-    throw error;
-  }
-}
-
 /**
  * The port to run an agent on: <AGENT>_AGENT_PORT when it describes this machine. A CAIPE .env
  * written for containers (JIRA_AGENT_HOST=agent-jira, JIRA_AGENT_PORT=8000) keeps the contract port.
@@ -489,29 +234,13 @@ function localPort(agent: AgentPackage, env: NodeJS.ProcessEnv): string | undefi
   return local ? env[`${prefix}_AGENT_PORT`]?.trim() || undefined : undefined;
 }
 
-async function start(
-  agent: AgentPackage,
-  options: FleetOptions,
-  port: string | undefined,
-): Promise<FleetMember> {
-  options.onStatus?.(agent.name, "starting");
+function start(agent: AgentPackage, options: FleetOptions, port: string | undefined): Promise<FleetMember> {
   const env: NodeJS.ProcessEnv = { ...options.env, HOST: options.env.HOST ?? "127.0.0.1" };
   delete env.PORT;
   delete env.AGENT_NAME;
   delete env.AGENT_PUBLIC_URL;
   if (port) env.PORT = port;
-  try {
-    const process = await startAgentProcess(agent.dir, {
-      env,
-      onLine: (line) => options.onLine?.(agent.name, line),
-    });
-    await waitUntilReady(process.url);
-    options.onStatus?.(agent.name, "ready", process.url);
-    return { name: agent.name, url: `http://localhost:${process.port}`, process };
-  } catch (error) {
-    options.onStatus?.(agent.name, "failed", error instanceof Error ? error.message : String(error));
-    throw error;
-  }
+  return startMember(options, agent.name, agent.dir, env);
 }
 
 /** Runs `tasks`, at most `limit` at once, and settles each as Promise.allSettled does (in order). */
@@ -532,17 +261,4 @@ async function settledFewAtATime<T>(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, tasks.length)) }, worker));
   return results;
-}
-
-async function waitUntilReady(url: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const ready = await fetch(`${url}/ready`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url}/ready did not answer 200 within ${timeoutMs} ms`);
 }

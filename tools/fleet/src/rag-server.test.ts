@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ragServerWanted } from "./fleet.js";
+import { ragServerWanted } from "./fleet-tools.js";
 
 describe("npm start's knowledge base", () => {
   it("runs when embeddings are configured, unless ENABLE_RAG=false or RAG_SERVER_URL names another machine", () => {
