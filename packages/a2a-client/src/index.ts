@@ -1,7 +1,7 @@
 export { AgentLink } from "./agent-link.js";
 export { connectAgent } from "./client.js";
 export { A2ACallError, type A2ACallErrorCode, isA2ACallError } from "./errors.js";
-export { progressText } from "./progress.js";
+export { progressText, StreamedAnswer } from "./progress.js";
 export {
   APPROVE,
   APPROVER_HEADER,

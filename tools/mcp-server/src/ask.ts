@@ -7,6 +7,7 @@ import {
   type Question,
   readQuestion,
   type SendInput,
+  StreamedAnswer,
   type TurnEvent,
   type TurnState,
 } from "@switchboard/a2a-client";
@@ -19,7 +20,10 @@ export interface AskContext {
   /** The user's own token (undefined under AUTH_MODE=none). */
   token: string | undefined;
   signal: AbortSignal;
-  /** One line of the supervisor's progress ("jira: Calling search_issues"). */
+  /**
+   * One line of the supervisor's progress ("jira: Calling search_issues"), or the answer so far
+   * while it is written (its last ANSWER_PROGRESS_CHARS).
+   */
   progress(text: string): Promise<void>;
   /** Asks the user to approve a change in the client (MCP elicitation); undefined when the client cannot. */
   confirm: ((question: Question) => Promise<"approve" | "decline" | "cancel">) | undefined;
@@ -110,14 +114,22 @@ async function continuing(
   return { contextId, taskId: last.taskId, ...(decision ? { decision } : {}) };
 }
 
-/** The turn's events passed on, each progress line reported as it comes. */
+/**
+ * How much of the answer a progress message shows while it is written: its end, so a client that
+ * shows the latest message reads the newest words (an MCP tool's result comes only once, whole).
+ */
+export const ANSWER_PROGRESS_CHARS = 1_000;
+
+/** The turn's events passed on, each progress line and each step of the answer reported as it comes. */
 async function* reporting(
   events: AsyncIterable<TurnEvent>,
   progress: (text: string) => Promise<void>,
 ): AsyncGenerator<TurnEvent> {
+  const answer = new StreamedAnswer();
   for await (const event of events) {
-    const line = progressText(event, "supervisor");
-    if (line) await progress(line);
+    const line = progressText(event, "supervisor") ?? answer.add(event);
+    if (line)
+      await progress(line.length > ANSWER_PROGRESS_CHARS ? `…${line.slice(-ANSWER_PROGRESS_CHARS)}` : line);
     yield event;
   }
 }

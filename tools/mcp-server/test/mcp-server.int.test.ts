@@ -321,6 +321,8 @@ describe("Switchboard as an MCP server: the official MCP client, the test identi
     expect(state).toBe("completed");
     expect(answer).toContain("PLAT-1");
     expect(progress.some((line) => line.startsWith("jira:"))).toBe(true);
+    // The answer shows while it is written, before the result (which MCP sends once, whole).
+    expect(progress.some((line) => line.includes("PLAT-1"))).toBe(true);
 
     const second = await client.callTool({
       name: "ask_switchboard",

@@ -9,6 +9,7 @@ import {
   isA2ACallError,
   progressText,
   readQuestion,
+  StreamedAnswer,
   type TurnEvent,
   type TurnResult,
 } from "@switchboard/a2a-client";
@@ -281,7 +282,7 @@ export class Relay {
       await live.finish([{ text: replies.supervisorDown(error) }]);
       return "unreachable";
     }
-    const answers = new Map<string, string>();
+    const answer = new StreamedAnswer();
     const stall = new AbortController();
     let timer = setTimeout(() => stall.abort(), this.deps.turnTimeoutMs);
     const observe = (event: TurnEvent) => {
@@ -289,11 +290,8 @@ export class Relay {
       timer = setTimeout(() => stall.abort(), this.deps.turnTimeoutMs);
       const activity = progressText(event, agent.card.name);
       if (activity) live.working(activity);
-      if (event.kind === "artifact") {
-        const key = event.artifactId || String(answers.size);
-        answers.set(key, event.append ? (answers.get(key) ?? "") + event.text : event.text);
-        live.streamed([...answers.values()].join("\n"));
-      }
+      const soFar = answer.add(event);
+      if (soFar !== undefined) live.streamed(soFar);
     };
     let result: TurnResult;
     try {
