@@ -6,6 +6,7 @@ import { A2A_PATH, cardForPage } from "./card.js";
 import { dynamicAgentsRoutes } from "./dynamic-agents.js";
 import type { SignIn } from "./env.js";
 import { forward, type Upstream } from "./forward.js";
+import { knowledgeRoutes } from "./knowledge.js";
 import { securityHeaders } from "./security.js";
 import { offerSlackLink } from "./slack-link.js";
 
@@ -13,6 +14,8 @@ export interface WebAppDeps {
   supervisorUrl: URL;
   /** CAIPE's dynamic-agents host (DYNAMIC_AGENTS_URL), whose agent API the Configure agents page uses; unset: off. */
   dynamicAgentsUrl?: URL;
+  /** The knowledge base's RAG server (RAG_SERVER_URL when ENABLE_RAG=true), for the Sources page; unset: off. */
+  ragServerUrl?: URL;
   /** The Slack relay, whose account-link pages this server offers (SLACK_BOT_URL). */
   slackBotUrl?: URL;
   signIn: SignIn;
@@ -48,6 +51,7 @@ const PAGE_PATHS = [
   "/audit",
   "/memories",
   "/configured-agents",
+  "/sources",
 ];
 
 const NOT_FOUND_PAGE =
@@ -73,7 +77,9 @@ export function createWebApp(deps: WebAppDeps): express.Express {
     res.json({ status: "ready", service: "web" });
   });
   app.get("/config.json", (_req, res) => {
-    res.set("cache-control", "no-store").json({ signIn: deps.signIn });
+    res
+      .set("cache-control", "no-store")
+      .json({ signIn: deps.signIn, knowledge: deps.ragServerUrl !== undefined });
   });
 
   offerSlackLink(app, deps.slackBotUrl, deps.logger);
@@ -91,6 +97,7 @@ export function createWebApp(deps: WebAppDeps): express.Express {
     });
   }
   dynamicAgentsRoutes(app, deps.dynamicAgentsUrl, deps.logger);
+  knowledgeRoutes(app, deps.ragServerUrl, deps.logger);
   const index = join(deps.publicDir, "index.html");
   app.use(
     "/assets",
