@@ -15,10 +15,14 @@ export const pythonEnvs = {
   default: { requirements: "requirements.txt", venv: ".venv" },
   /** a2a-sdk 1.x (A2A protocol 1.0): `python/requirements-a2a1.txt` into `<repo root>/.venv-a2a1`. */
   a2a1: { requirements: "requirements-a2a1.txt", venv: ".venv-a2a1" },
+  /** A small embeddings model that runs offline (WordLlama), for the knowledge benchmark: into `<repo root>/.venv-embeddings`. */
+  embeddings: { requirements: "requirements-embeddings.txt", venv: ".venv-embeddings" },
 } as const;
 
 export type PythonEnvName = keyof typeof pythonEnvs;
 export const pythonEnvNames = Object.keys(pythonEnvs) as PythonEnvName[];
+/** The venvs tests use (the embeddings one is the benchmark's alone, installed when it runs). */
+export const testPythonEnvNames: PythonEnvName[] = ["default", "a2a1"];
 
 /** A repo-local virtualenv that holds Python test peers (moto, a2a-sdk). */
 export interface PythonEnv {
