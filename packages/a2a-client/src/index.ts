@@ -11,14 +11,8 @@ export {
   readQuestion,
   shownArgsHashes,
 } from "./question.js";
-export {
-  type AnswerSource,
-  isSourcesPart,
-  PART_TYPE_KEY,
-  partsSources,
-  SOURCES_PART_TYPE,
-} from "./sources.js";
-export { artifactText, messageText, partsText, partText } from "./text.js";
+export { type AnswerSource, isSourcesPart, partsSources, SOURCES_PART_TYPE } from "./sources.js";
+export { artifactText, messageText, partsText, partText, SWITCHBOARD_PART_TYPE } from "./text.js";
 export { collectTurn, isFinalState, turnState } from "./turn.js";
 export type {
   AgentCardSummary,

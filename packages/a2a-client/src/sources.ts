@@ -1,7 +1,7 @@
 import type { Part } from "@a2a-js/sdk";
+import { SWITCHBOARD_PART_TYPE } from "./text.js";
 
-/** The part metadata key and value that mark an answer's sources (docs/ARCHITECTURE.md, "Knowledge"). */
-export const PART_TYPE_KEY = "switchboard/type";
+/** The SWITCHBOARD_PART_TYPE of the data part that lists an answer's sources (the supervisor adds it). */
 export const SOURCES_PART_TYPE = "sources";
 
 /** One document an answer drew on, as the supervisor reports it. */
@@ -19,7 +19,7 @@ const LONGEST_TITLE = 300;
 
 /** Whether a part is an answer's sources list (a DataPart the supervisor adds), not text to show. */
 export function isSourcesPart(part: Part): boolean {
-  return part.content?.$case === "data" && part.metadata?.[PART_TYPE_KEY] === SOURCES_PART_TYPE;
+  return part.content?.$case === "data" && part.metadata?.[SWITCHBOARD_PART_TYPE] === SOURCES_PART_TYPE;
 }
 
 /**

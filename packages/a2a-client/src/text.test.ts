@@ -17,6 +17,20 @@ describe("text helpers", () => {
     expect(messageText(message)).toBe('Found {"count":2} issues');
   });
 
+  it("leaves out Switchboard's own data parts (an answer's sources), which are not the answer's text", () => {
+    const artifact = Artifact.fromJSON({
+      artifactId: "a1",
+      parts: [
+        { text: "Restart it with the runbook." },
+        {
+          data: { sources: [{ title: "Restart", url: "https://docs.example.com/r" }] },
+          metadata: { "switchboard/type": "sources" },
+        },
+      ],
+    });
+    expect(artifactText(artifact)).toBe("Restart it with the runbook.");
+  });
+
   it("reads artifacts and copes with absent values", () => {
     const artifact = Artifact.fromJSON({ artifactId: "a1", parts: [{ text: "done" }] });
     expect(artifactText(artifact)).toBe("done");

@@ -1,12 +1,19 @@
 import type { Artifact, Message, Part } from "@a2a-js/sdk";
 
 /**
+ * The metadata key of a data part Switchboard adds beside an answer's text for the clients that
+ * render it (`sources`: the supervisor's citations): not part of the answer's text.
+ */
+export const SWITCHBOARD_PART_TYPE = "switchboard/type";
+
+/**
  * The readable text of one v1 Part: text as is; a data part as JSON (CAIPE agents put structured
- * answers there); file parts (raw bytes, URLs) have no text.
+ * answers there), except Switchboard's own additions (SWITCHBOARD_PART_TYPE); file parts (raw
+ * bytes, URLs) have no text.
  */
 export function partText(part: Part): string {
   const content = part.content;
-  if (!content) return "";
+  if (!content || part.metadata?.[SWITCHBOARD_PART_TYPE] !== undefined) return "";
   switch (content.$case) {
     case "text":
       return content.value;

@@ -11,7 +11,13 @@ export { type Principal, principalOf } from "./authz/principal.js";
 export type { AuthzAction, AuthzQuestion, ToolResource } from "./authz/request.js";
 export { type AuthzSettings, readAuthzSettings } from "./authz/settings.js";
 export type { CallCredential, ToolCallContext } from "./context/tool-call-context.js";
-export { type Progress, requireTurn, type TurnContext, turnOf } from "./context/turn-context.js";
+export {
+  type AnswerData,
+  type Progress,
+  requireTurn,
+  type TurnContext,
+  turnOf,
+} from "./context/turn-context.js";
 export type { DeletedConversation, DeletionHook } from "./conversations/deletion.js";
 export type {
   ConversationHistory,

@@ -30,6 +30,14 @@ export interface UpsertResult {
   failed: Array<{ id: string; error: string }>;
 }
 
+export interface UpsertOptions {
+  /**
+   * Whether this call is a whole sync, recorded in the source's sync status (default). A sync made of
+   * several calls (sources/sync.ts) records once, at its end.
+   */
+  recordSync?: boolean;
+}
+
 export interface IngestContext {
   engine: Engine;
   embeddings: EmbeddingsInterface;
@@ -79,6 +87,7 @@ export async function upsertDocuments(
   context: IngestContext,
   sourceId: string,
   documents: KnowledgeDocument[],
+  options: UpsertOptions = {},
 ): Promise<UpsertResult> {
   const result: UpsertResult = { added: [], changed: [], unchanged: [], failed: [] };
   const fail = (id: string, error: unknown) => result.failed.push({ id, error: errorText(error) });
@@ -130,6 +139,7 @@ export async function upsertDocuments(
   }
   if (batch.length > 0) await store(batch);
 
+  if (options.recordSync === false) return result;
   await recordSync(
     context.engine,
     sourceId,

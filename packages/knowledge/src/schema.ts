@@ -55,5 +55,9 @@ CREATE TABLE IF NOT EXISTS knowledge_sources (
   last_success_at timestamptz,
   last_error text
 );
+-- A sync under way and how far it got (sources/sync.ts), kept here so every replica and the sources
+-- page see it. Added after the table's first release, so also to tables made before.
+ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS running boolean NOT NULL DEFAULT false;
+ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS progress jsonb;
 `;
 }

@@ -14,6 +14,28 @@ const KnowledgeEnv = z.object({
   KNOWLEDGE_PGLITE_DIR: z.string().trim().min(1).default(".data/knowledge"),
 });
 
+const IngestEnv = z.object({
+  // Switchboard's own. The largest answer a source's sync reads (a page, a file, an API answer), in bytes.
+  KNOWLEDGE_FETCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
+  // Switchboard's own. Web sources may read loopback, link-local and private addresses (an intranet).
+  KNOWLEDGE_WEB_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
+});
+
+/** How sources are read (sources/): the size limit of what is fetched, and whether web sources reach private networks. */
+export interface IngestSettings {
+  maxBytes: number;
+  webAllowPrivate: boolean;
+}
+
+export function readIngestSettings(env: NodeJS.ProcessEnv): IngestSettings {
+  const e = parseEnv(IngestEnv, env, { code: "knowledge.config", what: "knowledge ingest settings" });
+  return { maxBytes: e.KNOWLEDGE_FETCH_MAX_BYTES, webAllowPrivate: e.KNOWLEDGE_WEB_ALLOW_PRIVATE_NETWORKS };
+}
+
 export interface KnowledgeSettings {
   /** PostgreSQL + pgvector at a DSN, else PGlite in a folder of this machine. */
   engine: { kind: "postgres"; dsn: string } | { kind: "pglite"; dataDir: string };

@@ -1,4 +1,5 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { Principal } from "@switchboard/agent-runtime";
 import { SwitchboardError } from "@switchboard/common";
 import type { ChunkingOptions } from "./chunking.js";
 import type { Engine } from "./engine.js";
@@ -6,12 +7,20 @@ import {
   errorText,
   type KnowledgeDocument,
   removeMissing,
+  type UpsertOptions,
   type UpsertResult,
   upsertDocuments,
 } from "./ingest.js";
+import { type FetchedDocument, type FetchQuery, fetchDocument, readableSources } from "./reading.js";
 import { schemaSql } from "./schema.js";
 import { type SearchHit, type SearchQuery, search } from "./search.js";
-import { recordSync, type SyncStatus, syncStatuses } from "./sync-status.js";
+import {
+  recordProgress,
+  recordSync,
+  type SyncProgress,
+  type SyncStatus,
+  syncStatuses,
+} from "./sync-status.js";
 
 export interface KnowledgeStoreOptions {
   engine: Engine;
@@ -26,14 +35,26 @@ export interface KnowledgeStore {
   readonly engine: Engine;
   /** The embeddings' vector length the store was made with. */
   readonly dimensions: number;
-  upsertDocuments(sourceId: string, documents: KnowledgeDocument[]): Promise<UpsertResult>;
+  upsertDocuments(
+    sourceId: string,
+    documents: KnowledgeDocument[],
+    options?: UpsertOptions,
+  ): Promise<UpsertResult>;
   /** Deletes the source's documents not in `keptIds` (see ingest.ts); returns their ids. */
   removeMissing(sourceId: string, keptIds: string[]): Promise<string[]>;
   /** Records that a sync of the source failed as a whole (its listing could not be read): shown, not skipped. */
   recordSyncError(sourceId: string, error: unknown): Promise<void>;
+  /** Records that a sync of the source ended now: with `error` (in part or whole), or worked. */
+  recordSync(sourceId: string, error?: string): Promise<void>;
+  /** Records a sync's progress and whether it still runs, for every replica and the sources page. */
+  recordProgress(sourceId: string, progress: SyncProgress, running: boolean): Promise<void>;
   syncStatus(): Promise<SyncStatus[]>;
   syncStatus(sourceId: string): Promise<SyncStatus | undefined>;
   search(query: SearchQuery): Promise<SearchHit[]>;
+  /** A whole document, if the principal may read it (reading.ts). */
+  fetchDocument(query: FetchQuery): Promise<FetchedDocument[]>;
+  /** The sources holding a document the principal may read. */
+  readableSources(principal: Principal): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -84,11 +105,16 @@ export async function openKnowledgeStore(options: KnowledgeStoreOptions): Promis
   return {
     engine,
     dimensions,
-    upsertDocuments: (sourceId, documents) => upsertDocuments(context, sourceId, documents),
+    upsertDocuments: (sourceId, documents, upsertOptions) =>
+      upsertDocuments(context, sourceId, documents, upsertOptions),
     removeMissing: (sourceId, keptIds) => removeMissing(engine, sourceId, keptIds),
     recordSyncError: (sourceId, error) => recordSync(engine, sourceId, errorText(error)),
+    recordSync: (sourceId, error) => recordSync(engine, sourceId, error),
+    recordProgress: (sourceId, progress, running) => recordProgress(engine, sourceId, progress, running),
     syncStatus,
     search: (query) => search(engine, { model: embeddings, dimensions }, query),
+    fetchDocument: (query) => fetchDocument(engine, query),
+    readableSources: (principal) => readableSources(engine, principal),
     close: () => engine.close(),
   };
 }

@@ -1,5 +1,20 @@
 import type { Queryable } from "./engine.js";
 
+/** How far a source's sync got: what it listed, embedded, left as it was, removed and could not read. */
+export interface SyncProgress {
+  phase: "listing" | "embedding" | "removing" | "done" | "failed";
+  /** Documents the source listed so far. */
+  listed: number;
+  /** New or changed documents embedded and stored. */
+  changed: number;
+  unchanged: number;
+  removed: number;
+  /** Documents that could not be read or embedded (their previous version kept). */
+  failed: number;
+  /** Why the sync failed, or which documents failed. */
+  error?: string;
+}
+
 /** A source's state as the sources page shows it: when it was last synced, what it holds, what failed. */
 export interface SyncStatus {
   sourceId: string;
@@ -9,6 +24,10 @@ export interface SyncStatus {
   lastSuccessAt?: Date;
   /** Why the last sync failed (in part or whole); absent when it worked. */
   lastError?: string;
+  /** Whether a sync of the source is under way (on any replica). */
+  running: boolean;
+  /** The current sync's progress, or the last one's when none runs. */
+  progress?: SyncProgress;
   documents: number;
   chunks: number;
 }
@@ -29,11 +48,31 @@ export async function recordSync(db: Queryable, sourceId: string, error?: string
   );
 }
 
+/**
+ * Records a sync's progress (and whether it still runs) for the sources page and every replica; the
+ * source's row is made when missing, with no sync time yet.
+ */
+export async function recordProgress(
+  db: Queryable,
+  sourceId: string,
+  progress: SyncProgress,
+  running: boolean,
+): Promise<void> {
+  const kept = progress.error ? { ...progress, error: progress.error.slice(0, MAX_ERROR_LENGTH) } : progress;
+  await db.query(
+    `INSERT INTO knowledge_sources AS s (source_id, running, progress) VALUES ($1, $2, $3::jsonb)
+     ON CONFLICT (source_id) DO UPDATE SET running = excluded.running, progress = excluded.progress`,
+    [sourceId, running, JSON.stringify(kept)],
+  );
+}
+
 interface StatusRow {
   source_id: string;
   last_sync_at: Date | null;
   last_success_at: Date | null;
   last_error: string | null;
+  running: boolean;
+  progress: SyncProgress | string | null;
   documents: number;
   chunks: number;
 }
@@ -41,7 +80,7 @@ interface StatusRow {
 /** Every source's status (or one's), counted from what the store holds now. */
 export async function syncStatuses(db: Queryable, sourceId?: string): Promise<SyncStatus[]> {
   const rows = await db.query<StatusRow>(
-    `SELECT s.source_id, s.last_sync_at, s.last_success_at, s.last_error,
+    `SELECT s.source_id, s.last_sync_at, s.last_success_at, s.last_error, s.running, s.progress,
        (SELECT count(*)::int FROM knowledge_documents d WHERE d.source_id = s.source_id) AS documents,
        (SELECT count(*)::int FROM knowledge_chunks c WHERE c.source_id = s.source_id) AS chunks
      FROM knowledge_sources s
@@ -54,6 +93,10 @@ export async function syncStatuses(db: Queryable, sourceId?: string): Promise<Sy
     ...(row.last_sync_at ? { lastSyncAt: row.last_sync_at } : {}),
     ...(row.last_success_at ? { lastSuccessAt: row.last_success_at } : {}),
     ...(row.last_error ? { lastError: row.last_error } : {}),
+    running: row.running,
+    ...(row.progress
+      ? { progress: typeof row.progress === "string" ? JSON.parse(row.progress) : row.progress }
+      : {}),
     documents: row.documents,
     chunks: row.chunks,
   }));

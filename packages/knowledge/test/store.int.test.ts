@@ -224,6 +224,25 @@ describe.each(engines)("the knowledge store on %s", (_name, startEngine) => {
     expect((await store.syncStatus("security"))?.documents).toBe(2);
   });
 
+  it("hands a whole document back, and names its sources, only to a principal who may read it", async () => {
+    const [restart] = await store.fetchDocument({ documentId: "restart-payments", principal: anonymous });
+    expect(restart).toMatchObject({ sourceId: "runbooks", title: "Restart the payments service" });
+    expect(restart?.text).toContain("Scale back to three replicas");
+    expect(await store.fetchDocument({ documentId: "break-glass", principal: alice })).toHaveLength(1);
+    expect(await store.readableSources(alice)).toEqual(["runbooks", "security"]);
+    for (const principal of [bob, carol, anonymous]) {
+      for (const documentId of [...SECRET_IDS, "' OR 1=1 --", "%", "*"]) {
+        expect(await store.fetchDocument({ documentId, principal })).toEqual([]);
+        expect(await store.fetchDocument({ documentId, principal, sources: ["security"] })).toEqual([]);
+      }
+      expect(await store.readableSources(principal)).toEqual(["runbooks"]);
+    }
+    // Naming another source narrows; it never widens.
+    expect(
+      await store.fetchDocument({ documentId: "break-glass", principal: alice, sources: ["runbooks"] }),
+    ).toEqual([]);
+  });
+
   it("never gives bob a restricted chunk for any text, including pieces of the restricted documents", async () => {
     const pieceOf = (text: string) =>
       fc

@@ -4,8 +4,10 @@ import {
   type GuardedTools,
   type SharedMcpServer,
   type TurnContext,
+  turnOf,
 } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
+import { TurnSources } from "./citations.js";
 import { checkRagHealth } from "./health.js";
 import { knowledgeBasePrompt } from "./prompt.js";
 import type { RagSettings } from "./settings.js";
@@ -135,7 +137,7 @@ export class KnowledgeBase {
     // CAIPE's RAG tools only read (search, fetch_document, list_datasources_and_entity_types, its
     // read-only graph queries) and mark none read-only: none asks the user first. Each call is still
     // decided by the policy, as a read.
-    const tools = this.deps.guardTools(server.tools({ asks: () => false }));
+    const tools = citing(this.deps.guardTools(server.tools({ asks: () => false })));
     this.connected = { server, tools };
     this.unavailable = undefined;
     this.listsToUsers = undefined;
@@ -170,4 +172,37 @@ export class KnowledgeBase {
     this.timer = setTimeout(() => void this.attempt(), this.settings.retryMs);
     this.timer.unref();
   }
+}
+
+/** The RAG tool whose results an answer cites (CAIPE's name). */
+const SEARCH_TOOL = "search";
+
+/**
+ * The tools, with each turn's `search` results kept as the model read them, so the turn's answer
+ * carries its sources (citations.ts): one TurnSources per turn, added to the answer at its first search.
+ */
+function citing(tools: GuardedTools): GuardedTools {
+  const turns = new WeakMap<TurnContext, TurnSources>();
+  return {
+    ...tools,
+    get tools() {
+      return tools.tools;
+    },
+    call: async (toolCall, config) => {
+      const result = await tools.call(toolCall, config);
+      const turn = turnOf(config);
+      // A refused or failed call is the guard's words, not results: it serves no source.
+      if (toolCall.name === SEARCH_TOOL && turn?.addToAnswer && result.status !== "error") {
+        let sources = turns.get(turn);
+        if (!sources) {
+          const made = new TurnSources();
+          turns.set(turn, made);
+          turn.addToAnswer((answer) => made.forAnswer(answer));
+          sources = made;
+        }
+        sources.record(result.content);
+      }
+      return result;
+    },
+  };
 }

@@ -12,11 +12,20 @@ export function textPart(text: string): Part {
   };
 }
 
-export function agentMessage(text: string, ids: { taskId: string; contextId: string }): Message {
+/** A data part: JSON the client reads as data (A2A 0.3: `{ kind: "data", data, metadata }`). */
+export function dataPart(data: Record<string, unknown>, metadata?: Record<string, unknown>): Part {
+  return { content: { $case: "data", value: data }, metadata, filename: "", mediaType: "application/json" };
+}
+
+export function agentMessage(
+  text: string,
+  ids: { taskId: string; contextId: string },
+  extraParts: Part[] = [],
+): Message {
   return {
     messageId: randomUUID(),
     role: Role.ROLE_AGENT,
-    parts: [textPart(text)],
+    parts: [textPart(text), ...extraParts],
     taskId: ids.taskId,
     contextId: ids.contextId,
     metadata: undefined,
@@ -25,6 +34,18 @@ export function agentMessage(text: string, ids: { taskId: string; contextId: str
   };
 }
 
-export function textArtifact(artifactId: string, name: string, text: string): Artifact {
-  return { artifactId, name, description: "", parts: [textPart(text)], metadata: undefined, extensions: [] };
+export function textArtifact(
+  artifactId: string,
+  name: string,
+  text: string,
+  extraParts: Part[] = [],
+): Artifact {
+  return {
+    artifactId,
+    name,
+    description: "",
+    parts: [textPart(text), ...extraParts],
+    metadata: undefined,
+    extensions: [],
+  };
 }

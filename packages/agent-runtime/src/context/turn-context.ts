@@ -8,6 +8,17 @@ export interface Progress {
 }
 
 /**
+ * Structured data an agent adds to its final answer (an A2A data part beside the answer's text, on
+ * the answer artifact and on the completed status's message): the supervisor's sources. Clients that
+ * do not know it ignore it.
+ */
+export interface AnswerData {
+  data: Record<string, unknown>;
+  /** The part's metadata, e.g. `{ "switchboard/type": "sources" }`: what a client tells parts apart by. */
+  metadata?: Record<string, unknown>;
+}
+
+/**
  * The turn one A2A message runs as, built by the executor (turn/executor.ts) and handed to the graph
  * as LangGraph's run context (`graph.stream(input, { context })`): never its `configurable`, whose
  * plain values LangGraph copies into each checkpoint's metadata, so nothing here (the caller's token
@@ -48,6 +59,12 @@ export interface TurnContext {
    * end. Absent when the caller reads only the final answer (a blocking send, an A2A 0.3 caller).
    */
   streamAnswer?(text: string): void;
+  /**
+   * Adds a part to this turn's final answer, made from the answer's text when the turn completes
+   * (undefined: nothing to add), so it can say what the answer itself cites. Not called for a turn
+   * that asks, fails or is canceled. Absent outside an executor's turn.
+   */
+  addToAnswer?(part: (answer: string) => AnswerData | undefined): void;
   /**
    * Resolves once every write the turn's graph has asked for so far is stored, and rejects with one
    * that failed: the graph stores each step while the next runs (write-barrier.ts). A LangChain

@@ -9,7 +9,8 @@ import type { Logger } from "@switchboard/common";
 import { AuthenticatedCaller, approverOf, threadIdFor, tokenOf } from "../auth/caller.js";
 import type { Access } from "../authz/access.js";
 import type { Principal } from "../authz/principal.js";
-import type { Progress, TurnContext } from "../context/turn-context.js";
+import { dataPart } from "../context/a2a-messages.js";
+import type { AnswerData, Progress, TurnContext } from "../context/turn-context.js";
 import type { TurnGraph } from "../definition.js";
 import { passedOnMemories } from "../memory/passed-on.js";
 import type { TurnMemories } from "../memory/turn-memories.js";
@@ -135,6 +136,7 @@ export class AgentTurnExecutor implements AgentExecutor {
           ...passedOn(request),
           report,
           ...streamAnswer,
+          addToAnswer: stream.addToAnswer,
           stored: () => this.deps.checkpoints.stored(threadId),
           signal: abort.signal,
         };
@@ -331,6 +333,8 @@ class AnswerStream {
   readonly tokens: boolean;
   /** Whether the completed status repeats the answer (not for callers that read it once). */
   private readonly inStatus: boolean;
+  /** What the turn adds to its final answer (TurnContext.addToAnswer), made from its text at the end. */
+  private readonly additions: Array<(answer: string) => AnswerData | undefined> = [];
 
   constructor(
     private readonly events: TurnEvents,
@@ -356,12 +360,21 @@ class AnswerStream {
     else this.timer = setTimeout(() => this.flush(), wait);
   };
 
+  /** TurnContext.addToAnswer; a bound function, handed to the turn's context as is. */
+  readonly addToAnswer = (part: (answer: string) => AnswerData | undefined): void => {
+    this.additions.push(part);
+  };
+
   finish(text: string): void {
     // What was written but still held for the interval goes out first: the pieces add up to the answer.
     if (!this.closed) this.flush();
     this.close();
-    this.publish(text, false, true);
-    this.events.settle(TaskState.TASK_STATE_COMPLETED, this.inStatus ? text : undefined);
+    const parts = this.additions
+      .map((make) => make(text))
+      .filter((added) => added !== undefined)
+      .map((added) => dataPart(added.data, added.metadata));
+    this.events.artifact(this.artifactId, "answer", text, false, true, parts);
+    this.events.settle(TaskState.TASK_STATE_COMPLETED, this.inStatus ? text : undefined, { parts });
   }
 
   /** Sends nothing more of what was written (the final text, if any, replaces it). */

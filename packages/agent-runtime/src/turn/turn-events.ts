@@ -1,4 +1,4 @@
-import type { Task, TaskState } from "@a2a-js/sdk";
+import type { Part, Task, TaskState } from "@a2a-js/sdk";
 import { AgentEvent, type ExecutionEventBus } from "@a2a-js/sdk/server";
 import { agentMessage, textArtifact } from "../context/a2a-messages.js";
 
@@ -23,7 +23,8 @@ export class TurnEvents {
 
   /**
    * A status update: `text` as the agent's message; `metadata` on the event (what progress names),
-   * `messageMetadata` on the message itself (a question's, which the stored task keeps).
+   * `messageMetadata` on the message itself (a question's, which the stored task keeps), `parts` after
+   * its text (the answer's data parts).
    */
   status(
     state: TaskState,
@@ -31,9 +32,10 @@ export class TurnEvents {
     {
       metadata,
       messageMetadata,
-    }: { metadata?: Record<string, unknown>; messageMetadata?: Record<string, unknown> } = {},
+      parts,
+    }: { metadata?: Record<string, unknown>; messageMetadata?: Record<string, unknown>; parts?: Part[] } = {},
   ): void {
-    const message = text === undefined ? undefined : agentMessage(text, this.ids);
+    const message = text === undefined ? undefined : agentMessage(text, this.ids, parts);
     if (message && messageMetadata) message.metadata = messageMetadata;
     this.bus.publish(
       AgentEvent.statusUpdate({
@@ -44,12 +46,19 @@ export class TurnEvents {
     );
   }
 
-  /** A piece of a text artifact (the answer): appended to what was sent, or replacing it. */
-  artifact(artifactId: string, name: string, text: string, append: boolean, lastChunk: boolean): void {
+  /** A piece of a text artifact (the answer): appended to what was sent, or replacing it (with `parts` after the text). */
+  artifact(
+    artifactId: string,
+    name: string,
+    text: string,
+    append: boolean,
+    lastChunk: boolean,
+    parts?: Part[],
+  ): void {
     this.bus.publish(
       AgentEvent.artifactUpdate({
         ...this.ids,
-        artifact: textArtifact(artifactId, name, text),
+        artifact: textArtifact(artifactId, name, text, parts),
         append,
         lastChunk,
         metadata: undefined,

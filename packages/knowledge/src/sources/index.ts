@@ -1,0 +1,9 @@
+export type { Connector, ConnectorContext, Listing } from "./connector.js";
+export {
+  readSourcesFile,
+  type SourceDefinition,
+  SourceDefinitionSchema,
+  type SourceOf,
+  type SourceType,
+} from "./definition.js";
+export { type SyncDeps, syncSource } from "./sync.js";
