@@ -12,7 +12,7 @@ describe("CAIPE settings Switchboard does not use", () => {
     });
     expect(lines).toEqual([
       expect.stringMatching(
-        /^ENABLE_GRAPH_RAG=true, RAG_SERVER_PORT=9446: Switchboard has no RAG server or ingestors of its own/,
+        /^ENABLE_GRAPH_RAG=true, RAG_SERVER_PORT=9446: they configure CAIPE's RAG server and ingestors; Switchboard's own knowledge base \(tools\/rag-server\)/,
       ),
       expect.stringMatching(/^KEYCLOAK_CLIENT_SECRET, KEYCLOAK_REALM=caipe: Switchboard needs no Keycloak/),
     ]);

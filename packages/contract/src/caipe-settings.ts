@@ -107,7 +107,8 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
       "CLUSTER_NAME",
     ],
     inert: OFF,
-    why: "Switchboard has no RAG server or ingestors of its own (the supervisor uses CAIPE's through ENABLE_RAG and RAG_SERVER_URL)",
+    why:
+      "they configure CAIPE's RAG server and ingestors; Switchboard's own knowledge base (tools/rag-server) takes its sources from KNOWLEDGE_SOURCES_FILE and its port from PORT, and the supervisor uses either server through ENABLE_RAG and RAG_SERVER_URL",
   },
   {
     names: [

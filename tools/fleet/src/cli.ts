@@ -46,6 +46,7 @@ export async function main(root: string): Promise<void> {
   if (fleet.web) say(`${"web chat".padEnd(12)} ${fleet.web.url}`);
   if (fleet.slackBot) say(`${"slack bot".padEnd(12)} ${fleet.slackBot.url}`);
   if (fleet.webexBot) say(`${"webex bot".padEnd(12)} ${fleet.webexBot.url}`);
+  if (fleet.ragServer) say(`${"knowledge".padEnd(12)} ${fleet.ragServer.url}/v1/datasources`);
   for (const failure of fleet.failed) say(`${failure.name.padEnd(12)} not running (see its output above)`);
   say("");
   if (fleet.web) say(`Open the web chat:       ${fleet.web.url}`);

@@ -33,6 +33,8 @@ export interface Fleet {
   slackBot: FleetMember | undefined;
   /** The Webex relay, when WEBEX_WEBHOOK_SECRET is set; undefined otherwise or when it did not start. */
   webexBot: FleetMember | undefined;
+  /** Switchboard's knowledge base (tools/rag-server), when it runs (see startRagServer). */
+  ragServer: FleetMember | undefined;
   /** Agents that did not start, each with the tail of its output. */
   failed: Array<{ name: string; error: string }>;
   stop(): Promise<void>;
@@ -128,6 +130,14 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
   const stopAll = async (list: FleetMember[]) => {
     await Promise.all(list.map((member) => member.process.kill("SIGTERM")));
   };
+  // The knowledge base before the supervisor, which takes its tools (ENABLE_RAG, RAG_SERVER_URL).
+  const ragServer = ragServerWanted(options.env)
+    ? await startRagServer(options).catch((error: unknown) => {
+        failed.push({ name: RAG_SERVER, error: error instanceof Error ? error.message : String(error) });
+        return undefined;
+      })
+    : undefined;
+  if (ragServer) Object.assign(wiring, { ENABLE_RAG: "true", RAG_SERVER_URL: ragServer.url });
   let head: FleetMember;
   try {
     head = await start(
@@ -136,7 +146,7 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
       options.env.SUPERVISOR_PORT,
     );
   } catch (error) {
-    await stopAll([...members, ...hostMembers]);
+    await stopAll([...members, ...hostMembers, ...(ragServer ? [ragServer] : [])]);
     throw error;
   }
   // The web chat is for people: one that cannot start is reported, and the fleet runs without it.
@@ -166,8 +176,9 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     web,
     slackBot,
     webexBot,
+    ragServer,
     failed,
-    stop: () => stopAll([...tools, head, ...members, ...hostMembers]),
+    stop: () => stopAll([...tools, head, ...members, ...hostMembers, ...(ragServer ? [ragServer] : [])]),
   };
 }
 
@@ -277,6 +288,54 @@ async function startWebexBot(options: FleetOptions, supervisorUrl: string): Prom
     return { name: WEBEX_BOT, url: `http://localhost:${process.port}`, process };
   } catch (error) {
     options.onStatus?.(WEBEX_BOT, "failed", error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+const RAG_SERVER = "rag-server";
+
+/** The sources npm start gives the knowledge base when KNOWLEDGE_SOURCES_FILE is unset: one upload source everyone reads. */
+export const DEFAULT_KNOWLEDGE_SOURCES = join(import.meta.dirname, "..", "config", "knowledge-sources.yaml");
+
+/**
+ * Whether npm start runs Switchboard's knowledge base: when embeddings are configured
+ * (EMBEDDINGS_PROVIDER: it searches by meaning), unless ENABLE_RAG=false or RAG_SERVER_URL names
+ * another machine's RAG server (CAIPE's, which the supervisor then uses as it is).
+ */
+export function ragServerWanted(env: NodeJS.ProcessEnv): boolean {
+  if (["false", "0", "no", "off"].includes(env.ENABLE_RAG?.trim().toLowerCase() ?? "")) return false;
+  if (env.RAG_SERVER_URL?.trim() && !loopbackPort(env.RAG_SERVER_URL)) return false;
+  return Boolean(env.EMBEDDINGS_PROVIDER?.trim());
+}
+
+/**
+ * Starts tools/rag-server on the port of RAG_SERVER_URL when that names this machine, else 9446
+ * (CAIPE's), on the embedded PGlite unless KNOWLEDGE_POSTGRES_DSN is set, with KNOWLEDGE_SOURCES_FILE
+ * (relative to the repository) or DEFAULT_KNOWLEDGE_SOURCES.
+ */
+async function startRagServer(options: FleetOptions): Promise<FleetMember> {
+  options.onStatus?.(RAG_SERVER, "starting");
+  const sources = options.env.KNOWLEDGE_SOURCES_FILE?.trim();
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    HOST: options.env.HOST ?? "127.0.0.1",
+    PORT: loopbackPort(options.env.RAG_SERVER_URL) ?? "9446",
+    KNOWLEDGE_SOURCES_FILE: sources ? resolve(options.root, sources) : DEFAULT_KNOWLEDGE_SOURCES,
+    KNOWLEDGE_PGLITE_DIR: resolve(
+      options.root,
+      options.env.KNOWLEDGE_PGLITE_DIR?.trim() || ".data/knowledge",
+    ),
+  };
+  try {
+    const process = await startAgentProcess(join(options.root, "tools", RAG_SERVER), {
+      env,
+      onLine: (line) => options.onLine?.(RAG_SERVER, line),
+    });
+    await waitUntilReady(process.url);
+    options.onStatus?.(RAG_SERVER, "ready", process.url);
+    return { name: RAG_SERVER, url: `http://localhost:${process.port}`, process };
+  } catch (error) {
+    options.onStatus?.(RAG_SERVER, "failed", error instanceof Error ? error.message : String(error));
     throw error;
   }
 }
