@@ -150,7 +150,9 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     throw error;
   }
   // The web chat is for people: one that cannot start is reported, and the fleet runs without it.
-  const web = await startWeb({ ...options, env: withWiring(options.env, hostUrls) }, head.url).catch(
+  // It offers the knowledge base's Sources page when one runs here (ENABLE_RAG, RAG_SERVER_URL).
+  const webWiring = ragServer ? { ...hostUrls, ENABLE_RAG: "true", RAG_SERVER_URL: ragServer.url } : hostUrls;
+  const web = await startWeb({ ...options, env: withWiring(options.env, webWiring) }, head.url).catch(
     (error: unknown) => {
       failed.push({ name: WEB, error: error instanceof Error ? error.message : String(error) });
       return undefined;

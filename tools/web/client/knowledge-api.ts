@@ -24,6 +24,8 @@ export interface Datasource {
   progress?: SyncProgress | null;
   documents: number;
   chunks: number;
+  /** Whether the caller may sync it and add files (its admins, an administrator): the server decides again. */
+  can_sync?: boolean;
 }
 
 /** The knowledge base is off on this web chat (ENABLE_RAG is not true): the page says so. */

@@ -6,8 +6,8 @@ const RUNNING_POLL_MS = 2_000;
 
 /**
  * The knowledge base's sources the user may read: each one's type, last sync and last success, the
- * error of its last sync, how many documents it holds, and a sync in progress; "Sync now" and, for an
- * upload source, a file to add. The RAG server decides who may sync or upload: its refusal is shown.
+ * error of its last sync, how many documents it holds, and a sync in progress; for the source's admins
+ * "Sync now" (an upload source: a file to add). The RAG server decides again who may: a refusal is shown.
  */
 export function SourcesPage({
   token,
@@ -136,10 +136,12 @@ function SourceRow({
         {source.documents} <span class="muted">({source.chunks} chunks)</span>
       </td>
       <td class="source-actions">
-        <button type="button" disabled={source.running} onClick={onSync} aria-label={`Sync ${name} now`}>
-          Sync now
-        </button>
-        {source.source_type === "upload" ? (
+        {source.can_sync !== false && source.source_type !== "upload" ? (
+          <button type="button" disabled={source.running} onClick={onSync} aria-label={`Sync ${name} now`}>
+            Sync now
+          </button>
+        ) : null}
+        {source.can_sync !== false && source.source_type === "upload" ? (
           <label>
             <span class="visually-hidden">Add a file to {name}</span>
             <input
