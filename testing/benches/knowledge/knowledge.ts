@@ -1,0 +1,217 @@
+// pnpm bench:knowledge — the knowledge store on a generated corpus of BENCH_KNOWLEDGE_CHUNKS chunks
+// (default 100,000): ingest chunks/s, query p50/p95 and recall@5 (keyword alone, hybrid, vector
+// alone) on the question set kept beside it, on the embedded default (PGlite) and on the engine
+// (PostgreSQL + pgvector). Embeddings: WordLlama, a real small model that runs offline, through the
+// runtime's OpenAI client (testing/test-python). See README.md.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { Principal } from "@switchboard/agent-runtime";
+import { createEmbeddings, readEmbeddingsSettings } from "@switchboard/agent-runtime/embeddings";
+import {
+  type Engine,
+  type KnowledgeStore,
+  openKnowledgeStore,
+  pgliteEngine,
+  postgresEngine,
+} from "@switchboard/knowledge";
+import { startPostgres, type TestPostgres } from "@switchboard-testing/test-postgres";
+import { STATIC_EMBEDDINGS_MODEL, startStaticEmbeddings } from "@switchboard-testing/test-python";
+import { benchReport } from "../src/readme.js";
+import {
+  type CorpusPage,
+  corpusPages,
+  type KnownQuestion,
+  knownQuestions,
+  readQuestionSet,
+} from "./corpus.js";
+
+const SIZE = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? 100_000);
+/**
+ * The embedded default's corpus, when smaller: PGlite is PostgreSQL in WebAssembly on one thread, and
+ * its ingest of 100k chunks outlasts a bench run on a shared 2-core machine. The table says the size.
+ */
+const PGLITE_SIZE = Number(process.env.BENCH_KNOWLEDGE_PGLITE_CHUNKS ?? SIZE);
+const ENGINES = (process.env.BENCH_KNOWLEDGE_ENGINES ?? "pglite,postgres").split(",").map((e) => e.trim());
+/** Pages handed to the store in one upsert, as a sync hands over a listing's page. */
+const BATCH = 500;
+/** Timed rounds over the question set per mode (after one untimed round that warms caches). */
+const ROUNDS = Number(process.env.BENCH_KNOWLEDGE_ROUNDS ?? 3);
+const SOURCE = "bench";
+/** The asker: signed in, in the sre group; some pages are for finance only, which the filter must drop. */
+const PRINCIPAL: Principal = { subject: "bench", groups: ["sre"], authenticated: true };
+const MODES = ["keyword", "hybrid", "vector"] as const;
+type Mode = (typeof MODES)[number];
+
+/**
+ * The model's vectors kept by text, and the time spent in the model: each chunk is embedded once for
+ * both engines, and an engine's ingest rate is its own (store writes and index upkeep), the model's
+ * rate reported apart. Questions are embedded at every query, as a user's are.
+ */
+class RememberedEmbeddings implements EmbeddingsInterface {
+  private readonly vectors = new Map<string, number[]>();
+  modelMs = 0;
+  embedded = 0;
+  constructor(private readonly model: EmbeddingsInterface) {}
+
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    const missing = [...new Set(texts.filter((text) => !this.vectors.has(text)))];
+    if (missing.length > 0) {
+      const started = performance.now();
+      const vectors = await this.model.embedDocuments(missing);
+      this.modelMs += performance.now() - started;
+      this.embedded += missing.length;
+      for (const [index, text] of missing.entries()) this.vectors.set(text, vectors[index] as number[]);
+    }
+    return texts.map((text) => this.vectors.get(text) as number[]);
+  }
+
+  embedQuery(text: string): Promise<number[]> {
+    return this.model.embedQuery(text);
+  }
+}
+
+interface EngineResult {
+  engine: string;
+  chunks: number;
+  ingestSeconds: number;
+  storeChunksPerSecond: number;
+  latency: Record<Mode, { p50: number; p95: number }>;
+  recall: Record<Mode, { literal: number; paraphrase: number; all: number }>;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function ingest(store: KnowledgeStore, embeddings: RememberedEmbeddings, label: string, size: number) {
+  const set = readQuestionSet();
+  const modelBefore = embeddings.modelMs;
+  const started = performance.now();
+  let batch: CorpusPage[] = [];
+  let done = 0;
+  const flush = async () => {
+    const result = await store.upsertDocuments(SOURCE, batch);
+    if (result.failed.length > 0) throw new Error(`${label}: ${JSON.stringify(result.failed[0])}`);
+    done += batch.length;
+    batch = [];
+    if (done % 10_000 === 0) process.stderr.write(`  ${label}: ${done} pages\n`);
+  };
+  for (const page of corpusPages(size, set)) {
+    batch.push(page);
+    if (batch.length === BATCH) await flush();
+  }
+  if (batch.length > 0) await flush();
+  const wallMs = performance.now() - started;
+  const storeMs = wallMs - (embeddings.modelMs - modelBefore);
+  const chunks = (await store.syncStatus(SOURCE))?.chunks ?? 0;
+  return { chunks, ingestSeconds: wallMs / 1000, storeChunksPerSecond: chunks / (storeMs / 1000) };
+}
+
+async function measureQueries(store: KnowledgeStore, questions: KnownQuestion[]) {
+  const latency = {} as EngineResult["latency"];
+  const recall = {} as EngineResult["recall"];
+  for (const mode of MODES) {
+    const found = { literal: 0, paraphrase: 0 };
+    for (const { question, answer, wording } of questions) {
+      const hits = await store.search({ text: question, principal: PRINCIPAL, k: 5, mode });
+      if (hits.some((hit) => hit.documentId === answer)) found[wording]++;
+    }
+    const samples: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const { question } of questions) {
+        const started = performance.now();
+        await store.search({ text: question, principal: PRINCIPAL, k: 5, mode });
+        samples.push(performance.now() - started);
+      }
+    }
+    samples.sort((a, b) => a - b);
+    latency[mode] = { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+    const each = questions.length / 2;
+    recall[mode] = {
+      literal: found.literal / each,
+      paraphrase: found.paraphrase / each,
+      all: (found.literal + found.paraphrase) / questions.length,
+    };
+  }
+  return { latency, recall };
+}
+
+async function openEngine(name: string): Promise<{ engine: Engine; done(): Promise<void> }> {
+  if (name === "pglite") {
+    const dir = await mkdtemp(join(tmpdir(), "bench-knowledge-"));
+    return { engine: await pgliteEngine(dir), done: () => rm(dir, { recursive: true, force: true }) };
+  }
+  if (name === "postgres") {
+    const postgres: TestPostgres = await startPostgres({ pgvector: true });
+    return { engine: postgresEngine(postgres.dsn), done: () => postgres.stop() };
+  }
+  throw new Error(`BENCH_KNOWLEDGE_ENGINES names "${name}": use pglite, postgres or both, comma-separated.`);
+}
+
+const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
+const pct = (value: number) => `${Math.round(value * 100)}%`;
+
+async function main(): Promise<void> {
+  const report = benchReport(new URL("README.md", import.meta.url), "knowledge");
+  const questions = knownQuestions(readQuestionSet());
+  const model = await startStaticEmbeddings();
+  const env = { ...process.env, ...model.env };
+  const settings = readEmbeddingsSettings(env);
+  if (!settings) throw new Error("the embeddings settings did not parse");
+  const embeddings = new RememberedEmbeddings(await createEmbeddings(settings, env));
+  const results: EngineResult[] = [];
+  try {
+    for (const name of ENGINES) {
+      const size = name === "pglite" ? PGLITE_SIZE : SIZE;
+      process.stderr.write(`${name}: ingesting ${size} chunks ...\n`);
+      const { engine, done } = await openEngine(name);
+      try {
+        const store = await openKnowledgeStore({
+          engine,
+          embeddings,
+          embeddingsModel: STATIC_EMBEDDINGS_MODEL,
+        });
+        const ingested = await ingest(store, embeddings, name, size);
+        process.stderr.write(`${name}: querying ...\n`);
+        results.push({ engine: name, ...ingested, ...(await measureQueries(store, questions)) });
+        await store.close();
+      } finally {
+        await done();
+      }
+    }
+  } finally {
+    await model.stop();
+  }
+
+  const modelRate = embeddings.embedded / (embeddings.modelMs / 1000);
+  report.print(
+    `Corpus: up to ${SIZE.toLocaleString("en")} chunks (one generated page each; each engine's size below), ${questions.length} questions ` +
+      `(${questions.length / 2} answers, each asked in the page's words and in other words). Embeddings: ` +
+      `${STATIC_EMBEDDINGS_MODEL} (256 numbers a vector) at ${Math.round(modelRate)} chunks/s, counted apart.\n`,
+  );
+  report.print(
+    "| engine | chunks | ingest (store) chunks/s | ingest wall s | keyword p50 / p95 ms | hybrid p50 / p95 ms | vector p50 / p95 ms |",
+  );
+  report.print("|---|---:|---:|---:|---:|---:|---:|");
+  for (const r of results) {
+    const l = (mode: Mode) => `${ms(r.latency[mode].p50)} / ${ms(r.latency[mode].p95)}`;
+    report.print(
+      `| ${r.engine} | ${r.chunks.toLocaleString("en")} | ${Math.round(r.storeChunksPerSecond)} | ${r.ingestSeconds.toFixed(0)} | ${l("keyword")} | ${l("hybrid")} | ${l("vector")} |`,
+    );
+  }
+  report.print(
+    "\nrecall@5 (the answer page among the first five hits): literal / paraphrased / all questions\n",
+  );
+  report.print("| engine | keyword | hybrid | vector |");
+  report.print("|---|---:|---:|---:|");
+  for (const r of results) {
+    const c = (mode: Mode) =>
+      `${pct(r.recall[mode].literal)} / ${pct(r.recall[mode].paraphrase)} / **${pct(r.recall[mode].all)}**`;
+    report.print(`| ${r.engine} | ${c("keyword")} | ${c("hybrid")} | ${c("vector")} |`);
+  }
+  report.save();
+}
+
+await main();
