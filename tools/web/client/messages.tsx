@@ -88,7 +88,7 @@ function Answer({ text }: { text: string }) {
 }
 
 /**
- * The documents an answer drew on, numbered as the model cites them ([1], [2], …). Titles are text
+ * The documents an answer drew on, in the supervisor's order. Titles are text
  * (Preact escapes them); a link is there only for an http(s) address (the a2a-client drops any other)
  * and opens apart from the chat, telling the site nothing about it.
  */

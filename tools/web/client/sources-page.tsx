@@ -133,29 +133,34 @@ function SourceRow({
       <td>{when(source.last_success)}</td>
       <td class={source.last_error ? "error" : undefined}>{source.last_error ?? ""}</td>
       <td>
-        {source.documents} <span class="muted">({source.chunks} chunks)</span>
+        {source.documents}{" "}
+        <span class="muted">
+          ({source.chunks} chunk{source.chunks === 1 ? "" : "s"})
+        </span>
       </td>
-      <td class="source-actions">
-        {source.can_sync !== false && source.source_type !== "upload" ? (
-          <button type="button" disabled={source.running} onClick={onSync} aria-label={`Sync ${name} now`}>
-            Sync now
-          </button>
-        ) : null}
-        {source.can_sync !== false && source.source_type === "upload" ? (
-          <label>
-            <span class="visually-hidden">Add a file to {name}</span>
-            <input
-              type="file"
-              accept=".md,.markdown,.txt,.html,.htm,.pdf,text/markdown,text/plain,text/html,application/pdf"
-              onChange={(event) => {
-                const input = event.currentTarget;
-                const file = input.files?.[0];
-                if (file) onUpload(file);
-                input.value = "";
-              }}
-            />
-          </label>
-        ) : null}
+      <td>
+        <div class="source-actions">
+          {source.can_sync !== false && source.source_type !== "upload" ? (
+            <button type="button" disabled={source.running} onClick={onSync} aria-label={`Sync ${name} now`}>
+              Sync now
+            </button>
+          ) : null}
+          {source.can_sync !== false && source.source_type === "upload" ? (
+            <label>
+              <span class="visually-hidden">Add a file to {name}</span>
+              <input
+                type="file"
+                accept=".md,.markdown,.txt,.html,.htm,.pdf,text/markdown,text/plain,text/html,application/pdf"
+                onChange={(event) => {
+                  const input = event.currentTarget;
+                  const file = input.files?.[0];
+                  if (file) onUpload(file);
+                  input.value = "";
+                }}
+              />
+            </label>
+          ) : null}
+        </div>
       </td>
     </tr>
   );
