@@ -4,6 +4,7 @@ export type SignIn = { mode: "none" } | { mode: "oidc"; issuer: string; clientId
 /** The web server's settings the page reads: sign-in, and whether there is a knowledge base (ENABLE_RAG). */
 export interface PageConfig {
   signIn: SignIn;
+  /** Present (true) only when the web chat has a knowledge base. */
   knowledge?: boolean;
 }
 

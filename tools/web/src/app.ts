@@ -77,9 +77,10 @@ export function createWebApp(deps: WebAppDeps): express.Express {
     res.json({ status: "ready", service: "web" });
   });
   app.get("/config.json", (_req, res) => {
+    // `knowledge` only when there is a knowledge base (ENABLE_RAG): the page then offers its Sources page.
     res
       .set("cache-control", "no-store")
-      .json({ signIn: deps.signIn, knowledge: deps.ragServerUrl !== undefined });
+      .json({ signIn: deps.signIn, ...(deps.ragServerUrl ? { knowledge: true } : {}) });
   });
 
   offerSlackLink(app, deps.slackBotUrl, deps.logger);

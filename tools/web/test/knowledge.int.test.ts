@@ -134,7 +134,7 @@ describe("the web server and the knowledge base's RAG server (ENABLE_RAG, RAG_SE
   });
 
   it("without ENABLE_RAG: no Sources page offered, and every call says how to turn the knowledge base on", async () => {
-    expect(await (await fetch(`${off.url}/config.json`)).json()).toMatchObject({ knowledge: false });
+    expect(await (await fetch(`${off.url}/config.json`)).json()).toEqual({ signIn: { mode: "none" } });
     const answer = await fetch(`${off.url}/api/rag/v1/datasources`);
     expect(answer.status).toBe(503);
     expect(await answer.json()).toEqual({
