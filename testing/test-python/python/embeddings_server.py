@@ -6,6 +6,7 @@ looks for the tokenizer in a folder the wheel does not have, then tries a downlo
 `listening <port>` once bound; stops when stdin closes.
 """
 
+import base64
 import json
 import os
 import sys
@@ -51,10 +52,12 @@ def make_handler(model: WordLlamaInference, lock: threading.Lock):
                 return self.reply(400, {"error": {"message": str(error)}})
             with lock:
                 vectors = model.embed(texts, norm=True) if texts else []
-            data = [
-                {"object": "embedding", "index": i, "embedding": [float(x) for x in vector]}
-                for i, vector in enumerate(vectors)
-            ]
+            # The openai SDK asks for base64 (little-endian float32) unless told otherwise, as OpenAI serves it.
+            if body.get("encoding_format") == "base64":
+                encoded = [base64.b64encode(vector.astype("<f4").tobytes()).decode() for vector in vectors]
+            else:
+                encoded = [vector.tolist() for vector in vectors]
+            data = [{"object": "embedding", "index": i, "embedding": e} for i, e in enumerate(encoded)]
             tokens = sum(len(t.split()) for t in texts)
             self.reply(
                 200,
