@@ -45,3 +45,24 @@ export async function bulkLoad(
     );
   });
 }
+
+/** The store's search indexes (schema.ts): dropped for a bulk load, made again in one build after it. */
+const SEARCH_INDEXES = ["knowledge_chunks_embedding", "knowledge_chunks_tsv"];
+
+/**
+ * Runs `load` with the search indexes dropped (PostgreSQL), then builds them again by opening the store
+ * once more (`reopen`: its schema makes the missing indexes with their own definitions), as an operator
+ * loads a large corpus: one index build is far faster than index upkeep row by row.
+ */
+export async function withoutSearchIndexes(
+  engine: Engine,
+  load: () => Promise<void>,
+  reopen: () => Promise<unknown>,
+): Promise<void> {
+  // PGlite (one thread of WebAssembly) keeps them: its rebuilt HNSW index answered slower than one kept up.
+  if (engine.kind === "postgres") await engine.exec(`DROP INDEX IF EXISTS ${SEARCH_INDEXES.join(", ")}`);
+  await load();
+  await reopen();
+  // The planner's statistics for the new rows (PGlite runs no autovacuum).
+  await engine.exec("ANALYZE");
+}

@@ -19,7 +19,7 @@ import {
 import { startPostgres, type TestPostgres } from "@switchboard-testing/test-postgres";
 import { STATIC_EMBEDDINGS_MODEL, startStaticEmbeddings } from "@switchboard-testing/test-python";
 import { benchReport } from "../src/readme.js";
-import { bulkLoad } from "./bulk-load.js";
+import { bulkLoad, withoutSearchIndexes } from "./bulk-load.js";
 import {
   type CorpusPage,
   corpusPages,
@@ -38,7 +38,7 @@ const PGLITE_SIZE = Number(process.env.BENCH_KNOWLEDGE_PGLITE_CHUNKS ?? SIZE);
  * Chunks ingested through the store's own upsert (their rate is the table's ingest rate); the rest of
  * the corpus is loaded in bulk (bulk-load.ts), so the queries run over the whole corpus in a run's time.
  */
-const INGEST_SIZE = Number(process.env.BENCH_KNOWLEDGE_INGEST_CHUNKS ?? 5_000);
+const INGEST_SIZE = Number(process.env.BENCH_KNOWLEDGE_INGEST_CHUNKS ?? 2_000);
 /** Pages a bulk INSERT carries. */
 const BULK_BATCH = 2_000;
 const ENGINES = (process.env.BENCH_KNOWLEDGE_ENGINES ?? "pglite,postgres").split(",").map((e) => e.trim());
@@ -109,7 +109,6 @@ async function ingest(
   let started = performance.now();
   let batch: CorpusPage[] = [];
   let done = 0;
-  let ingested: { chunks: number; seconds: number; storeChunksPerSecond: number } | undefined;
   const upsert = async () => {
     const result = await store.upsertDocuments(SOURCE, batch);
     if (result.failed.length > 0) throw new Error(`${label}: ${JSON.stringify(result.failed[0])}`);
@@ -120,29 +119,44 @@ async function ingest(
     const chunks = (await store.syncStatus(SOURCE))?.chunks ?? 0;
     return { chunks, seconds: wallMs / 1000, storeChunksPerSecond: chunks / (storeMs / 1000) };
   };
-  for (const page of corpusPages(size, set)) {
+  // One pass over the corpus in two loops: an iterator without return(), so the first loop's break
+  // leaves the rest for the second.
+  const corpus = corpusPages(size, set);
+  const pages: Iterable<CorpusPage> = { [Symbol.iterator]: () => ({ next: () => corpus.next() }) };
+  for (const page of pages) {
     batch.push(page);
-    const upserting = done + batch.length <= INGEST_SIZE;
-    if (batch.length < (upserting ? BATCH : BULK_BATCH) && done + batch.length < size) continue;
-    if (upserting) await upsert();
-    else await bulkLoad(engine, embeddings, SOURCE, batch);
+    if (batch.length < BATCH && done + batch.length < Math.min(INGEST_SIZE, size)) continue;
+    await upsert();
     done += batch.length;
     batch = [];
-    if (done === Math.min(INGEST_SIZE, size)) {
-      ingested = await measured();
-      started = performance.now();
-    }
-    if (done % 10_000 === 0) process.stderr.write(`  ${label}: ${done} pages\n`);
+    if (done >= Math.min(INGEST_SIZE, size)) break;
+  }
+  const ingested = await measured();
+  started = performance.now();
+  if (done < size) {
+    await withoutSearchIndexes(
+      engine,
+      async () => {
+        for (const page of pages) {
+          batch.push(page);
+          if (batch.length < BULK_BATCH && done + batch.length < size) continue;
+          await bulkLoad(engine, embeddings, SOURCE, batch);
+          done += batch.length;
+          batch = [];
+          if (done % 10_000 === 0) process.stderr.write(`  ${label}: ${done} pages\n`);
+        }
+      },
+      () => openKnowledgeStore({ engine, embeddings, embeddingsModel: STATIC_EMBEDDINGS_MODEL }),
+    );
   }
   const bulkSeconds = (performance.now() - started) / 1000;
   const chunks = (await store.syncStatus(SOURCE))?.chunks ?? 0;
-  if (!ingested) throw new Error(`${label}: nothing ingested`);
   return {
     chunks,
     ingestedChunks: ingested.chunks,
     ingestSeconds: ingested.seconds,
     storeChunksPerSecond: ingested.storeChunksPerSecond,
-    bulkSeconds: done > INGEST_SIZE ? bulkSeconds : 0,
+    bulkSeconds: chunks > ingested.chunks ? bulkSeconds : 0,
   };
 }
 
@@ -182,7 +196,11 @@ async function openEngine(name: string): Promise<{ engine: Engine; done(): Promi
   }
   if (name === "postgres") {
     const postgres: TestPostgres = await startPostgres({ pgvector: true });
-    return { engine: postgresEngine(postgres.dsn), done: () => postgres.stop() };
+    const engine = postgresEngine(postgres.dsn);
+    // Room for the HNSW build after the bulk load (pgvector slows down once its graph outgrows it).
+    await engine.exec("ALTER SYSTEM SET maintenance_work_mem = '1GB'");
+    await engine.exec("SELECT pg_reload_conf()");
+    return { engine, done: () => postgres.stop() };
   }
   throw new Error(`BENCH_KNOWLEDGE_ENGINES names "${name}": use pglite, postgres or both, comma-separated.`);
 }
@@ -229,9 +247,9 @@ async function main(): Promise<void> {
       `${STATIC_EMBEDDINGS_MODEL} (256 numbers a vector) at ${Math.round(modelRate)} chunks/s, counted apart.\n`,
   );
   report.print(
-    "| engine | chunks | ingest (store) chunks/s | ingest wall s | keyword p50 / p95 ms | hybrid p50 / p95 ms | vector p50 / p95 ms |",
+    "| engine | chunks queried | ingest (store) chunks/s, over | keyword p50 / p95 ms | hybrid p50 / p95 ms | vector p50 / p95 ms |",
   );
-  report.print("|---|---:|---:|---:|---:|---:|---:|");
+  report.print("|---|---:|---:|---:|---:|---:|");
   for (const r of results) {
     const l = (mode: Mode) => `${ms(r.latency[mode].p50)} / ${ms(r.latency[mode].p95)}`;
     report.print(
@@ -241,7 +259,7 @@ async function main(): Promise<void> {
   const bulk = results.filter((r) => r.bulkSeconds > 0);
   if (bulk.length > 0) {
     report.print(
-      `\nPast the ingested part, loaded in bulk (bulk-load.ts, embedding included): ${bulk
+      `\nPast the ingested part, loaded in bulk with the search indexes built once after (bulk-load.ts, embedding included): ${bulk
         .map(
           (r) =>
             `${r.engine} ${(r.chunks - r.ingestedChunks).toLocaleString("en")} chunks in ${r.bulkSeconds.toFixed(0)} s`,
