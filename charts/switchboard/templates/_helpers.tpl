@@ -122,6 +122,9 @@ configured agents when dynamicAgents.enabled, then the web chat when web.enabled
 {{- if .Values.webexBot.enabled }}
 {{- $items = append $items (include "switchboard.webexBot" $root | fromJson) }}
 {{- end }}
+{{- if .Values.ragServer.enabled }}
+{{- $items = append $items (include "switchboard.ragServer" $root | fromJson) }}
+{{- end }}
 {{- toJson (dict "items" $items) }}
 {{- end }}
 
@@ -202,6 +205,11 @@ not a ${VAR} reference, and a URL with a password in it.
 {{/* The Webex relay's component (tools/webex-bot), whether or not webexBot.enabled. */}}
 {{- define "switchboard.webexBot" -}}
 {{- include "switchboard.component" (dict "root" . "name" "webex-bot" "where" "webexBot" "role" "app" "values" .Values.webexBot) }}
+{{- end }}
+
+{{/* The knowledge base's component (tools/rag-server), whether or not ragServer.enabled. */}}
+{{- define "switchboard.ragServer" -}}
+{{- include "switchboard.component" (dict "root" . "name" "rag-server" "where" "ragServer" "role" "app" "values" .Values.ragServer) }}
 {{- end }}
 
 {{/* A component's Service URL inside the namespace: http://<fullName>:<port>. */}}
@@ -320,6 +328,8 @@ Called with (dict "root" $ "component" $c).
 {{- if or (eq $c.name "slack-bot") (eq $c.name "webex-bot") }}
 {{- /* The Slack and Webex relays talk to the supervisor under CAIPE's name for it. */}}
 {{- $_ := set $env "CAIPE_URL" $supervisorUrl }}
+{{- else if eq $c.name "rag-server" }}
+{{- /* The knowledge base calls no one: the supervisor calls it. */}}
 {{- else if eq $c.role "app" }}
 {{- $_ := set $env "SWITCHBOARD_URL" $supervisorUrl }}
 {{- if $root.Values.slackBot.enabled }}
@@ -328,6 +338,11 @@ Called with (dict "root" $ "component" $c).
 {{- end }}
 {{- else }}
 {{- $_ := set $env "AGENT_PUBLIC_URL" (include "switchboard.publicUrl" .) }}
+{{- end }}
+{{- if and (eq $c.role "supervisor") $root.Values.ragServer.enabled }}
+{{- /* CAIPE's switch and URL: the supervisor takes the knowledge base's tools. */}}
+{{- $_ := set $env "ENABLE_RAG" "true" }}
+{{- $_ := set $env "RAG_SERVER_URL" (include "switchboard.serviceUrl" (include "switchboard.ragServer" $root | fromJson)) }}
 {{- end }}
 {{- if eq $c.role "supervisor" }}
 {{- range (include "switchboard.components" $root | fromJson).items }}
@@ -389,6 +404,7 @@ Called with (dict "root" $ "component" $c).
 {{- $read = concat $read (.Values.web.secretKeys | default list) }}
 {{- $read = concat $read (.Values.slackBot.secretKeys | default list) }}
 {{- $read = concat $read (.Values.webexBot.secretKeys | default list) }}
+{{- $read = concat $read (.Values.ragServer.secretKeys | default list) }}
 {{- range $key, $_ := $out }}
 {{- if not (has $key $read) }}
 {{- fail (printf "secrets.values.%s is read by no component: list it in secrets.sharedKeys or a component's secretKeys" $key) }}

@@ -27,9 +27,9 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
     names: ["COMPOSE_PROFILES"],
     why:
       "Switchboard's docker-compose.dev.yaml answers to CAIPE's profile names for the supervisor " +
-      "(caipe-supervisor), the web chat (caipe-ui, caipe-ui-prod), each agent, dynamic-agents, all-agents, slack-bot " +
-      "and tracing; " +
-      "CAIPE's other profiles (rag, rbac, mcp-servers, …) start nothing",
+      "(caipe-supervisor), the web chat (caipe-ui, caipe-ui-prod), each agent, dynamic-agents, all-agents, slack-bot, " +
+      "tracing and rag (Switchboard's knowledge base, tools/rag-server); " +
+      "CAIPE's other profiles (rbac, mcp-servers, …) start nothing",
     verdict: "read by docker compose only",
   },
   {
@@ -107,8 +107,7 @@ export const UNUSED_CAIPE_SETTINGS: readonly UnusedCaipeGroup[] = [
       "CLUSTER_NAME",
     ],
     inert: OFF,
-    why:
-      "they configure CAIPE's RAG server and ingestors; Switchboard's own knowledge base (tools/rag-server) takes its sources from KNOWLEDGE_SOURCES_FILE and its port from PORT, and the supervisor uses either server through ENABLE_RAG and RAG_SERVER_URL",
+    why: "they configure CAIPE's RAG server and ingestors; Switchboard's own knowledge base (tools/rag-server) takes its sources from KNOWLEDGE_SOURCES_FILE and its port from PORT, and the supervisor uses either server through ENABLE_RAG and RAG_SERVER_URL",
   },
   {
     names: [

@@ -1,6 +1,6 @@
 export type { Chunk, ChunkingOptions } from "./chunking.js";
 export { type Engine, pgliteEngine, postgresEngine, type Queryable } from "./engine.js";
-export type { KnowledgeDocument, UpsertOptions, UpsertResult } from "./ingest.js";
+export type { KeptDocument, KnowledgeDocument, UpsertOptions, UpsertResult } from "./ingest.js";
 export type { Readers } from "./readers.js";
 export type { FetchedDocument, FetchQuery } from "./reading.js";
 export type { SearchHit, SearchQuery } from "./search.js";
@@ -22,6 +22,8 @@ export {
   type SourceType,
   type SyncDeps,
   syncSource,
+  type UploadedFile,
+  uploadDocument,
 } from "./sources/index.js";
 export { type KnowledgeStore, type KnowledgeStoreOptions, openKnowledgeStore } from "./store.js";
 export type { SyncProgress, SyncStatus } from "./sync-status.js";

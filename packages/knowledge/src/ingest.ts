@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { redactSecrets } from "@switchboard/common";
+import { redactSecrets, SwitchboardError } from "@switchboard/common";
 import { type Chunk, type ChunkingOptions, chunksOf, embeddingInput } from "./chunking.js";
 import type { Engine, Queryable } from "./engine.js";
 import { type Readers, readerTags } from "./readers.js";
@@ -18,6 +18,18 @@ export interface KnowledgeDocument {
   readers: Readers;
   /** When the source last changed it (default: now). */
   updatedAt?: Date;
+  /**
+   * The source's own version of it (a git blob SHA), kept so a later sync can tell it is unchanged
+   * without reading it (see {@link keepDocuments}).
+   */
+  version?: string;
+}
+
+/** A document the source says is unchanged (same version as stored): only its link and readers are brought up to date. */
+export interface KeptDocument {
+  id: string;
+  uri: string;
+  readers: Readers;
 }
 
 export interface UpsertResult {
@@ -50,6 +62,29 @@ function contentHash(document: KnowledgeDocument): string {
   return createHash("sha256")
     .update(JSON.stringify([document.title, document.text]))
     .digest("hex");
+}
+
+/**
+ * The link schemes a document may have: the web's, and `upload:` for uploaded files. Answers cite the
+ * link and the web chat renders it, so a link a source made up (`javascript:`, `data:`, `file:`) is
+ * refused here, for every source at once.
+ */
+const LINK_SCHEMES = new Set(["http:", "https:", "upload:"]);
+
+function checkLink(document: KnowledgeDocument): void {
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(document.uri).protocol;
+  } catch {
+    scheme = undefined;
+  }
+  if (!scheme || !LINK_SCHEMES.has(scheme)) {
+    throw new SwitchboardError(
+      "knowledge.link",
+      "user",
+      `its link is not an http(s) URL (${scheme ?? "not a URL"}): a document links where a person reads it`,
+    );
+  }
 }
 
 /** pgvector's text form, which both engines cast with `::vector`. */
@@ -117,6 +152,7 @@ export async function upsertDocuments(
     try {
       if (seen.has(document.id)) throw new Error(`the source listed document "${document.id}" twice`);
       seen.add(document.id);
+      checkLink(document);
       const hash = contentHash(document);
       const tags = readerTags(document.readers, document.id);
       const previous = stored.get(document.id);
@@ -233,13 +269,57 @@ async function saveDocument(
   tags: string[],
 ): Promise<void> {
   await db.query(
-    `INSERT INTO knowledge_documents (source_id, document_id, uri, title, content_hash, updated_at, readers)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::text[])
+    `INSERT INTO knowledge_documents (source_id, document_id, uri, title, content_hash, updated_at, readers, source_version)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8)
      ON CONFLICT (source_id, document_id) DO UPDATE SET
        uri = excluded.uri, title = excluded.title, content_hash = excluded.content_hash,
-       updated_at = excluded.updated_at, readers = excluded.readers`,
-    [sourceId, document.id, document.uri, document.title, hash, document.updatedAt ?? new Date(), tags],
+       updated_at = excluded.updated_at, readers = excluded.readers, source_version = excluded.source_version`,
+    [
+      sourceId,
+      document.id,
+      document.uri,
+      document.title,
+      hash,
+      document.updatedAt ?? new Date(),
+      tags,
+      document.version ?? null,
+    ],
   );
+}
+
+/** The source's versions of its stored documents (those a connector gave one), by document id. */
+export async function documentVersions(engine: Engine, sourceId: string): Promise<Map<string, string>> {
+  const rows = await engine.query<{ document_id: string; source_version: string }>(
+    `SELECT document_id, source_version FROM knowledge_documents
+     WHERE source_id = $1 AND source_version IS NOT NULL`,
+    [sourceId],
+  );
+  return new Map(rows.map((row) => [row.document_id, row.source_version]));
+}
+
+/**
+ * Brings documents the source says are unchanged up to date without reading them again: their link
+ * and readers (a change of readers holds at once, as in upsertDocuments). Returns the ids of those
+ * the store holds (one it no longer has is not made up: it is read in full on the next sync).
+ */
+export async function keepDocuments(
+  engine: Engine,
+  sourceId: string,
+  kept: KeptDocument[],
+): Promise<string[]> {
+  const tagged = kept.map((one) => ({ ...one, tags: readerTags(one.readers, one.id) }));
+  return engine.transaction(async (tx) => {
+    const held: string[] = [];
+    for (const one of tagged) {
+      const rows = await tx.query<{ document_id: string }>(
+        `UPDATE knowledge_documents SET uri = $3, readers = $4::text[]
+         WHERE source_id = $1 AND document_id = $2 RETURNING document_id`,
+        [sourceId, one.id, one.uri, one.tags],
+      );
+      if (rows.length > 0) held.push(one.id);
+    }
+    return held;
+  });
 }
 
 /**

@@ -59,5 +59,8 @@ CREATE TABLE IF NOT EXISTS knowledge_sources (
 -- page see it. Added after the table's first release, so also to tables made before.
 ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS running boolean NOT NULL DEFAULT false;
 ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS progress jsonb;
+ALTER TABLE knowledge_sources ADD COLUMN IF NOT EXISTS progress_at timestamptz;
+-- The source's own version of a document (a blob SHA), so a sync need not read an unchanged one again.
+ALTER TABLE knowledge_documents ADD COLUMN IF NOT EXISTS source_version text;
 `;
 }

@@ -4,8 +4,11 @@ import { SwitchboardError } from "@switchboard/common";
 import type { ChunkingOptions } from "./chunking.js";
 import type { Engine } from "./engine.js";
 import {
+  documentVersions,
   errorText,
+  type KeptDocument,
   type KnowledgeDocument,
+  keepDocuments,
   removeMissing,
   type UpsertOptions,
   type UpsertResult,
@@ -40,6 +43,10 @@ export interface KnowledgeStore {
     documents: KnowledgeDocument[],
     options?: UpsertOptions,
   ): Promise<UpsertResult>;
+  /** The source's own versions of its stored documents, by id (see ingest.ts). */
+  documentVersions(sourceId: string): Promise<Map<string, string>>;
+  /** Updates the link and readers of documents the source says are unchanged; returns the ids held. */
+  keepDocuments(sourceId: string, kept: KeptDocument[]): Promise<string[]>;
   /** Deletes the source's documents not in `keptIds` (see ingest.ts); returns their ids. */
   removeMissing(sourceId: string, keptIds: string[]): Promise<string[]>;
   /** Records that a sync of the source failed as a whole (its listing could not be read): shown, not skipped. */
@@ -108,6 +115,8 @@ export async function openKnowledgeStore(options: KnowledgeStoreOptions): Promis
     upsertDocuments: (sourceId, documents, upsertOptions) =>
       upsertDocuments(context, sourceId, documents, upsertOptions),
     removeMissing: (sourceId, keptIds) => removeMissing(engine, sourceId, keptIds),
+    documentVersions: (sourceId) => documentVersions(engine, sourceId),
+    keepDocuments: (sourceId, kept) => keepDocuments(engine, sourceId, kept),
     recordSyncError: (sourceId, error) => recordSync(engine, sourceId, errorText(error)),
     recordSync: (sourceId, error) => recordSync(engine, sourceId, error),
     recordProgress: (sourceId, progress, running) => recordProgress(engine, sourceId, progress, running),

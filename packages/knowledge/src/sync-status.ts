@@ -32,6 +32,12 @@ export interface SyncStatus {
   chunks: number;
 }
 
+/**
+ * A sync whose progress was not recorded for this long is not running any more (its process ended
+ * mid-sync): a running sync records it at least every SYNC_HEARTBEAT_MS (sources/sync.ts).
+ */
+export const SYNC_STALE_SECONDS = 300;
+
 /** The longest error kept: enough for the vendor's message, not a page of HTML an error page sent. */
 const MAX_ERROR_LENGTH = 1_000;
 
@@ -60,8 +66,9 @@ export async function recordProgress(
 ): Promise<void> {
   const kept = progress.error ? { ...progress, error: progress.error.slice(0, MAX_ERROR_LENGTH) } : progress;
   await db.query(
-    `INSERT INTO knowledge_sources AS s (source_id, running, progress) VALUES ($1, $2, $3::jsonb)
-     ON CONFLICT (source_id) DO UPDATE SET running = excluded.running, progress = excluded.progress`,
+    `INSERT INTO knowledge_sources AS s (source_id, running, progress, progress_at) VALUES ($1, $2, $3::jsonb, now())
+     ON CONFLICT (source_id) DO UPDATE SET
+       running = excluded.running, progress = excluded.progress, progress_at = excluded.progress_at`,
     [sourceId, running, JSON.stringify(kept)],
   );
 }
@@ -80,7 +87,8 @@ interface StatusRow {
 /** Every source's status (or one's), counted from what the store holds now. */
 export async function syncStatuses(db: Queryable, sourceId?: string): Promise<SyncStatus[]> {
   const rows = await db.query<StatusRow>(
-    `SELECT s.source_id, s.last_sync_at, s.last_success_at, s.last_error, s.running, s.progress,
+    `SELECT s.source_id, s.last_sync_at, s.last_success_at, s.last_error, s.progress,
+       (s.running AND s.progress_at > now() - make_interval(secs => ${SYNC_STALE_SECONDS})) AS running,
        (SELECT count(*)::int FROM knowledge_documents d WHERE d.source_id = s.source_id) AS documents,
        (SELECT count(*)::int FROM knowledge_chunks c WHERE c.source_id = s.source_id) AS chunks
      FROM knowledge_sources s

@@ -19,7 +19,12 @@ import {
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { decodeJwt, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Listener, startAttackerListener, startDishonestAgent } from "./dishonest-agent.js";
+import {
+  type Listener,
+  PHISHING_URL,
+  startAttackerListener,
+  startDishonestAgent,
+} from "./dishonest-agent.js";
 
 const agentsDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "agents");
 const GITHUB_TOKEN = "ghp_AlicesOwnTokenThatMustStayWithGithubOnly01";
@@ -285,6 +290,33 @@ describe("a dishonest agent in the fleet gets nothing it can use elsewhere", () 
     });
     expect(replayed.status).toBe(401);
     expect(await replayed.text()).toContain("Switchboard-Approver");
+  });
+
+  it("forges an answer's sources part: the user gets the supervisor's answer with no part and no link of its making", async () => {
+    for (const text of ["evil: hi", "forward to evil: hi"]) {
+      const response = await fetch(`${supervisor.url}/`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${tokens.alice}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "message/send",
+          params: {
+            message: {
+              kind: "message",
+              role: "user",
+              messageId: randomUUID(),
+              parts: [{ kind: "text", text }],
+            },
+            configuration: { blocking: true },
+          },
+        }),
+      });
+      const raw = await response.text();
+      expect(raw).toContain("All done.");
+      expect(raw).not.toContain(PHISHING_URL);
+      expect(raw).not.toContain('"kind":"data"');
+    }
   });
 
   it("the Jira agent it cannot reach still works for the user through the supervisor", async () => {

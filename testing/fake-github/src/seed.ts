@@ -20,6 +20,12 @@ export interface RepoSeed {
   /** Extra branches besides the default one. */
   branches?: string[];
   createdAt?: string;
+  /** Files on the default branch, path to content. */
+  files?: Record<string, string>;
+  /** Teams with access (organization repositories), by slug. */
+  teams?: string[];
+  /** Users with access; default: the owner, or the organization's members. */
+  collaborators?: string[];
 }
 
 export interface IssueSeed {
@@ -271,6 +277,9 @@ function seedRepo(state: FakeGithubState, r: RepoSeed): RepoRecord {
     createdAt: created,
     updatedAt: created,
     pushedAt: created,
+    files: { ...r.files },
+    teams: r.teams ?? [],
+    ...(r.collaborators ? { collaborators: r.collaborators } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { exchangeForInstallationToken, type FakeGithubApp, isTokenExchange } fro
 import { GithubHttpError, readBody, sendJson } from "./http.js";
 import { Router } from "./router.js";
 import { actionRoutes } from "./routes/actions.js";
+import { contentRoutes } from "./routes/contents.js";
 import { issueRoutes } from "./routes/issues.js";
 import { pullRoutes } from "./routes/pulls.js";
 import { repoRoutes } from "./routes/repos.js";
@@ -63,6 +64,7 @@ repoRoutes(router);
 pullRoutes(router);
 issueRoutes(router);
 actionRoutes(router);
+contentRoutes(router);
 
 /** Starts a GitHub REST look-alike on 127.0.0.1 that the real Octokit can use as its `baseUrl`. */
 export async function startFakeGithub(options: FakeGithubOptions = {}): Promise<FakeGithub> {

@@ -26,6 +26,12 @@ export interface RepoRecord {
   createdAt: Date;
   updatedAt: Date;
   pushedAt: Date;
+  /** The default branch's files, path to content (every branch reads the same files). */
+  files: Record<string, string>;
+  /** Teams of the owning organization with access, by slug. */
+  teams: string[];
+  /** Users added to the repository itself; unset: the owner's members (see collaborators). */
+  collaborators?: string[];
 }
 
 export interface PullInfo {
@@ -127,6 +133,7 @@ export function canAccess(state: FakeGithubState, repo: RepoRecord): boolean {
 
 /** Logins that can be assigned in the repository. */
 export function collaborators(state: FakeGithubState, repo: RepoRecord): string[] {
+  if (repo.collaborators) return repo.collaborators;
   const owner = findAccount(state, repo.owner);
   return owner?.type === "Organization" ? owner.members : [repo.owner];
 }

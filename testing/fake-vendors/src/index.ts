@@ -2,7 +2,7 @@ export type { Application, ArgoOperation, ArgoState } from "./argocd/index.js";
 export { type FakeArgoCd, startFakeArgoCd } from "./argocd/index.js";
 export type { BackstageState, Entity } from "./backstage/index.js";
 export { type FakeBackstage, startFakeBackstage } from "./backstage/index.js";
-export type { ConfluenceState, Page, PageChange } from "./confluence/index.js";
+export type { ConfluenceState, Grantees, Page, PageChange, Space } from "./confluence/index.js";
 export { type FakeConfluence, startFakeConfluence } from "./confluence/index.js";
 export type { GitLabChange, GitLabState, Issue, MergeRequest, Pipeline, Project } from "./gitlab/index.js";
 export { type FakeGitLab, startFakeGitLab } from "./gitlab/index.js";

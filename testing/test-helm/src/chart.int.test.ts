@@ -865,3 +865,36 @@ describe("the Webex relay in the Helm chart (webexBot.enabled)", () => {
     expect(JSON.stringify(await defaults())).not.toContain(webexBotName);
   });
 });
+
+describe("the knowledge base in the Helm chart (ragServer.enabled)", () => {
+  const ragServerName = `${fullname}-rag-server`;
+
+  it("deploys component rag-server on 9446, points the supervisor at it, and takes requests only from the supervisor and web chat", async () => {
+    const objects = await render({
+      ragServer: { enabled: true, secretKeys: ["KNOWLEDGE_POSTGRES_DSN"] },
+      secrets: { values: { KNOWLEDGE_POSTGRES_DSN: "postgres://kb:kb-password@pg:5432/kb" } },
+      networkPolicy: { enabled: true },
+    });
+    const deployment = find(objects, "Deployment", ragServerName);
+    expect(validateManifest(deployment)).toEqual([]);
+    const container = containerOf(deployment);
+    expect(container.ports).toEqual([{ name: "http", containerPort: 9446, protocol: "TCP" }]);
+    expect(container.readinessProbe?.httpGet?.path).toBe("/ready");
+    const env = containerEnv(objects, deployment);
+    expect(env.KNOWLEDGE_POSTGRES_DSN).toMatchObject({ secret: fullname, key: "KNOWLEDGE_POSTGRES_DSN" });
+    const supervisorEnv = plainValues(
+      containerEnv(objects, find(objects, "Deployment", objectName(SUPERVISOR))),
+    );
+    expect(supervisorEnv.ENABLE_RAG).toBe("true");
+    expect(supervisorEnv.RAG_SERVER_URL).toBe(`http://${ragServerName}:9446`);
+    const policy = find(objects, "NetworkPolicy", ragServerName);
+    expect(validateManifest(policy)).toEqual([]);
+    expect(JSON.stringify(policy)).toContain('"app.kubernetes.io/component":"supervisor"');
+  });
+
+  it("renders nothing of it with ragServer.enabled=false (the default), and leaves the supervisor's ENABLE_RAG to you", async () => {
+    const objects = JSON.stringify(await defaults());
+    expect(objects).not.toContain(ragServerName);
+    expect(objects).not.toContain("RAG_SERVER_URL");
+  });
+});

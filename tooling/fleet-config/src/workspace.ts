@@ -74,7 +74,7 @@ export function readPackageJson(dir: string): PackageJson {
   return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson;
 }
 
-/** The tools people run next to the fleet (`npm start`, `pnpm chat`, the web chat, the Slack and Webex relays, the MCP server, the triggers): their settings are documented too. */
+/** The tools people run next to the fleet (`npm start`, `pnpm chat`, the web chat, the Slack and Webex relays, the MCP server, the triggers, the knowledge base's RAG server): their settings are documented too. */
 const USER_TOOLS = [
   "@switchboard/fleet",
   "@switchboard/cli",
@@ -83,6 +83,7 @@ const USER_TOOLS = [
   "@switchboard/mcp-server",
   "@switchboard/webex-bot",
   "@switchboard/triggers",
+  "@switchboard/rag-server",
 ];
 
 /**

@@ -91,7 +91,7 @@ export async function startRagServer(
     }
     // Stateless: a server and transport for each request, answering as that request's principal.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const mcp = knowledgeMcpServer(store, principal);
+    const mcp = knowledgeMcpServer(store, principal, logger);
     res.on("close", () => {
       void transport.close();
       void mcp.close();

@@ -38,7 +38,7 @@ export function datasourcesRouter(deps: DatasourcesDeps): Router {
     res.json({ success: true, datasources, count: datasources.length });
   });
 
-  /** The source the path names, if the caller may list it; else answered 404 here. */
+  /** The source the path names, if the caller may administer it; else answered here (404 when they may not even list it). */
   const sourceFor = async (req: Request, res: Response): Promise<SourceDefinition | undefined> => {
     const principal = deps.principalOf(req);
     const source = byId.get(String(req.params.id));
@@ -84,18 +84,24 @@ export function datasourcesRouter(deps: DatasourcesDeps): Router {
 
   routes.post(
     "/v1/datasources/:id/documents",
+    // Decided before the body is read: a caller who may not upload sends nothing the server keeps.
+    async (req, res, next) => {
+      const source = await sourceFor(req, res);
+      if (!source) return;
+      res.locals.source = source;
+      next();
+    },
     // The whole body, bounded (MAX_LOCAL_FILE_UPLOAD_BYTES and room for the form's own lines).
     raw({ type: "multipart/form-data", limit: deps.maxUploadBytes + 64 * 1024 }),
     async (req, res) => {
-      const source = await sourceFor(req, res);
-      if (!source) return;
+      const source = res.locals.source as SourceDefinition;
       const outcome = await uploadFile(store, source, req, deps.maxUploadBytes);
       if ("problem" in outcome) {
         res.status(outcome.status).json({ detail: outcome.problem });
         return;
       }
       deps.logger.info(
-        { source: source.id, by: deps.principalOf(req).subject, document: outcome.documentId },
+        { source: source.id, by: deps.principalOf(req).subject, document: outcome.document_id },
         "File uploaded",
       );
       res.status(201).json({ datasource_id: source.id, ...outcome });

@@ -5,6 +5,7 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "@switchboard/agent-runtime";
+import { isSwitchboardError, type Logger } from "@switchboard/common";
 import type { KnowledgeStore, SearchHit } from "@switchboard/knowledge";
 import { CAIPE_RAG_TOOLS, FETCH_DOCUMENT, LIST_DATASOURCES, SEARCH } from "./caipe-tools.js";
 
@@ -18,30 +19,51 @@ const MAX_LIMIT = 50;
  * token names (caller.ts): every search and fetch goes to the store with it, and the store filters
  * by it in its SQL. Nothing a tool's arguments say (filters, ids) widens what it reads.
  */
-export function knowledgeMcpServer(store: KnowledgeStore, principal: Principal): McpServer {
+export function knowledgeMcpServer(store: KnowledgeStore, principal: Principal, logger: Logger): McpServer {
   const server = new McpServer({ name: "RAG Tools", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: CAIPE_RAG_TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const sources = datasourceFilter(args.filters);
-    if (typeof sources === "string") return failed(sources);
-    switch (request.params.name) {
-      case SEARCH:
-        return search(store, principal, args, sources);
-      case FETCH_DOCUMENT:
-        return fetchDocument(store, principal, args, sources);
-      case LIST_DATASOURCES: {
-        const readable = await store.readableSources(principal);
-        const datasources = sources ? readable.filter((id) => sources.includes(id)) : readable;
-        return text({ datasources, entity_types: [] });
-      }
-      default:
-        return failed(
-          `Unknown tool: ${request.params.name}. This server has ${CAIPE_RAG_TOOLS.map((tool) => tool.name).join(", ")}.`,
-        );
+    try {
+      return await answer(
+        store,
+        principal,
+        request.params.name,
+        (request.params.arguments ?? {}) as Record<string, unknown>,
+      );
+    } catch (error) {
+      // A refusal worded for the caller (a question too long) is theirs to read; anything else is logged, not shown.
+      if (isSwitchboardError(error) && error.category === "user") return failed(error.message);
+      logger.error({ err: error, tool: request.params.name }, "A knowledge base tool failed");
+      return failed("The knowledge base could not answer just now; try again, or tell an administrator.");
     }
   });
   return server;
+}
+
+/** One call of one of the three tools, answered as `principal`. */
+async function answer(
+  store: KnowledgeStore,
+  principal: Principal,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const sources = datasourceFilter(args.filters);
+  if (typeof sources === "string") return failed(sources);
+  switch (tool) {
+    case SEARCH:
+      return search(store, principal, args, sources);
+    case FETCH_DOCUMENT:
+      return fetchDocument(store, principal, args, sources);
+    case LIST_DATASOURCES: {
+      const readable = await store.readableSources(principal);
+      const datasources = sources ? readable.filter((id) => sources.includes(id)) : readable;
+      return text({ datasources, entity_types: [] });
+    }
+    default:
+      return failed(
+        `Unknown tool: ${tool}. This server has ${CAIPE_RAG_TOOLS.map((one) => one.name).join(", ")}.`,
+      );
+  }
 }
 
 /**

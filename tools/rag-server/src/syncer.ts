@@ -75,14 +75,14 @@ export class Syncer {
   private async tick(source: SourceDefinition, slot: Date): Promise<void> {
     try {
       if (this.running.has(source.id) || !(await this.deps.leases.claim(source.id, slot))) return;
-      this.run(source);
+      this.run(source, slot);
     } catch (error) {
       this.deps.logger.error({ err: error, source: source.id }, "A scheduled sync could not be claimed");
     }
   }
 
-  /** Runs a claimed sync in the background, renewing its lease; a lost lease stops it. */
-  private run(source: SourceDefinition): void {
+  /** Runs a claimed sync (a schedule's `slot`, or on demand) in the background, renewing its lease; a lost lease stops it. */
+  private run(source: SourceDefinition, slot?: Date): void {
     const { store, leases, env, logger } = this.deps;
     const abort = new AbortController();
     const signal = AbortSignal.any([abort.signal, this.stopping.signal]);
@@ -99,7 +99,7 @@ export class Syncer {
     renewal.unref();
     const log = logger.child({ source: source.id });
     const work = (async () => {
-      log.info({ type: source.type }, "Sync started");
+      log.info({ type: source.type, ...(slot ? { slot: slot.toISOString() } : {}) }, "Sync started");
       try {
         const done = await syncSource(store, source, { env, logger: log, signal });
         log.info({ ...done }, done.phase === "failed" ? "Sync failed" : "Sync finished");

@@ -1,23 +1,12 @@
-import type { KnowledgeStore, SourceDefinition } from "@switchboard/knowledge";
-import * as knowledge from "@switchboard/knowledge";
-
-// TEMPORARY until h/ingest's uploadDocument lands (AREAS' interface).
-const uploadDocument = (knowledge as unknown as Record<string, unknown>).uploadDocument as
-  | ((
-      store: KnowledgeStore,
-      source: SourceDefinition,
-      file: { name: string; type: string; bytes: Uint8Array },
-    ) => Promise<{ documentId: string }>)
-  | undefined;
-
+import { type KnowledgeStore, type SourceDefinition, uploadDocument } from "@switchboard/knowledge";
 import type { Request } from "express";
 
 /** The form field the file comes in (CAIPE's local-file upload names it `file`). */
 const FILE_FIELD = "file";
 
 export type UploadOutcome =
-  | { documentId: string; status?: undefined }
-  | { status: 400 | 413 | 415; problem: string };
+  | { document_id: string; added: boolean }
+  | { status: 400 | 413 | 415 | 502; problem: string };
 
 /**
  * One file from a multipart form (`file`) into an upload source, read by the platform's own form
@@ -63,16 +52,22 @@ export async function uploadFile(
       problem: `The file has ${file.size} bytes, more than MAX_LOCAL_FILE_UPLOAD_BYTES (${maxBytes}) allows: split it, or raise the setting.`,
     };
   }
-  if (!uploadDocument) return { status: 415, problem: "Uploads are not supported by this build." };
+  let stored: Awaited<ReturnType<typeof uploadDocument>>;
   try {
-    const stored = await uploadDocument(store, source, {
-      name: file.name,
-      type: file.type,
-      bytes: new Uint8Array(await file.arrayBuffer()),
-    });
-    return { documentId: stored.documentId };
+    // The source's own readers: an upload never names others (it could widen who reads the source).
+    stored = await uploadDocument(
+      store,
+      source,
+      { name: file.name, type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) },
+      undefined,
+      { maxBytes },
+    );
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { status: 400, problem: reason };
+    // uploadDocument's refusals are worded for the uploader (the type, the size, an empty file).
+    return { status: 400, problem: error instanceof Error ? error.message : String(error) };
   }
+  const [failure] = stored.failed;
+  if (failure) return { status: 502, problem: `"${failure.id}" could not be stored: ${failure.error}` };
+  const [documentId = ""] = [...stored.added, ...stored.changed, ...stored.unchanged];
+  return { document_id: documentId, added: stored.added.length > 0 };
 }

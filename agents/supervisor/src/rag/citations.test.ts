@@ -54,7 +54,7 @@ describe("an answer's sources", () => {
     expect(metadataObjects(cut).map((m) => m.document_id)).toEqual(["restart"]);
   });
 
-  it("take nothing from a hit's text, from a refusal, or from a link that is not http(s)", () => {
+  it("take nothing from a hit's text, from a refusal, or from a link that is not http(s) or an upload's", () => {
     const sources = new TurnSources();
     // A document whose text forges a hit is a string inside the JSON: escaped, never read as a key.
     const forged = JSON.stringify({
@@ -66,11 +66,14 @@ describe("an answer's sources", () => {
       JSON.stringify({
         semantic_results: [
           { metadata: { document_id: "js", source_url: "javascript:alert(1)", title: "x" } },
+          { metadata: { document_id: "file", source_url: "file:///etc/passwd", title: "x" } },
+          { metadata: { document_id: "notes.md", source_url: "upload://files/notes.md", title: "Notes" } },
         ],
       }),
     );
     expect(sources.forAnswer("")?.data.sources).toEqual([
       expect.objectContaining({ document_id: "restart", url: "https://docs.example.com/restart" }),
+      expect.objectContaining({ document_id: "notes.md", url: "upload://files/notes.md" }),
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import { SWITCHBOARD_PART_TYPE } from "@switchboard/a2a-client";
 import type { AnswerData } from "@switchboard/agent-runtime";
 
 /** One source of an answer, as the web chat shows it under the answer (AREAS' "Sources of an answer"). */
@@ -9,7 +10,7 @@ export interface AnswerSource {
 }
 
 /** The data part's mark: clients tell the sources part from the answer's text by it. */
-export const SOURCES_PART_METADATA = { "switchboard/type": "sources" } as const;
+export const SOURCES_PART_METADATA = { [SWITCHBOARD_PART_TYPE]: "sources" } as const;
 
 /**
  * The knowledge base's hits a turn's model was served, and from them the answer's sources. Only what
@@ -92,12 +93,16 @@ function objectEnd(text: string, start: number): number | undefined {
   return undefined;
 }
 
-/** A hit's metadata as a source: CAIPE's keys (`source_url`, `title`, `datasource_id`, `document_id`); a link only over http(s). */
+/**
+ * A hit's metadata as a source: CAIPE's keys (`source_url`, `title`, `datasource_id`, `document_id`);
+ * its link http(s), or `upload:` (a file uploaded to Switchboard's knowledge base, which has no web
+ * page: shown, not followed). Any other scheme (javascript:, data:, file:) is no source.
+ */
 function sourceOf(metadata: Record<string, unknown>): AnswerSource | undefined {
   const text = (value: unknown) => (typeof value === "string" ? value : "");
   const url = text(metadata.source_url);
   const documentId = text(metadata.document_id);
-  if (!documentId || !/^https?:\/\//i.test(url)) return undefined;
+  if (!documentId || !/^(https?:\/\/|upload:)/i.test(url)) return undefined;
   return {
     title: text(metadata.title) || url,
     url,

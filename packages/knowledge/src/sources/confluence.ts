@@ -78,6 +78,17 @@ export function pageGrant(space: Grant, restrictions: Grant[]): Grant {
   return restrictions.reduce(bothOf);
 }
 
+/**
+ * Where a person reads a page: its web UI path under the site the source names (never a base the
+ * answer gives, which a lying server could point anywhere), else the page's viewpage link.
+ */
+export function pageLink(site: string, page: Pick<Content, "id" | "_links">): string {
+  const webui = page._links?.webui;
+  return webui?.startsWith("/") && !webui.startsWith("//")
+    ? `${site}${webui}`
+    : `${site}/pages/viewpage.action?pageId=${encodeURIComponent(page.id)}`;
+}
+
 export const confluence: Connector<SourceOf<"confluence">> = async ({ source, env, http, listed }) => {
   const auth = Buffer.from(
     `${credential(env, source.username_env, source)}:${credential(env, source.token_env, source)}`,
@@ -97,7 +108,6 @@ export const confluence: Connector<SourceOf<"confluence">> = async ({ source, en
     );
     const spaceReaders = spaceGrant(space.permissions ?? []);
     const pages: Content[] = [];
-    let base = source.url;
     for (let start = 0; ; start += PAGE_SIZE) {
       const query = new URLSearchParams({
         spaceKey: key,
@@ -108,7 +118,6 @@ export const confluence: Connector<SourceOf<"confluence">> = async ({ source, en
         expand: EXPAND,
       });
       const page = await getJson<ContentPage>(http, `${api}/content?${query}`, headers, asking);
-      base = page._links?.base ?? base;
       pages.push(...page.results);
       listed(page.results.length);
       if (page.results.length < PAGE_SIZE) break;
@@ -146,7 +155,7 @@ export const confluence: Connector<SourceOf<"confluence">> = async ({ source, en
         if (!readers) continue;
         documents.push({
           id,
-          uri: `${base}${page._links?.webui ?? `/pages/viewpage.action?pageId=${page.id}`}`,
+          uri: pageLink(source.url, page),
           title: page.title,
           text: htmlToMarkdown(page.body?.storage?.value ?? ""),
           readers,

@@ -1,6 +1,5 @@
-import type { Logger } from "@switchboard/common";
-import { SwitchboardError } from "@switchboard/common";
-import type { KnowledgeDocument } from "../ingest.js";
+import { type Logger, SwitchboardError } from "@switchboard/common";
+import type { KeptDocument, KnowledgeDocument } from "../ingest.js";
 import type { IngestSettings } from "../settings.js";
 import type { SourceDefinition, SourceType } from "./definition.js";
 import type { SourceHttp } from "./http.js";
@@ -12,6 +11,8 @@ export interface ConnectorContext<S extends SourceDefinition = SourceDefinition>
   logger: Logger;
   http: SourceHttp;
   settings: IngestSettings;
+  /** The source's versions of the documents the store holds (those given one), by id. */
+  stored: Map<string, string>;
   /** Counts documents as they are listed, for the sync's progress. */
   listed(count: number): void;
 }
@@ -24,6 +25,8 @@ export interface ConnectorContext<S extends SourceDefinition = SourceDefinition>
 export interface Listing {
   documents: KnowledgeDocument[];
   failed: Array<{ id: string; error: string }>;
+  /** Documents at the version the store holds: not read again, their link and readers brought up to date. */
+  unchanged?: KeptDocument[];
 }
 
 export type Connector<S extends SourceDefinition> = (context: ConnectorContext<S>) => Promise<Listing>;

@@ -73,6 +73,11 @@ sources:
   - type: upload
     id: wiki
     readers: everyone
+  - id: leak
+    type: github
+    repo: ../..
+    api_url: https://attacker.example
+    token_env: OPENAI_API_KEY
 `;
     let message = "";
     try {
@@ -89,8 +94,29 @@ sources:
     expect(message).toContain("sources[2] (handbook) readers");
     expect(message).toContain("needs urls (pages to read) or a sitemap");
     expect(message).toContain('sources[4] (wiki): the id "wiki" is used twice');
+    expect(message).toContain("sources[5] (leak) repo: must be owner/name");
+    expect(message).toContain(
+      "sources[5] (leak) token_env: must name a variable starting with GITHUB_, KNOWLEDGE_: a source sends only a credential meant for its vendor",
+    );
     // A value where a variable's name belongs is never repeated.
     expect(message).not.toContain("xoxb-123-secret");
+  });
+
+  it("refuses a schedule or time zone croner would not take, naming the entry", () => {
+    const entry = (extra: string) => `sources:\n  - id: x\n    type: upload\n    readers: everyone\n${extra}`;
+    expect(() => readSourcesFile(entry('    schedule: "every day"\n'))).toThrow(
+      /sources\[0\] \(x\) schedule: "every day" is not a cron pattern/,
+    );
+    expect(() => readSourcesFile(entry('    schedule: "0 3 * * *"\n    timezone: Mars/Olympus\n'))).toThrow(
+      /sources\[0\] \(x\) timezone: "Mars\/Olympus" is not a time zone/,
+    );
+    expect(() => readSourcesFile(entry("    timezone: UTC\n"))).toThrow(/timezone: is for a schedule/);
+    expect(
+      readSourcesFile(entry('    schedule: "0 3 * * 1-5"\n    timezone: Europe/Amsterdam\n'))[0],
+    ).toMatchObject({
+      schedule: "0 3 * * 1-5",
+      timezone: "Europe/Amsterdam",
+    });
   });
 
   it("refuses text that is not a sources file, saying what it must be", () => {

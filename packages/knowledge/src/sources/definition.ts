@@ -1,4 +1,5 @@
 import { SwitchboardError } from "@switchboard/common";
+import { Cron } from "croner";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 
@@ -21,10 +22,18 @@ const ReadersSchema = z.union([
     }),
 ]);
 
-/** A variable's name, never its value: a value pasted here would sit in a file and in logs. */
-const envName = z
-  .string()
-  .regex(/^[A-Z_][A-Z0-9_]*$/, "must be the NAME of an environment variable (A-Z, 0-9, _), not its value");
+/**
+ * A variable's name, never its value (a value pasted here would sit in a file and in logs), and one
+ * meant for the source's vendor: a sources file cannot have a sync send another service's secret
+ * (OPENAI_API_KEY, a database password) to the URL it names.
+ */
+const envName = (...prefixes: string[]) =>
+  z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/, "must be the NAME of an environment variable (A-Z, 0-9, _), not its value")
+    .refine((name) => [...prefixes, "KNOWLEDGE_"].some((prefix) => name.startsWith(prefix)), {
+      message: `must name a variable starting with ${[...prefixes, "KNOWLEDGE_"].join(", ")}: a source sends only a credential meant for its vendor`,
+    });
 
 const httpUrl = z
   .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
@@ -71,8 +80,8 @@ const ConfluenceSource = z.strictObject({
   /** The site's base, as the REST API sits under it: `https://acme.atlassian.net/wiki` serves `/rest/api`. */
   url: httpUrl,
   spaces: names,
-  username_env: envName.default("CONFLUENCE_USERNAME"),
-  token_env: envName.default("CONFLUENCE_API_TOKEN"),
+  username_env: envName("CONFLUENCE_", "ATLASSIAN_").default("CONFLUENCE_USERNAME"),
+  token_env: envName("CONFLUENCE_", "ATLASSIAN_").default("CONFLUENCE_API_TOKEN"),
 });
 
 const GithubSource = z.strictObject({
@@ -80,14 +89,17 @@ const GithubSource = z.strictObject({
   ...ownPermissions,
   type: z.literal("github"),
   /** `owner/name`. */
-  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name"),
+  repo: z
+    .string()
+    .regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name")
+    .refine((repo) => repo.split("/").every((part) => !/^\.+$/.test(part)), "must be owner/name"),
   /** Branch, tag or commit; default the repository's default branch. */
   ref: name.optional(),
   /** Folders (or files) to read, from the repository's root; default all of it. Markdown files only. */
   paths: z.array(z.string().trim()).optional(),
   /** The REST API's base (GitHub Enterprise: `https://github.example.com/api/v3`). */
   api_url: httpUrl.default("https://api.github.com"),
-  token_env: envName.default("GITHUB_PERSONAL_ACCESS_TOKEN"),
+  token_env: envName("GITHUB_").default("GITHUB_PERSONAL_ACCESS_TOKEN"),
 });
 
 const BackstageSource = z.strictObject({
@@ -98,7 +110,7 @@ const BackstageSource = z.strictObject({
   url: httpUrl,
   /** Catalog filters (`kind=component,spec.type=service`), any of which may match; default every entity. */
   filter: z.array(name).optional(),
-  token_env: envName.default("BACKSTAGE_API_TOKEN"),
+  token_env: envName("BACKSTAGE_").default("BACKSTAGE_API_TOKEN"),
 });
 
 const WebSource = z
@@ -130,6 +142,38 @@ export const SourceDefinitionSchema = z.discriminatedUnion("type", [
 export type SourceDefinition = z.infer<typeof SourceDefinitionSchema>;
 export type SourceType = SourceDefinition["type"];
 export type SourceOf<T extends SourceType> = Extract<SourceDefinition, { type: T }>;
+
+/**
+ * What is wrong with a source's schedule and time zone, read as the rag-server's croner will: caught
+ * when the file is read, naming the entry, rather than when the schedules are armed.
+ */
+export function scheduleProblems(source: Pick<SourceDefinition, "schedule" | "timezone">): string[] {
+  const problems: string[] = [];
+  if (source.timezone) {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: source.timezone });
+    } catch {
+      problems.push(
+        `timezone: "${source.timezone}" is not a time zone; use an IANA name such as Europe/Amsterdam`,
+      );
+    }
+  }
+  if (source.timezone && !source.schedule)
+    problems.push("timezone: is for a schedule; give the schedule too");
+  if (source.schedule && problems.length === 0) {
+    try {
+      new Cron(source.schedule, {
+        paused: true,
+        ...(source.timezone ? { timezone: source.timezone } : {}),
+      }).stop();
+    } catch (error) {
+      problems.push(
+        `schedule: "${source.schedule}" is not a cron pattern (${(error as Error).message}); e.g. "0 */6 * * *" for every six hours`,
+      );
+    }
+  }
+  return problems;
+}
 
 const SourcesFile = z.strictObject({ sources: z.array(z.unknown()) });
 
@@ -173,6 +217,11 @@ export function readSourcesFile(text: string): SourceDefinition[] {
         const field = pathText(issue.path);
         problems.push(`${where}${field ? ` ${field}` : ""}: ${issue.message}`);
       }
+      return;
+    }
+    const scheduling = scheduleProblems(parsed.data);
+    if (scheduling.length > 0) {
+      for (const problem of scheduling) problems.push(`${where} ${problem}`);
       return;
     }
     if (seen.has(parsed.data.id)) {

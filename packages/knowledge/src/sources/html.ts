@@ -10,6 +10,7 @@ const UNSEEN = [
   "object",
   "embed",
   "head",
+  "title",
   "svg",
   "canvas",
 ];

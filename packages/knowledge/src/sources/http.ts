@@ -26,12 +26,19 @@ export class SourceHttpError extends SwitchboardError {
   }
 }
 
-function failure(status: number, url: string, asking: Asking): SourceHttpError {
+/** A non-2xx answer as the error a person reads: the vendor, the status, the URL, and for 401/403 the credential to check. */
+export function httpFailure(status: number, url: string, asking: Asking): SourceHttpError {
   const where = `${asking.who} answered HTTP ${status} for ${maskUrlSecrets(url)}`;
   if ((status === 401 || status === 403) && asking.tokenEnv) {
     return new SourceHttpError(
       status,
       `${where}: the credential in ${asking.tokenEnv} was refused or may not read this; check it and its permissions`,
+    );
+  }
+  if (status === 404) {
+    return new SourceHttpError(
+      status,
+      `${where}: nothing is there; check the source's URL and what it names`,
     );
   }
   return new SourceHttpError(status, where);
@@ -44,12 +51,37 @@ export async function request(
   init: RequestInit,
   asking: Asking,
 ): Promise<Response> {
-  const response = await http.fetch(url, { ...init, ...(http.signal ? { signal: http.signal } : {}) });
+  const response = await sendOrExplain(http, url, init, asking);
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
-    throw failure(response.status, url, asking);
+    throw httpFailure(response.status, url, asking);
   }
   return response;
+}
+
+/**
+ * `fetch` with the sync's signal; a request that gets no answer (refused, unresolvable, a guarded
+ * address) throws naming the vendor, the URL and the cause fetch keeps in `cause`.
+ */
+export async function sendOrExplain(
+  http: SourceHttp,
+  url: string | URL,
+  init: RequestInit,
+  asking: Asking,
+): Promise<Response> {
+  try {
+    return await http.fetch(url, { ...init, ...(http.signal ? { signal: http.signal } : {}) });
+  } catch (error) {
+    if (http.signal?.aborted) throw error;
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const why = cause instanceof Error ? cause.message : String(cause);
+    throw new SwitchboardError(
+      "knowledge.source.unreachable",
+      "system",
+      `${asking.who} could not be reached at ${maskUrlSecrets(String(url))}: ${why}`,
+      { cause: error },
+    );
+  }
 }
 
 /**

@@ -7,3 +7,4 @@ export {
   type SourceType,
 } from "./definition.js";
 export { type SyncDeps, syncSource } from "./sync.js";
+export { type UploadedFile, uploadDocument } from "./upload.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "@switchboard/common";
+import { type Logger, SwitchboardError } from "@switchboard/common";
 import { errorText, type KnowledgeDocument } from "../ingest.js";
 import { readIngestSettings } from "../settings.js";
 import type { KnowledgeStore } from "../store.js";
@@ -25,8 +25,17 @@ const nothingToList: Connector<SourceDefinition> = async () => ({ documents: [],
 
 const CONNECTORS: SourceConnectors = { confluence, github, backstage, web, upload: nothingToList };
 
+/** How often a running sync records its progress even when it has not moved (a long listing): under SYNC_STALE_SECONDS. */
+const SYNC_HEARTBEAT_MS = 30_000;
+
 /** Documents handed to the store at once: progress is reported (and persisted) after each batch. */
 const BATCH = 64;
+/**
+ * The most documents one source may list: past it the sync fails, naming the fix, instead of filling
+ * the memory (a source far too wide, or a vendor whose pages never end).
+ */
+export const MAX_LISTED = 200_000;
+
 /** How often, in documents listed, the listing's progress is persisted (each one is still reported). */
 const LISTING_PERSIST_EVERY = 100;
 
@@ -61,9 +70,20 @@ export async function syncSource(
   };
   const log = deps.logger.child({ source: source.id, type: source.type });
   await report(true);
+  let beat: Promise<void> = Promise.resolve();
+  const heartbeat = setInterval(() => {
+    beat = store.recordProgress(source.id, { ...progress }, true).catch(() => {});
+  }, SYNC_HEARTBEAT_MS);
+  heartbeat.unref();
+  /** Stops the heartbeat before the last record, so no late beat marks the source running again. */
+  const lastBeat = async () => {
+    clearInterval(heartbeat);
+    await beat;
+  };
   try {
     const settings = readIngestSettings(deps.env);
     let sincePersist = 0;
+    const stored = await store.documentVersions(source.id);
     const listing: Listing = await CONNECTORS[source.type]({
       source: source as never,
       env: deps.env,
@@ -74,13 +94,22 @@ export async function syncSource(
         maxBytes: settings.maxBytes,
       },
       settings,
+      stored,
       listed: (count) => {
         progress.listed += count;
+        if (progress.listed > MAX_LISTED) {
+          throw new SwitchboardError(
+            "knowledge.source.too_many",
+            "user",
+            `Source "${source.id}" lists more than ${MAX_LISTED} documents: split it into narrower sources ` +
+              "(fewer spaces, a repository's paths, a catalog filter, a smaller sitemap).",
+          );
+        }
         sincePersist += count;
         deps.onProgress?.({ ...progress });
         if (sincePersist >= LISTING_PERSIST_EVERY) {
           sincePersist = 0;
-          void store.recordProgress(source.id, { ...progress }, true).catch(() => {});
+          beat = store.recordProgress(source.id, { ...progress }, true).catch(() => {});
         }
       },
     });
@@ -88,6 +117,8 @@ export async function syncSource(
     const failures = [...listing.failed];
     progress.failed = failures.length;
     progress.phase = "embedding";
+    const kept = await store.keepDocuments(source.id, listing.unchanged ?? []);
+    progress.unchanged += kept.length;
     await report(true);
 
     for (let at = 0; at < listing.documents.length; at += BATCH) {
@@ -106,17 +137,22 @@ export async function syncSource(
       progress.phase = "removing";
       await report(true);
       // What could not be read this time is kept: it is still in the source, only unread.
-      const kept = [...listing.documents.map((one) => one.id), ...listing.failed.map((one) => one.id)];
-      progress.removed = (await store.removeMissing(source.id, kept)).length;
+      const keep = [
+        ...listing.documents.map((one) => one.id),
+        ...listing.failed.map((one) => one.id),
+        ...kept,
+      ];
+      progress.removed = (await store.removeMissing(source.id, keep)).length;
     }
 
     const error =
       failures.length === 0
         ? undefined
-        : `${failures.length} of ${listing.documents.length + listing.failed.length} documents failed; ` +
+        : `${failures.length} of ${progress.listed} documents failed; ` +
           failures.map((one) => `"${one.id}": ${one.error}`).join("; ");
     progress.phase = "done";
     if (error) progress.error = error;
+    await lastBeat();
     await store.recordSync(source.id, error);
     await report(false);
     log.info({ ...progress, error: undefined }, "knowledge source synced");
@@ -124,9 +160,12 @@ export async function syncSource(
   } catch (error) {
     progress.phase = "failed";
     progress.error = deps.signal?.aborted ? "the sync was cancelled" : errorText(error);
+    await lastBeat();
     await store.recordSync(source.id, progress.error);
     await report(false);
     log.warn({ error: progress.error }, "knowledge source failed to sync");
     return { ...progress };
+  } finally {
+    clearInterval(heartbeat);
   }
 }

@@ -51,4 +51,56 @@ describe("fake Confluence", () => {
     expect((await update(2)).version?.number).toBe(2);
     expect(wiki.changes.map((one) => `${one.action} v${one.version}`)).toEqual(["create v1", "update v2"]);
   });
+
+  it("lists a space's pages with bodies, ancestors and read restrictions, and the space's read permission", async () => {
+    wiki.state.pages.push({
+      id: "65540",
+      title: "Private child",
+      spaceKey: "OPS",
+      body: "<p>child</p>",
+      version: 1,
+      updatedAt: new Date().toISOString(),
+      updatedBy: "Alice Oncall",
+      parentId: "65537",
+      restrictions: { groups: ["sre"], users: ["alice"] },
+    });
+    const listed = await client.content.getContent({
+      spaceKey: "OPS",
+      type: "page",
+      start: 0,
+      limit: 2,
+      expand: ["body.storage", "version", "ancestors", "restrictions.read.restrictions.group"],
+    });
+    expect(listed.results.map((page) => page.id)).toEqual(["65537", "65538"]);
+    const next = await client.content.getContent({
+      spaceKey: "OPS",
+      type: "page",
+      start: 2,
+      limit: 2,
+      expand: ["ancestors", "restrictions.read.restrictions.user", "restrictions.read.restrictions.group"],
+    });
+    const child = next.results[0];
+    expect(child?.ancestors?.map((one) => one.id)).toEqual(["65537"]);
+    expect(child?.restrictions?.read?.restrictions?.group?.results.map((one) => one.name)).toEqual(["sre"]);
+    expect(child?.restrictions?.read?.restrictions?.user?.results.map((one) => one.accountId)).toEqual([
+      "alice",
+    ]);
+    const restriction = await client.contentRestrictions.getRestrictionsForOperation({
+      id: "65540",
+      operationKey: "read",
+    });
+    expect(restriction.restrictions?.group?.results.map((one) => one.name)).toEqual(["sre"]);
+
+    wiki.state.spaces[1] = {
+      key: "OPS",
+      name: "Operations",
+      permissions: { anonymous: true, groups: ["sre"] },
+    };
+    const space = await client.space.getSpace({ spaceKey: "OPS", expand: ["permissions"] });
+    const reads = (space.permissions ?? []).filter((one) => one.operation?.operation === "read");
+    expect(reads.some((one) => one.anonymousAccess)).toBe(true);
+    expect(reads.flatMap((one) => one.subjects?.group?.results?.map((group) => group.name) ?? [])).toEqual([
+      "sre",
+    ]);
+  });
 });

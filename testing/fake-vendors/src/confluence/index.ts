@@ -3,7 +3,7 @@ import { confluenceRoutes } from "./routes.js";
 import { seedConfluence } from "./seed.js";
 import type { ConfluenceState, PageChange } from "./state.js";
 
-export type { ConfluenceState, Page, PageChange } from "./state.js";
+export type { ConfluenceState, Grantees, Page, PageChange, Space } from "./state.js";
 
 export interface FakeConfluence extends VendorServer {
   /** Basic auth: the account's email and API token (CONFLUENCE_USERNAME, CONFLUENCE_API_TOKEN). */

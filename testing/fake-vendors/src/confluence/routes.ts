@@ -1,8 +1,38 @@
 import { type Handler, isRecord, VendorHttpError } from "../vendor-server.js";
 import { cqlMatcher } from "./cql.js";
-import type { ConfluenceState, Page } from "./state.js";
+import type { ConfluenceState, Grantees, Page } from "./state.js";
 
 const API = "/wiki/rest/api";
+
+/** Confluence's `subjects` of a permission or restriction: users and groups, each a result list. */
+function subjects(grantees: Grantees | undefined) {
+  const users = (grantees?.users ?? []).map((accountId) => ({
+    type: "known",
+    accountId,
+    displayName: accountId,
+  }));
+  const groups = (grantees?.groups ?? []).map((name) => ({ type: "group", name }));
+  return {
+    user: { results: users, size: users.length },
+    group: { results: groups, size: groups.length },
+  };
+}
+
+/** A page's ancestors, root first. */
+function ancestorsOf(state: ConfluenceState, page: Page): Page[] {
+  const chain: Page[] = [];
+  for (let at = page.parentId; at; ) {
+    const parent = state.pages.find((one) => one.id === at);
+    if (!parent || chain.includes(parent)) break;
+    chain.unshift(parent);
+    at = parent.parentId;
+  }
+  return chain;
+}
+
+function readRestriction(page: Page) {
+  return { operation: "read", restrictions: subjects(page.restrictions) };
+}
 
 function content(state: ConfluenceState, page: Page, expand: string[]) {
   const space = state.spaces.find((one) => one.key === page.spaceKey);
@@ -19,6 +49,12 @@ function content(state: ConfluenceState, page: Page, expand: string[]) {
       : {}),
     ...(expand.includes("body.storage")
       ? { body: { storage: { value: page.body, representation: "storage" } } }
+      : {}),
+    ...(expand.includes("ancestors")
+      ? { ancestors: ancestorsOf(state, page).map((one) => ({ id: one.id, type: "page", title: one.title })) }
+      : {}),
+    ...(expand.some((one) => one.startsWith("restrictions.read"))
+      ? { restrictions: { read: readRestriction(page) } }
       : {}),
     _links: {
       webui: `/spaces/${page.spaceKey}/pages/${page.id}`,
@@ -88,6 +124,66 @@ export function confluenceRoutes(state: ConfluenceState): Array<["GET" | "POST" 
     };
   };
 
+  const findSpace = (key: string) => {
+    const space = state.spaces.find((one) => one.key === key);
+    if (!space) throw new VendorHttpError(404, `No space with key : ${key}`);
+    return space;
+  };
+
+  // GET /space/{key}?expand=permissions: the space's read permission as Confluence lists it.
+  const getSpace: Handler = ({ params, query }) => {
+    const space = findSpace(params.key ?? "");
+    const grant = space.permissions ?? { groups: ["confluence-users"] };
+    const operation = { operation: "read", targetType: "space" };
+    return {
+      status: 200,
+      body: {
+        key: space.key,
+        name: space.name,
+        type: "global",
+        ...(expandOf(query).includes("permissions")
+          ? {
+              permissions: [
+                { operation, subjects: subjects(grant), anonymousAccess: false, unlicensedAccess: false },
+                ...(grant.anonymous ? [{ operation, anonymousAccess: true, unlicensedAccess: false }] : []),
+              ],
+            }
+          : {}),
+      },
+    };
+  };
+
+  // GET /content?spaceKey=&type=page&start=&limit=&expand=: a space's pages, in id order, a page at a time.
+  const listContent: Handler = ({ query }) => {
+    const key = query.get("spaceKey");
+    if (key) findSpace(key);
+    const type = query.get("type") ?? "page";
+    const start = Math.max(Number(query.get("start") ?? 0) || 0, 0);
+    const limit = Math.min(Number(query.get("limit") ?? 25) || 25, 100);
+    const pages =
+      type === "page"
+        ? state.pages
+            .filter((one) => !key || one.spaceKey === key)
+            .sort((a, b) => Number(a.id) - Number(b.id))
+        : [];
+    const results = pages.slice(start, start + limit).map((page) => content(state, page, expandOf(query)));
+    return {
+      status: 200,
+      body: {
+        results,
+        start,
+        limit,
+        size: results.length,
+        _links: { base: "https://example.atlassian.net/wiki", context: "/wiki" },
+      },
+    };
+  };
+
+  const getReadRestriction: Handler = ({ params }) => ({
+    status: 200,
+    body: readRestriction(findPage(params.id ?? "")),
+  });
+
   const getContent: Handler = ({ params, query }) => ({
     status: 200,
     body: content(state, findPage(params.id ?? ""), expandOf(query)),
@@ -150,6 +246,9 @@ export function confluenceRoutes(state: ConfluenceState): Array<["GET" | "POST" 
   return [
     ["GET", `${API}/search`, search],
     ["GET", `${API}/content/{id}`, getContent],
+    ["GET", `${API}/content`, listContent],
+    ["GET", `${API}/content/{id}/restriction/byOperation/read`, getReadRestriction],
+    ["GET", `${API}/space/{key}`, getSpace],
     ["POST", `${API}/content`, createContent],
     ["PUT", `${API}/content/{id}`, updateContent],
   ];

@@ -9,11 +9,24 @@ export interface Page {
   updatedAt: string;
   updatedBy: string;
   parentId?: string;
+  /** Its read restriction: only these groups and users (accountIds) may read it (and its children). */
+  restrictions?: Grantees;
+}
+
+/** Groups by name and users by accountId. */
+export interface Grantees {
+  groups?: string[];
+  users?: string[];
 }
 
 export interface Space {
   key: string;
   name: string;
+  /**
+   * Who may read the space (its read permission): anonymous access, or groups and users. Unset: the
+   * `confluence-users` group, as a new Confluence space grants.
+   */
+  permissions?: Grantees & { anonymous?: boolean };
 }
 
 /** A page created or updated through the API, for tests. */
