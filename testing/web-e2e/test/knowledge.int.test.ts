@@ -187,7 +187,7 @@ describe("the web chat's sources under an answer and its Sources page (ENABLE_RA
     expect(await alice.evaluate(() => (window as { __xss?: string }).__xss)).toBeUndefined();
   });
 
-  it("lists alice's sources with their sync state; Sync now on a broken source shows its error", async () => {
+  it("lists alice's sources with their sync state; Sync now on a broken source shows its error; a file she adds is counted", async () => {
     const alice = await signedIn("alice");
     await alice.getByRole("link", { name: "Sources" }).click();
     await alice.waitForURL((url) => url.pathname === "/sources");
@@ -211,6 +211,18 @@ describe("the web chat's sources under an answer and its Sources page (ENABLE_RA
     await wiki.locator("td.error", { hasText: /\S/ }).waitFor({ timeout: 30_000 });
     expect(await wiki.locator("td").nth(1).textContent()).not.toBe("never");
     expect(await wiki.locator("td").nth(2).textContent()).toBe("never");
+
+    // She adds a file to the handbook from the page; a hostile file name is shown as text.
+    const fileName = `rotate-certs <img src=x onerror="window.__xss='file'">.md`;
+    const handbook = alice.locator('tr[data-source="handbook"]');
+    await handbook.locator('input[type="file"]').setInputFiles({
+      name: fileName,
+      mimeType: "text/markdown",
+      buffer: Buffer.from("# Rotate certificates\n\ncert-manager renews them; force one with cmctl renew."),
+    });
+    await alice.getByText(`${fileName} was added to Platform handbook.`).waitFor();
+    await handbook.locator("td", { hasText: /^2 \(2 chunks\)$/ }).waitFor();
+    expect(await alice.evaluate(() => (window as { __xss?: string }).__xss)).toBeUndefined();
     await screenshot(alice, "sources-page");
   });
 
