@@ -216,7 +216,12 @@ const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0))
 const pct = (value: number) => `${Math.round(value * 100)}%`;
 
 async function main(): Promise<void> {
-  const report = benchReport(new URL("README.md", import.meta.url), "knowledge");
+  // The diagnostic run (BENCH_KNOWLEDGE_HNSW_EF_SEARCH) writes a section of its own.
+  const efSearch = process.env.BENCH_KNOWLEDGE_HNSW_EF_SEARCH;
+  const report = benchReport(
+    new URL("README.md", import.meta.url),
+    efSearch ? `knowledge-ef-search-${efSearch}` : "knowledge",
+  );
   const questions = knownQuestions(readQuestionSet());
   const model = await startStaticEmbeddings();
   const env = { ...process.env, ...model.env };
