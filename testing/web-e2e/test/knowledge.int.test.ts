@@ -7,6 +7,7 @@ import { freePort } from "@switchboard-testing/test-agents";
 import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import { callTool, rules, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
+import { generateKeyPair, SignJWT } from "jose";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatFleet, startChatFleet } from "../src/chat-fleet.js";
@@ -226,7 +227,7 @@ describe("the web chat's sources under an answer and its Sources page (ENABLE_RA
     await screenshot(alice, "sources-page");
   });
 
-  it("gives bob neither a word of what he may not read nor a button he may not press", async () => {
+  it("gives bob neither a word of what he may not read nor a button he may not press, even with a token he forged", async () => {
     const bob = await signedIn("bob", "/sources");
     const rows = bob.locator(".knowledge-sources tbody tr");
     await rows.first().waitFor();
@@ -242,6 +243,21 @@ describe("the web chat's sources under an answer and its Sources page (ENABLE_RA
       headers: { authorization: `Bearer ${token}` },
     });
     expect(sync.status).toBe(404);
+    // A token bob made himself, naming alice and the sre group, is refused: the list stays shut.
+    const { privateKey } = await generateKeyPair("RS256");
+    const forged = await new SignJWT({ groups: ["sre"] })
+      .setProtectedHeader({ alg: "RS256", kid: "forged" })
+      .setIssuer(idp.issuer)
+      .setAudience(idp.audience)
+      .setSubject("alice")
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(privateKey);
+    const refused = await fetch(`${chat.webUrl}/api/rag/v1/datasources`, {
+      headers: { authorization: `Bearer ${forged}` },
+    });
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).not.toMatch(/security|wiki|handbook/);
     // No token at all reads only what everyone may.
     const anonymous = await fetch(`${chat.webUrl}/api/rag/v1/datasources`);
     expect(await anonymous.text()).not.toContain("security");
