@@ -196,16 +196,21 @@ async function openEngine(name: string): Promise<{ engine: Engine; done(): Promi
   }
   if (name === "postgres") {
     const postgres: TestPostgres = await startPostgres({ pgvector: true });
-    const setup = postgresEngine(postgres.dsn);
-    // Room for the HNSW build after the bulk load (pgvector slows down once its graph outgrows it).
-    await setup.exec("ALTER SYSTEM SET maintenance_work_mem = '1GB'");
-    await setup.exec("SELECT pg_reload_conf()");
-    // A diagnostic: HNSW's search breadth (pgvector's default 40), to tell the index's misses from the model's.
-    const efSearch = process.env.BENCH_KNOWLEDGE_HNSW_EF_SEARCH;
-    if (efSearch) {
-      await setup.exec(`ALTER DATABASE postgres SET hnsw.ef_search = ${Number.parseInt(efSearch, 10)}`);
+    try {
+      const setup = postgresEngine(postgres.dsn);
+      // Room for the HNSW build after the bulk load (pgvector slows down once its graph outgrows it).
+      await setup.exec("ALTER SYSTEM SET maintenance_work_mem = '1GB'");
+      await setup.exec("SELECT pg_reload_conf()");
+      // A diagnostic: HNSW's search breadth (pgvector's default 40), to tell the index's misses from the model's.
+      const efSearch = process.env.BENCH_KNOWLEDGE_HNSW_EF_SEARCH;
+      if (efSearch) {
+        await setup.exec(`ALTER DATABASE postgres SET hnsw.ef_search = ${Number.parseInt(efSearch, 10)}`);
+      }
+      await setup.close();
+    } catch (error) {
+      await postgres.stop();
+      throw error;
     }
-    await setup.close();
     const engine = postgresEngine(postgres.dsn);
     return { engine, done: () => postgres.stop() };
   }
