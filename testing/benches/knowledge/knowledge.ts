@@ -276,7 +276,7 @@ async function main(): Promise<void> {
   const bulk = results.filter((r) => r.bulkSeconds > 0);
   if (bulk.length > 0) {
     report.print(
-      `\nPast the ingested part, loaded in bulk with the search indexes built once after (bulk-load.ts, embedding included): ${bulk
+      `\nPast the ingested part, loaded in bulk (bulk-load.ts; on PostgreSQL the search indexes built once after; embedding included): ${bulk
         .map(
           (r) =>
             `${r.engine} ${(r.chunks - r.ingestedChunks).toLocaleString("en")} chunks in ${r.bulkSeconds.toFixed(0)} s`,
