@@ -401,8 +401,8 @@ Called with (dict "root" $ "component" $c).
 {{- else }}
 {{- $_ := set $env "AGENT_PUBLIC_URL" (include "switchboard.publicUrl" .) }}
 {{- end }}
-{{- if and (eq $c.role "supervisor") $root.Values.ragServer.enabled }}
-{{- /* CAIPE's switch and URL: the supervisor takes the knowledge base's tools. */}}
+{{- if and (or (eq $c.role "supervisor") (eq $c.name "web")) $root.Values.ragServer.enabled }}
+{{- /* CAIPE's switch and URL: the supervisor takes the knowledge base's tools, the web chat offers its Sources page. */}}
 {{- $_ := set $env "ENABLE_RAG" "true" }}
 {{- $_ := set $env "RAG_SERVER_URL" (include "switchboard.serviceUrl" (include "switchboard.ragServer" $root | fromJson)) }}
 {{- end }}

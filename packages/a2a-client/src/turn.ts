@@ -1,5 +1,6 @@
 import { type Message, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
 import { shownArgsHashes } from "./question.js";
+import { type AnswerSource, partsSources } from "./sources.js";
 import { artifactText, messageText } from "./text.js";
 import type { TurnEvent, TurnResult, TurnState } from "./types.js";
 
@@ -44,6 +45,10 @@ export function taskToTurnResult(task: Task): TurnResult {
     text: turnText(state, answer, statusText),
     artifacts,
   };
+  const sources =
+    partsSources(task.status?.message?.parts) ??
+    (task.artifacts ?? []).map((artifact) => partsSources(artifact.parts)).findLast(Boolean);
+  if (sources) result.sources = sources;
   if (state === "input-required" || state === "auth-required") {
     result.question = statusText;
     const hashes = shownArgsHashes(task.status?.message?.metadata);
@@ -54,12 +59,14 @@ export function taskToTurnResult(task: Task): TurnResult {
 
 /** An agent may answer with a bare Message instead of a Task: that is a finished turn. */
 export function messageToTurnResult(message: Message): TurnResult {
+  const sources = partsSources(message.parts);
   return {
     taskId: message.taskId,
     contextId: message.contextId,
     state: "completed",
     text: messageText(message),
     artifacts: [],
+    ...(sources ? { sources } : {}),
   };
 }
 
@@ -90,9 +97,12 @@ export function toTurnEvent(response: StreamResponse): TurnEvent | undefined {
         event.metadata = payload.value.metadata;
       const hashes = shownArgsHashes(payload.value.status?.message?.metadata);
       if (hashes) event.argsHashes = hashes;
+      const sources = partsSources(payload.value.status?.message?.parts);
+      if (sources) event.sources = sources;
       return event;
     }
-    case "artifactUpdate":
+    case "artifactUpdate": {
+      const sources = partsSources(payload.value.artifact?.parts);
       return {
         kind: "artifact",
         taskId: payload.value.taskId,
@@ -101,9 +111,13 @@ export function toTurnEvent(response: StreamResponse): TurnEvent | undefined {
         text: artifactText(payload.value.artifact),
         append: payload.value.append,
         lastChunk: payload.value.lastChunk,
+        ...(sources ? { sources } : {}),
       };
-    case "message":
-      return { kind: "message", text: messageText(payload.value) };
+    }
+    case "message": {
+      const sources = partsSources(payload.value.parts);
+      return { kind: "message", text: messageText(payload.value), ...(sources ? { sources } : {}) };
+    }
     default:
       return undefined;
   }
@@ -131,6 +145,7 @@ export function turnResultToEvents(result: TurnResult): TurnEvent[] {
     taskId: result.taskId,
     state: result.state,
     ...(statusText ? { text: statusText } : {}),
+    ...(result.sources ? { sources: result.sources } : {}),
   });
   return events;
 }
@@ -146,8 +161,11 @@ export async function collectTurn(events: AsyncIterable<TurnEvent>): Promise<Tur
   let statusText = "";
   let messageReply = "";
   let argsHashes: string[] | undefined;
+  let sources: AnswerSource[] | undefined;
   const artifacts = new Map<string, string>();
   for await (const event of events) {
+    // The latest list speaks for the turn (the final answer repeats it in its artifact and status).
+    if ("sources" in event && event.sources) sources = event.sources;
     switch (event.kind) {
       case "task":
         taskId = event.taskId;
@@ -179,6 +197,7 @@ export async function collectTurn(events: AsyncIterable<TurnEvent>): Promise<Tur
     text: turnText(state, answer, statusText) || messageReply,
     artifacts: texts,
   };
+  if (sources) result.sources = sources;
   if (state === "input-required" || state === "auth-required") {
     result.question = statusText;
     if (argsHashes) result.argsHashes = argsHashes;

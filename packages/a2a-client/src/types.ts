@@ -1,4 +1,5 @@
 import type { Logger } from "@switchboard/common";
+import type { AnswerSource } from "./sources.js";
 
 /** Task states in the A2A v0.3 spelling, which is also how CAIPE's Python agents and logs name them. */
 export type TurnState =
@@ -25,6 +26,8 @@ export interface TurnResult {
   argsHashes?: string[];
   /** The text of each artifact, in order. */
   artifacts: string[];
+  /** The documents the answer drew on, when the agent listed them (the supervisor's knowledge search). */
+  sources?: AnswerSource[];
 }
 
 /** One streamed update, small enough for a CLI or the supervisor to render. */
@@ -38,6 +41,7 @@ export type TurnEvent =
       metadata?: Record<string, unknown>;
       /** A confirmation's hashes of the arguments it shows (see TurnResult). */
       argsHashes?: string[];
+      sources?: AnswerSource[];
     }
   | {
       kind: "artifact";
@@ -48,8 +52,9 @@ export type TurnEvent =
       text: string;
       append: boolean;
       lastChunk: boolean;
+      sources?: AnswerSource[];
     }
-  | { kind: "message"; text: string };
+  | { kind: "message"; text: string; sources?: AnswerSource[] };
 
 export interface AgentSkillSummary {
   id: string;

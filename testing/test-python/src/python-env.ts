@@ -17,10 +17,14 @@ export const pythonEnvs = {
   a2a1: { requirements: "requirements-a2a1.txt", venv: ".venv-a2a1" },
   /** The A2A TCK (testing/a2a-tck): `python/requirements-tck.txt` into `<repo root>/.venv-tck`. */
   tck: { requirements: "requirements-tck.txt", venv: ".venv-tck" },
+  /** A small embeddings model that runs offline (WordLlama), for the knowledge benchmark: into `<repo root>/.venv-embeddings`. */
+  embeddings: { requirements: "requirements-embeddings.txt", venv: ".venv-embeddings" },
 } as const;
 
 export type PythonEnvName = keyof typeof pythonEnvs;
 export const pythonEnvNames = Object.keys(pythonEnvs) as PythonEnvName[];
+/** The venvs tests use (the embeddings one is the benchmark's alone, installed when it runs). */
+export const testPythonEnvNames: PythonEnvName[] = ["default", "a2a1"];
 
 /** A repo-local virtualenv that holds Python test peers (moto, a2a-sdk). */
 export interface PythonEnv {

@@ -90,6 +90,8 @@ describe("the web chat's Linked tokens, Audit and Memories pages (AUTH_MODE=jwt,
     const alice = await signedIn("alice");
     // The supervisor asks the agents it has joined: wait until GitHub has.
     await alice.locator('li[data-agent="github"][data-status="available"]').waitFor();
+    // No knowledge base on this fleet (ENABLE_RAG unset): no Sources page offered.
+    expect(await alice.getByRole("link", { name: "Sources" }).count()).toBe(0);
     await alice.getByRole("link", { name: "Linked tokens" }).click();
     await alice.waitForURL((url) => url.pathname === "/linked-tokens");
     const github = alice.locator('li[data-vendor="github"]');

@@ -161,7 +161,9 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     ? await orReported(failed, TRIGGERS, startTriggers(options, head.url))
     : undefined;
   const triggersWiring = triggers && !options.env.TRIGGERS_URL?.trim() ? { TRIGGERS_URL: triggers.url } : {};
-  const webEnv = withWiring(options.env, { ...hostUrls, ...triggersWiring });
+  // The web chat offers the knowledge base's Sources page when one runs here (ENABLE_RAG, RAG_SERVER_URL).
+  const ragWiring = ragServer ? { ENABLE_RAG: "true", RAG_SERVER_URL: ragServer.url } : {};
+  const webEnv = withWiring(options.env, { ...hostUrls, ...triggersWiring, ...ragWiring });
   const web = await orReported(failed, WEB, startWeb({ ...options, env: webEnv }, head.url));
   const slackBot = options.env.SLACK_INTEGRATION_BOT_TOKEN?.trim()
     ? await orReported(

@@ -22,12 +22,14 @@ const AGENTS_REFRESH_MS = 10_000;
 const HISTORY_POLL_MS = 1_500;
 
 interface AppProps {
+  /** Whether the web chat has a knowledge base (ENABLE_RAG): its Sources page is offered then. */
+  knowledge: boolean;
   auth?: OidcSignIn;
   session?: Session;
 }
 
 /** The chat: conversations and agents beside the open conversation and its message box. */
-export function App({ auth, session }: AppProps) {
+export function App({ knowledge, auth, session }: AppProps) {
   const api = useMemo(() => new SupervisorApi(() => session?.token), [session]);
   const [contextId, setContextId] = useState(conversationInPath());
   const [sidePage, setSidePage] = useState(sidePageInPath());
@@ -237,6 +239,7 @@ export function App({ auth, session }: AppProps) {
         <Agents agents={agents} {...(agentsProblem ? { problem: agentsProblem } : {})} />
         <SidePageLinks
           current={sidePage}
+          knowledge={knowledge}
           onOpen={(path) => {
             history.pushState(null, "", path);
             setSidePage(path);

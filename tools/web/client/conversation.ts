@@ -1,4 +1,4 @@
-import { progressText, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
+import { type AnswerSource, progressText, type TurnEvent, type TurnResult } from "@switchboard/a2a-client";
 import type { ConversationHistory, ConversationTask } from "./api.js";
 
 /** What the user said. */
@@ -18,6 +18,8 @@ export interface AgentItem {
   /** Who was asked and which tools ran, in order. */
   trail: string[];
   answer: string;
+  /** The documents the answer drew on, as the supervisor listed them (its knowledge search's hits). */
+  sources?: AnswerSource[];
   /** The agent's question while the task waits for the user (`input-required`). */
   question?: string;
   /** A confirmation's hashes of the arguments it shows: Approve and Decline send them back. */
@@ -36,7 +38,7 @@ export function workingItem(taskId = ""): AgentItem {
   return { kind: "agent", id: nextId(), taskId, state: "working", trail: [], answer: "" };
 }
 
-/** The item with one streamed event applied, as the terminal chat prints it: progress, answer text. */
+/** The item with one streamed event applied, as the terminal chat prints it: progress, answer text, sources. */
 export function applyEvent(
   item: AgentItem,
   event: TurnEvent,
@@ -44,21 +46,28 @@ export function applyEvent(
   shown: Map<string, string>,
 ): AgentItem {
   if (event.kind === "task") return { ...item, taskId: event.taskId };
+  // The final answer carries its sources (in its artifact and its status message): the latest list holds.
+  const sourced = "sources" in event && event.sources ? { ...item, sources: event.sources } : item;
   const progress = progressText(event, self);
-  if (progress !== undefined) return { ...item, trail: [...item.trail, progress] };
+  if (progress !== undefined) return { ...sourced, trail: [...item.trail, progress] };
   if (event.kind === "artifact") {
     // Chunks extend their artifact; a final chunk repeats the whole artifact.
     const before = shown.get(event.artifactId) ?? "";
     shown.set(event.artifactId, event.append ? before + event.text : event.text);
-    return { ...item, answer: [...shown.values()].filter(Boolean).join("\n") };
+    return { ...sourced, answer: [...shown.values()].filter(Boolean).join("\n") };
   }
-  if (event.kind === "message") return { ...item, answer: item.answer + event.text };
-  return item;
+  if (event.kind === "message") return { ...sourced, answer: item.answer + event.text };
+  return sourced;
 }
 
 /** The item once the turn ended: the answer, the question it waits on, or why it failed. */
 export function finishItem(item: AgentItem, result: TurnResult): AgentItem {
-  const done: AgentItem = { ...item, taskId: result.taskId || item.taskId, state: result.state };
+  const done: AgentItem = {
+    ...item,
+    taskId: result.taskId || item.taskId,
+    state: result.state,
+    ...(result.sources ? { sources: result.sources } : {}),
+  };
   if (result.state === "completed") return { ...done, answer: item.answer || result.text };
   if (result.state === "input-required" || result.state === "auth-required") {
     return {
@@ -115,7 +124,11 @@ function itemsFromTask(task: ConversationTask): Item[] {
   if (task.state === "completed") {
     // The final status message repeats the answer.
     if (last !== undefined && last.trim() === task.answer.trim()) ending.trail = agent.trail.slice(0, -1);
-    items.push({ ...ending, answer: task.answer || (last ?? "") });
+    items.push({
+      ...ending,
+      answer: task.answer || (last ?? ""),
+      ...(task.sources ? { sources: task.sources } : {}),
+    });
   } else if (task.state === "input-required" || task.state === "auth-required") {
     items.push({ ...ending, trail: agent.trail.slice(0, -1), ...(last ? { question: last } : {}) });
   } else if (task.state === "working" || task.state === "submitted") {

@@ -30,7 +30,7 @@ function Failure({ message }: { message: string }) {
 
 async function boot(root: HTMLElement): Promise<void> {
   try {
-    const { signIn } = await loadConfig();
+    const { signIn, knowledge = false } = await loadConfig();
     let auth: OidcSignIn | undefined;
     let session: Session | undefined;
     if (signIn.mode === "oidc") {
@@ -43,7 +43,7 @@ async function boot(root: HTMLElement): Promise<void> {
         return;
       }
     }
-    render(<App {...(auth ? { auth } : {})} {...(session ? { session } : {})} />, root);
+    render(<App knowledge={knowledge} {...(auth ? { auth } : {})} {...(session ? { session } : {})} />, root);
   } catch (error) {
     render(<Failure message={`The chat could not start: ${(error as Error).message}`} />, root);
   }

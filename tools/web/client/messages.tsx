@@ -1,4 +1,4 @@
-import { APPROVE, DECLINE, readQuestion } from "@switchboard/a2a-client";
+import { type AnswerSource, APPROVE, DECLINE, readQuestion } from "@switchboard/a2a-client";
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import { type AgentItem, type Item, trailSummary } from "./conversation.js";
 import { renderMarkdown } from "./markdown.js";
@@ -65,6 +65,7 @@ function AgentView({ item, busy, onAnswer }: { item: AgentItem } & Omit<Messages
         </details>
       ) : null}
       {item.answer ? <Answer text={item.answer} /> : null}
+      {item.sources?.length ? <Sources id={item.id} sources={item.sources} /> : null}
       {item.question ? <QuestionCard item={item} busy={busy} onAnswer={onAnswer} /> : null}
       {item.state === "canceled" ? <p class="muted">Stopped.</p> : null}
       {item.error ? (
@@ -84,6 +85,39 @@ function Answer({ text }: { text: string }) {
   // Sanitized by renderMarkdown (DOMPurify): no script or handler in an answer can run.
   const html = useMemo(() => renderMarkdown(text), [text]);
   return <div class="answer markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/**
+ * The documents an answer drew on, in the supervisor's order. Titles are text
+ * (Preact escapes them); a link is there only for an http(s) address (the a2a-client drops any other)
+ * and opens apart from the chat, telling the site nothing about it.
+ */
+function Sources({ id, sources }: { id: string; sources: AnswerSource[] }) {
+  const headingId = `${id}-sources`;
+  return (
+    <section class="sources" aria-labelledby={headingId}>
+      <h3 id={headingId}>Sources</h3>
+      <ol>
+        {sources.map((source) => (
+          <li key={`${source.datasourceId}/${source.documentId}`}>
+            {source.url ? (
+              <a
+                href={source.url}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                referrerpolicy="no-referrer"
+              >
+                {source.title}
+              </a>
+            ) : (
+              <span>{source.title}</span>
+            )}
+            {source.datasourceId ? <span class="muted"> · {source.datasourceId}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
 }
 
 /** A question on a waiting task: Approve / Decline for a change, else answered in the message box. */

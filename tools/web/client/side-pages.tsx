@@ -5,6 +5,7 @@ import { ConfiguredAgentsPage } from "./configured-agents.js";
 import { LinkedTokensPage } from "./linked-tokens.js";
 import { MemoriesPage } from "./memories-page.js";
 import { TriggersPage } from "./triggers-page.js";
+import { SourcesPage } from "./sources-page.js";
 import "./side-pages.css";
 
 /** Pages beside the chat, each at its own address. */
@@ -14,6 +15,7 @@ export const SIDE_PAGES = [
   { path: "/memories", title: "Memories" },
   { path: "/configured-agents", title: "Configure agents" },
   { path: "/triggers", title: "Triggered runs" },
+  { path: "/sources", title: "Sources" },
 ] as const;
 
 export type SidePath = (typeof SIDE_PAGES)[number]["path"];
@@ -26,15 +28,19 @@ export function sidePageInPath(path = location.pathname): SidePath | undefined {
 /** Links to the side pages, for the sidebar. */
 export function SidePageLinks({
   current,
+  knowledge,
   onOpen,
 }: {
   current: SidePath | undefined;
+  /** Whether the web chat has a knowledge base (ENABLE_RAG): without one, no Sources link. */
+  knowledge: boolean;
   onOpen(path: SidePath): void;
 }) {
+  const pages = SIDE_PAGES.filter((page) => knowledge || page.path !== "/sources");
   return (
     <nav aria-label="Account" class="side-pages">
       <ul>
-        {SIDE_PAGES.map((page) => (
+        {pages.map((page) => (
           <li key={page.path}>
             <a
               href={page.path}
@@ -76,6 +82,8 @@ export function SidePage({
         <ConfiguredAgentsPage token={token} fail={fail} />
       ) : path === "/triggers" ? (
         <TriggersPage token={token} fail={fail} />
+      ) : path === "/sources" ? (
+        <SourcesPage token={token} fail={fail} />
       ) : (
         <AuditPage api={api} fail={fail} />
       )}

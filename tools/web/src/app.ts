@@ -6,6 +6,7 @@ import { A2A_PATH, cardForPage } from "./card.js";
 import { dynamicAgentsRoutes } from "./dynamic-agents.js";
 import type { SignIn } from "./env.js";
 import { forward, type Upstream } from "./forward.js";
+import { knowledgeRoutes } from "./knowledge.js";
 import { securityHeaders } from "./security.js";
 import { offerSlackLink } from "./slack-link.js";
 import { triggersRoutes } from "./triggers.js";
@@ -15,6 +16,8 @@ export interface WebAppDeps {
   supervisorUrl: URL;
   /** CAIPE's dynamic-agents host (DYNAMIC_AGENTS_URL), whose agent API the Configure agents page uses; unset: off. */
   dynamicAgentsUrl?: URL;
+  /** The knowledge base's RAG server (RAG_SERVER_URL when ENABLE_RAG=true), for the Sources page; unset: off. */
+  ragServerUrl?: URL;
   /** The Slack relay, whose account-link pages this server offers (SLACK_BOT_URL). */
   slackBotUrl?: URL;
   /** The trigger receiver, whose run history the Triggers page shows (TRIGGERS_URL); unset: the page is hidden. */
@@ -55,6 +58,7 @@ const PAGE_PATHS = [
   "/memories",
   "/configured-agents",
   "/triggers",
+  "/sources",
 ];
 
 const NOT_FOUND_PAGE =
@@ -80,7 +84,10 @@ export function createWebApp(deps: WebAppDeps): express.Express {
     res.json({ status: "ready", service: "web" });
   });
   app.get("/config.json", (_req, res) => {
-    res.set("cache-control", "no-store").json({ signIn: deps.signIn });
+    // `knowledge` only when there is a knowledge base (ENABLE_RAG): the page then offers its Sources page.
+    res
+      .set("cache-control", "no-store")
+      .json({ signIn: deps.signIn, ...(deps.ragServerUrl ? { knowledge: true } : {}) });
   });
 
   offerSlackLink(app, deps.slackBotUrl, deps.logger);
@@ -100,6 +107,7 @@ export function createWebApp(deps: WebAppDeps): express.Express {
   }
   dynamicAgentsRoutes(app, deps.dynamicAgentsUrl, deps.logger);
   triggersRoutes(app, deps.triggersUrl, deps.logger);
+  knowledgeRoutes(app, deps.ragServerUrl, deps.logger);
   const index = join(deps.publicDir, "index.html");
   app.use(
     "/assets",

@@ -50,3 +50,24 @@ describe("the web chat's sign-in settings", () => {
     expect(() => readWebSettings({ DYNAMIC_AGENTS_URL: "file:///etc/passwd" })).toThrow(/DYNAMIC_AGENTS_URL/);
   });
 });
+
+describe("the web chat's knowledge base settings (CAIPE's ENABLE_RAG, RAG_SERVER_URL)", () => {
+  it("offers the Sources page only with ENABLE_RAG=true, at CAIPE's default RAG server", () => {
+    expect(readWebSettings({}).ragServerUrl).toBeUndefined();
+    expect(
+      readWebSettings({ ENABLE_RAG: "false", RAG_SERVER_URL: "http://rag:9446" }).ragServerUrl,
+    ).toBeUndefined();
+    expect(readWebSettings({ ENABLE_RAG: "true" }).ragServerUrl?.href).toBe("http://localhost:9446/");
+    expect(
+      readWebSettings({ ENABLE_RAG: "true", RAG_SERVER_URL: "https://rag.example.com/kb" }).ragServerUrl
+        ?.href,
+    ).toBe("https://rag.example.com/kb");
+  });
+
+  it("refuses credentials in RAG_SERVER_URL and a switch that is not true or false, naming the fix", () => {
+    expect(() =>
+      readWebSettings({ ENABLE_RAG: "true", RAG_SERVER_URL: "http://svc:hunter2@rag:9446" }),
+    ).toThrow(/put no user name or password in RAG_SERVER_URL/);
+    expect(() => readWebSettings({ ENABLE_RAG: "yes please" })).toThrow(/set ENABLE_RAG to true or false/);
+  });
+});

@@ -12,6 +12,16 @@ const WebEnv = z.object({
   DYNAMIC_AGENTS_URL: z.url({ protocol: /^https?$/ }).optional(),
   // The trigger receiver (tools/triggers), whose run history the Triggers page shows.
   TRIGGERS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // CAIPE's switch for its knowledge base: the Sources page and its calls to RAG_SERVER_URL; off, no Sources page.
+  ENABLE_RAG: z.stringbool({ error: "set ENABLE_RAG to true or false" }).default(false),
+  // CAIPE's name and default. No credentials in it: the RAG server decides each call on the user's own token.
+  RAG_SERVER_URL: z
+    .url({ protocol: /^https?$/, error: "use the RAG server's base URL, e.g. http://rag-server:9446" })
+    .refine((url) => !new URL(url).username && !new URL(url).password, {
+      error:
+        "put no user name or password in RAG_SERVER_URL: the RAG server decides each call on the user's own token",
+    })
+    .default("http://localhost:9446"),
   // Unset: sign-in follows CAIPE's SSO_ENABLED, else none.
   AUTH_MODE: z.enum(["none", "jwt"]).optional(),
   // CAIPE's switch for its UI's single sign-on: true signs users in as AUTH_MODE=jwt does.
@@ -37,6 +47,8 @@ export interface WebSettings {
   dynamicAgentsUrl?: URL;
   /** The trigger receiver, for the Triggers page; unset: the page is hidden. */
   triggersUrl?: URL;
+  /** The knowledge base's RAG server, for the Sources page; unset when ENABLE_RAG is not true. */
+  ragServerUrl?: URL;
   signIn: SignIn;
 }
 
@@ -50,6 +62,7 @@ export function readWebSettings(env: NodeJS.ProcessEnv): WebSettings {
     ...(e.WEBEX_BOT_URL ? { webexBotUrl: new URL(e.WEBEX_BOT_URL) } : {}),
     ...(e.DYNAMIC_AGENTS_URL ? { dynamicAgentsUrl: new URL(e.DYNAMIC_AGENTS_URL) } : {}),
     ...(e.TRIGGERS_URL ? { triggersUrl: new URL(e.TRIGGERS_URL) } : {}),
+    ...(e.ENABLE_RAG ? { ragServerUrl: new URL(e.RAG_SERVER_URL) } : {}),
   };
   const by = signInSetting(e.AUTH_MODE, e.SSO_ENABLED);
   if (!by) return { ...settings, signIn: { mode: "none" } };

@@ -152,4 +152,65 @@ describe("the conversation as the page shows it", () => {
     expect(stored).toMatchObject({ state: "canceled", trail: ["Asking the jira agent"], answer: "" });
     expect((stored as { error?: string }).error).toBeUndefined();
   });
+
+  it("keeps an answer's sources, streamed or read back from history, the latest list holding", () => {
+    const runbook = {
+      title: "Restart payments",
+      url: "https://docs.example.com/r",
+      datasourceId: "handbook",
+      documentId: "r",
+    };
+    const shown = new Map<string, string>();
+    let item = applyEvent(
+      workingItem("t1"),
+      {
+        kind: "artifact",
+        taskId: "t1",
+        name: "answer",
+        artifactId: "a1",
+        text: "See [the runbook](https://docs.example.com/r).",
+        append: false,
+        lastChunk: true,
+        sources: [runbook],
+      },
+      "supervisor",
+      shown,
+    );
+    expect(item.sources).toEqual([runbook]);
+    // A later event without sources keeps them; the final result's list holds.
+    item = applyEvent(
+      item,
+      { kind: "status", taskId: "t1", state: "working", text: "Thinking" },
+      "supervisor",
+      shown,
+    );
+    expect(item.sources).toEqual([runbook]);
+    const done = finishItem(item, {
+      taskId: "t1",
+      contextId: "c",
+      state: "completed",
+      text: item.answer,
+      artifacts: [item.answer],
+      sources: [{ ...runbook, title: "Restart payments (v2)" }],
+    });
+    expect(done.sources?.map((s) => s.title)).toEqual(["Restart payments (v2)"]);
+
+    const history: ConversationHistory = {
+      contextId: "c",
+      title: "restart",
+      updatedAt: "2026-11-29T10:00:00.000Z",
+      tasks: [
+        {
+          taskId: "t1",
+          state: "completed",
+          updatedAt: "2026-11-29T10:00:00.000Z",
+          messages: [{ role: "user", text: "kb: how do I restart payments?" }],
+          answer: "See [the runbook](https://docs.example.com/r).",
+          sources: [runbook],
+        },
+      ],
+    };
+    const [, answer] = itemsFromHistory(history);
+    expect(answer).toMatchObject({ kind: "agent", sources: [runbook] });
+  });
 });

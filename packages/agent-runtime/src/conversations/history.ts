@@ -1,6 +1,6 @@
 import { Role, type Task, TaskState } from "@a2a-js/sdk";
 import { ServerCallContext, type TaskStore, type User } from "@a2a-js/sdk/server";
-import { artifactText, partsText, turnState } from "@switchboard/a2a-client";
+import { type AnswerSource, artifactText, partsSources, partsText, turnState } from "@switchboard/a2a-client";
 import type { ConversationTasks, GroupsConversations } from "../tasks/conversation-tasks.js";
 
 /** One of the caller's conversations, as a list of them shows it. */
@@ -25,6 +25,8 @@ export interface ConversationTask {
   messages: Array<{ role: "user" | "agent"; text: string }>;
   /** The answer (the task's artifacts); empty while it runs, waits or failed. */
   answer: string;
+  /** The documents the answer drew on, when the agent listed them with it (a sources DataPart). */
+  sources?: AnswerSource[];
 }
 
 export interface ConversationHistory {
@@ -133,6 +135,7 @@ async function* callerTasks(
 }
 
 function taskView(task: Task): ConversationTask {
+  const sources = (task.artifacts ?? []).map((artifact) => partsSources(artifact.parts)).findLast(Boolean);
   return {
     taskId: task.id,
     state: turnState(task.status?.state),
@@ -145,6 +148,7 @@ function taskView(task: Task): ConversationTask {
       .map(artifactText)
       .filter((text) => text !== "")
       .join("\n"),
+    ...(sources ? { sources } : {}),
   };
 }
 
