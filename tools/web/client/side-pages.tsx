@@ -4,8 +4,8 @@ import { AuditPage } from "./audit-page.js";
 import { ConfiguredAgentsPage } from "./configured-agents.js";
 import { LinkedTokensPage } from "./linked-tokens.js";
 import { MemoriesPage } from "./memories-page.js";
-import { TriggersPage } from "./triggers-page.js";
 import { SourcesPage } from "./sources-page.js";
+import { TriggersPage } from "./triggers-page.js";
 import "./side-pages.css";
 
 /** Pages beside the chat, each at its own address. */
