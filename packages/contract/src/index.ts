@@ -8,6 +8,13 @@ export {
   readAgentPackage,
 } from "./agents.js";
 export {
+  CAIPE_RAG_TOOLS,
+  type ListedTool,
+  RAG_FETCH_DOCUMENT,
+  RAG_LIST_DATASOURCES,
+  RAG_SEARCH,
+} from "./caipe-rag-tools.js";
+export {
   isFeatureFlag,
   UNUSED_CAIPE_SETTINGS,
   type UnusedCaipeGroup,

@@ -7,8 +7,8 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { CAIPE_RAG_TOOLS, RAG_FETCH_DOCUMENT, RAG_LIST_DATASOURCES, RAG_SEARCH } from "@switchboard/contract";
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
-import { CAIPE_RAG_TOOLS, FETCH_DOCUMENT, LIST_DATASOURCES, SEARCH } from "./caipe-tools.js";
 import { Knowledge, type RagDatasource, type RagDocument } from "./knowledge.js";
 
 export interface RagServerOptions {
@@ -187,19 +187,19 @@ function answer(
   const text = (value: unknown) => ({
     content: [{ type: "text" as const, text: typeof value === "string" ? value : JSON.stringify(value) }],
   });
-  if (tool === SEARCH) {
+  if (tool === RAG_SEARCH) {
     if (typeof args.query !== "string") return { ...text("query must be a string"), isError: true };
     const limit = typeof args.limit === "number" ? args.limit : 10;
     const hits = knowledge.search(args.query, readable, limit);
     return text({ semantic_results: hits, keyword_results: hits });
   }
-  if (tool === FETCH_DOCUMENT) {
+  if (tool === RAG_FETCH_DOCUMENT) {
     const id = String(args.document_id ?? "");
     const doc = knowledge.fetch(id, readable);
     if (!doc) return text(`Error: Document with ID '${id}' not found in the knowledge base.`);
     const { text: content, ...metadata } = doc;
     return text([{ page_content: content, metadata }]);
   }
-  if (tool === LIST_DATASOURCES) return text({ datasources: readable, entity_types: [] });
+  if (tool === RAG_LIST_DATASOURCES) return text({ datasources: readable, entity_types: [] });
   return { ...text(`Unknown tool: ${tool}`), isError: true };
 }

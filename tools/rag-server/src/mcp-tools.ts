@@ -6,8 +6,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "@switchboard/agent-runtime";
 import { isSwitchboardError, type Logger } from "@switchboard/common";
+import { CAIPE_RAG_TOOLS, RAG_FETCH_DOCUMENT, RAG_LIST_DATASOURCES, RAG_SEARCH } from "@switchboard/contract";
 import type { KnowledgeStore, SearchHit } from "@switchboard/knowledge";
-import { CAIPE_RAG_TOOLS, FETCH_DOCUMENT, LIST_DATASOURCES, SEARCH } from "./caipe-tools.js";
 
 /** A hit's text as search returns it: enough to answer from; the whole document is fetch_document's. */
 const SNIPPET_CHARS = 800;
@@ -50,11 +50,11 @@ async function answer(
   const sources = datasourceFilter(args.filters);
   if (typeof sources === "string") return failed(sources);
   switch (tool) {
-    case SEARCH:
+    case RAG_SEARCH:
       return search(store, principal, args, sources);
-    case FETCH_DOCUMENT:
+    case RAG_FETCH_DOCUMENT:
       return fetchDocument(store, principal, args, sources);
-    case LIST_DATASOURCES: {
+    case RAG_LIST_DATASOURCES: {
       const readable = await store.readableSources(principal);
       const datasources = sources ? readable.filter((id) => sources.includes(id)) : readable;
       return text({ datasources, entity_types: [] });

@@ -7,6 +7,7 @@ import {
   turnOf,
 } from "@switchboard/agent-runtime";
 import type { Logger } from "@switchboard/common";
+import { RAG_SEARCH } from "@switchboard/contract";
 import { TurnSources } from "./citations.js";
 import { checkRagHealth } from "./health.js";
 import { knowledgeBasePrompt } from "./prompt.js";
@@ -174,9 +175,6 @@ export class KnowledgeBase {
   }
 }
 
-/** The RAG tool whose results an answer cites (CAIPE's name). */
-const SEARCH_TOOL = "search";
-
 /**
  * The tools, with each turn's `search` results kept as the model read them, so the turn's answer
  * carries its sources (citations.ts): one TurnSources per turn, added to the answer at its first search.
@@ -192,7 +190,7 @@ function citing(tools: GuardedTools): GuardedTools {
       const result = await tools.call(toolCall, config);
       const turn = turnOf(config);
       // A refused or failed call is the guard's words, not results: it serves no source.
-      if (toolCall.name === SEARCH_TOOL && turn?.addToAnswer && result.status !== "error") {
+      if (toolCall.name === RAG_SEARCH && turn?.addToAnswer && result.status !== "error") {
         let sources = turns.get(turn);
         if (!sources) {
           const made = new TurnSources();
