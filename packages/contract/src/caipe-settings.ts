@@ -219,7 +219,7 @@ const SECRET_NAME = /SECRET|TOKEN|PASSWORD|DSN|(^|_)KEY($|_)|_URI$/;
 
 /**
  * One line per group of CAIPE settings that `env` sets and Switchboard does not use, e.g.
- * `ENABLE_RAG=true, RAG_SERVER_URL: Switchboard has no RAG server or ingestors; ignored`.
+ * `RAG_ENABLED=true, RAG_SERVER_PORT: they configure CAIPE's RAG server and ingestors; …; ignored`.
  */
 export function unusedCaipeSettings(env: NodeJS.ProcessEnv): string[] {
   const lines: string[] = [];

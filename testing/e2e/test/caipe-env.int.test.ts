@@ -137,7 +137,7 @@ describe("a CAIPE .env, its blanks filled in", () => {
     const supervisor = lines.filter((line) => line.startsWith("supervisor "));
     for (const expected of [
       /COMPOSE_PROFILES=mcp-servers,.*answers to CAIPE's profile names.*; read by docker compose only\./,
-      /RAG_ENABLED=true.*Switchboard has no RAG server or ingestors of its own.*; ignored/,
+      /RAG_ENABLED=true.*they configure CAIPE's RAG server and ingestors.*KNOWLEDGE_SOURCES_FILE.*; ignored/,
       /KEYCLOAK_CLIENT_SECRET.*Switchboard needs no Keycloak admin access/,
       /NEXTAUTH_SECRET.*CAIPE's Next\.js UI/,
     ]) {
