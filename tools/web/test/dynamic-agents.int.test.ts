@@ -1,32 +1,11 @@
-import { createServer, request, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { raw, startRecordingUpstream } from "./recording-upstream.js";
 
 const packageDir = join(import.meta.dirname, "..");
-
-interface Seen {
-  method: string;
-  url: string;
-  authorization?: string;
-  cookie?: string;
-  body: string;
-}
-
-/** A request sent exactly as written (fetch would normalise `..` and such before sending). */
-function raw(base: string, method: string, path: string): Promise<number> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const sent = request({ hostname, port, path, method, headers: { authorization: "Bearer victim" } });
-    sent.on("response", (answer) => {
-      answer.resume();
-      resolve(answer.statusCode ?? 0);
-    });
-    sent.on("error", reject);
-    sent.end();
-  });
-}
 
 /**
  * The web server forwards CAIPE's agent API to DYNAMIC_AGENTS_URL as it forwards the supervisor's
@@ -35,42 +14,25 @@ function raw(base: string, method: string, path: string): Promise<number> {
  * answers is not under test here; the page's test drives the API's answers).
  */
 describe("the web server forwards the agent API to the dynamic-agents host (DYNAMIC_AGENTS_URL)", () => {
+  let upstream: Awaited<ReturnType<typeof startRecordingUpstream>>;
   let host: Server;
   let web: AgentProcess;
-  const seen: Seen[] = [];
+  let seen: Awaited<ReturnType<typeof startRecordingUpstream>>["seen"];
 
   beforeAll(async () => {
-    host = createServer((req, res) => {
-      let body = "";
-      req.setEncoding("utf8");
-      req.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      req.on("end", () => {
-        seen.push({
-          method: req.method ?? "",
-          url: req.url ?? "",
-          ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
-          ...(req.headers.cookie ? { cookie: req.headers.cookie } : {}),
-          body,
-        });
-        res
-          .writeHead(200, { "content-type": "application/json" })
-          .end('{"success":true,"data":{"from":"host"}}');
-      });
-    });
-    await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+    upstream = await startRecordingUpstream('{"success":true,"data":{"from":"host"}}');
+    ({ server: host, seen } = upstream);
     web = await startAgentProcess(packageDir, {
       env: {
         SWITCHBOARD_URL: `http://127.0.0.1:${await freePort()}`,
         // A path on the URL is kept: the host may sit below a prefix.
-        DYNAMIC_AGENTS_URL: `http://127.0.0.1:${(host.address() as AddressInfo).port}/dynamic`,
+        DYNAMIC_AGENTS_URL: `http://127.0.0.1:${upstream.port}/dynamic`,
       },
     });
   });
   afterAll(async () => {
     await web?.kill("SIGTERM");
-    if (host?.listening) await new Promise((done) => host.close(done));
+    await upstream?.close();
   });
 
   it("sends list, create, update, delete and the catalogs on with the caller's token, never their cookies", async () => {
@@ -95,7 +57,8 @@ describe("the web server forwards the agent API to the dynamic-agents host (DYNA
       expect(answer.status, path).toBe(200);
       expect(await answer.json()).toEqual({ success: true, data: { from: "host" } });
     }
-    expect(seen).toEqual(
+    // What the host received, as sent (its content type is the forward's business, not asserted here).
+    expect(seen.map(({ contentType: _, ...request }) => request)).toEqual(
       calls.map(([method, path, body]) => ({
         method,
         url: `/dynamic${path}`,

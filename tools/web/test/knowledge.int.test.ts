@@ -1,33 +1,9 @@
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { raw, startRecordingUpstream } from "./recording-upstream.js";
 
 const packageDir = join(import.meta.dirname, "..");
-
-interface Seen {
-  method: string;
-  url: string;
-  authorization?: string;
-  cookie?: string;
-  contentType?: string;
-  body: string;
-}
-
-/** A request sent exactly as written (fetch would normalise `..` and such before sending). */
-function raw(base: string, method: string, path: string): Promise<number> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const sent = request({ hostname, port, path, method, headers: { authorization: "Bearer victim" } });
-    sent.on("response", (answer) => {
-      answer.resume();
-      resolve(answer.statusCode ?? 0);
-    });
-    sent.on("error", reject);
-    sent.end();
-  });
-}
 
 /**
  * The web server forwards the Sources page's calls to the RAG server (ENABLE_RAG, RAG_SERVER_URL) as
@@ -36,31 +12,14 @@ function raw(base: string, method: string, path: string): Promise<number> {
  * server stands in for the RAG server (what it answers is the browser test's, testing/web-e2e).
  */
 describe("the web server and the knowledge base's RAG server (ENABLE_RAG, RAG_SERVER_URL)", () => {
-  let rag: Server;
+  let rag: Awaited<ReturnType<typeof startRecordingUpstream>>;
   let web: AgentProcess;
   let off: AgentProcess;
-  const seen: Seen[] = [];
+  let seen: Awaited<ReturnType<typeof startRecordingUpstream>>["seen"];
 
   beforeAll(async () => {
-    rag = createServer((req, res) => {
-      let body = "";
-      req.setEncoding("latin1");
-      req.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      req.on("end", () => {
-        seen.push({
-          method: req.method ?? "",
-          url: req.url ?? "",
-          ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
-          ...(req.headers.cookie ? { cookie: req.headers.cookie } : {}),
-          ...(req.headers["content-type"] ? { contentType: req.headers["content-type"] } : {}),
-          body,
-        });
-        res.writeHead(200, { "content-type": "application/json" }).end('{"datasources":[]}');
-      });
-    });
-    await new Promise<void>((resolve) => rag.listen(0, "127.0.0.1", resolve));
+    rag = await startRecordingUpstream('{"datasources":[]}');
+    seen = rag.seen;
     const supervisor = `http://127.0.0.1:${await freePort()}`;
     [web, off] = await Promise.all([
       startAgentProcess(packageDir, {
@@ -68,7 +27,7 @@ describe("the web server and the knowledge base's RAG server (ENABLE_RAG, RAG_SE
           SWITCHBOARD_URL: supervisor,
           ENABLE_RAG: "true",
           // A path on the URL is kept: the server may sit below a prefix.
-          RAG_SERVER_URL: `http://127.0.0.1:${(rag.address() as AddressInfo).port}/rag`,
+          RAG_SERVER_URL: `http://127.0.0.1:${rag.port}/rag`,
         },
       }),
       startAgentProcess(packageDir, { env: { SWITCHBOARD_URL: supervisor, ENABLE_RAG: "false" } }),
@@ -76,7 +35,7 @@ describe("the web server and the knowledge base's RAG server (ENABLE_RAG, RAG_SE
   });
   afterAll(async () => {
     await Promise.all([web?.kill("SIGTERM"), off?.kill("SIGTERM")]);
-    if (rag?.listening) await new Promise((done) => rag.close(done));
+    await rag?.close();
   });
 
   it("tells the page there is a knowledge base, and sends list, sync and upload on with the caller's token, never their cookies", async () => {
@@ -145,9 +104,9 @@ describe("the web server and the knowledge base's RAG server (ENABLE_RAG, RAG_SE
   });
 
   it("says the RAG server is unreachable, where and what to set, when it is down", async () => {
-    const port = (rag.address() as AddressInfo).port;
-    rag.closeAllConnections();
-    await new Promise((done) => rag.close(done));
+    const { port } = rag;
+    rag.server.closeAllConnections();
+    await rag.close();
     const answer = await fetch(`${web.url}/api/rag/v1/datasources`);
     expect(answer.status).toBe(502);
     expect(await answer.json()).toEqual({
