@@ -642,6 +642,11 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     }
     expect(jira.issues.filter((issue) => issue.summary === "Rotate the ingest key")).toHaveLength(1);
     expect(thread().at(-1)?.text).toMatch(/PLAT-\d+/);
+    // The first press's own answer to the presser may come after the run is recorded: wait for it, so
+    // the second press's answer is the one read below.
+    await expect
+      .poll(() => slack.workspace.ephemerals.some((e) => e.user === ONCALL && /^Approved/.test(e.text ?? "")))
+      .toBe(true);
     // A second press finds nothing waiting: it is told so, and nothing is filed twice.
     const whispers = slack.workspace.ephemerals.length;
     await slack.press(ONCALL, question as NonNullable<typeof question>, "switchboard_approve");
