@@ -45,6 +45,8 @@ export interface IdentityProvider {
   redirectUri: string;
   /** Where a service client asks for its token. */
   tokenUrl: string;
+  /** How many tokens the token endpoint has issued to `clientId` so far (a cache's test). */
+  tokensIssuedTo(clientId: string): number;
   close(): Promise<void>;
 }
 
@@ -140,6 +142,11 @@ export async function startIdentityProvider(
       },
     },
   });
+  const issued = new Map<string, number>();
+  provider.on("grant.success", (ctx) => {
+    const id = ctx.oidc.client?.clientId;
+    if (id) issued.set(id, (issued.get(id) ?? 0) + 1);
+  });
   server.on("request", provider.callback());
   return {
     issuer,
@@ -149,6 +156,7 @@ export async function startIdentityProvider(
     scope: `openid profile ${resourceScope}`,
     redirectUri,
     tokenUrl: `${issuer}/token`,
+    tokensIssuedTo: (id) => issued.get(id) ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -10,7 +10,7 @@ import type { TriggersSettings } from "./env.js";
 import { createTriggerMetrics } from "./metrics.js";
 import { fromPayload, Runner } from "./runner.js";
 import { armSchedules } from "./schedules.js";
-import { ServiceToken } from "./service-token.js";
+import { principalsFor } from "./service-token.js";
 import { Refusal, verifyDelivery } from "./verify.js";
 
 export interface TriggersService {
@@ -68,6 +68,7 @@ export async function startTriggers(
       const missing = destinations.missing(destination);
       if (missing) throw new SwitchboardError("triggers.config", "user", `Task "${task.id}": ${missing}.`);
     }
+  const principals = principalsFor(settings.identity, tasks.values());
   const mongo = new MongoClient(settings.mongo.uri, { serverSelectionTimeoutMS: 10_000 });
   await mongo.connect();
   const db = mongo.db(settings.mongo.dbName);
@@ -78,7 +79,7 @@ export async function startTriggers(
     confirmationExpiryMs: settings.confirmationExpiryMs,
     deliveries,
     destinations,
-    token: settings.identity ? new ServiceToken(settings.identity) : undefined,
+    principals,
     logger,
   });
   const metrics = createTriggerMetrics(() => deliveries.waiting());

@@ -4,15 +4,27 @@ import { Cron } from "croner";
 import { parse } from "yaml";
 import { z } from "zod";
 import { unescapedTags } from "./prompt.js";
+import type { ClientCredentials } from "./service-token.js";
 
 /** The vendors whose deliveries this service verifies, each as the vendor signs (verify.ts). */
 export const PROVIDERS = ["alertmanager", "github", "pagerduty", "generic_hmac"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
+/**
+ * The task's own principal: the variables holding its OAuth client's id and secret (CAIPE's tasks act
+ * as the one service client, DYNAMIC_AGENTS_OAUTH2_*; here a task may have its own, so a policy grants
+ * each task only what it needs). Both or neither; neither: the service's client.
+ */
+const PrincipalFields = {
+  client_id_env: z.string().min(1).optional(),
+  client_secret_env: z.string().min(1).optional(),
+};
+
 /** CAIPE's webhook trigger, with the secret also taken from the environment (never written in the file). */
 const WebhookTrigger = z
   .object({
     type: z.literal("webhook"),
+    ...PrincipalFields,
     provider: z.enum(PROVIDERS).default("generic_hmac"),
     secret: z.string().min(1).optional(),
     /** The variable holding the secret: keeps it out of a file that is often committed. */
@@ -26,6 +38,7 @@ const WebhookTrigger = z
 const CronTrigger = z
   .object({
     type: z.literal("cron"),
+    ...PrincipalFields,
     /** Five fields, or six with seconds first (croner's syntax). */
     schedule: z.string().min(1),
     /** An IANA zone ("Europe/Berlin"): 09:00 stays 09:00 there across daylight saving. */
@@ -137,6 +150,8 @@ export interface TaskDefinition {
   timeoutMs: number | undefined;
   /** Model calls and tokens one turn of a run may spend; undefined: no limit of its own. */
   budget: { modelCalls?: number; tokens?: number } | undefined;
+  /** The task's own OAuth client (trigger.client_id_env); undefined: the service's. */
+  client: ClientCredentials | undefined;
 }
 
 /**
@@ -198,9 +213,35 @@ export function loadTasks(
             ...(task.budget.tokens !== undefined ? { tokens: task.budget.tokens } : {}),
           }
         : undefined,
+      client: clientOf(task.id, task.trigger, env, fail),
     });
   }
   return tasks;
+}
+
+/** A task's own client, from the variables it names: both set, or the service stops at start naming them. */
+function clientOf(
+  id: string,
+  trigger: { client_id_env?: string | undefined; client_secret_env?: string | undefined },
+  env: NodeJS.ProcessEnv,
+  fail: (message: string) => SwitchboardError,
+): ClientCredentials | undefined {
+  const { client_id_env: idEnv, client_secret_env: secretEnv } = trigger;
+  if (!idEnv && !secretEnv) return undefined;
+  if (!idEnv || !secretEnv)
+    throw fail(
+      `task "${id}": give both trigger.client_id_env and trigger.client_secret_env (the variables holding its own OAuth client's id and secret), or neither to act as the service's client.`,
+    );
+  const unset = [idEnv, secretEnv].filter((name) => !env[name]?.trim());
+  if (unset.length > 0)
+    throw fail(
+      `task "${id}" acts as its own client, but ${unset.join(" and ")} ${unset.length > 1 ? "are" : "is"} not set: set ${unset.length > 1 ? "them" : "it"} to the client's ${unset.length > 1 ? "id and secret" : idEnv === unset[0] ? "id" : "secret"} at your identity provider (a confidential client allowed the client-credentials grant).`,
+    );
+  return {
+    id: (env[idEnv] as string).trim(),
+    secret: (env[secretEnv] as string).trim(),
+    settings: `${idEnv} and ${secretEnv} (task "${id}"'s client)`,
+  };
 }
 
 function scheduleOf(

@@ -109,6 +109,38 @@ function approvalBlocks(outcome: Outcome): unknown[] {
   ];
 }
 
+/**
+ * A waiting change's question as a Webex Adaptive Card (1.3) with Approve and Decline, in the shape of
+ * the Webex bot's own confirmation cards (its webex/card.ts: `action` and `confirmation` submitted).
+ * Posted as the Webex bot, so Webex tells the bot of a press and the bot takes the card as its own; it
+ * passes the press on here with the presser's own token (the Slack relay's relay/triggered-decision.ts),
+ * so the agent's policy decides whether they may.
+ */
+function approvalCard(outcome: Outcome): { contentType: string; content: unknown } {
+  const data = (action: string) => ({ action, confirmation: `trigger:${outcome.runId}` });
+  return {
+    contentType: "application/vnd.microsoft.card.adaptive",
+    content: {
+      $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
+      type: "AdaptiveCard",
+      version: "1.3",
+      // TextRuns, not TextBlocks: a TextBlock renders markdown (links among it), and the question holds
+      // the payload's and the agent's text, which must show as written.
+      body: [
+        { type: "RichTextBlock", inlines: [{ type: "TextRun", text: outcome.title, weight: "Bolder" }] },
+        {
+          type: "RichTextBlock",
+          inlines: [{ type: "TextRun", text: `${leadFor(outcome)}${outcome.text}`.slice(0, 2_500) }],
+        },
+      ],
+      actions: [
+        { type: "Action.Submit", title: "Approve", style: "positive", data: data("switchboard_approve") },
+        { type: "Action.Submit", title: "Decline", style: "destructive", data: data("switchboard_decline") },
+      ],
+    },
+  };
+}
+
 /** A comment's text: the run's title, then how it ended. */
 function plain(outcome: Outcome): string {
   return `${outcome.title}\n\n${leadFor(outcome)}${outcome.text}`;
@@ -233,7 +265,12 @@ export class Destinations {
           `${apiUrl.replace(/\/+$/, "")}/messages`,
           { authorization: `Bearer ${token}` },
           // Plain text: a payload's or an answer's markup is not rendered (no mentions, no links made).
-          { roomId: destination.roomId, text: plain(outcome).slice(0, 7_000) },
+          // A waiting change also carries its Approve / Decline card (the text is what a client without cards shows).
+          {
+            roomId: destination.roomId,
+            text: plain(outcome).slice(0, 7_000),
+            ...(outcome.status === "input-required" ? { attachments: [approvalCard(outcome)] } : {}),
+          },
         );
       }
     }

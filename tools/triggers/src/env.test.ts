@@ -20,4 +20,27 @@ describe("readTriggersSettings", () => {
       60_000,
     );
   });
+
+  it("AUTH_MODE=jwt needs the token URL; the service's client is both its parts or none", () => {
+    const jwt = {
+      ...base,
+      TRIGGERS_CONFIG_FILE: "tasks.yaml",
+      AUTH_MODE: "jwt",
+      AUTH_JWKS_URL: "https://idp.example.com/jwks",
+      AUTH_ISSUER: "https://idp.example.com",
+      AUTH_AUDIENCE: "switchboard",
+    };
+    expect(() => readTriggersSettings(jwt)).toThrow(/set DYNAMIC_AGENTS_OAUTH2_TOKEN_URL/);
+    const url = { ...jwt, DYNAMIC_AGENTS_OAUTH2_TOKEN_URL: "https://idp.example.com/token" };
+    expect(readTriggersSettings(url).identity?.client).toBeUndefined();
+    expect(() => readTriggersSettings({ ...url, DYNAMIC_AGENTS_OAUTH2_CLIENT_ID: "triggers" })).toThrow(
+      /DYNAMIC_AGENTS_OAUTH2_CLIENT_ID is set without DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET/,
+    );
+    const client = readTriggersSettings({
+      ...url,
+      DYNAMIC_AGENTS_OAUTH2_CLIENT_ID: "triggers",
+      DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET: "s",
+    }).identity?.client;
+    expect(client).toMatchObject({ id: "triggers", secret: "s" });
+  });
 });

@@ -38,7 +38,10 @@ const TriggersEnv = z.object({
   MONGODB_URI: z.string().optional(),
   LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME: z.string().optional(),
   AUTH_MODE: z.enum(["none", "jwt"]).default("none"),
-  /** CAIPE's: the service's own client (client-credentials grant) when AUTH_MODE=jwt. */
+  /**
+   * CAIPE's: the service's own client (client-credentials grant) when AUTH_MODE=jwt, the principal of
+   * every task that names none of its own (trigger.client_id_env); the token URL and scope serve those too.
+   */
   DYNAMIC_AGENTS_OAUTH2_TOKEN_URL: z.url({ protocol: /^https?$/ }).optional(),
   DYNAMIC_AGENTS_OAUTH2_CLIENT_ID: z.string().min(1).optional(),
   DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET: z.string().min(1).optional(),
@@ -79,7 +82,7 @@ export interface TriggersSettings {
   mongo: { uri: string; dbName: string | undefined };
   /** The vendors' accounts answers are written with: each set only when its settings are. */
   accounts: VendorAccounts;
-  /** AUTH_MODE=jwt: the service's own client; none: runs act as the local principal. */
+  /** AUTH_MODE=jwt: where clients get their tokens, and the service's own; none: runs act as the local principal. */
   identity: ServiceClient | undefined;
   /**
    * How a person's token is verified (AUTH_MODE, AUTH_JWKS_URL, AUTH_ISSUER, AUTH_AUDIENCE, as the
@@ -108,14 +111,24 @@ export function readTriggersSettings(env: NodeJS.ProcessEnv): TriggersSettings {
     const tokenUrl = e.DYNAMIC_AGENTS_OAUTH2_TOKEN_URL;
     const clientId = e.DYNAMIC_AGENTS_OAUTH2_CLIENT_ID;
     const clientSecret = e.DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET;
-    if (!tokenUrl || !clientId || !clientSecret)
+    if (!tokenUrl)
       throw fail(
-        "AUTH_MODE=jwt: triggered runs act as the service's own principal, so set DYNAMIC_AGENTS_OAUTH2_TOKEN_URL, DYNAMIC_AGENTS_OAUTH2_CLIENT_ID and DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET (a confidential client allowed the client-credentials grant at your IdP).",
+        "AUTH_MODE=jwt: triggered runs act as OAuth clients of their own (the service's, or a task's), so set DYNAMIC_AGENTS_OAUTH2_TOKEN_URL (your identity provider's token endpoint), with DYNAMIC_AGENTS_OAUTH2_CLIENT_ID and DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET (a confidential client allowed the client-credentials grant).",
+      );
+    if (Boolean(clientId) !== Boolean(clientSecret))
+      throw fail(
+        `AUTH_MODE=jwt: ${clientId ? "DYNAMIC_AGENTS_OAUTH2_CLIENT_ID is set without DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET" : "DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET is set without DYNAMIC_AGENTS_OAUTH2_CLIENT_ID"}: set both (the service's own client), or neither when every task names its own (trigger.client_id_env).`,
       );
     identity = {
       tokenUrl,
-      clientId,
-      clientSecret,
+      client:
+        clientId && clientSecret
+          ? {
+              id: clientId,
+              secret: clientSecret,
+              settings: "DYNAMIC_AGENTS_OAUTH2_CLIENT_ID and DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET",
+            }
+          : undefined,
       scope: e.DYNAMIC_AGENTS_OAUTH2_SCOPE,
       resource: e.AUTH_AUDIENCE,
     };

@@ -14,7 +14,7 @@ import type { Destination, TaskDefinition } from "./config.js";
 import type { Deliveries, DeliveryRecord } from "./deliveries.js";
 import type { Destinations, Outcome, RunEnd } from "./destinations.js";
 import { promptFor, titleFor } from "./prompt.js";
-import type { ServiceToken } from "./service-token.js";
+import type { Principals } from "./service-token.js";
 
 export type { RunEnd } from "./destinations.js";
 
@@ -65,8 +65,8 @@ export class Runner {
       confirmationExpiryMs: number;
       deliveries: Deliveries;
       destinations: Destinations;
-      /** The service's token (AUTH_MODE=jwt); none: the agents take the local principal. */
-      token: ServiceToken | undefined;
+      /** Each task's client (AUTH_MODE=jwt: its own, or the service's); none: the agents take the local principal. */
+      principals: Principals | undefined;
       logger: Logger;
     },
   ) {}
@@ -244,7 +244,7 @@ export class Runner {
     const deadline = AbortSignal.timeout(budgetMs);
     try {
       const agent = await this.connect(task.agentUrl ?? this.deps.supervisorUrl);
-      const token = await this.deps.token?.get();
+      const token = await this.deps.principals?.tokenFor(task);
       const result = await agent.send({
         ...input,
         ...(token ? { token } : {}),

@@ -30,6 +30,14 @@ const POLICIES = `
 @id("oncall-trigger-reads")
 permit(principal == Switchboard::User::"triggers-oncall",
   action in [Switchboard::Action::"reach", Switchboard::Action::"read", Switchboard::Action::"change"], resource);
+@id("search-task-searches")
+permit(principal == Switchboard::User::"triggers-search", action == Switchboard::Action::"reach", resource);
+permit(principal == Switchboard::User::"triggers-search", action == Switchboard::Action::"read",
+  resource in Switchboard::Tool::"jira/search_issues");
+@id("get-task-gets")
+permit(principal == Switchboard::User::"triggers-get", action == Switchboard::Action::"reach", resource);
+permit(principal == Switchboard::User::"triggers-get", action == Switchboard::Action::"read",
+  resource in Switchboard::Tool::"jira/get_issue");
 @id("oncall-leads-approve-the-trigger")
 permit(principal in Switchboard::Group::"oncall-leads", action == Switchboard::Action::"approve", resource)
 when { resource.requester == Switchboard::User::"triggers-oncall" };
@@ -46,7 +54,27 @@ tasks:
     prompt: "jira: file in PLAT {{summary}}"
     trigger: { type: webhook, provider: generic_hmac, secret_env: LOOK_SECRET }
     deliver_to: [{ slack: { channel: C0IDENTITY } }]
+  # Two tasks with principals of their own, each granted one tool; the payload says what to ask.
+  - id: search
+    name: Search PLAT
+    prompt: "jira: {{ask}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: LOOK_SECRET,
+      client_id_env: SEARCH_CLIENT_ID, client_secret_env: SEARCH_CLIENT_SECRET }
+    deliver_to: [{ slack: { channel: C0IDENTITY } }]
+  - id: get
+    name: Get an issue
+    prompt: "jira: {{ask}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: LOOK_SECRET,
+      client_id_env: GET_CLIENT_ID, client_secret_env: GET_CLIENT_SECRET }
+    deliver_to: [{ slack: { channel: C0IDENTITY } }]
 `;
+/** The two tasks' own clients, as their variables hold them. */
+const TASK_CLIENTS = {
+  SEARCH_CLIENT_ID: "triggers-search",
+  SEARCH_CLIENT_SECRET: "search-secret-3f9c",
+  GET_CLIENT_ID: "triggers-get",
+  GET_CLIENT_SECRET: "get-secret-8a1d",
+};
 
 describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, as the policies allow it", () => {
   const storage = testMongoEnv(uniqueDbName("triggers-identity"));
@@ -56,6 +84,8 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
   let slack: FakeSlack;
   let fleet: Fleet;
   const receivers: Record<string, AgentProcess> = {};
+  /** The on-call receiver's settings. */
+  let receiverEnv: NodeJS.ProcessEnv;
   let web: AgentProcess;
 
   beforeAll(async () => {
@@ -64,6 +94,8 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
       serviceClients: [
         { clientId: "triggers-oncall", clientSecret: "oncall-secret" },
         { clientId: "triggers-other", clientSecret: "other-secret" },
+        { clientId: TASK_CLIENTS.SEARCH_CLIENT_ID, clientSecret: TASK_CLIENTS.SEARCH_CLIENT_SECRET },
+        { clientId: TASK_CLIENTS.GET_CLIENT_ID, clientSecret: TASK_CLIENTS.GET_CLIENT_SECRET },
       ],
     });
     [llm, jira, slack] = await Promise.all([
@@ -75,6 +107,10 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
               lastUser: /^file in ([A-Z]+) "([^"]+)"/,
               reply: (_r, { match }) =>
                 callTool("create_issue", { project: match?.[1], summary: match?.[2], issue_type: "Task" }),
+            },
+            {
+              lastUser: /show issue ([A-Z]+-\d+)/,
+              reply: (_r, { match }) => callTool("get_issue", { key: match?.[1] }),
             },
             {
               lastUser: /open issues in ([A-Z]+)/,
@@ -132,11 +168,13 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
       SLACK_INTEGRATION_BOT_TOKEN: slack.botToken,
       SLACK_API_URL: slack.apiUrl,
       LOOK_SECRET: SECRET,
+      ...TASK_CLIENTS,
       DYNAMIC_AGENTS_OAUTH2_TOKEN_URL: idp.tokenUrl,
       DYNAMIC_AGENTS_OAUTH2_CLIENT_ID: clientId,
       DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET: clientSecret,
       DYNAMIC_AGENTS_OAUTH2_SCOPE: "switchboard",
     });
+    receiverEnv = env("triggers-oncall", "oncall-secret");
     const [oncall, other, wrong, brief] = await Promise.all([
       startAgentProcess(packageDir, { env: env("triggers-oncall", "oncall-secret") }),
       startAgentProcess(packageDir, { env: env("triggers-other", "other-secret") }),
@@ -247,6 +285,55 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
     expect(`${text}${run.error}`).not.toContain("not-the-secret");
   });
 
+  it("two tasks act as their own clients, each allowed only its own tool, whatever a payload asks of it", async () => {
+    const oncall = receivers.oncall as AgentProcess;
+    /** A signed delivery asking `task` to `ask`; resolves with the run and the replies in its thread. */
+    const ask = async (task: string, what: string) => {
+      const run = await settled(oncall, task, await send(oncall, task, JSON.stringify({ ask: what })));
+      return { run, text: repliesIn(run) };
+    };
+    const [searched, got] = await Promise.all([
+      ask("search", "open issues in PLAT"),
+      ask("get", "show issue PLAT-1"),
+    ]);
+    expect(searched.run.status, searched.text).toBe("success");
+    expect(searched.text).toMatch(/PLAT-1\b[\s\S]*PLAT-\d+/);
+    expect(got.run.status, got.text).toBe("success");
+    expect(got.text).toContain("Upgrade EKS cluster to 1.30");
+
+    // A payload steering each task to the other's tool: the agent refuses it as that task's client.
+    const [searchGets, getSearches] = await Promise.all([
+      ask("search", "show issue PLAT-1"),
+      ask("get", "open issues in PLAT"),
+    ]);
+    expect(searchGets.text).toMatch(/Not allowed: triggers-search may not read with jira's get_issue/);
+    expect(searchGets.text).not.toContain("Upgrade EKS cluster to 1.30");
+    expect(getSearches.text).toMatch(/Not allowed: triggers-get may not read with jira's search_issues/);
+    expect(getSearches.text).not.toMatch(/PLAT-\d+/);
+
+    // Each client's token was asked for once and reused by its task's next run (cached per client).
+    expect(idp.tokensIssuedTo("triggers-search")).toBe(1);
+    expect(idp.tokensIssuedTo("triggers-get")).toBe(1);
+    // Neither client's secret is in anything the runs said.
+    const said = [searched, got, searchGets, getSearches].map(({ run, text }) => `${text}${run.error ?? ""}`);
+    expect(said.join("")).not.toMatch(/search-secret|get-secret/);
+  });
+
+  it("a task naming a client whose variables are unset stops the service at start, naming them", async () => {
+    const { SEARCH_CLIENT_SECRET: _unset, ...without } = receiverEnv;
+    const failure = await startAgentProcess(packageDir, { env: without }).then(
+      (child) => {
+        void child.kill("SIGTERM");
+        throw new Error("the receiver started without the task's client secret");
+      },
+      (error: Error) => error.message,
+    );
+    expect(failure).toMatch(
+      /exited with code 1[\s\S]*task \\"search\\" acts as its own client, but SEARCH_CLIENT_SECRET is not set/,
+    );
+    expect(failure).not.toContain(TASK_CLIENTS.GET_CLIENT_SECRET);
+  });
+
   it("a change the run asks for waits for the lead the policy names; nobody else's answer counts", async () => {
     const oncall = receivers.oncall as AgentProcess;
     const runId = await send(oncall, "file", JSON.stringify({ summary: "Rotate the payments cert" }));
@@ -325,7 +412,7 @@ describe("Triggers under AUTH_MODE=jwt: a run acts as the service's own client, 
     const tasks = (await (await through("/tasks", { headers: as(tokens.lead) })).json()) as {
       tasks: { id: string; trigger: string }[];
     };
-    expect(tasks.tasks.map((task) => task.id)).toEqual(["look", "file"]);
+    expect(tasks.tasks.map((task) => task.id)).toEqual(["look", "file", "search", "get"]);
     // Only the history and decisions pass: a browser cannot send a delivery through the web chat.
     expect(
       (await through("/hooks/file", { method: "POST", headers: as(tokens.lead), body: "{}" })).status,
