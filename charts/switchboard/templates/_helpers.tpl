@@ -378,8 +378,8 @@ Called with (dict "root" $ "component" $c).
 {{- $_ := set $env "CAIPE_URL" $supervisorUrl }}
 {{- if eq $c.name "triggers" }}
 {{- $_ := set $env "TRIGGERS_CONFIG_FILE" (printf "%s/triggers.yaml" (include "switchboard.triggersDir" $root)) }}
-{{- else if and (eq $c.name "slack-bot") $root.Values.triggers.enabled }}
-{{- /* Approve and Decline on a triggered run's question go to the receiver. */}}
+{{- else if and (has $c.name (list "slack-bot" "webex-bot")) $root.Values.triggers.enabled }}
+{{- /* Approve and Decline on a triggered run's question (Slack) or card (Webex) go to the receiver. */}}
 {{- $_ := set $env "TRIGGERS_URL" (include "switchboard.serviceUrl" (include "switchboard.triggers" $root | fromJson)) }}
 {{- end }}
 {{- else if eq $c.name "rag-server" }}

@@ -155,8 +155,8 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
     throw error;
   }
   // The tools below are for people: one that cannot start is reported, and the fleet runs without it.
-  // The trigger receiver first: the web chat shows its runs, and the Slack relay passes on presses
-  // on their questions (TRIGGERS_URL).
+  // The trigger receiver first: the web chat shows its runs, and the Slack and Webex bots pass on
+  // presses on their questions (TRIGGERS_URL).
   const triggers = options.env.TRIGGERS_CONFIG_FILE?.trim()
     ? await orReported(failed, TRIGGERS, startTriggers(options, head.url))
     : undefined;
@@ -173,7 +173,11 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
       )
     : undefined;
   const webexBot = options.env.WEBEX_WEBHOOK_SECRET?.trim()
-    ? await orReported(failed, WEBEX_BOT, startWebexBot(options, head.url, web?.url))
+    ? await orReported(
+        failed,
+        WEBEX_BOT,
+        startWebexBot({ ...options, env: { ...options.env, ...triggersWiring } }, head.url, web?.url),
+      )
     : undefined;
   const mcpServer = options.mcpServer
     ? await orReported(failed, MCP_SERVER, startMcpServer(options, head.url, web?.url))

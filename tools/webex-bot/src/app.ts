@@ -104,6 +104,8 @@ export async function startWebexBot(settings: WebexBotSettings, logger: Logger):
     logger,
     updateIntervalMs: settings.updateIntervalMs,
     turnTimeoutMs: settings.turnTimeoutMs,
+    // A press on a triggered run's card (tools/triggers posts it as this bot) goes on to the receiver.
+    ...(settings.triggersUrl ? { triggersUrl: settings.triggersUrl } : {}),
   });
 
   http.use(

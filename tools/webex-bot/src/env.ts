@@ -26,6 +26,8 @@ const WebexBotEnv = z.object({
   /** Webex's REST API (tests point it at testing/fake-webex); the Webex agent's name for it. */
   WEBEX_API_URL: z.url({ protocol: /^https?$/ }).default("https://webexapis.com/v1"),
   CAIPE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:8000"),
+  /** The trigger receiver: Approve and Decline on a triggered run's card are passed on to it. */
+  TRIGGERS_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** The web chat, where a Webex user links their account (it forwards /webex/link/* here). */
   CAIPE_UI_BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
   LANGGRAPH_CHECKPOINT_MONGODB_URI: z.string().optional(),
@@ -67,6 +69,8 @@ export interface WebexBotSettings {
   webhookUrl: string | undefined;
   apiUrl: string;
   supervisorUrl: string;
+  /** TRIGGERS_URL: where a press on a triggered run's card goes; unset: answered on the web chat only. */
+  triggersUrl?: URL;
   /** The web chat's public URL: account links point there. */
   webUrl: string;
   mongo: { uri: string; dbName: string | undefined };
@@ -116,6 +120,7 @@ export function readWebexBotSettings(env: NodeJS.ProcessEnv): WebexBotSettings {
     webhookUrl: e.WEBEX_WEBHOOK_URL,
     apiUrl: e.WEBEX_API_URL.replace(/\/+$/, ""),
     supervisorUrl: e.CAIPE_URL,
+    ...(e.TRIGGERS_URL ? { triggersUrl: new URL(e.TRIGGERS_URL) } : {}),
     webUrl: e.CAIPE_UI_BASE_URL.replace(/\/+$/, ""),
     mongo: { uri, dbName: e.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME },
     identity,

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,13 +10,19 @@ import {
   startFakeWebex,
   type WebexMessage,
 } from "@switchboard-testing/fake-webex";
-import { freePort, startAgentProcess } from "@switchboard-testing/test-agents";
+import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
 import { browse, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The Slack bot's fleet (supervisor, a real Jira agent on the fake Jira, the web chat, the scripted
 // model, signing in at the identity provider): the same relay runs behind both bots.
-import { type RelayFleet, SEALING_KEY, startRelayFleet, until } from "../../slack-bot/test/relay-fleet.js";
+import {
+  type RelayFleet,
+  repoRoot,
+  SEALING_KEY,
+  startRelayFleet,
+  until,
+} from "../../slack-bot/test/relay-fleet.js";
 import { startWebexBot, type WebexBot } from "../src/app.js";
 import { readWebexBotSettings } from "../src/env.js";
 
@@ -31,7 +38,13 @@ permit(principal, action in [Switchboard::Action::"reach", Switchboard::Action::
 @id("bob-approves-alice-in-ops")
 permit(principal == Switchboard::User::"bob", action == Switchboard::Action::"approve",
   resource in Jira::Project::"OPS") when { resource.requester == Switchboard::User::"alice" };
+@id("bob-approves-the-trigger")
+permit(principal == Switchboard::User::"bob", action == Switchboard::Action::"approve", resource)
+  when { resource.requester == Switchboard::User::"triggers-webex" };
 `;
+/** The trigger receiver's delivery secret, and its task: a change whose question goes to a Webex space. */
+const HOOK_SECRET = "trigger-hook-secret-for-webex-tests";
+const TRIGGER_CLIENT = { clientId: "triggers-webex", clientSecret: "triggers-webex-secret" };
 const CONFIRM_LINK = "switchboard_link_confirm";
 const CANCEL_LINK = "switchboard_link_cancel";
 
@@ -42,6 +55,8 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
   let fleet: RelayFleet;
   let bot: WebexBot;
   let space: string;
+  /** The trigger receiver (tools/triggers), acting as its own client, its answers posted as the bot. */
+  let triggers: AgentProcess;
   /** Every line the bot logged, at debug level: what the secrets test reads. */
   const logs: string[] = [];
 
@@ -55,6 +70,7 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
           bob: { name: "Bob", email: "bob@example.com" },
           mallory: { name: "Mallory", email: "mallory@example.com" },
         },
+        serviceClients: [TRIGGER_CLIENT],
       }),
       startFakeWebex({
         users: [
@@ -77,7 +93,41 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
       tokenIntervalMs: 15,
       env: { AUTHZ_POLICY_FILE: policyFile, WEBEX_BOT_URL: `http://127.0.0.1:${port}` },
     });
+    const tasksFile = join(mkdtempSync(join(tmpdir(), "webex-bot-triggers-")), "triggers.yaml");
+    writeFileSync(
+      tasksFile,
+      `tasks:
+  - id: file-bug
+    name: File a bug
+    prompt: "jira: create a bug in PLAT: {{summary}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: HOOK_SECRET }
+    deliver_to: [{ webex: { room_id: "${space}" } }]
+`,
+    );
+    triggers = await startAgentProcess(join(repoRoot, "tools", "triggers"), {
+      env: {
+        PATH: process.env.PATH,
+        LOG_LEVEL: "warn",
+        ...storage,
+        HOST: "127.0.0.1",
+        PORT: "0",
+        TRIGGERS_CONFIG_FILE: tasksFile,
+        HOOK_SECRET,
+        CAIPE_URL: fleet.supervisorUrl,
+        WEBEX_INTEGRATION_BOT_ACCESS_TOKEN: webex.bot.token,
+        WEBEX_API_URL: webex.apiUrl,
+        AUTH_MODE: "jwt",
+        AUTH_JWKS_URL: idp.jwksUrl,
+        AUTH_ISSUER: idp.issuer,
+        AUTH_AUDIENCE: idp.audience,
+        DYNAMIC_AGENTS_OAUTH2_TOKEN_URL: idp.tokenUrl,
+        DYNAMIC_AGENTS_OAUTH2_CLIENT_ID: TRIGGER_CLIENT.clientId,
+        DYNAMIC_AGENTS_OAUTH2_CLIENT_SECRET: TRIGGER_CLIENT.clientSecret,
+        DYNAMIC_AGENTS_OAUTH2_SCOPE: "switchboard",
+      },
+    });
     const settings = readWebexBotSettings({
+      TRIGGERS_URL: triggers.url,
       ...storage,
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -111,7 +161,7 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
     );
   });
   afterAll(async () => {
-    await bot?.stop();
+    await Promise.all([bot?.stop(), triggers?.kill("SIGTERM")]);
     await fleet?.stop();
     await Promise.all([webex?.close(), idp?.close()]);
   });
@@ -499,6 +549,110 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
     });
     const [answer] = await answered(asked.id, 1);
     expect(answer?.text).toContain("PLAT-1");
+  });
+
+  it("asks a triggered run's change with a card only the approver the policy names can press, passing presses on to the receiver", async () => {
+    // A signed delivery starts the run; its change (a Jira bug) waits, asked in the space as a card.
+    const body = JSON.stringify({ summary: "Rotate the webex cert" });
+    const t = String(Math.floor(Date.now() / 1000));
+    const started = await fetch(`${triggers.url}/api/v1/hooks/file-bug`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-webhook-timestamp": t,
+        "x-webhook-signature-256": `sha256=${createHmac("sha256", HOOK_SECRET).update(`${t}.${body}`).digest("hex")}`,
+      },
+      body,
+    });
+    expect(started.status).toBe(202);
+    const { run_id: runId } = (await started.json()) as { run_id: string };
+    const card = await until("the run's card", () =>
+      webex.messages.find(
+        (m) =>
+          m.roomId === space &&
+          m.personId === webex.bot.id &&
+          JSON.stringify(m.attachments ?? []).includes(`trigger:${runId}`),
+      ),
+    );
+    expect(card.text).toMatch(/waits for an approver the policy names[\s\S]*Rotate the webex cert/);
+    expect(JSON.stringify(card.attachments)).toContain("Rotate the webex cert");
+    const lead = await signIn(idp, "alice");
+    const runOf = async () =>
+      (
+        (await (
+          await fetch(`${triggers.url}/api/v1/runs`, { headers: { authorization: `Bearer ${lead}` } })
+        ).json()) as {
+          runs: Array<{ run_id: string; status: string; confirmation?: { decided_by?: string } }>;
+        }
+      ).runs.find((run) => run.run_id === runId);
+    // Asked first, then recorded as waiting: a press in between would find nothing waiting yet.
+    while ((await runOf())?.status !== "input-required")
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    const filed = () => fleet.jira.issues.filter((issue) => issue.summary.includes("Rotate the webex cert"));
+
+    // A forged press (signed with another secret) is refused before anything is read.
+    const forged = JSON.stringify({
+      resource: "attachmentActions",
+      event: "created",
+      data: { id: "forged-action", personId: person("bob").id, roomId: space },
+    });
+    expect(
+      await webex.deliverRaw(`${bot.url}/webex/events`, forged, sparkSignature("not-the-secret", forged)),
+    ).toBe(401);
+
+    // Alice is linked, but no policy names her for the trigger's changes: refused by the agent, told so directly.
+    const aliceMark = webex.directTo("alice").length;
+    await webex.press("alice", card, pressed(card, "switchboard_approve"));
+    const refusal = await until("Alice's refusal", () =>
+      webex
+        .directTo("alice")
+        .slice(aliceMark)
+        .find((m) => m.text.includes("may not approve or decline")),
+    );
+    expect(refusal.text).toContain("triggers-webex");
+    expect(filed()).toHaveLength(0);
+    expect((await runOf())?.status).toBe("input-required");
+
+    // Bob, whom the policy names, approves: the change runs once and the space is told.
+    const bobMark = webex.directTo("bob").length;
+    const pressMark = webex.deliveries.length;
+    await webex.press("bob", card, pressed(card, "switchboard_approve"));
+    await until("Bob's approval", () =>
+      webex
+        .directTo("bob")
+        .slice(bobMark)
+        .find((m) => m.text.startsWith("Approved")),
+    );
+    expect(filed()).toHaveLength(1);
+    const done = await runOf();
+    expect(done?.status).toBe("success");
+    expect(done?.confirmation?.decided_by).toBe("bob");
+    await until("the answer in the space", () =>
+      webex.messages.find(
+        (m) =>
+          m.roomId === space &&
+          m.personId === webex.bot.id &&
+          /PLAT-\d+/.test(m.text) &&
+          m.text.includes("File a bug"),
+      ),
+    );
+
+    // Bob's signed press delivered again, and a second press: nothing more runs.
+    const press = webex.deliveries
+      .slice(pressMark)
+      .find((d) => JSON.parse(d.body).resource === "attachmentActions");
+    if (!press) throw new Error("no attachment action delivered");
+    expect(await webex.deliverRaw(press.targetUrl, press.body, press.signature)).toBe(204);
+    await metricShows(/kind="decision",outcome="duplicate"\} [2-9]/);
+    const again = webex.directTo("bob").length;
+    await webex.press("bob", card, pressed(card, "switchboard_approve"));
+    await until("Bob told it is decided", () =>
+      webex
+        .directTo("bob")
+        .slice(again)
+        .find((m) => m.text.length > 0),
+    );
+    expect(filed()).toHaveLength(1);
   });
 
   it("keeps its token, webhook secret and users' tokens out of its logs", () => {

@@ -26,7 +26,7 @@ export async function decideTriggered(
   const tell = (text: string) => platform.whisper(press.place, press.user, text);
   if (!triggersUrl) {
     await tell(
-      "This run's change can't be answered from Slack here: the relay has no TRIGGERS_URL. Answer it on the web chat's Triggered runs page.",
+      "This run's change can't be answered here: the bot has no TRIGGERS_URL. Answer it on the web chat's Triggered runs page.",
     );
     return "unavailable";
   }
