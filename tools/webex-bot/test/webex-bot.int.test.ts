@@ -104,13 +104,15 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
     deliver_to: [{ webex: { room_id: "${space}" } }]
 `,
     );
-    triggers = await startAgentProcess(join(repoRoot, "tools", "triggers"), {
+    // Started beside the bot, on a port chosen first, so the bot knows where to pass presses on.
+    const triggersPort = await freePort();
+    const startingTriggers = startAgentProcess(join(repoRoot, "tools", "triggers"), {
       env: {
         PATH: process.env.PATH,
         LOG_LEVEL: "warn",
         ...storage,
         HOST: "127.0.0.1",
-        PORT: "0",
+        PORT: String(triggersPort),
         TRIGGERS_CONFIG_FILE: tasksFile,
         HOOK_SECRET,
         CAIPE_URL: fleet.supervisorUrl,
@@ -127,7 +129,7 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
       },
     });
     const settings = readWebexBotSettings({
-      TRIGGERS_URL: triggers.url,
+      TRIGGERS_URL: `http://127.0.0.1:${triggersPort}`,
       ...storage,
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -155,10 +157,10 @@ describe("Switchboard in Webex: the bot against a Webex that signs its webhooks,
         done();
       },
     });
-    bot = await startWebexBot(
-      settings,
-      createLogger({ level: "debug", base: { agent: "webex-bot" }, destination }),
-    );
+    [bot, triggers] = await Promise.all([
+      startWebexBot(settings, createLogger({ level: "debug", base: { agent: "webex-bot" }, destination })),
+      startingTriggers,
+    ]);
   });
   afterAll(async () => {
     await Promise.all([bot?.stop(), triggers?.kill("SIGTERM")]);
