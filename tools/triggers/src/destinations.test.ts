@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Destinations } from "./destinations.js";
+import { Destinations, webexApprovalCard } from "./destinations.js";
 
 const destinations = new Destinations({});
 
@@ -51,5 +51,36 @@ describe("a destination's target from the payload", () => {
       /WEBEX_INTEGRATION_BOT_ACCESS_TOKEN or WEBEX_TOKEN/,
     );
     expect(destinations.missing({ kind: "webhook", url: "https://example.com" })).toBeUndefined();
+  });
+});
+
+describe("a waiting change's Webex card", () => {
+  it("carries Approve and Decline for its run as the Webex bot's cards do, and renders a payload's markup as written", () => {
+    const hostile = "File [a bug](https://evil.example/login) **now** <@all> {{x}}";
+    const card = webexApprovalCard({
+      taskId: "t1",
+      runId: "run-1",
+      title: "Title [x](https://evil.example)",
+      status: "input-required",
+      text: hostile,
+      expiresAt: new Date("2026-11-29T15:00:00Z"),
+    }) as { contentType: string; content: { version: string; body: unknown[]; actions: unknown[] } };
+    expect(card.contentType).toBe("application/vnd.microsoft.card.adaptive");
+    expect(card.content.version).toBe("1.3");
+    // The Webex bot's own action ids (its webex/card.ts), with the run as the confirmation.
+    expect(card.content.actions).toEqual([
+      expect.objectContaining({ data: { action: "switchboard_approve", confirmation: "trigger:run-1" } }),
+      expect.objectContaining({ data: { action: "switchboard_decline", confirmation: "trigger:run-1" } }),
+    ]);
+    // Text only in TextRuns (no markdown rendered), never in a TextBlock.
+    const blocks = card.content.body as Array<{
+      type: string;
+      inlines?: Array<{ type: string; text: string }>;
+    }>;
+    expect(blocks.every((block) => block.type === "RichTextBlock")).toBe(true);
+    const runs = blocks.flatMap((block) => block.inlines ?? []);
+    expect(runs.every((run) => run.type === "TextRun")).toBe(true);
+    expect(runs[1]?.text).toContain(hostile);
+    expect(runs[1]?.text).toContain("until 2026-11-29T15:00:00.000Z");
   });
 });

@@ -116,7 +116,7 @@ function approvalBlocks(outcome: Outcome): unknown[] {
  * passes the press on here with the presser's own token (the Slack relay's relay/triggered-decision.ts),
  * so the agent's policy decides whether they may.
  */
-function approvalCard(outcome: Outcome): { contentType: string; content: unknown } {
+export function webexApprovalCard(outcome: Outcome): { contentType: string; content: unknown } {
   const data = (action: string) => ({ action, confirmation: `trigger:${outcome.runId}` });
   return {
     contentType: "application/vnd.microsoft.card.adaptive",
@@ -269,7 +269,7 @@ export class Destinations {
           {
             roomId: destination.roomId,
             text: plain(outcome).slice(0, 7_000),
-            ...(outcome.status === "input-required" ? { attachments: [approvalCard(outcome)] } : {}),
+            ...(outcome.status === "input-required" ? { attachments: [webexApprovalCard(outcome)] } : {}),
           },
         );
       }
