@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Document } from "openapi-backend";
 import { parse } from "yaml";
+import { seedParts } from "../seed.js";
 import {
   type RouteContext,
   startVendorServer,
@@ -11,6 +12,14 @@ import {
 import { type SeededPlace, seedPlaces } from "./places.js";
 
 export type { Place, PlaceWeather, SeededPlace } from "./places.js";
+
+/**
+ * What a test or an evaluation case can seed: the places the geocoding API finds, each with the
+ * weather the forecast API reports there (replacing the default places whole).
+ */
+export interface OpenMeteoSeed {
+  places?: SeededPlace[];
+}
 
 /** Open-Meteo's forecast API and its geocoding API: two hosts, as Open-Meteo serves them. */
 export interface FakeOpenMeteo {
@@ -144,8 +153,11 @@ function search({ query }: RouteContext, places: SeededPlace[]) {
 }
 
 /** Starts Open-Meteo look-alikes on loopback: the forecast API (spec-driven) and the geocoding API. */
-export async function startFakeOpenMeteo(): Promise<FakeOpenMeteo> {
-  const places = seedPlaces();
+export async function startFakeOpenMeteo(
+  options: { seed?: OpenMeteoSeed; ports?: { forecast?: number; geocoding?: number } } = {},
+): Promise<FakeOpenMeteo> {
+  const defaults = { places: seedPlaces() };
+  const { places } = { ...defaults, ...seedParts("Open-Meteo", defaults, options.seed, ["places"]) };
   const document = parse(await readFile(FORECAST_SPEC, "utf8")) as Document;
   // The description names no operationIds; the fake names its one operation to route it.
   const get = (document.paths?.["/v1/forecast"] as { get?: { operationId?: string } } | undefined)?.get;
@@ -153,18 +165,24 @@ export async function startFakeOpenMeteo(): Promise<FakeOpenMeteo> {
   get.operationId = "forecast";
   // Open-Meteo is keyless (an apikey is for its commercial hosts): no request is refused for credentials.
   const open = () => undefined;
-  const forecastServer = await startVendorServer({
-    name: "Open-Meteo",
-    openApi: { document, operations: { forecast: (ctx) => forecast(ctx, places) } },
-    checkRequest: open,
-    errorBody,
-  });
-  const geocoding = await startVendorServer({
-    name: "Open-Meteo geocoding",
-    routes: [["GET", "/v1/search", (ctx) => search(ctx, places)]],
-    checkRequest: open,
-    errorBody,
-  });
+  const forecastServer = await startVendorServer(
+    {
+      name: "Open-Meteo",
+      openApi: { document, operations: { forecast: (ctx) => forecast(ctx, places) } },
+      checkRequest: open,
+      errorBody,
+    },
+    options.ports?.forecast,
+  );
+  const geocoding = await startVendorServer(
+    {
+      name: "Open-Meteo geocoding",
+      routes: [["GET", "/v1/search", (ctx) => search(ctx, places)]],
+      checkRequest: open,
+      errorBody,
+    },
+    options.ports?.geocoding,
+  );
   return {
     forecast: forecastServer,
     geocoding,
