@@ -4,8 +4,10 @@ import { join } from "node:path";
 import {
   type Configuration,
   caipeSource,
+  type EvalCase,
   evaluate,
   loadCaipeSet,
+  loadSets,
   main,
   modelJudge,
   type OpenTarget,
@@ -33,7 +35,8 @@ import {
   startScriptedLlm,
 } from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCaseFakes } from "../src/index.js";
+import { type CaseFakes, startCaseFakes } from "../src/index.js";
+import { VENDOR_SEEDS } from "./seeds.js";
 
 const repoRoot = join(import.meta.dirname, "..", "..", "..");
 
@@ -476,5 +479,86 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
     expect(missing.cases[0]?.runs[0]?.checks[0]?.detail).toMatch(
       /No recording for unrecorded\/none .*record it first/,
     );
+  });
+});
+
+describe("pnpm eval:fakes gives every vendor a case reaches its own seeded state", () => {
+  let fakes: CaseFakes;
+  let proxies: VendorRecorder;
+  /** What the fleet's agents are given: the proxies' URLs, the fakes' credentials, AWS's and Open-Meteo's addresses. */
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    fakes = await startCaseFakes();
+    proxies = await startVendorRecorder({
+      mode: "forward",
+      dir: mkdtempSync(join(tmpdir(), "eval-seeds-")),
+      vendors: fakes.vendors,
+      env: fakes.env,
+    });
+    env = { ...fakes.env, ...proxies.env };
+  });
+
+  afterAll(async () => {
+    await Promise.all([proxies?.close(), fakes?.close()]);
+  });
+
+  /** One case as `evaluate` runs it: its fakes begun, the proxies told, `read` while it runs, then ended. */
+  async function during<T>(c: EvalCase, read: () => Promise<T>): Promise<T> {
+    const upstreams = await fakes.begin(c);
+    proxies.begin(c.key, upstreams);
+    try {
+      return await read();
+    } finally {
+      proxies.end();
+      await fakes.end(c);
+    }
+  }
+
+  it.each(Object.keys(VENDOR_SEEDS))(
+    "%s: a case sees its own seed, and the next case reaching it sees none of it",
+    async (vendor) => {
+      const { seed, probe, seeded, standard } = VENDOR_SEEDS[vendor] as (typeof VENDOR_SEEDS)[string];
+      const set = readSet(
+        [
+          `name: ${vendor}-seeds`,
+          "cases:",
+          `  - { id: seeded, input: hello, vendors: { ${vendor}: ${seed} }, expect: { agents: [${vendor}] } }`,
+          `  - { id: next, input: hello, expect: { agents: [${vendor}] } }`,
+        ].join("\n"),
+        `${vendor}-seeds.yaml`,
+      );
+      const [first, next] = set.cases as [EvalCase, EvalCase];
+      const seen = await during(first, () => probe(env));
+      expect(seen).toContain(seeded);
+      expect(seen).not.toContain(standard);
+      const after = await during(next, () => probe(env));
+      expect(after).not.toContain(seeded);
+      expect(after).toContain(standard);
+    },
+  );
+
+  it("refuses a seed its fake does not take, naming the case, the part and the parts it takes", async () => {
+    const [bad, aws] = readSet(
+      [
+        "name: bad-seeds",
+        "cases:",
+        "  - { id: bad, input: hello, vendors: { pagerduty: { incident: [] } } }",
+        "  - { id: aws, input: hello, vendors: { aws: { instances: [{ name: web, state: sleeping }] } } }",
+      ].join("\n"),
+      "bad-seeds.yaml",
+    ).cases as [EvalCase, EvalCase];
+    await expect(fakes.begin(bad)).rejects.toThrow(
+      "bad-seeds/bad: The PagerDuty seed names incident, which is not a part it takes: it takes services, incidents, oncalls",
+    );
+    await expect(fakes.begin(aws)).rejects.toThrow(/bad-seeds\/aws: The aws seed .*aws\.instances\.0\.state/);
+  });
+
+  it("starts the fakes of every seed in the shipped sets", async () => {
+    const seededCases = loadSets(["shipped"], {})
+      .flatMap((set) => set.cases)
+      .filter((c) => c.vendors);
+    expect(seededCases.length).toBeGreaterThan(0);
+    for (const c of seededCases) await during(c, async () => undefined);
   });
 });
