@@ -1,10 +1,5 @@
 import { CloudWatchClient, PutMetricAlarmCommand, SetAlarmStateCommand } from "@aws-sdk/client-cloudwatch";
-import {
-  DescribeImagesCommand,
-  EC2Client,
-  RunInstancesCommand,
-  StopInstancesCommand,
-} from "@aws-sdk/client-ec2";
+import { EC2Client, RunInstancesCommand, StopInstancesCommand } from "@aws-sdk/client-ec2";
 import { CreateClusterCommand, EKSClient } from "@aws-sdk/client-eks";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { startMoto, type TestMoto } from "@switchboard-testing/test-python";
