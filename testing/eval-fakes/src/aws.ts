@@ -100,6 +100,11 @@ export function awsOnMoto(port: number, region = "us-east-1"): PlacedVendor {
       AWS_CONFIG_FILE: "/dev/null",
       AWS_SHARED_CREDENTIALS_FILE: "/dev/null",
     },
+    warm() {
+      moto ??= startMoto({ port });
+      // A failure surfaces at the first case that reaches AWS, which awaits this start.
+      moto.catch(() => undefined);
+    },
     server: () => ({ endpoint }),
     async begin(seed) {
       const account = parseAwsSeed(seed);

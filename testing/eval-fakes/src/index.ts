@@ -29,7 +29,7 @@ import {
 } from "@switchboard-testing/fake-vendors";
 import { awsOnMoto } from "./aws.js";
 import type { PlacedVendor } from "./placed.js";
-import { openMeteoOnPorts } from "./weather.js";
+import { openMeteo } from "./weather.js";
 
 /** A running fake as the fleet sees it: where its agent points, with which credentials. */
 interface Fake {
@@ -124,11 +124,11 @@ const FAKES: Record<string, Starter> = {
 /**
  * The vendors the fleet reaches at one address for the whole evaluation, each case given fresh state
  * there: AWS (moto, reset and seeded through the AWS SDK) and Open-Meteo (two APIs the proxies do not
- * stand for).
+ * stand for; its places replaced).
  */
 const PLACED: Record<string, () => Promise<PlacedVendor>> = {
   aws: async () => awsOnMoto(await freePort()),
-  weather: async () => openMeteoOnPorts({ forecast: await freePort(), geocoding: await freePort() }),
+  weather: openMeteo,
 };
 
 /** Every vendor a case can seed (`vendors: { <name>: <seed> }`), each fake taking its own seed shape. */
@@ -166,6 +166,8 @@ export interface CaseFakes extends CaseVendors {
   vendors: string[];
   /** Each vendor's fake of the latest case (its state stays readable after the case ends). */
   current(vendor: string): unknown;
+  /** Starts AWS's moto now (seconds of Python) rather than at the first case reaching AWS. */
+  warm(vendor: "aws"): void;
   close(): Promise<void>;
 }
 
@@ -228,6 +230,7 @@ export async function startCaseFakes(vendors: readonly string[] = FAKED_VENDORS)
     },
     end: (c: EvalCase) => closeCase(c.key),
     current: (vendor) => placed.get(vendor)?.server() ?? latest?.get(vendor)?.server,
+    warm: (vendor) => placed.get(vendor)?.warm?.(),
     close: async () => {
       await Promise.all([...running.keys()].map(closeCase));
       await Promise.all([...standing, ...placedList].map((f) => f.close()));

@@ -9,6 +9,8 @@ export interface PlacedVendor {
   begin(seed: unknown): Promise<void>;
   /** The case has ended: nothing of its state may reach the next. */
   end(): Promise<void>;
+  /** Starts what takes a while to start (moto's Python) without waiting for it, for an early caller. */
+  warm?(): void;
   /** What stands there now, to look at what a case changed. */
   server(): unknown;
   close(): Promise<void>;

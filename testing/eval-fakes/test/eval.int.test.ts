@@ -482,14 +482,22 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
   });
 });
 
+/** Every vendor's fakes for the seeds' tests below, started first so moto boots (seconds of Python) while the fleet's tests run. */
+let fakes: CaseFakes;
+beforeAll(async () => {
+  fakes = await startCaseFakes();
+  fakes.warm("aws");
+});
+afterAll(async () => {
+  await fakes?.close();
+});
+
 describe("pnpm eval:fakes gives every vendor a case reaches its own seeded state", () => {
-  let fakes: CaseFakes;
   let proxies: VendorRecorder;
   /** What the fleet's agents are given: the proxies' URLs, the fakes' credentials, AWS's and Open-Meteo's addresses. */
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    fakes = await startCaseFakes();
     proxies = await startVendorRecorder({
       mode: "forward",
       dir: mkdtempSync(join(tmpdir(), "eval-seeds-")),
@@ -500,7 +508,7 @@ describe("pnpm eval:fakes gives every vendor a case reaches its own seeded state
   });
 
   afterAll(async () => {
-    await Promise.all([proxies?.close(), fakes?.close()]);
+    await proxies?.close();
   });
 
   /** One case as `evaluate` runs it: its fakes begun, the proxies told, `read` while it runs, then ended. */

@@ -28,6 +28,11 @@ export interface FakeOpenMeteo {
   /** Where GET /v1/search is served (geocoding-api.open-meteo.com), as its documentation describes it. */
   geocoding: VendorServer;
   places: SeededPlace[];
+  /**
+   * Replaces every place with the seed's (none: the default places), as a fake started with that
+   * seed would have them: one evaluation case's places never reach the next at the same address.
+   */
+  reseed(seed?: OpenMeteoSeed): void;
   close(): Promise<void>;
 }
 
@@ -153,11 +158,12 @@ function search({ query }: RouteContext, places: SeededPlace[]) {
 }
 
 /** Starts Open-Meteo look-alikes on loopback: the forecast API (spec-driven) and the geocoding API. */
-export async function startFakeOpenMeteo(
-  options: { seed?: OpenMeteoSeed; ports?: { forecast?: number; geocoding?: number } } = {},
-): Promise<FakeOpenMeteo> {
-  const defaults = { places: seedPlaces() };
-  const { places } = { ...defaults, ...seedParts("Open-Meteo", defaults, options.seed, ["places"]) };
+export async function startFakeOpenMeteo(options: { seed?: OpenMeteoSeed } = {}): Promise<FakeOpenMeteo> {
+  const placesOf = (seed: OpenMeteoSeed | undefined) => {
+    const defaults = { places: seedPlaces() };
+    return { ...defaults, ...seedParts("Open-Meteo", defaults, seed, ["places"]) }.places;
+  };
+  const places = placesOf(options.seed);
   const document = parse(await readFile(FORECAST_SPEC, "utf8")) as Document;
   // The description names no operationIds; the fake names its one operation to route it.
   const get = (document.paths?.["/v1/forecast"] as { get?: { operationId?: string } } | undefined)?.get;
@@ -165,28 +171,25 @@ export async function startFakeOpenMeteo(
   get.operationId = "forecast";
   // Open-Meteo is keyless (an apikey is for its commercial hosts): no request is refused for credentials.
   const open = () => undefined;
-  const forecastServer = await startVendorServer(
-    {
-      name: "Open-Meteo",
-      openApi: { document, operations: { forecast: (ctx) => forecast(ctx, places) } },
-      checkRequest: open,
-      errorBody,
-    },
-    options.ports?.forecast,
-  );
-  const geocoding = await startVendorServer(
-    {
-      name: "Open-Meteo geocoding",
-      routes: [["GET", "/v1/search", (ctx) => search(ctx, places)]],
-      checkRequest: open,
-      errorBody,
-    },
-    options.ports?.geocoding,
-  );
+  const forecastServer = await startVendorServer({
+    name: "Open-Meteo",
+    openApi: { document, operations: { forecast: (ctx) => forecast(ctx, places) } },
+    checkRequest: open,
+    errorBody,
+  });
+  const geocoding = await startVendorServer({
+    name: "Open-Meteo geocoding",
+    routes: [["GET", "/v1/search", (ctx) => search(ctx, places)]],
+    checkRequest: open,
+    errorBody,
+  });
   return {
     forecast: forecastServer,
     geocoding,
     places,
+    reseed: (seed) => {
+      places.splice(0, places.length, ...placesOf(seed));
+    },
     close: async () => {
       await Promise.all([forecastServer.close(), geocoding.close()]);
     },
