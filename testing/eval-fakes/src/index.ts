@@ -203,7 +203,9 @@ export async function startCaseFakes(vendors: readonly string[] = FAKED_VENDORS)
     vendors: proxied,
     env: Object.assign({}, ...standing.map((fake) => fake.env), ...placedList.map((vendor) => vendor.env)),
     async begin(c: EvalCase) {
-      const seeds = c.vendors ?? {};
+      // A copy for every fake: the runs of a case, and cases sharing a seed by YAML anchor, hold one
+      // object, which no fake may change for the next.
+      const seeds = structuredClone(c.vendors ?? {});
       const extra = Object.keys(seeds).filter((name) => !vendors.includes(name));
       if (extra.length)
         throw new Error(

@@ -546,6 +546,43 @@ describe("pnpm eval:fakes gives every vendor a case reaches its own seeded state
     },
   );
 
+  it("keeps a case's changes from the next case sharing its seed (a YAML anchor: one object)", async () => {
+    const [adds, sees] = readSet(
+      [
+        "name: shared-seed",
+        "cases:",
+        "  - { id: adds, input: add a pet, vendors: { petstore: &pets { pets: [{ id: 1, name: Solo, photoUrls: [], status: available }] } } }",
+        "  - { id: sees, input: list pets, vendors: { petstore: *pets } }",
+      ].join("\n"),
+      "shared-seed.yaml",
+    ).cases as [EvalCase, EvalCase];
+    const pets = async () => (await VENDOR_SEEDS.petstore?.probe(env)) ?? "";
+    const added = await during(adds, async () => {
+      const response = await fetch(`${env.PETSTORE_API_URL?.replace(/\/$/, "")}/pet`, {
+        method: "POST",
+        headers: { "content-type": "application/json", api_key: env.PETSTORE_API_KEY ?? "" },
+        body: JSON.stringify({ name: "Intruder", photoUrls: [], status: "available" }),
+      });
+      expect(response.status).toBe(200);
+      return pets();
+    });
+    expect(added).toContain("Intruder");
+    const seen = await during(sees, pets);
+    expect(seen).toContain("Solo");
+    expect(seen).not.toContain("Intruder");
+    expect(JSON.stringify(adds.vendors)).not.toContain("Intruder");
+  });
+
+  it("refuses a seed that reaches for the prototype, as any part the fake does not take", async () => {
+    const [hostile] = readSet(
+      'name: hostile\ncases:\n  - { id: proto, input: hello, vendors: { argocd: { "__proto__": { applications: [] } } } }',
+      "hostile.yaml",
+    ).cases as [EvalCase];
+    await expect(fakes.begin(hostile)).rejects.toThrow(
+      "The Argo CD seed names __proto__, which is not a part it takes",
+    );
+  });
+
   it("refuses a seed its fake does not take, naming the case, the part and the parts it takes", async () => {
     const [bad, aws] = readSet(
       [
