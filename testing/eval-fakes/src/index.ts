@@ -133,8 +133,6 @@ const PLACED: Record<string, () => Promise<PlacedVendor>> = {
 
 /** Every vendor a case can seed (`vendors: { <name>: <seed> }`), each fake taking its own seed shape. */
 export const FAKED_VENDORS = [...Object.keys(FAKES), ...Object.keys(PLACED)];
-/** The vendors behind the evaluation's proxies (`src/vendors/vendors.ts` in @switchboard/eval). */
-export const PROXIED_VENDORS = Object.keys(FAKES);
 
 /** A fake seeded with a case's state in its own shape (no state named: its default). */
 function seeded<F extends { close(): Promise<void> }>(
