@@ -29,6 +29,8 @@ const [llm, fakes, noVendor] = await Promise.all([
   startCaseFakes(),
   startNoVendor(FAKED_VENDORS),
 ]);
+// AWS's moto answers from its default (empty) account: no case is seeded at several at once.
+fakes.warm("aws");
 const ports: Record<string, string> = {
   SUPERVISOR_PORT: String(await freePort()),
   WEB_PORT: String(await freePort()),

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { VENDOR_APIS } from "@switchboard/eval";
 
 /**
- * Every vendor no fake stands in for (AWS, Open-Meteo) points at one local server that answers 503, with
+ * Every vendor no fake stands in for points at one local server that answers 503, with
  * placeholder credentials so its agent starts: the bench never reaches a real vendor, and a case's
  * tool call still costs the model the calls a real answer would. NetUtils (which checks real hosts)
  * and the configured-agents host stay off.
@@ -17,14 +17,8 @@ export async function startNoVendor(faked: readonly string[]) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const env: Record<string, string> = {
-    WEATHER_API_URL: url,
-    WEATHER_GEOCODING_API_URL: url,
     GITLAB_HOST: url,
     GITLAB_TOKEN: "bench-placeholder",
-    AWS_ENDPOINT_URL: url,
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: "AKIABENCHPLACEHOLDER",
-    AWS_SECRET_ACCESS_KEY: "bench-placeholder",
     ENABLE_NETUTILS: "false",
     DYNAMIC_AGENTS_ENABLED: "false",
   };

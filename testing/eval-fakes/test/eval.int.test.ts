@@ -4,8 +4,10 @@ import { join } from "node:path";
 import {
   type Configuration,
   caipeSource,
+  type EvalCase,
   evaluate,
   loadCaipeSet,
+  loadSets,
   main,
   modelJudge,
   type OpenTarget,
@@ -33,7 +35,8 @@ import {
   startScriptedLlm,
 } from "@switchboard-testing/test-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCaseFakes } from "../src/index.js";
+import { type CaseFakes, startCaseFakes } from "../src/index.js";
+import { VENDOR_SEEDS } from "./seeds.js";
 
 const repoRoot = join(import.meta.dirname, "..", "..", "..");
 
@@ -476,5 +479,139 @@ describe("pnpm eval against a real fleet (supervisor, Jira agent, fake Jira, scr
     expect(missing.cases[0]?.runs[0]?.checks[0]?.detail).toMatch(
       /No recording for unrecorded\/none .*record it first/,
     );
+  });
+});
+
+/** Every vendor's fakes for the seeds' tests below, started first so moto boots (seconds of Python) while the fleet's tests run. */
+let fakes: CaseFakes;
+beforeAll(async () => {
+  fakes = await startCaseFakes();
+  fakes.warm("aws");
+});
+afterAll(async () => {
+  await fakes?.close();
+});
+
+describe("pnpm eval:fakes gives every vendor a case reaches its own seeded state", () => {
+  let proxies: VendorRecorder;
+  /** What the fleet's agents are given: the proxies' URLs, the fakes' credentials, AWS's and Open-Meteo's addresses. */
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    proxies = await startVendorRecorder({
+      mode: "forward",
+      dir: mkdtempSync(join(tmpdir(), "eval-seeds-")),
+      vendors: fakes.vendors,
+      env: fakes.env,
+    });
+    env = { ...fakes.env, ...proxies.env };
+  });
+
+  afterAll(async () => {
+    await proxies?.close();
+  });
+
+  /** One case as `evaluate` runs it: its fakes begun, the proxies told, `read` while it runs, then ended. */
+  async function during<T>(c: EvalCase, read: () => Promise<T>): Promise<T> {
+    const upstreams = await fakes.begin(c);
+    proxies.begin(c.key, upstreams);
+    try {
+      return await read();
+    } finally {
+      proxies.end();
+      await fakes.end(c);
+    }
+  }
+
+  it.each(Object.keys(VENDOR_SEEDS))(
+    "%s: a case sees its own seed, and the next case reaching it sees none of it",
+    async (vendor) => {
+      const { seed, probe, seeded, standard } = VENDOR_SEEDS[vendor] as (typeof VENDOR_SEEDS)[string];
+      const set = readSet(
+        [
+          `name: ${vendor}-seeds`,
+          "cases:",
+          `  - { id: seeded, input: hello, vendors: { ${vendor}: ${seed} }, expect: { agents: [${vendor}] } }`,
+          `  - { id: next, input: hello, expect: { agents: [${vendor}] } }`,
+        ].join("\n"),
+        `${vendor}-seeds.yaml`,
+      );
+      const [first, next] = set.cases as [EvalCase, EvalCase];
+      const seen = await during(first, () => probe(env));
+      expect(seen).toContain(seeded);
+      expect(seen).not.toContain(standard);
+      const after = await during(next, () => probe(env));
+      expect(after).not.toContain(seeded);
+      expect(after).toContain(standard);
+    },
+  );
+
+  it("keeps a case's changes from the next case sharing its seed (a YAML anchor: one object)", async () => {
+    const [adds, sees] = readSet(
+      [
+        "name: shared-seed",
+        "cases:",
+        "  - { id: adds, input: add a pet, vendors: { petstore: &pets { pets: [{ id: 1, name: Solo, photoUrls: [], status: available }] } } }",
+        "  - { id: sees, input: list pets, vendors: { petstore: *pets } }",
+      ].join("\n"),
+      "shared-seed.yaml",
+    ).cases as [EvalCase, EvalCase];
+    const pets = async () => (await VENDOR_SEEDS.petstore?.probe(env)) ?? "";
+    const added = await during(adds, async () => {
+      const response = await fetch(`${env.PETSTORE_API_URL?.replace(/\/$/, "")}/pet`, {
+        method: "POST",
+        headers: { "content-type": "application/json", api_key: env.PETSTORE_API_KEY ?? "" },
+        body: JSON.stringify({ name: "Intruder", photoUrls: [], status: "available" }),
+      });
+      expect(response.status).toBe(200);
+      return pets();
+    });
+    expect(added).toContain("Intruder");
+    const seen = await during(sees, pets);
+    expect(seen).toContain("Solo");
+    expect(seen).not.toContain("Intruder");
+    expect(JSON.stringify(adds.vendors)).not.toContain("Intruder");
+  });
+
+  it("refuses a seed that reaches for the prototype, as any part the fake does not take", async () => {
+    const [hostile] = readSet(
+      'name: hostile\ncases:\n  - { id: proto, input: hello, vendors: { argocd: { "__proto__": { applications: [] } } } }',
+      "hostile.yaml",
+    ).cases as [EvalCase];
+    await expect(fakes.begin(hostile)).rejects.toThrow(
+      "The Argo CD seed names __proto__, which is not a part it takes",
+    );
+  });
+
+  it("refuses a seed its fake does not take, naming the case, the part and the parts it takes", async () => {
+    const [bad, aws] = readSet(
+      [
+        "name: bad-seeds",
+        "cases:",
+        "  - { id: bad, input: hello, vendors: { pagerduty: { incident: [] } } }",
+        "  - { id: aws, input: hello, vendors: { aws: { instances: [{ name: web, state: sleeping }] } } }",
+      ].join("\n"),
+      "bad-seeds.yaml",
+    ).cases as [EvalCase, EvalCase];
+    await expect(fakes.begin(bad)).rejects.toThrow(
+      "bad-seeds/bad: The PagerDuty seed names incident, which is not a part it takes: it takes services, incidents, oncalls",
+    );
+    await expect(fakes.begin(aws)).rejects.toThrow(/bad-seeds\/aws: The aws seed .*aws\.instances\.0\.state/);
+  });
+
+  it("gives every seed in the shipped sets fakes that answer from it (each distinct seed once)", async () => {
+    const distinct = new Map<string, EvalCase>();
+    for (const c of loadSets(["shipped"], {}).flatMap((set) => set.cases))
+      if (c.vendors) distinct.set(JSON.stringify(c.vendors), c);
+    expect(distinct.size).toBeGreaterThan(10);
+    for (const c of distinct.values()) {
+      // Jira's and GitHub's seeds are read by the fleet's own tests above.
+      const probed = Object.keys(c.vendors ?? {}).filter((vendor) => VENDOR_SEEDS[vendor]);
+      const reads = await during(c, () =>
+        Promise.all(probed.map(async (vendor) => [vendor, await VENDOR_SEEDS[vendor]?.probe(env)] as const)),
+      );
+      // A seed its fake cannot answer from (an answer breaking the vendor's schema) is a 500 naming the field.
+      for (const [vendor, read] of reads) expect(read, `${c.key}: ${vendor}`).not.toMatch(/^5\d\d /);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { seedParts } from "../seed.js";
 import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
 import { ARGO_CD_SPEC, loadVendorSpec } from "../vendor-spec.js";
 import { argoOperations } from "./routes.js";
@@ -5,6 +6,9 @@ import { seedArgo } from "./seed.js";
 import type { ArgoOperation, ArgoState } from "./state.js";
 
 export type { Application, ArgoOperation, ArgoState } from "./state.js";
+
+/** Parts of the state a test or an evaluation case can seed, each replacing the default part. */
+export type ArgoSeed = Partial<Pick<ArgoState, "applications">>;
 
 export interface FakeArgoCd extends VendorServer {
   /** The API token it accepts as a bearer token: ARGOCD_TOKEN. */
@@ -18,9 +22,12 @@ export interface FakeArgoCd extends VendorServer {
 const GRPC_CODES: Record<number, number> = { 400: 9, 401: 16, 403: 7, 404: 5 };
 
 /** Starts an Argo CD API server look-alike (/api/v1/applications, sync, rollback) for a REST client. */
-export async function startFakeArgoCd(options: { token?: string; port?: number } = {}): Promise<FakeArgoCd> {
+export async function startFakeArgoCd(
+  options: { token?: string; port?: number; seed?: ArgoSeed } = {},
+): Promise<FakeArgoCd> {
   const token = options.token ?? "fake-argocd-token";
-  const state = seedArgo();
+  const defaults = seedArgo();
+  const state: ArgoState = { ...defaults, ...seedParts("Argo CD", defaults, options.seed, ["applications"]) };
   const server = await startVendorServer(
     {
       name: "Argo CD",

@@ -1,3 +1,4 @@
+import { seedParts } from "../seed.js";
 import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
 import { BACKSTAGE_CATALOG_SPEC, loadVendorSpec } from "../vendor-spec.js";
 import { backstageOperations } from "./routes.js";
@@ -5,6 +6,9 @@ import { seedBackstage } from "./seed.js";
 import type { BackstageState } from "./state.js";
 
 export type { BackstageState, Entity } from "./state.js";
+
+/** Parts of the state a test or an evaluation case can seed, each replacing the default part. */
+export type BackstageSeed = Partial<Pick<BackstageState, "entities">>;
 
 export interface FakeBackstage extends VendorServer {
   /** The static external-access token it accepts as a bearer token: BACKSTAGE_API_TOKEN. */
@@ -22,10 +26,14 @@ const ERROR_NAMES: Record<number, string> = {
 
 /** Starts a Backstage catalog backend look-alike (/api/catalog) for the real @backstage/catalog-client. */
 export async function startFakeBackstage(
-  options: { token?: string; port?: number } = {},
+  options: { token?: string; port?: number; seed?: BackstageSeed } = {},
 ): Promise<FakeBackstage> {
   const token = options.token ?? "fake-backstage-token";
-  const state = seedBackstage();
+  const defaults = seedBackstage();
+  const state: BackstageState = {
+    ...defaults,
+    ...seedParts("Backstage", defaults, options.seed, ["entities"]),
+  };
   const server = await startVendorServer(
     {
       name: "Backstage",

@@ -1,9 +1,13 @@
+import { nextAfter, seedParts } from "../seed.js";
 import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
 import { confluenceRoutes } from "./routes.js";
 import { seedConfluence } from "./seed.js";
 import type { ConfluenceState, PageChange } from "./state.js";
 
 export type { ConfluenceState, Grantees, Page, PageChange, Space } from "./state.js";
+
+/** Parts of the state a test or an evaluation case can seed, each replacing the default part. */
+export type ConfluenceSeed = Partial<Pick<ConfluenceState, "spaces" | "pages">>;
 
 export interface FakeConfluence extends VendorServer {
   /** Basic auth: the account's email and API token (CONFLUENCE_USERNAME, CONFLUENCE_API_TOKEN). */
@@ -15,11 +19,21 @@ export interface FakeConfluence extends VendorServer {
 }
 
 /** Starts a Confluence Cloud REST API v1 look-alike (search, content) for the real confluence.js client. */
-export async function startFakeConfluence(options: { port?: number } = {}): Promise<FakeConfluence> {
+export async function startFakeConfluence(
+  options: { port?: number; seed?: ConfluenceSeed } = {},
+): Promise<FakeConfluence> {
   const email = "agent@example.com";
   const token = "fake-confluence-token";
   const expected = `Basic ${Buffer.from(`${email}:${token}`).toString("base64")}`;
-  const state = seedConfluence();
+  const defaults = seedConfluence();
+  const state: ConfluenceState = {
+    ...defaults,
+    ...seedParts("Confluence", defaults, options.seed, ["spaces", "pages"]),
+  };
+  state.nextId = nextAfter(
+    state.nextId,
+    state.pages.map((page) => page.id),
+  );
   const server = await startVendorServer(
     {
       name: "Confluence",

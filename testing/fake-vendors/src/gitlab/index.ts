@@ -1,9 +1,15 @@
+import { nextAfter, seedParts } from "../seed.js";
 import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
 import { gitLabRoutes } from "./routes.js";
 import { seedGitLab } from "./seed.js";
 import type { GitLabChange, GitLabState } from "./state.js";
 
 export type { GitLabChange, GitLabState, Issue, MergeRequest, Pipeline, Project } from "./state.js";
+
+/** Parts of the state a test or an evaluation case can seed, each replacing the default part. */
+export type GitLabSeed = Partial<
+  Pick<GitLabState, "projects" | "mergeRequests" | "pipelines" | "issues" | "user">
+>;
 
 export interface FakeGitLab extends VendorServer {
   /** The access token it accepts in the PRIVATE-TOKEN header: GITLAB_TOKEN. */
@@ -14,9 +20,25 @@ export interface FakeGitLab extends VendorServer {
 }
 
 /** Starts a GitLab REST API v4 look-alike (projects, merge requests, pipelines, issues) for the real @gitbeaker/rest client. */
-export async function startFakeGitLab(options: { token?: string; port?: number } = {}): Promise<FakeGitLab> {
+export async function startFakeGitLab(
+  options: { token?: string; port?: number; seed?: GitLabSeed } = {},
+): Promise<FakeGitLab> {
   const token = options.token ?? "glpat-fake-gitlab-token";
-  const state = seedGitLab();
+  const defaults = seedGitLab();
+  const state: GitLabState = {
+    ...defaults,
+    ...seedParts("GitLab", defaults, options.seed, [
+      "projects",
+      "mergeRequests",
+      "pipelines",
+      "issues",
+      "user",
+    ]),
+  };
+  state.nextId = nextAfter(
+    state.nextId,
+    [...state.projects, ...state.mergeRequests, ...state.pipelines, ...state.issues].map((one) => one.id),
+  );
   const server = await startVendorServer(
     {
       name: "GitLab",

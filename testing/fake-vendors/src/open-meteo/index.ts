@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Document } from "openapi-backend";
 import { parse } from "yaml";
+import { seedParts } from "../seed.js";
 import {
   type RouteContext,
   startVendorServer,
@@ -12,6 +13,14 @@ import { type SeededPlace, seedPlaces } from "./places.js";
 
 export type { Place, PlaceWeather, SeededPlace } from "./places.js";
 
+/**
+ * What a test or an evaluation case can seed: the places the geocoding API finds, each with the
+ * weather the forecast API reports there (replacing the default places whole).
+ */
+export interface OpenMeteoSeed {
+  places?: SeededPlace[];
+}
+
 /** Open-Meteo's forecast API and its geocoding API: two hosts, as Open-Meteo serves them. */
 export interface FakeOpenMeteo {
   /** Where GET /v1/forecast is served (api.open-meteo.com): driven by Open-Meteo's OpenAPI description. */
@@ -19,6 +28,11 @@ export interface FakeOpenMeteo {
   /** Where GET /v1/search is served (geocoding-api.open-meteo.com), as its documentation describes it. */
   geocoding: VendorServer;
   places: SeededPlace[];
+  /**
+   * Replaces every place with the seed's (none: the default places), as a fake started with that
+   * seed would have them: one evaluation case's places never reach the next at the same address.
+   */
+  reseed(seed?: OpenMeteoSeed): void;
   close(): Promise<void>;
 }
 
@@ -144,8 +158,12 @@ function search({ query }: RouteContext, places: SeededPlace[]) {
 }
 
 /** Starts Open-Meteo look-alikes on loopback: the forecast API (spec-driven) and the geocoding API. */
-export async function startFakeOpenMeteo(): Promise<FakeOpenMeteo> {
-  const places = seedPlaces();
+export async function startFakeOpenMeteo(options: { seed?: OpenMeteoSeed } = {}): Promise<FakeOpenMeteo> {
+  const placesOf = (seed: OpenMeteoSeed | undefined) => {
+    const defaults = { places: seedPlaces() };
+    return { ...defaults, ...seedParts("Open-Meteo", defaults, seed, ["places"]) }.places;
+  };
+  const places = placesOf(options.seed);
   const document = parse(await readFile(FORECAST_SPEC, "utf8")) as Document;
   // The description names no operationIds; the fake names its one operation to route it.
   const get = (document.paths?.["/v1/forecast"] as { get?: { operationId?: string } } | undefined)?.get;
@@ -169,6 +187,9 @@ export async function startFakeOpenMeteo(): Promise<FakeOpenMeteo> {
     forecast: forecastServer,
     geocoding,
     places,
+    reseed: (seed) => {
+      places.splice(0, places.length, ...placesOf(seed));
+    },
     close: async () => {
       await Promise.all([forecastServer.close(), geocoding.close()]);
     },

@@ -1,9 +1,13 @@
+import { nextAfter, seedParts } from "../seed.js";
 import { startVendorServer, VendorHttpError, type VendorServer } from "../vendor-server.js";
 import { pagerDutyRoutes } from "./routes.js";
 import { seedPagerDuty } from "./seed.js";
 import type { IncidentChange, PagerDutyState } from "./state.js";
 
 export type { Incident, IncidentChange, OnCall, PagerDutyState, Service } from "./state.js";
+
+/** Parts of the state a test or an evaluation case can seed, each replacing the default part. */
+export type PagerDutySeed = Partial<Pick<PagerDutyState, "services" | "incidents" | "oncalls">>;
 
 export interface FakePagerDuty extends VendorServer {
   /** The REST API key it accepts (`Authorization: Token token=<key>`): PAGERDUTY_API_KEY. */
@@ -19,10 +23,18 @@ const ACCEPT = "application/vnd.pagerduty+json;version=2";
 
 /** Starts a PagerDuty REST API v2 look-alike (incidents, on-calls, services) for the real @pagerduty/pdjs client. */
 export async function startFakePagerDuty(
-  options: { apiKey?: string; port?: number } = {},
+  options: { apiKey?: string; port?: number; seed?: PagerDutySeed } = {},
 ): Promise<FakePagerDuty> {
   const apiKey = options.apiKey ?? "fake-pagerduty-key";
-  const state = seedPagerDuty();
+  const defaults = seedPagerDuty();
+  const state: PagerDutyState = {
+    ...defaults,
+    ...seedParts("PagerDuty", defaults, options.seed, ["services", "incidents", "oncalls"]),
+  };
+  state.nextNumber = nextAfter(
+    state.nextNumber,
+    state.incidents.map((incident) => incident.incident_number),
+  );
   const server = await startVendorServer(
     {
       name: "PagerDuty",

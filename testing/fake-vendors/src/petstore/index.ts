@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Document } from "openapi-backend";
 import { parse } from "yaml";
+import { seedParts } from "../seed.js";
 import {
   isRecord,
   type RouteContext,
@@ -36,6 +37,11 @@ export interface FakePetstore extends VendorServer {
 }
 
 // specs/ beside src/ and dist/.
+/** Parts of the state a test or an evaluation case can seed, each replacing the default part. */
+export interface PetstoreSeed {
+  pets?: Pet[];
+}
+
 const SPEC = join(import.meta.dirname, "..", "..", "specs", "swagger-petstore", "openapi.yaml");
 
 /** The Petstore's description (OpenAPI 3.0), parsed from the vendored file. */
@@ -64,9 +70,12 @@ function seedPets(): Pet[] {
  * the others answer with the description's examples. Every request must carry the `api_key` header
  * (the Petstore's apiKey scheme), as a deployment that enforces it would.
  */
-export async function startFakePetstore(options: { apiKey?: string } = {}): Promise<FakePetstore> {
+export async function startFakePetstore(
+  options: { apiKey?: string; seed?: PetstoreSeed } = {},
+): Promise<FakePetstore> {
   const apiKey = options.apiKey ?? "petstore-test-key";
-  const pets = seedPets();
+  const defaults = { pets: seedPets() };
+  const { pets } = { ...defaults, ...seedParts("Petstore", defaults, options.seed, ["pets"]) };
   const changes: PetstoreChange[] = [];
   const find = (id: string | undefined) => {
     const pet = pets.find((one) => one.id === Number(id));

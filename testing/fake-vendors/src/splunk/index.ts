@@ -1,9 +1,24 @@
+import { seedParts } from "../seed.js";
 import { type StatefulVendorServer, startStatefulVendorServer, VendorHttpError } from "../vendor-server.js";
 import { splunkRoutes } from "./routes.js";
 import { seedSplunk } from "./seed.js";
 import type { SplunkState } from "./state.js";
 
 export type { SplunkChange, SplunkState } from "./state.js";
+
+/** Parts of the state a test or an evaluation case can seed, each replacing the default part. */
+export type SplunkSeed = Partial<Omit<SplunkState, "changes">>;
+
+const SPLUNK_PARTS = [
+  "detectors",
+  "incidents",
+  "mutingRules",
+  "metrics",
+  "timeSeries",
+  "dimensions",
+  "events",
+  "teams",
+] as const;
 
 /** Detectors enabled or disabled, incidents cleared, alerts muted and unmuted through the API. */
 export interface FakeSplunk extends StatefulVendorServer<SplunkState> {
@@ -12,9 +27,13 @@ export interface FakeSplunk extends StatefulVendorServer<SplunkState> {
 }
 
 /** Starts a Splunk Observability Cloud (SignalFx) REST API v2 look-alike for the agent's calls. */
-export function startFakeSplunk(options: { port?: number } = {}): Promise<FakeSplunk> {
+export function startFakeSplunk(options: { port?: number; seed?: SplunkSeed } = {}): Promise<FakeSplunk> {
   const token = "fake-sf-token-Zx81";
-  const state = seedSplunk();
+  const defaults = seedSplunk();
+  const state: SplunkState = {
+    ...defaults,
+    ...seedParts("Splunk Observability Cloud", defaults, options.seed, SPLUNK_PARTS),
+  };
   return startStatefulVendorServer(
     {
       name: "Splunk Observability Cloud",

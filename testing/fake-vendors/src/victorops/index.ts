@@ -1,13 +1,24 @@
+import { seedParts } from "../seed.js";
 import { type StatefulVendorServer, startStatefulVendorServer, VendorHttpError } from "../vendor-server.js";
 import { victorOpsRoutes } from "./routes.js";
 import { seedVictorOps } from "./seed.js";
-import type { VictorOpsState } from "./state.js";
+import type { Note, VictorOpsState } from "./state.js";
 
 export type {
   Incident as VictorOpsIncident,
   IncidentChange as VictorOpsChange,
   VictorOpsState,
 } from "./state.js";
+
+/**
+ * Parts of the state a test or an evaluation case can seed, each replacing the default part: an
+ * incident's notes by its number, and the usernames changes can be made as.
+ */
+export interface VictorOpsSeed
+  extends Partial<Pick<VictorOpsState, "incidents" | "teams" | "policies" | "onCall" | "routingKeys">> {
+  notes?: Record<string, Note[]>;
+  users?: string[];
+}
 
 /** Incidents created, acknowledged, resolved and noted through the API. */
 export interface FakeVictorOps extends StatefulVendorServer<VictorOpsState> {
@@ -23,11 +34,23 @@ export interface FakeVictorOps extends StatefulVendorServer<VictorOpsState> {
  * keys. Each is one organisation; give another `apiKey` to stand up a second one beside it.
  */
 export function startFakeVictorOps(
-  options: { port?: number; apiId?: string; apiKey?: string } = {},
+  options: { port?: number; apiId?: string; apiKey?: string; seed?: VictorOpsSeed } = {},
 ): Promise<FakeVictorOps> {
   const apiId = options.apiId ?? "fake-vo-api-id";
   const apiKey = options.apiKey ?? "fake-vo-api-key-7f3a";
-  const state = seedVictorOps();
+  const defaults = seedVictorOps();
+  const { notes, users, ...parts } = seedParts(
+    "Splunk On-Call",
+    { ...defaults, notes: Object.fromEntries(defaults.notes), users: [...defaults.users] },
+    options.seed,
+    ["incidents", "notes", "teams", "policies", "onCall", "routingKeys", "users"],
+  );
+  const state: VictorOpsState = {
+    ...defaults,
+    ...parts,
+    ...(notes ? { notes: new Map(Object.entries(notes)) } : {}),
+    ...(users ? { users: new Set(users) } : {}),
+  };
   return startStatefulVendorServer(
     {
       name: "Splunk On-Call",

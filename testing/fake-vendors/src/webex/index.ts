@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Document } from "openapi-backend";
+import { seedParts } from "../seed.js";
 import { type StatefulVendorServer, startStatefulVendorServer, VendorHttpError } from "../vendor-server.js";
 import { webexOperations } from "./routes.js";
 import { seedWebex } from "./seed.js";
@@ -14,6 +15,9 @@ export type {
   WebexChange,
   WebexState,
 } from "./state.js";
+
+/** Parts of the state a test or an evaluation case can seed, each replacing the default part. */
+export type WebexSeed = Partial<Omit<WebexState, "changes">>;
 
 /** Messages posted, rooms created and people added through the API. */
 export interface FakeWebex extends StatefulVendorServer<WebexState> {
@@ -31,9 +35,13 @@ const SPEC = join(import.meta.dirname, "..", "..", "specs", "webex", "messaging.
  * Webex's own OpenAPI description: requests are matched to its operations and validated, answers
  * checked against its schemas.
  */
-export async function startFakeWebex(options: { port?: number } = {}): Promise<FakeWebex> {
+export async function startFakeWebex(options: { port?: number; seed?: WebexSeed } = {}): Promise<FakeWebex> {
   const token = "fake-webex-token-NjM4";
-  const state = seedWebex();
+  const defaults = seedWebex();
+  const state: WebexState = {
+    ...defaults,
+    ...seedParts("Webex", defaults, options.seed, ["me", "people", "rooms", "messages", "memberships"]),
+  };
   const document = JSON.parse(await readFile(SPEC, "utf8")) as Document;
   const server = await startStatefulVendorServer(
     {

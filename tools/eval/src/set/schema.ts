@@ -103,7 +103,7 @@ export const EvalCaseSchema = z
       .record(z.string(), z.unknown())
       .optional()
       .describe(
-        "each vendor's state for this case, as its fake takes it (fake-jira's and fake-github's seeds): a fresh fake per case when the evaluation runs on the fakes",
+        "each vendor's state for this case (jira, github, argocd, aws, weather, …), in its fake's own seed shape (testing/eval-fakes/README.md): fresh state per case when the evaluation runs on the fakes",
       ),
   })
   .strict()
