@@ -1,4 +1,4 @@
-import { readTracingSettings } from "@switchboard/agent-runtime/tracing-settings";
+import { readTracingSettings } from "@switchboard/agent-runtime/telemetry/tracing-settings";
 import { evalInputError } from "../errors.js";
 
 /** Where a configuration's own settings send its traces: an OTLP/HTTP traces URL and the headers it takes. */
