@@ -219,6 +219,10 @@ async function run(
 
   const model = reportModel(results, {
     ...(settings.EVAL_TRACE_URL ? { traceUrl: settings.EVAL_TRACE_URL } : {}),
+    // A compared .env may send its fleet's traces elsewhere, and say where its links go.
+    traceUrls: configs.map((config) =>
+      "env" in config ? readEvalSettings(config.env).EVAL_TRACE_URL : settings.EVAL_TRACE_URL,
+    ),
     ...(verdict ? { gate: verdict } : {}),
   });
   const out = resolve(values.out ?? "eval-report");

@@ -97,6 +97,7 @@ describe("pnpm eval --compare: two fleets the harness starts in one run, side by
         `LANGFUSE_HOST=${backend.url}`,
         "LANGFUSE_PUBLIC_KEY=pk-lf-candidate",
         "LANGFUSE_SECRET_KEY=sk-lf-candidate",
+        `EVAL_TRACE_URL=${backend.url}/langfuse/trace/{trace_id}`,
         "",
       ].join("\n"),
     );
@@ -169,7 +170,9 @@ describe("pnpm eval --compare: two fleets the harness starts in one run, side by
     expect(report).toContain("# Evaluation: before vs after");
     expect(report).toContain("| case | before | after | what failed | traces |");
     const ids = results.map((r) => r.cases.map((c) => c.runs[0]?.observation.traceId as string));
-    const link = (name: string, id: string | undefined) => `[${name} 1](${backend.url}/trace/${id})`;
+    // Each side's links go where its own settings say (the compared .env names its own EVAL_TRACE_URL).
+    const link = (name: string, id: string | undefined) =>
+      `[${name} 1](${backend.url}${name === "after" ? "/langfuse" : ""}/trace/${id})`;
     expect(report).toContain(
       `| compare/open-issues | ✅ 1/1 | ❌ 0/1 | after: tools: called jira.get_issue; expected jira.search_issues`,
     );
@@ -177,16 +180,23 @@ describe("pnpm eval --compare: two fleets the harness starts in one run, side by
     expect(report).toContain(
       `| compare/show | ✅ 1/1 | ✅ 1/1 | — | ${link("before", ids[0]?.[1])} ${link("after", ids[1]?.[1])} |`,
     );
-    // Every linked trace reached the backend the configuration's own settings name, both fleets'.
-    const received = new Set(backend.spans.map((span) => span.traceId));
-    for (const id of ids.flat()) expect(received.has(id), id).toBe(true);
-    // The first over OTEL_* with its headers, the second to Langfuse's endpoint with its keys.
+    // Every linked trace reached the backend its configuration's own settings name: the first's over
+    // OTEL_* with its headers, the second's at Langfuse's endpoint with its keys.
     const langfuse = `Basic ${Buffer.from("pk-lf-candidate:sk-lf-candidate").toString("base64")}`;
-    expect(backend.requests).toContainEqual({ path: "/v1/traces", authorization: "Bearer backend-token" });
-    expect(backend.requests).toContainEqual({ path: "/api/public/otel/v1/traces", authorization: langfuse });
+    const exported = (path: string, authorization: string) =>
+      backend.bodies
+        .filter(
+          (_, i) =>
+            backend.requests[i]?.path === path && backend.requests[i]?.authorization === authorization,
+        )
+        .join("\n");
+    const otel = exported("/v1/traces", "Bearer backend-token");
+    const toLangfuse = exported("/api/public/otel/v1/traces", langfuse);
+    for (const id of ids[0] ?? []) expect(otel).toContain(id);
+    for (const id of ids[1] ?? []) expect(toLangfuse).toContain(id);
     // The HTML report links the same traces.
     expect(readFileSync(join(out, "report.html"), "utf8")).toContain(
-      `href="${backend.url}/trace/${ids[1]?.[0]}"`,
+      `href="${backend.url}/langfuse/trace/${ids[1]?.[0]}"`,
     );
   });
 
