@@ -1,4 +1,4 @@
 import { defineTestConfig } from "@switchboard/vitest-config";
 
-// Unit tests only: the harness against a real fleet is testing/eval-fakes/test/eval.int.test.ts.
-export default defineTestConfig({});
+// test/compare.int.test.ts starts two fleets one after the other (the harness's --compare) in its beforeAll.
+export default defineTestConfig({ test: { testTimeout: 120_000, hookTimeout: 180_000 } });

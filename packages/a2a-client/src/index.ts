@@ -11,6 +11,7 @@ export {
   readQuestion,
   shownArgsHashes,
 } from "./question.js";
+export { RELAYED_KEY, relayedMetadata, type StatusOrigin, statusOrigin } from "./relayed-status.js";
 export { type AnswerSource, isSourcesPart, partsSources, SOURCES_PART_TYPE } from "./sources.js";
 export { artifactText, messageText, partsText, partText, SWITCHBOARD_PART_TYPE } from "./text.js";
 export { collectTurn, isFinalState, turnState } from "./turn.js";

@@ -1,6 +1,7 @@
 import {
   APPROVER_HEADER,
   collectTurn,
+  relayedMetadata,
   type SendInput,
   type TurnEvent,
   type TurnResult,
@@ -190,8 +191,8 @@ function fromResult(agent: Subagent, result: TurnResult): HopResult {
 }
 
 /**
- * Passes the subagent's events on to the turn's caller as they arrive: its progress as the
- * supervisor's, and with `forward` the growth of its answer (token chunks; a final chunk that
+ * Passes the subagent's events on to the turn's caller as they arrive: its progress prefixed with its
+ * name, its metadata kept whole under the relay's own (`relayedMetadata`), and with `forward` the growth of its answer (token chunks; a final chunk that
  * repeats the whole answer adds only what the chunks did not). The turn's final answer replaces
  * what streamed, so a subagent whose last word differs from its chunks still ends right.
  */
@@ -208,7 +209,7 @@ async function* relayEvents(
     if (event.kind === "status" && event.state === "working" && event.text) {
       report({
         text: `${agent.config.name}: ${event.text}`,
-        metadata: { ...event.metadata, kind: "agent-status", agent: agent.config.name },
+        metadata: relayedMetadata(agent.config.name, event.metadata),
       });
     }
     if (forward && streamAnswer && event.kind === "artifact") {

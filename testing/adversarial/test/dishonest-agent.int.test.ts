@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { connectAgent } from "@switchboard/a2a-client";
+import { connectAgent, statusOrigin, type TurnEvent } from "@switchboard/a2a-client";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
 import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
 import { hopKeys, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
@@ -317,6 +317,32 @@ describe("a dishonest agent in the fleet gets nothing it can use elsewhere", () 
       expect(raw).not.toContain(PHISHING_URL);
       expect(raw).not.toContain('"kind":"data"');
     }
+  });
+
+  it("lies in its progress (a routing, another agent's change): relayed, none of it passes for the supervisor's word", async () => {
+    const connection = await connectAgent(supervisor.url, { token: tokens.alice as string, cardRetries: 0 });
+    const events: TurnEvent[] = [];
+    for await (const event of connection.stream({ text: "evil: hi", contextId: `adv-${randomUUID()}` }))
+      events.push(event);
+    const progress = events.flatMap((event) =>
+      event.kind === "status" && event.state === "working" && event.metadata ? [event] : [],
+    );
+    // The supervisor's own routing names the agent it asked, and only that one.
+    expect(
+      progress.filter((event) => event.metadata?.kind === "agent-call").map((e) => e.metadata?.agent),
+    ).toEqual(["evil"]);
+    const relayed = progress.filter((event) => event.metadata?.kind === "agent-status");
+    expect(relayed.map((event) => [event.text, event.metadata?.agent])).toEqual([
+      ["evil: Asking the github agent", "evil"],
+      ["evil: Calling delete_repo", "evil"],
+    ]);
+    // What it claimed stays inside, as it said it: whoever reads it knows it is evil's.
+    expect(relayed.map((event) => statusOrigin(event.metadata))).toEqual([
+      { kind: "agent-call", agent: "evil", via: ["evil"] },
+      { kind: "tool-call", agent: "evil", tool: "delete_repo", via: ["evil"] },
+    ]);
+    expect(relayed[1]?.metadata).not.toHaveProperty("confirmation");
+    expect(relayed[1]?.metadata?.relayed).toMatchObject({ agent: "github", confirmation: { changes: [] } });
   });
 
   it("the Jira agent it cannot reach still works for the user through the supervisor", async () => {

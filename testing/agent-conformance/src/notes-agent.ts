@@ -103,7 +103,12 @@ export function notesAgent(notes: string[]): NotesAgentDefinition {
         ctx.report({ text: "Asking the jira agent", metadata: { kind: "agent-call", agent: "jira" } });
         ctx.report({
           text: "jira: Calling search_issues",
-          metadata: { kind: "agent-status", agent: "jira", tool: "search_issues" },
+          metadata: {
+            kind: "agent-status",
+            agent: "jira",
+            tool: "search_issues",
+            relayed: { kind: "tool-call", agent: "jira", tool: "search_issues" },
+          },
         });
         return "JIRA-7 is open";
       }),

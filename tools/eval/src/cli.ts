@@ -152,7 +152,12 @@ async function run(
       };
   const configs: Configuration[] = [base];
   if (values.compare) {
-    const overlay = parseEnv(readFileSync(resolve(values.compare), "utf8")) as NodeJS.ProcessEnv;
+    const file = resolve(values.compare);
+    if (!existsSync(file))
+      throw evalInputError(
+        `--compare ${values.compare}: no such file. Give a .env file of the settings the second configuration changes.`,
+      );
+    const overlay = parseEnv(readFileSync(file, "utf8")) as NodeJS.ProcessEnv;
     configs.push({
       name: nameB,
       root: io.root,
@@ -189,6 +194,11 @@ async function run(
         );
       } finally {
         await target?.close();
+        const lost = target?.traces?.passOnProblem();
+        if (lost)
+          io.out(
+            `${config.name}: its traces could not all be passed on to its trace backend (${lost}): the report's trace links may not open; check OTEL_EXPORTER_OTLP_ENDPOINT.`,
+          );
       }
     }
   } finally {
@@ -209,6 +219,10 @@ async function run(
 
   const model = reportModel(results, {
     ...(settings.EVAL_TRACE_URL ? { traceUrl: settings.EVAL_TRACE_URL } : {}),
+    // A compared .env may send its fleet's traces elsewhere, and say where its links go.
+    traceUrls: configs.map((config) =>
+      "env" in config ? readEvalSettings(config.env).EVAL_TRACE_URL : settings.EVAL_TRACE_URL,
+    ),
     ...(verdict ? { gate: verdict } : {}),
   });
   const out = resolve(values.out ?? "eval-report");

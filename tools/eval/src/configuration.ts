@@ -2,6 +2,7 @@ import { type AgentConnection, connectAgent } from "@switchboard/a2a-client";
 import { type Fleet, startFleet } from "@switchboard/fleet";
 import { evalInputError } from "./errors.js";
 import type { Target } from "./run/run-case.js";
+import { traceDestination } from "./run/trace-destination.js";
 import { startTraceCollector, type TraceCollector } from "./run/traces.js";
 import { SUPERVISOR } from "./set/load.js";
 import { type CaseVendors, startVendorRecorder, type VendorRecorder } from "./vendors/recorder.js";
@@ -51,7 +52,12 @@ export async function openTarget(
       ...(config.vendors ? { vendors: config.vendors } : {}),
       close: async () => {},
     };
-  const traces = await startTraceCollector({ host: options.otlpHost ?? "127.0.0.1" });
+  // The fleet exports to the evaluation, which passes every export on to where its settings send them.
+  const passOn = traceDestination(config.env);
+  const traces = await startTraceCollector({
+    host: options.otlpHost ?? "127.0.0.1",
+    ...(passOn ? { passOn } : {}),
+  });
   const vendors = config.vendors
     ? await startVendorRecorder({
         mode: config.vendors.mode,
@@ -62,7 +68,12 @@ export async function openTarget(
     : undefined;
   let fleet: Fleet;
   try {
-    fleet = await startFleet({ root: config.root, env: { ...config.env, ...traces.env, ...vendors?.env } });
+    // Cases ask the supervisor (or an agent) over A2A: no web chat to start.
+    fleet = await startFleet({
+      root: config.root,
+      env: { ...config.env, ...traces.env, ...vendors?.env },
+      web: false,
+    });
   } catch (error) {
     await Promise.all([traces.close(), vendors?.close()]);
     throw evalInputError(`The fleet for "${config.name}" did not start: ${(error as Error).message}`, error);

@@ -97,6 +97,16 @@ describe("the report", () => {
       '<a href="https://langfuse.example/trace/0af7651916cd43dd8448eb211c80319c">A 1</a>',
     );
   });
+  it("links each configuration's runs through its own trace URL when it has one", () => {
+    const md = renderMarkdown(
+      reportModel(results, {
+        traceUrl: "https://jaeger.example/trace/{trace_id}",
+        traceUrls: [undefined, "https://langfuse.example/trace/{trace_id}"],
+      }),
+    );
+    expect(md).toContain("[A 1](https://jaeger.example/trace/");
+    expect(md).toContain("[B 1](https://langfuse.example/trace/");
+  });
   it("escapes what a case or a model wrote: no markup from a set reaches the page", () => {
     const html = renderHtml(reportModel(results, {}));
     expect(html).not.toContain("<b>request 0</b>");

@@ -20,6 +20,7 @@ export { renderHtml } from "./report/html.js";
 export { renderMarkdown } from "./report/markdown.js";
 export { reportModel } from "./report/rows.js";
 export { runOnce, type Target } from "./run/run-case.js";
+export { type TraceDestination, traceDestination } from "./run/trace-destination.js";
 export { startTraceCollector, type TraceCollector } from "./run/traces.js";
 export { type Judge, modelJudge, type Verdict } from "./score/judge.js";
 export type { RunScore } from "./score/score-run.js";

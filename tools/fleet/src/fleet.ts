@@ -45,7 +45,7 @@ export interface Fleet {
   agents: FleetMember[];
   /** The hosts of agents made from configuration (agents/dynamic-agents), each serving its agents at `<url>/agents/<id>/`. */
   hosts: FleetMember[];
-  /** The web chat talking to the supervisor; undefined when it did not start (see `failed`). */
+  /** The web chat talking to the supervisor; undefined when it did not start (see `failed`) or `web: false`. */
   web: FleetMember | undefined;
   /** The Slack relay, when SLACK_INTEGRATION_BOT_TOKEN is set; undefined otherwise or when it did not start. */
   slackBot: FleetMember | undefined;
@@ -164,7 +164,10 @@ export async function startFleet(given: FleetOptions): Promise<Fleet> {
   // The web chat offers the knowledge base's Sources page when one runs here (ENABLE_RAG, RAG_SERVER_URL).
   const ragWiring = ragServer ? { ENABLE_RAG: "true", RAG_SERVER_URL: ragServer.url } : {};
   const webEnv = withWiring(options.env, { ...hostUrls, ...triggersWiring, ...ragWiring });
-  const web = await orReported(failed, WEB, startWeb({ ...options, env: webEnv }, head.url));
+  const web =
+    options.web === false
+      ? undefined
+      : await orReported(failed, WEB, startWeb({ ...options, env: webEnv }, head.url));
   const slackBot = options.env.SLACK_INTEGRATION_BOT_TOKEN?.trim()
     ? await orReported(
         failed,

@@ -16,6 +16,8 @@ export interface FleetOptions {
   onStatus?: (agent: string, status: "starting" | "ready" | "failed", detail?: string) => void;
   /** Also start tools/mcp-server (npm start does; a test's fleet only when it asks). */
   mcpServer?: boolean;
+  /** `false`: no web chat (a fleet only programs talk to, such as an evaluation's). */
+  web?: boolean;
 }
 
 /** A member that did not start: its name and why. */

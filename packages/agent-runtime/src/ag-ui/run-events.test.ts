@@ -1,5 +1,6 @@
 import { type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
 import { EventType } from "@ag-ui/core";
+import { relayedMetadata } from "@switchboard/a2a-client";
 import { describe, expect, it } from "vitest";
 import { agentMessage, textArtifact } from "../context/a2a-messages.js";
 import { RunEvents } from "./run-events.js";
@@ -79,16 +80,17 @@ describe("an A2A turn as AG-UI events", () => {
         kind: "agent-call",
         agent: "github",
       }),
-      status(TaskState.TASK_STATE_WORKING, "github: Calling list_prs", {
-        kind: "agent-status",
-        agent: "github",
-        tool: "list_prs",
-      }),
-      status(TaskState.TASK_STATE_WORKING, "github: list_prs done", {
-        kind: "agent-status",
-        agent: "github",
-        tool: "list_prs",
-      }),
+      // As the supervisor relays them (delegation): the subagent's own metadata kept whole.
+      status(
+        TaskState.TASK_STATE_WORKING,
+        "github: Calling list_prs",
+        relayedMetadata("github", { kind: "tool-call", agent: "github", tool: "list_prs" }),
+      ),
+      status(
+        TaskState.TASK_STATE_WORKING,
+        "github: list_prs done",
+        relayedMetadata("github", { kind: "tool-result", agent: "github", tool: "list_prs" }),
+      ),
       piece("Half an ans", true),
       status(TaskState.TASK_STATE_FAILED, "The model provider refused the request."),
       status(TaskState.TASK_STATE_COMPLETED, "ignored: the run has ended"),

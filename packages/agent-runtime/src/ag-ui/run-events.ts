@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Message, type StreamResponse, TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { type BaseEvent, EventType, type Interrupt, PROTOCOL_VERSION, type RunAgentInput } from "@ag-ui/core";
-import { partsText } from "@switchboard/a2a-client";
+import { partsText, statusOrigin } from "@switchboard/a2a-client";
 
 /** What a confirmation's resume payload may say (the interrupt's responseSchema). */
 const DECISION_SCHEMA = {
@@ -116,9 +116,8 @@ export class RunEvents {
       this.steps.push(agent);
       events.push({ type: EventType.STEP_STARTED, stepName: agent } as BaseEvent);
     }
-    // The runtime says "Calling <tool>" when the model asks for one (tool-activity.ts); a relayed
-    // subagent's progress keeps its tool but not its kind, so the words tell a call from a result.
-    if (tool && (metadata.kind === "tool-call" || text.endsWith(`Calling ${tool}`))) {
+    // A tool call (tool-activity.ts), the agent's own or a subagent's, which a relay keeps whole.
+    if (tool && statusOrigin(metadata).kind === "tool-call") {
       const id = `call-${randomUUID()}`;
       const key = `${agent}/${tool}`;
       this.calls.set(key, [...(this.calls.get(key) ?? []), { id, tool }]);

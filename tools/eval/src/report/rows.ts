@@ -25,7 +25,8 @@ const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
 
 export function reportModel(
   results: ConfigResult[],
-  options: { traceUrl?: string; gate?: GateResult },
+  /** `traceUrls`: each configuration's own (its traces may go to another backend), else `traceUrl`. */
+  options: { traceUrl?: string; traceUrls?: Array<string | undefined>; gate?: GateResult },
 ): ReportModel {
   const keys = [...new Set(results.flatMap((r) => r.cases.map((c) => c.key)))];
   return {
@@ -57,7 +58,7 @@ export function reportModel(
         key,
         origin: first.origin,
         request: first.request,
-        cells: found.map((c) => (c ? caseCell(c, options.traceUrl) : undefined)),
+        cells: found.map((c, i) => (c ? caseCell(c, options.traceUrls?.[i] ?? options.traceUrl) : undefined)),
       };
     }),
     ...(options.gate ? { gate: options.gate } : {}),

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { TraceDestination } from "./trace-destination.js";
 
 /** One span as the evaluation reads it, from OTLP/JSON. */
 export interface EvalSpan {
@@ -24,6 +25,9 @@ export interface TraceCollector {
   /** Resolves when `done(spans)` holds for the trace, or with false after `timeoutMs`. */
   waitFor(traceId: string, done: (spans: EvalSpan[]) => boolean, timeoutMs: number): Promise<boolean>;
   forget(traceId: string): void;
+  /** Why exports could not be passed on to the configuration's own trace backend (the first reason), if so. */
+  passOnProblem(): string | undefined;
+  /** Stops receiving, once every export has been passed on. */
   close(): Promise<void>;
 }
 
@@ -33,13 +37,38 @@ const MAX_BODY = 32 * 1024 * 1024;
 /**
  * An OTLP/HTTP JSON trace endpoint on loopback (or `host`), the one the evaluation reads routing,
  * tool calls with their arguments, model calls and tokens from. JSON only
- * (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`); protobuf gets 415 naming the setting.
+ * (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`); protobuf gets 415 naming the setting. With `passOn`
+ * (a started fleet's own trace backend), every export is sent on there unchanged, so the report's
+ * trace links (`EVAL_TRACE_URL`) open the runs' traces.
  */
 export async function startTraceCollector(
-  options: { port?: number; host?: string } = {},
+  options: { port?: number; host?: string; passOn?: TraceDestination } = {},
 ): Promise<TraceCollector> {
   const traces = new Map<string, EvalSpan[]>();
   const waiters = new Set<() => void>();
+  const passing = new Set<Promise<void>>();
+  let problem: string | undefined;
+  const passOn = (body: string, to: TraceDestination) => {
+    const sent = fetch(to.url, {
+      method: "POST",
+      headers: { ...to.headers, "content-type": "application/json" },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    }).then(
+      async (answer) => {
+        await answer.body?.cancel();
+        if (!answer.ok) problem ??= `${where(to.url)} answered ${answer.status}`;
+      },
+      (error: unknown) => {
+        // The reason alone (ECONNREFUSED, a timeout): never the URL as given, which may hold a key.
+        const { message, cause } = error as Error & { cause?: Error & { code?: string } };
+        const reason = (cause?.code ?? cause?.message ?? message).replaceAll(to.url, where(to.url));
+        problem ??= `${where(to.url)}: ${reason}`;
+      },
+    );
+    passing.add(sent);
+    void sent.finally(() => passing.delete(sent));
+  };
   const server: Server = createServer(async (request, response) => {
     if (request.method !== "POST" || !request.url?.endsWith("/v1/traces")) {
       // Logs and metrics are not read: accepted and dropped, so an exporter does not retry them.
@@ -55,7 +84,9 @@ export async function startTraceCollector(
       return;
     }
     try {
-      for (const span of readSpans(JSON.parse(await readBody(request)))) traces.get(span.traceId)?.push(span);
+      const body = await readBody(request);
+      for (const span of readSpans(JSON.parse(body))) traces.get(span.traceId)?.push(span);
+      if (options.passOn) passOn(body, options.passOn);
     } catch {
       response.writeHead(400).end();
       return;
@@ -69,9 +100,14 @@ export async function startTraceCollector(
   const url = `http://${options.host ?? "127.0.0.1"}:${(server.address() as AddressInfo).port}`;
   return {
     url,
+    // The traces-only variables too, so a configuration's own (its .env's) cannot send them elsewhere.
     env: {
+      OTEL_SDK_DISABLED: "false",
+      OTEL_TRACES_EXPORTER: "otlp",
       OTEL_EXPORTER_OTLP_ENDPOINT: url,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${url}/v1/traces`,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
       OTEL_TRACES_SAMPLER: "parentbased_always_on",
       OTEL_BSP_SCHEDULE_DELAY: "100",
       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
@@ -100,11 +136,19 @@ export async function startTraceCollector(
     forget: (traceId) => {
       traces.delete(traceId);
     },
+    passOnProblem: () => problem,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(passing);
     },
   };
+}
+
+/** A URL as a message may show it: no credentials, no query. */
+function where(url: string): string {
+  const { origin, pathname } = new URL(url);
+  return `${origin}${pathname}`;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
