@@ -153,6 +153,14 @@ export async function callerFromHeaders(
   return new AuthenticatedCaller(caller.subject, caller.token, caller.claims, approver, caller.via);
 }
 
+/** {@link callerFromHeaders} on headers read by lower-case name (gRPC metadata). */
+export function callerFromHeaderReader(
+  settings: Extract<AuthSettings, { mode: "jwt" }>,
+  header: (name: string) => string | undefined,
+): Promise<AuthenticatedCaller | string> {
+  return callerFromHeaders(settings, header("authorization"), header(APPROVER_HEADER.toLowerCase()));
+}
+
 /**
  * Whether a request is the supervisor reading this host's whole directory of agents: `false` when it
  * carries no directory token (it is decided as any caller's), `true` with a valid one, else why the
