@@ -60,5 +60,9 @@ function missing(tenant: string): TenantRefusal {
         "This host serves many agents on one gRPC port: name one in the request's tenant, as its card's gRPC interface does (GET /agents lists yours).",
     };
   }
-  return { refused: "not-found", details: `No agent "${tenant}" here: GET /agents lists yours.` };
+  // Cut as agentIdProblem cuts an id (no agent's is longer): a tenant is the caller's words, unbounded.
+  return {
+    refused: "not-found",
+    details: `No agent ${JSON.stringify(tenant.slice(0, 80))} here: GET /agents lists yours.`,
+  };
 }
