@@ -5,7 +5,7 @@ import {
   readAuthzSettings,
   readRuntimeSettings,
 } from "@switchboard/agent-runtime";
-import { type AuthSettings, readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
+import { authForAgent, readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
 import {
   addTenantA2AService,
   type GrpcListener,
@@ -78,13 +78,8 @@ export async function startHost(
       cleanups.unshift(() => listener.close());
     }
     const grpcPublic = grpc && (runtime.grpc?.publicAddress ?? grpcAddress(publicUrl, grpc.port));
-    // Each agent's bearer check (a hop token's audience is its agent), made once per agent.
-    const agentAuth = new Map<string, AuthSettings>();
-    const authFor = (id: string) => {
-      const found = agentAuth.get(id) ?? readAuthSettings(env, id);
-      agentAuth.set(id, found);
-      return found;
-    };
+    // Each agent's bearer check: the host's keys, a hop token meant for that agent.
+    const authFor = (id: string) => authForAgent(auth, id);
     const agents = new AgentSet({
       env,
       logger,

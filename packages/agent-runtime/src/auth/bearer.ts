@@ -13,6 +13,7 @@ import {
   HOP_LIFETIME_SECONDS,
   HOP_TYPE,
   type HopTokenCheck,
+  hopAudience,
   hopTokenCheck,
 } from "./hop-token.js";
 
@@ -92,6 +93,16 @@ export function readAuthSettings(env: NodeJS.ProcessEnv, agent: string): AuthSet
     ...(e.AUTH_SUPERVISOR_PUBLIC_KEY ? { hop: hopTokenCheck(e.AUTH_SUPERVISOR_PUBLIC_KEY, agent) } : {}),
     warnings,
   };
+}
+
+/**
+ * `settings` as agent `agent` of the same process checks tokens: the same keys (so one JWKS cache for
+ * a host's agents, and no agent's first call slower than another's), a supervisor's hop token
+ * accepted only when it is meant for that agent.
+ */
+export function authForAgent(settings: AuthSettings, agent: string): AuthSettings {
+  if (settings.mode === "none" || !settings.hop) return settings;
+  return { ...settings, hop: { ...settings.hop, audience: hopAudience(agent) } };
 }
 
 /**
