@@ -7,10 +7,11 @@ import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { A2AService } from "@a2a-js/sdk/server/grpc";
 import { credentials, Metadata, makeGenericClientConstructor } from "@grpc/grpc-js";
 import { connectAgent } from "@switchboard/a2a-client";
+import { AuthenticatedCaller, HopTokenIssuer } from "@switchboard/agent-runtime";
 import { listenHttp } from "@switchboard/common";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
-import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
+import { hopKeys, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import { heldReply, rules, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,6 +108,7 @@ describe("A2A over gRPC for every configured agent, on the host's one gRPC port"
   const dir = scratchDir("dynamic-agents-grpc");
   const configFile = join(dir, "app-config.yaml");
   const held = heldReply(say("Done at last."));
+  const keys = hopKeys();
   let llm: ScriptedLlm;
   let idp: IdentityProvider;
   let host: AgentProcess;
@@ -149,6 +151,7 @@ describe("A2A over gRPC for every configured agent, on the host's one gRPC port"
       AUTH_ISSUER: idp.issuer,
       AUTH_AUDIENCE: idp.audience,
       RBAC_ADMIN_GROUPS: "platform-admins",
+      AUTH_SUPERVISOR_PUBLIC_KEY: keys.AUTH_SUPERVISOR_PUBLIC_KEY,
     });
     open = await grpcClientFor(`${host.url}/agents/open-agent/`);
   }, 120_000);
@@ -283,6 +286,29 @@ describe("A2A over gRPC for every configured agent, on the host's one gRPC port"
       expect(raw.map((error) => error?.code)).toEqual([UNAUTHENTICATED, UNAUTHENTICATED]);
     }
     expect(modelSaw(text)).toEqual([]);
+  });
+
+  it("takes a supervisor's hop token at the agent it was signed for alone, and its directory token nowhere", async () => {
+    const supervisor = HopTokenIssuer.fromPem(keys.AUTH_HOP_SIGNING_KEY, "supervisor");
+    const claims = JSON.parse(Buffer.from(tokens.bee?.split(".")[1] ?? "", "base64url").toString());
+    const bee = new AuthenticatedCaller("bee", tokens.bee as string, claims);
+    const forTeam = await supervisor.sign(bee, "team-b-agent");
+    const text = `hop ${randomUUID()}`;
+    const hop = (await open.sendMessage(sendRequest(text, "team-b-agent"), as(forTeam))) as Task;
+    expect(stateOf(hop)).toBe("TASK_STATE_COMPLETED");
+    // The same token replayed at another agent, one made for another agent, and the directory token.
+    const forOpen = await supervisor.sign(bee, "open-agent");
+    const directory = await supervisor.signDirectory("dynamic-agents");
+    const replayed = `replayed ${randomUUID()}`;
+    const refused = await Promise.all([
+      failure(open.sendMessage(sendRequest(replayed, "open-agent"), as(forTeam))),
+      failure(open.sendMessage(sendRequest(replayed, "no-such-agent"), as(forTeam))),
+      failure(open.sendMessage(sendRequest(replayed, "team-b-agent"), as(forOpen))),
+      failure(open.sendMessage(sendRequest(replayed, "team-b-agent"), as(directory))),
+      failure(open.sendMessage(sendRequest(replayed, "open-agent"), as(directory))),
+    ]);
+    for (const answer of refused) expect(answer.message).toContain("Unauthorized: ");
+    expect(modelSaw(replayed)).toEqual([]);
   });
 
   it("stops answering an agent deleted through the API at once", async () => {
