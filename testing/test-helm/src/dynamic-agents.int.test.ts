@@ -126,7 +126,7 @@ describe("the host of configured agents in the Helm chart (dynamicAgents)", () =
     // Its agents over gRPC on one port beside HTTP, by tenant (A2A_GRPC_PORT's default, PORT + 1000).
     expect(container.ports).toEqual([
       { name: "http", containerPort: host.port, protocol: "TCP" },
-      { name: "grpc", containerPort: host.port + 1000, protocol: "TCP" },
+      { name: "grpc", containerPort: (host.port ?? 0) + 1000, protocol: "TCP" },
     ]);
     expect(container.image).toBe("switchboard/dynamic-agents:0.1.0");
     expect(container.readinessProbe?.httpGet?.path).toBe("/ready");
@@ -135,7 +135,7 @@ describe("the host of configured agents in the Helm chart (dynamicAgents)", () =
     expect(service.spec?.ports).toEqual([
       expect.objectContaining({ port: host.port, targetPort: "http" }),
       expect.objectContaining({
-        port: host.port + 1000,
+        port: (host.port ?? 0) + 1000,
         targetPort: "grpc",
         appProtocol: "kubernetes.io/h2c",
       }),
@@ -299,7 +299,7 @@ describe("the host of configured agents in the Helm chart (dynamicAgents)", () =
     const [fromPods] = policy.spec?.ingress ?? [];
     expect(fromPods?.ports).toEqual([
       { port: host.port, protocol: "TCP" },
-      { port: host.port + 1000, protocol: "TCP" },
+      { port: (host.port ?? 0) + 1000, protocol: "TCP" },
     ]);
     expect(
       pods
