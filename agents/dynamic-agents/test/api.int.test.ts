@@ -196,6 +196,24 @@ describe("agents made, changed and used under policy", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {} }),
     });
     expect(unsigned.status).toBe(401);
+    // Nor is whether it exists: an agent that does not is refused the same way, and so is a forged token.
+    const forged = `${tokens.bee?.slice(0, -4)}AAAA`;
+    const asked = async (id: string, token?: string) => {
+      const answer = await fetch(`${host.url}/agents/${id}/`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {} }),
+      });
+      return { status: answer.status, body: await answer.text() };
+    };
+    for (const token of [undefined, forged]) {
+      const team = await asked("team-b-agent", token);
+      expect(team.status).toBe(401);
+      expect(await asked("no-such-agent", token)).toEqual(team);
+    }
   });
 
   it("puts a team's agent on the supervisor's roster for the team's members alone", async () => {

@@ -7,9 +7,12 @@ import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-
 /** This package's folder: the host is started from its dist/index.js, as the fleet starts it. */
 export const hostPackageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** Starts the host as its own process on a free port (PORT=0), with `env` on top of the test defaults. */
+/**
+ * Starts the host as its own process on a free port (PORT=0), with `env` on top of the test defaults;
+ * its gRPC port a free one too (A2A_GRPC_PORT=0) unless `env` names one: PORT + 1000 may be taken.
+ */
 export function startHost(env: Record<string, string | undefined>): Promise<AgentProcess> {
-  return startAgentProcess(hostPackageDir, { env, timeoutMs: 90_000 });
+  return startAgentProcess(hostPackageDir, { env: { A2A_GRPC_PORT: "0", ...env }, timeoutMs: 90_000 });
 }
 
 /** The published memory MCP server (npm @modelcontextprotocol/server-memory), run by this Node over stdio. */

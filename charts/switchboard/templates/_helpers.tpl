@@ -69,7 +69,7 @@ One component, as JSON: name (agent name, or the app's: web), role (supervisor, 
 host of agents made from configuration: dynamic-agents, or app for a tool with an image of its own:
 the web chat), service (component name: supervisor, agent-<name>, dynamic-agents, web), where (its
 values' path, for messages), fullName (object names), port, grpcPort (A2A over gRPC's port for the
-supervisor and the agents, 0 for none), envPrefix and spec (defaults merged with the component's values).
+supervisor, the agents and the host, 0 for none), envPrefix and spec (defaults merged with the component's values).
 Called with (dict "root" $ "name" <name> "role" <role> "values" <component values>).
 */}}
 {{- define "switchboard.component" -}}
@@ -89,9 +89,9 @@ Called with (dict "root" $ "name" <name> "role" <role> "values" <component value
 {{- if not .values.port }}
 {{- fail (printf "%s: set its contract port (port: <n>, %s)" $where (ternary "docs/CONTRACT.md" "as in its package.json" (eq $role "app"))) }}
 {{- end }}
-{{- /* An agent (and the supervisor) also serves A2A over gRPC: the runtime's A2A_GRPC_PORT, default port + 1000, off for none. */}}
+{{- /* An agent, the supervisor and the host of configured agents (all its agents on one port, by tenant) also serve A2A over gRPC: the runtime's A2A_GRPC_PORT, default port + 1000, off for none. */}}
 {{- $grpcPort := 0 }}
-{{- if or (eq $role "supervisor") (eq $role "agent") }}
+{{- if or (eq $role "supervisor") (eq $role "agent") (eq $role "host") }}
 {{- $grpcSetting := toString (get ($spec.env | default dict) "A2A_GRPC_PORT" | default "") }}
 {{- if eq $grpcSetting "" }}
 {{- $grpcPort = add (int .values.port) 1000 }}

@@ -96,4 +96,17 @@ describe("pinnedGrpcAddress", () => {
     expect(pinned.card.supportedInterfaces?.map((i) => i.protocolBinding)).toEqual(["JSONRPC"]);
     expect(pinned.elsewhere).toEqual(["attacker.example:443"]);
   });
+
+  it("keeps the tenant a gRPC interface names (a host of many agents routes by it), on the configured host", () => {
+    const card = {
+      supportedInterfaces: [
+        { url: "0.0.0.0:9100", protocolBinding: "GRPC", tenant: "team-b-agent", protocolVersion: "1.0" },
+      ],
+    } as unknown as Parameters<typeof withPinnedUrls>[0];
+    const pinned = withPinnedUrls(card, "http://dynamic-agents:8100/agents/team-b-agent");
+    expect(pinned.card.supportedInterfaces).toEqual([
+      { url: "dynamic-agents:9100", protocolBinding: "GRPC", tenant: "team-b-agent", protocolVersion: "1.0" },
+    ]);
+    expect(pinned.elsewhere).toEqual([]);
+  });
 });

@@ -25,6 +25,7 @@ export type {
   ConversationTask,
 } from "./conversations/history.js";
 export type { AgentDefinition, GraphDeps, SkillSpec, TurnGraph } from "./definition.js";
+export { type RuntimeSettings, readRuntimeSettings } from "./env.js";
 export type { AgentHost, AgentRoutes, RouteHandler } from "./extension.js";
 export {
   boundedHistory,

@@ -24,8 +24,9 @@ import { type RuntimeSettings, readRuntimeSettings } from "./env.js";
 import { createHost } from "./extension.js";
 import { buildAgentGraph } from "./graph/agent-graph.js";
 import { guardedTools } from "./graph/guarded-tools.js";
+import type { A2AGrpcHandlers } from "./grpc/a2a-grpc.js";
 import { createAgentApp } from "./http/app.js";
-import { buildAgentCard } from "./http/card.js";
+import { buildAgentCard, type GrpcInterface } from "./http/card.js";
 import { closeWithAnswer } from "./http/close-with-answer.js";
 import { countedRequestHandler } from "./http/counted-handler.js";
 import { mcpToolsFor } from "./mcp/tools.js";
@@ -53,6 +54,11 @@ export interface MountedAgent {
   /** Whether it answers now (not draining, its stores reachable), for a host's /ready. */
   ready(): Promise<boolean>;
   /**
+   * Its A2A gRPC handlers (protocol 1.0 and 0.3), for a host that routes each call to its agent by
+   * tenant (grpc/tenant-service.ts): its token check, parameter checks and policies, as on its own port.
+   */
+  grpcHandlers(): Promise<A2AGrpcHandlers>;
+  /**
    * Stops without losing a turn: not ready and turning new requests away at once, the running
    * turns given `graceMs` (default SHUTDOWN_GRACE_SECONDS) to finish, any still running then failed
    * (asking to send again) with their leases released, then closed.
@@ -76,6 +82,8 @@ export interface MountOptions extends ServeOptions {
    * metrics, and none closes it (the host does).
    */
   mongo?: MongoClient;
+  /** Where the host answers A2A over gRPC and this agent's tenant there, for its card; none: no gRPC. */
+  grpc?: GrpcInterface;
   /**
    * The process's service name in traces, should this agent be the first to start tracing
    * (OTEL_SERVICE_NAME wins): a host names itself, its agents told apart by `gen_ai.agent.name`.
@@ -114,7 +122,7 @@ export async function mountAgent(definition: AgentDefinition, options: MountOpti
     mounted: true,
   });
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
-  const agent = built.mount(publicUrl);
+  const agent = built.mount(publicUrl, options.grpc);
   logger.info({ url: publicUrl, ...built.described }, `${name} agent mounted`);
   return agent;
 }
@@ -137,8 +145,8 @@ interface Described {
 /** An agent with everything open but its card and HTTP surface, which wait for its public URL. */
 export interface BuiltAgent {
   described: Described;
-  /** The rest, on the URL its card names (and the gRPC address, when it serves gRPC). Call once. */
-  mount(publicUrl: string, grpcAddress?: string): AgentMount;
+  /** The rest, on the URL its card names (and the gRPC interface, when it serves gRPC). Call once. */
+  mount(publicUrl: string, grpc?: GrpcInterface): AgentMount;
   /** Closes what is open, for a start that fails before `mount`. */
   close(): Promise<void>;
 }
@@ -348,12 +356,12 @@ async function buildOn(
           : "memory",
   };
 
-  const mount = (publicUrl: string, grpcAddress?: string): AgentMount => {
+  const mount = (publicUrl: string, grpc?: GrpcInterface): AgentMount => {
     let draining = false;
     let closed: Promise<void> | undefined;
     const card = buildAgentCard({ ...definition, name }, publicUrl, {
       bearerAuth: auth.mode === "jwt",
-      ...(grpcAddress ? { grpcAddress } : {}),
+      ...(grpc ? { grpc } : {}),
     });
     const executor = new AgentTurnExecutor({
       agent: name,
@@ -405,6 +413,15 @@ async function buildOn(
     // gRPC calls being answered (a drain waits for them too; serve.ts closes their server after).
     const answeringGrpc = new Set<Promise<unknown>>();
     const busy = () => answering.size + answeringGrpc.size > 0;
+    const grpcDeps = {
+      agent: name,
+      requestHandler: countedRequestHandler(requestHandler, metrics.a2aRequests),
+      auth,
+      allowPrivateWebhooks: settings.allowPrivateWebhooks,
+      stopping: () => draining || closed !== undefined,
+      answering: answeringGrpc,
+    };
+    let handlersOnce: Promise<A2AGrpcHandlers> | undefined;
     const settle = async (graceMs = settings.shutdownGraceMs) => {
       // Connections stay open until every request has its answer: a new request on one is answered
       // 503 (and the connection closed), which a client or proxy can send elsewhere; a socket closed
@@ -448,16 +465,13 @@ async function buildOn(
       },
       ready: async () => !draining && !closed && (await stores.ready()),
       settle,
-      // Loaded only where gRPC is served: a host of mounted agents never loads it.
+      // Loaded only where gRPC is served: a host with A2A_GRPC_PORT=off never loads it.
       addGrpcServices: async (server) =>
-        (await import("./grpc/a2a-grpc.js")).addA2AGrpcServices(server, {
-          agent: name,
-          requestHandler: countedRequestHandler(requestHandler, metrics.a2aRequests),
-          auth,
-          allowPrivateWebhooks: settings.allowPrivateWebhooks,
-          stopping: () => draining || closed !== undefined,
-          answering: answeringGrpc,
-        }),
+        (await import("./grpc/a2a-grpc.js")).addA2AGrpcServices(server, grpcDeps),
+      grpcHandlers: () => {
+        handlersOnce ??= import("./grpc/a2a-grpc.js").then((binding) => binding.a2aGrpcHandlers(grpcDeps));
+        return handlersOnce;
+      },
       drain: async (graceMs) => {
         await settle(graceMs);
         await closeOnce();

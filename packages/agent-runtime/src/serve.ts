@@ -6,6 +6,7 @@ import { detectAgentName } from "@switchboard/utils";
 import { readAuthSettings } from "./auth/bearer.js";
 import type { AgentDefinition } from "./definition.js";
 import { readRuntimeSettings } from "./env.js";
+import { grpcAddress } from "./grpc/address.js";
 import type { GrpcListener } from "./grpc/listener.js";
 import { type AgentMount, buildAgent, type ServeOptions } from "./mount.js";
 
@@ -77,7 +78,7 @@ export async function serveAgent(
       : undefined;
     agent = built.mount(
       publicUrl,
-      grpc && (settings.grpc?.publicAddress ?? grpcAddress(publicUrl, grpc.port)),
+      grpc && { address: settings.grpc?.publicAddress ?? grpcAddress(publicUrl, grpc.port), tenant: "" },
     );
     if (grpc) await agent.addGrpcServices(grpc.server);
   } catch (error) {
@@ -133,11 +134,6 @@ export function runAgent(definition: AgentDefinition): Promise<void> {
   return runProcess(definition.name, `${definition.name} agent`, (logger) =>
     serveAgent(definition, { logger }),
   );
-}
-
-/** The gRPC address a card names by default: the public URL's host, on the gRPC port. */
-function grpcAddress(publicUrl: string, port: number): string {
-  return `${new URL(publicUrl).hostname}:${port}`;
 }
 
 function isLoopback(host: string): boolean {

@@ -123,12 +123,23 @@ describe("the host of configured agents in the Helm chart (dynamicAgents)", () =
     const deployment = find(objects, "Deployment", hostName);
     expect(deployment.spec?.template.metadata?.labels).toMatchObject(component);
     const container = containerOf(deployment);
-    expect(container.ports).toEqual([{ name: "http", containerPort: host.port, protocol: "TCP" }]);
+    // Its agents over gRPC on one port beside HTTP, by tenant (A2A_GRPC_PORT's default, PORT + 1000).
+    expect(container.ports).toEqual([
+      { name: "http", containerPort: host.port, protocol: "TCP" },
+      { name: "grpc", containerPort: (host.port ?? 0) + 1000, protocol: "TCP" },
+    ]);
     expect(container.image).toBe("switchboard/dynamic-agents:0.1.0");
     expect(container.readinessProbe?.httpGet?.path).toBe("/ready");
     expect(container.livenessProbe?.httpGet?.path).toBe("/health");
     const service = find(objects, "Service", hostName);
-    expect(service.spec?.ports).toEqual([expect.objectContaining({ port: host.port, targetPort: "http" })]);
+    expect(service.spec?.ports).toEqual([
+      expect.objectContaining({ port: host.port, targetPort: "http" }),
+      expect.objectContaining({
+        port: (host.port ?? 0) + 1000,
+        targetPort: "grpc",
+        appProtocol: "kubernetes.io/h2c",
+      }),
+    ]);
     const selected = ofKind(objects, "Deployment").filter((other) =>
       selects(service.spec?.selector, other.spec?.template.metadata?.labels ?? {}),
     );
@@ -286,7 +297,10 @@ describe("the host of configured agents in the Helm chart (dynamicAgents)", () =
         .map(({ name }) => name),
     ).toEqual([hostName]);
     const [fromPods] = policy.spec?.ingress ?? [];
-    expect(fromPods?.ports).toEqual([{ port: host.port, protocol: "TCP" }]);
+    expect(fromPods?.ports).toEqual([
+      { port: host.port, protocol: "TCP" },
+      { port: (host.port ?? 0) + 1000, protocol: "TCP" },
+    ]);
     expect(
       pods
         .filter(({ labels }) => (fromPods?.from ?? []).some((peer) => peerAdmits(peer, labels)))

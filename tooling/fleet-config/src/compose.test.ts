@@ -41,7 +41,8 @@ describe("docker-compose.dev.yaml in this repository", () => {
   it("runs the host of configured agents on its port with its app-config file, and points the supervisor at it", () => {
     const services = readComposeFile(repoRoot).document.services ?? {};
     const host = services["dynamic-agents"] ?? {};
-    expect(host.ports).toEqual(["8100:8100"]);
+    // Its agents over gRPC on one port beside HTTP, by tenant (A2A_GRPC_PORT's default, PORT + 1000).
+    expect(host.ports).toEqual(["8100:8100", "9100:9100"]);
     expect(host.profiles).toContain("dynamic-agents");
     expect(host.volumes).toEqual([
       "${APP_CONFIG_FILE:-./tools/fleet/config/app-config.yaml}:/config/app-config.yaml:ro",

@@ -31,6 +31,8 @@ export interface AgentSetOptions {
   publicUrl(id: string): string;
   /** The URL another agent of this host calls it at (loopback). */
   localUrl(id: string): string;
+  /** Where the host answers A2A over gRPC (host:port, on each card with the agent's id as tenant); none: off. */
+  grpcAddress?: string;
   shutdownGraceMs: number;
   /** The process's name in traces. */
   serviceName: string;
@@ -118,6 +120,9 @@ export class AgentSet {
         const agent = await mountAgent(planned.definition, {
           env: planned.env,
           publicUrl: this.options.publicUrl(spec.id),
+          ...(this.options.grpcAddress
+            ? { grpc: { address: this.options.grpcAddress, tenant: spec.id } }
+            : {}),
           // The process is the host in traces; its agents are told apart by gen_ai.agent.name.
           serviceName: this.options.serviceName,
           ...(this.options.mongo ? { mongo: this.options.mongo } : {}),

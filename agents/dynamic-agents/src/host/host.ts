@@ -1,6 +1,17 @@
 import { createServer } from "node:http";
-import { loadPolicies, principalOf, readAuthzSettings } from "@switchboard/agent-runtime";
-import { readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
+import {
+  loadPolicies,
+  principalOf,
+  readAuthzSettings,
+  readRuntimeSettings,
+} from "@switchboard/agent-runtime";
+import { authForAgent, readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
+import {
+  addTenantA2AService,
+  type GrpcListener,
+  grpcAddress,
+  listenGrpc,
+} from "@switchboard/agent-runtime/grpc";
 import { createLogger, type Logger, listenHttp } from "@switchboard/common";
 import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import { type DefinitionProblem, definitionsApi, openDefinitions } from "../definitions/index.js";
@@ -8,6 +19,7 @@ import { HOST_NAME } from "../definitions/rules.js";
 import { readHostSettings } from "../env.js";
 import { HostAccess } from "./access.js";
 import { AgentSet } from "./agent-set.js";
+import { grpcRoute } from "./grpc.js";
 import { openSharedMongo } from "./mongo.js";
 import { callerPrincipal, hostApp } from "./routes.js";
 import { ToolSources } from "./tool-sources.js";
@@ -16,6 +28,8 @@ export interface RunningHost {
   /** Loopback URL of the port it bound. */
   url: string;
   port: number;
+  /** Where it answers A2A over gRPC for every agent (host:port, loopback form), unless A2A_GRPC_PORT=off. */
+  grpcUrl?: string;
   publicUrl: string;
   agents: AgentSet;
   /** Stops taking requests, lets every agent finish its turns (the grace period), closes everything. */
@@ -33,6 +47,8 @@ export async function startHost(
   const env = options.env ?? process.env;
   const logger = options.logger ?? createLogger({ base: { agent: HOST_NAME } });
   const settings = readHostSettings(env);
+  // A2A_GRPC_PORT and MAX_REQUEST_BYTES, read as every agent reads them (default PORT + 1000).
+  const runtime = readRuntimeSettings(env, { name: HOST_NAME, port: settings.port });
   const auth = readAuthSettings(env, HOST_NAME);
   const authz = readAuthzSettings(env);
   const policies = loadPolicies(authz, logger);
@@ -54,6 +70,16 @@ export async function startHost(
     const port = await listenHttp(server, settings.port, settings.host);
     const url = `http://127.0.0.1:${port}`;
     const publicUrl = settings.publicUrl ?? `http://localhost:${port}`;
+    // One gRPC port for every agent, each call routed by its tenant (the agent's id).
+    let grpc: GrpcListener | undefined;
+    if (runtime.grpc) {
+      grpc = await listenGrpc(settings.host, runtime.grpc.port, runtime.maxBodyBytes, logger);
+      const listener = grpc;
+      cleanups.unshift(() => listener.close());
+    }
+    const grpcPublic = grpc && (runtime.grpc?.publicAddress ?? grpcAddress(publicUrl, grpc.port));
+    // Each agent's bearer check: the host's keys, a hop token meant for that agent.
+    const authFor = (id: string) => authForAgent(auth, id);
     const agents = new AgentSet({
       env,
       logger,
@@ -62,6 +88,7 @@ export async function startHost(
       sources: new ToolSources({ env, logger, timeoutMs: settings.mcpStartupTimeoutMs }),
       publicUrl: (id) => `${publicUrl}/agents/${id}`,
       localUrl: (id) => `${url}/agents/${id}`,
+      ...(grpcPublic ? { grpcAddress: grpcPublic } : {}),
       shutdownGraceMs: settings.shutdownGraceMs,
       serviceName: `switchboard-${HOST_NAME}`,
     });
@@ -79,7 +106,7 @@ export async function startHost(
         agents,
         access,
         auth,
-        authFor: (id) => readAuthSettings(env, id),
+        authFor,
         principalOf: principal,
         api: definitionsApi({
           // A change made through the API is answered once the host serves it: the agent answers at once.
@@ -105,6 +132,19 @@ export async function startHost(
         draining: () => draining,
       }),
     );
+    if (grpc) {
+      addTenantA2AService(
+        grpc.server,
+        grpcRoute({
+          agents,
+          auth,
+          authFor,
+          principalOf: (caller) => principalOf(caller, authz.groupClaims),
+          draining: () => draining,
+        }),
+        logger,
+      );
+    }
     problems.said(source.current().problems);
     await agents.reconcile(source.current());
     const unsubscribe = source.onChange((next) => {
@@ -113,12 +153,18 @@ export async function startHost(
     });
     cleanups.unshift(unsubscribe);
     logger.info(
-      { url: publicUrl, port, agents: agents.list().map((agent) => agent.spec.id) },
+      {
+        url: publicUrl,
+        port,
+        ...(grpc ? { grpcPort: grpc.port } : {}),
+        agents: agents.list().map((agent) => agent.spec.id),
+      },
       "dynamic agents host ready",
     );
     return {
       url,
       port,
+      ...(grpc ? { grpcUrl: `127.0.0.1:${grpc.port}` } : {}),
       publicUrl,
       agents,
       drain: async (graceMs = settings.shutdownGraceMs) => {

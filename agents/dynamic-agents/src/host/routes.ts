@@ -112,6 +112,7 @@ export function hostApp(options: HostAppOptions): express.Express {
   });
   app.use("/api/v1", bearerGuard(auth, "rest"), options.api);
   const agentGuards = new Map<string, RequestHandler>();
+  const unknownGuard = bearerGuard(auth, "jsonrpc");
   const guardOf = (id: string) => {
     const guard = agentGuards.get(id) ?? bearerGuard(options.authFor(id), "jsonrpc");
     agentGuards.set(id, guard);
@@ -122,7 +123,12 @@ export function hostApp(options: HostAppOptions): express.Express {
     // One answer for an agent that does not exist and one the caller may not see: nothing is told.
     const missing = () =>
       res.status(404).json({ error: `No agent "${req.params.id}" here: GET /agents lists yours.` });
-    if (!running) return missing();
+    if (!running) {
+      // A token is checked before an agent is called unknown, as a team's agent checks it: a missing
+      // or forged one is refused alike whether or not the agent exists (so is it over gRPC, grpc.ts).
+      if (CARD_PATHS.has(req.path)) return missing();
+      return unknownGuard(req, res, (error?: unknown) => (error ? next(error) : missing()));
+    }
     // Its card is public, as a packaged agent's; a global agent decides every request itself.
     if (CARD_PATHS.has(req.path) || running.spec.visibility === "global" || auth.mode === "none") {
       return running.agent.handle(req, res);

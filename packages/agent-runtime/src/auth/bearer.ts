@@ -13,6 +13,7 @@ import {
   HOP_LIFETIME_SECONDS,
   HOP_TYPE,
   type HopTokenCheck,
+  hopAudience,
   hopTokenCheck,
 } from "./hop-token.js";
 
@@ -95,6 +96,16 @@ export function readAuthSettings(env: NodeJS.ProcessEnv, agent: string): AuthSet
 }
 
 /**
+ * `settings` as agent `agent` of the same process checks tokens: the same keys (so one JWKS cache for
+ * a host's agents, and no agent's first call slower than another's), a supervisor's hop token
+ * accepted only when it is meant for that agent.
+ */
+export function authForAgent(settings: AuthSettings, agent: string): AuthSettings {
+  if (settings.mode === "none" || !settings.hop) return settings;
+  return { ...settings, hop: { ...settings.hop, audience: hopAudience(agent) } };
+}
+
+/**
  * The identity provider's keys (its JWKS), fetched and cached by jose from the first token on. jose
  * itself loads with the first token too: an agent with AUTH_MODE=none never loads it.
  */
@@ -151,6 +162,14 @@ export async function callerFromHeaders(
   const approver = await verified(settings, approverToken);
   if (typeof approver === "string") return `the approver's ${APPROVER_HEADER} token: ${approver}`;
   return new AuthenticatedCaller(caller.subject, caller.token, caller.claims, approver, caller.via);
+}
+
+/** {@link callerFromHeaders} on headers read by lower-case name (gRPC metadata). */
+export function callerFromHeaderReader(
+  settings: Extract<AuthSettings, { mode: "jwt" }>,
+  header: (name: string) => string | undefined,
+): Promise<AuthenticatedCaller | string> {
+  return callerFromHeaders(settings, header("authorization"), header(APPROVER_HEADER.toLowerCase()));
 }
 
 /**

@@ -20,8 +20,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
 import { type Metadata, type Server, type ServiceError, status } from "@grpc/grpc-js";
-import { APPROVER_HEADER } from "@switchboard/a2a-client";
-import { type AuthSettings, callerFromHeaders } from "../auth/bearer.js";
+import { type AuthSettings, callerFromHeaderReader } from "../auth/bearer.js";
 import { findBadParams } from "../http/request-checks.js";
 
 /** What the gRPC binding is served from: the same request handler and rules as JSON-RPC and HTTP+JSON. */
@@ -39,10 +38,6 @@ export interface GrpcBindingDeps {
   answering: Set<Promise<unknown>>;
 }
 
-type Call = { metadata: Metadata; request?: unknown };
-type Callback = (error: Partial<ServiceError> | null, value?: unknown) => void;
-type Handler = (call: Call, callback?: Callback) => unknown;
-
 /** Each request's protocol JSON, for the same parameter checks the HTTP bindings make (request-checks.ts). */
 const AS_JSON: Record<string, (params: never) => unknown> = {
   sendMessage: SendMessageRequest.toJSON,
@@ -57,14 +52,34 @@ const AS_JSON: Record<string, (params: never) => unknown> = {
   deleteTaskPushNotificationConfig: DeleteTaskPushNotificationConfigRequest.toJSON,
 };
 
+type Call = { metadata: Metadata; request?: unknown };
+type Callback = (error: Partial<ServiceError> | null, value?: unknown) => void;
+/** One gRPC method's handler, as grpc-js calls it (unary calls with a callback, server streams without). */
+export type GrpcHandler = (call: Call, callback?: Callback) => void;
+/** An agent's A2A gRPC services, each method's handler by name: protocol 1.0's and 0.3's. */
+export interface A2AGrpcHandlers {
+  v1: Record<string, GrpcHandler>;
+  legacy: Record<string, GrpcHandler>;
+}
+
 /**
- * Adds A2A's gRPC services, protocol 1.0 and 0.3 (CAIPE's Python agents), to `server`: the SDK's
- * services on the agent's request handler, each call first turned away while the agent stops, then
- * its bearer token verified (UNAUTHENTICATED, before anything runs), then its parameters checked as
- * the HTTP bindings check theirs (INVALID_ARGUMENT). Tasks, policies, streaming, push configs and
- * cancellation are the request handler's, as on JSON-RPC and HTTP+JSON.
+ * Adds A2A's gRPC services, protocol 1.0 and 0.3 (CAIPE's Python agents), to `server`
+ * ({@link a2aGrpcHandlers}): an agent that has a gRPC port of its own.
  */
 export function addA2AGrpcServices(server: Server, deps: GrpcBindingDeps): void {
+  const handlers = a2aGrpcHandlers(deps);
+  server.addService(A2AService, handlers.v1 as never);
+  server.addService(LegacyA2AService, handlers.legacy as never);
+}
+
+/**
+ * An agent's A2A gRPC handlers: the SDK's services on the agent's request handler, each call first
+ * turned away while the agent stops, then its bearer token verified (UNAUTHENTICATED, before
+ * anything runs), then its parameters checked as the HTTP bindings check theirs (INVALID_ARGUMENT).
+ * Tasks, policies, streaming, push configs and cancellation are the request handler's, as on
+ * JSON-RPC and HTTP+JSON. A host of many agents routes each call to one agent's handlers (tenant-service.ts).
+ */
+export function a2aGrpcHandlers(deps: GrpcBindingDeps): A2AGrpcHandlers {
   // The caller each call's token named, for the SDK's user builder (set once the call is let in).
   const callers = new WeakMap<object, User>();
   const userBuilder = async (call: object): Promise<User> => callers.get(call) ?? new UnauthenticatedUser();
@@ -78,17 +93,13 @@ export function addA2AGrpcServices(server: Server, deps: GrpcBindingDeps): void 
       };
     }
     if (deps.auth.mode === "none") return undefined;
-    const caller = await callerFromHeaders(
-      deps.auth,
-      first(call.metadata, "authorization"),
-      first(call.metadata, APPROVER_HEADER.toLowerCase()),
-    );
+    const caller = await callerFromHeaderReader(deps.auth, (name) => first(call.metadata, name));
     if (typeof caller === "string")
       return { code: status.UNAUTHENTICATED, details: `Unauthorized: ${caller}.` };
     callers.set(call, caller);
     return undefined;
   };
-  const guard = (service: Record<string, Handler>) =>
+  const guard = (service: Record<string, GrpcHandler>): Record<string, GrpcHandler> =>
     Object.fromEntries(
       Object.entries(service).map(([method, handle]) => [
         method,
@@ -103,11 +114,10 @@ export function addA2AGrpcServices(server: Server, deps: GrpcBindingDeps): void 
         },
       ]),
     );
-  server.addService(
-    A2AService,
-    guard(grpcService({ requestHandler, userBuilder, contextBuilder: speaking("1.0") }) as never),
-  );
-  server.addService(LegacyA2AService, guard(legacyGrpcService({ requestHandler, userBuilder }) as never));
+  return {
+    v1: guard(grpcService({ requestHandler, userBuilder, contextBuilder: speaking("1.0") }) as never),
+    legacy: guard(legacyGrpcService({ requestHandler, userBuilder }) as never),
+  };
 }
 
 /**
@@ -120,12 +130,14 @@ function speaking(version: string): ServerCallContextBuilder {
     defaultServerCallContextBuilder({ ...options, requestedVersion: options.requestedVersion ?? version });
 }
 
-function first(metadata: Metadata, key: string): string | undefined {
+/** A call's metadata value `key` (lower-case), as a header. */
+export function first(metadata: Metadata, key: string): string | undefined {
   const value = metadata.get(key)[0];
   return value === undefined ? undefined : value.toString();
 }
 
-function refuse(call: Call, callback: Callback | undefined, error: Partial<ServiceError>): void {
+/** Answers a call with `error`, unary or streaming, before anything runs. */
+export function refuse(call: Call, callback: Callback | undefined, error: Partial<ServiceError>): void {
   if (callback) {
     callback(error, null);
     return;

@@ -15,19 +15,37 @@ export const REST_PATH = "/rest";
 export const ANSWER_WITHOUT_TOKENS_EXTENSION = "urn:switchboard:a2a:answer-without-tokens:v1";
 
 /**
+ * Where an agent answers A2A over gRPC: the `host:port` clients dial, and its tenant there (A2A 1.0's
+ * routing field; "" for an agent with a port of its own, its id on a host that serves many).
+ */
+export interface GrpcInterface {
+  address: string;
+  tenant: string;
+}
+
+/**
  * The agent card. Every URL is the public URL (AGENT_PUBLIC_URL), never the bind address; the
  * interfaces are declared for protocol 1.0 and again for 0.3, which CAIPE's Python agents speak.
  */
 export function buildAgentCard(
   definition: AgentDefinition,
   publicUrl: string,
-  options: { bearerAuth?: boolean; grpcAddress?: string } = {},
+  options: { bearerAuth?: boolean; grpc?: GrpcInterface } = {},
 ): AgentCard {
   const base = publicUrl.replace(/\/+$/, "");
   // gRPC's address is host:port (the gRPC target form), served beside the HTTP ones (serve.ts).
-  const grpc = options.grpcAddress
-    ? [{ url: options.grpcAddress, protocolBinding: "GRPC", tenant: "", protocolVersion: "1.0" }]
+  const grpc = options.grpc
+    ? [
+        {
+          url: options.grpc.address,
+          protocolBinding: "GRPC",
+          tenant: options.grpc.tenant,
+          protocolVersion: "1.0",
+        },
+      ]
     : [];
+  // Protocol 0.3's gRPC has no tenant: an agent that shares its gRPC port (a tenant) is not offered in 0.3 there.
+  const legacyGrpc = options.grpc?.tenant ? [] : ["GRPC"];
   return {
     name: definition.name,
     description: `${definition.title}: ${definition.description}`,
@@ -39,7 +57,7 @@ export function buildAgentCard(
         { url: `${base}${REST_PATH}`, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: "1.0" },
         ...grpc,
       ],
-      ["JSONRPC", "HTTP+JSON", "GRPC"],
+      ["JSONRPC", "HTTP+JSON", ...legacyGrpc],
     ),
     capabilities: {
       streaming: true,
