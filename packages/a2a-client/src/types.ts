@@ -28,6 +28,11 @@ export interface TurnResult {
   artifacts: string[];
   /** The documents the answer drew on, when the agent listed them (the supervisor's knowledge search). */
   sources?: AnswerSource[];
+  /**
+   * The metadata of the turn's last status update (of the task, for a blocking send): what the agent
+   * says of the turn, such as its spend (agent-runtime's SPEND_METADATA_KEY). The agent's word only.
+   */
+  metadata?: Record<string, unknown>;
 }
 
 /** One streamed update, small enough for a CLI or the supervisor to render. */
