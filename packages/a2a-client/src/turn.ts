@@ -178,7 +178,8 @@ export async function collectTurn(events: AsyncIterable<TurnEvent>): Promise<Tur
         state = event.state;
         statusText = event.text ?? ""; // only the latest status speaks for the turn
         argsHashes = event.argsHashes;
-        metadata = event.metadata;
+        // Merged as the agent merges them into its task, so a stream reads as send() would.
+        if (event.metadata) metadata = { ...metadata, ...event.metadata };
         break;
       case "artifact": {
         const key = event.artifactId || String(artifacts.size);

@@ -29,8 +29,9 @@ export interface TurnResult {
   /** The documents the answer drew on, when the agent listed them (the supervisor's knowledge search). */
   sources?: AnswerSource[];
   /**
-   * The metadata of the turn's last status update (of the task, for a blocking send): what the agent
-   * says of the turn, such as its spend (agent-runtime's SPEND_METADATA_KEY). The agent's word only.
+   * The metadata of the turn's status updates, merged as the agent merges them into its task (the
+   * task's, for a blocking send): what the agent says of the task, such as the spend of its latest
+   * turn (agent-runtime's SPEND_METADATA_KEY). The agent's word only.
    */
   metadata?: Record<string, unknown>;
 }

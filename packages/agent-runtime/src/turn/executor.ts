@@ -114,7 +114,16 @@ export class AgentTurnExecutor implements AgentExecutor {
     const stopTimer = this.deps.metrics.turnDuration.startTimer();
     let outcome: Outcome = "failed";
     let answer: AnswerStream | undefined;
-    let budget: TurnBudget | undefined;
+    // The turn's spend, reported to the caller at its end whatever the end (a task's next turn
+    // never leaves the last one's standing); a caller's budget ends the turn with why once spent
+    // (the executor's stop, as for a drain).
+    const budget = turnBudget(this.deps.agent, request, (why) => {
+      const running = this.running.get(ids.taskId);
+      if (running && !running.stopped) {
+        running.stopped = why;
+        running.abort.abort();
+      }
+    });
     try {
       const threadId = threadIdFor(ids.contextId, request.context.user);
       const token = tokenOf(request.context.user);
@@ -135,15 +144,6 @@ export class AgentTurnExecutor implements AgentExecutor {
         answer = stream;
         // Only a caller that reads the answer as it is written is handed pieces of it.
         const streamAnswer = stream.tokens ? { streamAnswer: stream.write } : {};
-        // The turn's spend, reported to the caller at its end; a caller's budget ends the turn with
-        // why once spent (the executor's stop, as for a drain).
-        budget = turnBudget(this.deps.agent, request, (why) => {
-          const running = this.running.get(ids.taskId);
-          if (running && !running.stopped) {
-            running.stopped = why;
-            running.abort.abort();
-          }
-        });
         // The turn, passed to the graph as its run context (context/turn-context.ts).
         const turn: TurnContext = {
           budget,
@@ -197,7 +197,7 @@ export class AgentTurnExecutor implements AgentExecutor {
       stopTimer({ outcome });
       if (span) endTurnSpan(span, outcome);
       // On every binding the caller reads it with the last status (turn/budget.ts' SPEND_METADATA_KEY).
-      events.finished(budget ? spendMetadata(budget.spend()) : undefined);
+      events.finished(spendMetadata(budget.spend()));
       ended();
     }
   }
