@@ -5,6 +5,13 @@ import type { Logger } from "@switchboard/common";
 /** How long the agent has to confirm a run's task is canceled. */
 const CANCEL_MS = 10_000;
 
+/** A turn ended at its deadline, and what became of its task at the agent. */
+export class PastDeadline extends Error {
+  constructor(readonly task: "canceled" | "not-taken" | "not-canceled") {
+    super("The turn was ended at its deadline.");
+  }
+}
+
 /**
  * One turn with a run's agent, ended at `deadline`: streamed, so the agent's task is known as soon
  * as it takes the message, and past the deadline that task is canceled at the agent (A2A
@@ -27,15 +34,18 @@ export async function turnWithin(
   try {
     return await collectTurn(noting(agent.stream({ ...input, signal: deadline })));
   } catch (error) {
-    if (deadline.aborted && taskId)
-      await agent
-        .cancel(taskId, {
-          ...(input.token ? { token: input.token } : {}),
-          signal: AbortSignal.timeout(CANCEL_MS),
-        })
-        .catch((failure: unknown) =>
-          log.warn({ err: failure, taskId }, "A run past its time budget could not be canceled at its agent"),
-        );
-    throw error;
+    if (!deadline.aborted) throw error;
+    if (!taskId) throw new PastDeadline("not-taken");
+    try {
+      await agent.cancel(taskId, {
+        ...(input.token ? { token: input.token } : {}),
+        signal: AbortSignal.timeout(CANCEL_MS),
+      });
+      throw new PastDeadline("canceled");
+    } catch (failure) {
+      if (failure instanceof PastDeadline) throw failure;
+      log.warn({ err: failure, taskId }, "A run past its time budget could not be canceled at its agent");
+      throw new PastDeadline("not-canceled");
+    }
   }
 }

@@ -9,7 +9,7 @@ import {
 } from "@switchboard/a2a-client";
 import { BUDGET_HEADER, formatBudget, SPEND_METADATA_KEY } from "@switchboard/agent-runtime/turn/budget";
 import type { Logger } from "@switchboard/common";
-import { turnWithin } from "./agent-turn.js";
+import { PastDeadline, turnWithin } from "./agent-turn.js";
 import type { Destination, TaskDefinition } from "./config.js";
 import type { Deliveries, DeliveryRecord } from "./deliveries.js";
 import type { Destinations, Outcome, RunEnd } from "./destinations.js";
@@ -295,12 +295,19 @@ export class Runner {
       if (deadline.aborted)
         return {
           status: "failed",
-          text: `The run was ended: it took longer than its budget of ${budgetMs / 1000} s (${task.timeoutMs !== undefined ? "the task's timeout_seconds" : "DYNAMIC_AGENTS_TIMEOUT_SECONDS"}), and its task was canceled at the agent.`,
+          text: `The run was ended: it took longer than its budget of ${budgetMs / 1000} s (${task.timeoutMs !== undefined ? "the task's timeout_seconds" : "DYNAMIC_AGENTS_TIMEOUT_SECONDS"}), ${CANCELED[error instanceof PastDeadline ? error.task : "not-taken"]}.`,
         };
       return { status: "failed", text: error instanceof Error ? error.message : String(error) };
     }
   }
 }
+
+/** What became of a run's task at its agent when the run ran out of time (agent-turn.ts). */
+const CANCELED = {
+  canceled: "and its task was canceled at the agent",
+  "not-taken": "before the agent took it, and nothing more was waited for",
+  "not-canceled": "and its task could not be canceled at the agent (the receiver's log says why)",
+} as const;
 
 /** Whether a destination's target is filled from the payload (so it is kept with the run once filled). */
 export function fromPayload(destination: Destination): boolean {
