@@ -55,12 +55,6 @@ const held = (() => {
   };
 })();
 
-/** Resolved when the Jira agent's model is first asked to dawdle (a hop slower than its run's time). */
-let jiraDawdles!: () => void;
-const jiraDawdling = new Promise<void>((resolve) => {
-  jiraDawdles = resolve;
-});
-
 /** What the slow model waits for: the file's end. */
 let releaseSlow!: () => void;
 const slow = new Promise<void>((resolve) => {
@@ -133,9 +127,9 @@ function script() {
       { toolOffered: "call_agent", afterTool: "call_agent", reply: replyFromToolResult() },
       { toolOffered: "call_agent", reply: say("Nothing to investigate.") },
       {
+        // The Jira agent slower than its run's time budget: answered only when the file ends.
         lastUser: /dawdle over [A-Z]+/,
         reply: async () => {
-          jiraDawdles();
           await slow;
           return say("Too late.");
         },
@@ -263,7 +257,7 @@ tasks:
     name: A hop slower than the run
     prompt: "Slowly ask jira about {{ref}}"
     trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
-    timeout_seconds: 2
+    timeout_seconds: 3
   - id: every-two-seconds
     name: A schedule
     prompt: "Scheduled check at {{tick}}"
@@ -710,13 +704,13 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
   });
 
   it("a run past its time budget has its task canceled at the agent, which cancels its subagent's", async () => {
-    const runId = await sendGeneric("slow-hop", { ref: "SLOWHOP" });
-    await jiraDawdling;
-    const run = await finished("slow-hop", runId);
+    const run = await finished("slow-hop", await sendGeneric("slow-hop", { ref: "SLOWHOP" }));
     expect(run.status).toBe("failed");
     expect(run.error).toMatch(
-      /longer than its budget of 2 s \(the task's timeout_seconds\), and its task was canceled at the agent/,
+      /longer than its budget of 3 s \(the task's timeout_seconds\), and its task was canceled at the agent/,
     );
+    // The hop was made, and the Jira agent's turn was still waiting on its model when the time was up.
+    expect(asked("dawdle over SLOWHOP")).toHaveLength(1);
     const asking = await supervisorTask('Slowly ask jira about "SLOWHOP"');
     expect(asking?.state).toBe(TaskState.TASK_STATE_CANCELED);
     await expect
