@@ -7,7 +7,13 @@ import {
   readQuestion,
   type TurnResult,
 } from "@switchboard/a2a-client";
-import { BUDGET_HEADER, formatBudget, SPEND_METADATA_KEY } from "@switchboard/agent-runtime/turn/budget";
+import {
+  BUDGET_HEADER,
+  chargedSpend,
+  formatBudget,
+  SPEND_METADATA_KEY,
+  type Spend,
+} from "@switchboard/agent-runtime/turn/budget";
 import type { Logger } from "@switchboard/common";
 import { PastDeadline, turnWithin } from "./agent-turn.js";
 import type { Destination, TaskDefinition } from "./config.js";
@@ -36,7 +42,7 @@ interface Ended {
   status: RunEnd;
   text: string;
   /** What the turn spent, as the agent reported it (agent-runtime's SPEND_METADATA_KEY), for the log. */
-  spend?: unknown;
+  spend?: Spend;
   /** The agent's task that asks to confirm a change (status `input-required`). */
   asks?: { taskId: string; contextId: string; question: string; argsHashes?: string[] };
 }
@@ -289,8 +295,8 @@ export class Runner {
         deadline,
         this.deps.logger,
       );
-      const spend = result.metadata?.[SPEND_METADATA_KEY];
-      return { ...endedFrom(result), ...(spend !== undefined ? { spend } : {}) };
+      // Only whole numbers reach the log: the report is the agent's word, whatever it holds.
+      return { ...endedFrom(result), spend: chargedSpend({}, result.metadata?.[SPEND_METADATA_KEY]) };
     } catch (error) {
       if (deadline.aborted)
         return {
