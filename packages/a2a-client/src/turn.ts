@@ -49,6 +49,7 @@ export function taskToTurnResult(task: Task): TurnResult {
     partsSources(task.status?.message?.parts) ??
     (task.artifacts ?? []).map((artifact) => partsSources(artifact.parts)).findLast(Boolean);
   if (sources) result.sources = sources;
+  if (task.metadata && Object.keys(task.metadata).length > 0) result.metadata = task.metadata;
   if (state === "input-required" || state === "auth-required") {
     result.question = statusText;
     const hashes = shownArgsHashes(task.status?.message?.metadata);
@@ -162,6 +163,7 @@ export async function collectTurn(events: AsyncIterable<TurnEvent>): Promise<Tur
   let messageReply = "";
   let argsHashes: string[] | undefined;
   let sources: AnswerSource[] | undefined;
+  let metadata: Record<string, unknown> | undefined;
   const artifacts = new Map<string, string>();
   for await (const event of events) {
     // The latest list speaks for the turn (the final answer repeats it in its artifact and status).
@@ -176,6 +178,8 @@ export async function collectTurn(events: AsyncIterable<TurnEvent>): Promise<Tur
         state = event.state;
         statusText = event.text ?? ""; // only the latest status speaks for the turn
         argsHashes = event.argsHashes;
+        // Merged as the agent merges them into its task, so a stream reads as send() would.
+        if (event.metadata) metadata = { ...metadata, ...event.metadata };
         break;
       case "artifact": {
         const key = event.artifactId || String(artifacts.size);
@@ -198,6 +202,7 @@ export async function collectTurn(events: AsyncIterable<TurnEvent>): Promise<Tur
     artifacts: texts,
   };
   if (sources) result.sources = sources;
+  if (metadata) result.metadata = metadata;
   if (state === "input-required" || state === "auth-required") {
     result.question = statusText;
     if (argsHashes) result.argsHashes = argsHashes;

@@ -28,6 +28,12 @@ export interface TurnResult {
   artifacts: string[];
   /** The documents the answer drew on, when the agent listed them (the supervisor's knowledge search). */
   sources?: AnswerSource[];
+  /**
+   * The metadata of the turn's status updates, merged as the agent merges them into its task (the
+   * task's, for a blocking send): what the agent says of the task, such as the spend of its latest
+   * turn (agent-runtime's SPEND_METADATA_KEY). The agent's word only.
+   */
+  metadata?: Record<string, unknown>;
 }
 
 /** One streamed update, small enough for a CLI or the supervisor to render. */

@@ -68,7 +68,15 @@ export {
   type RoutingToolSpec,
   type ToolSpec,
 } from "./tools/define-tool.js";
-export { BUDGET_HEADER, type Budget, formatBudget } from "./turn/budget.js";
+export {
+  BUDGET_HEADER,
+  type Budget,
+  chargedSpend,
+  formatBudget,
+  type HopBudget,
+  SPEND_METADATA_KEY,
+  type Spend,
+} from "./turn/budget.js";
 export { type DecisionAnswer, readDecision } from "./turn/decision.js";
 export type { RelayedAnswer, RelayedQuestion } from "./turn/interrupts.js";
 export type { FailureNames } from "./vendor-client/describe.js";

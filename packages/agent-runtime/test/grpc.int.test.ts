@@ -19,6 +19,7 @@ import { generateKeyPair, SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningAgent } from "../src/serve.js";
+import { SPEND_METADATA_KEY } from "../src/turn/budget.js";
 import { send, stateOf, statusText, userMessage } from "./a2a.js";
 import { serveNotesAgent } from "./notes-agent.js";
 
@@ -103,6 +104,8 @@ describe("A2A over gRPC, beside JSON-RPC and HTTP+JSON", () => {
     const task = await send(client, "list notes", `ctx-${randomUUID()}`, "", as(tokens.alice as string));
     expect(stateOf(task)).toBe("TASK_STATE_COMPLETED");
     expect(statusText(task) || JSON.stringify(task.artifacts)).toContain("list_notes returned");
+    // What the turn spent goes back with it on gRPC too, under the key every binding carries.
+    expect(task.metadata?.[SPEND_METADATA_KEY]).toEqual({ model_calls: 2, tokens: expect.any(Number) });
   });
 
   it("streams a turn: the task, its working status, then its end", async () => {

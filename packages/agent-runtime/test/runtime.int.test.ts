@@ -17,6 +17,7 @@ import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ANSWER_WITHOUT_TOKENS_EXTENSION } from "../src/http/card.js";
 import type { RunningAgent } from "../src/serve.js";
+import { SPEND_METADATA_KEY } from "../src/turn/budget.js";
 import { clientFor, send, stateOf, statusText, userMessage } from "./a2a.js";
 import { notesAgent, serveNotesAgent } from "./notes-agent.js";
 
@@ -113,6 +114,13 @@ describe("agent runtime over A2A", () => {
     expect(first.contextId).toBe(contextId);
     expect(statusText(first)).toContain("water plants");
     expect(first.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: "text" });
+    // What the turn spent (the tool call, then the answer) goes back with it (turn/budget.ts).
+    expect(first.metadata?.[SPEND_METADATA_KEY]).toEqual({ model_calls: 2, tokens: expect.any(Number) });
+    // The same on HTTP+JSON: the stored task carries it on every binding.
+    const overRest = (await (await fetch(`${url}/rest/tasks/${first.id}`)).json()) as {
+      metadata?: Record<string, unknown>;
+    };
+    expect(overRest.metadata?.[SPEND_METADATA_KEY]).toEqual(first.metadata?.[SPEND_METADATA_KEY]);
 
     await send(client, "hello again", contextId);
     const secondRequest = llm.requests.at(-1);

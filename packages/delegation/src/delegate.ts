@@ -14,6 +14,7 @@ import {
   formatBudget,
   MEMORIES_HEADER,
   passOnMemories,
+  SPEND_METADATA_KEY,
   type TurnContext,
   type TurnMemories,
   type User,
@@ -99,6 +100,12 @@ export async function askSubagent(
     );
   }
 
+  // What is left of the turn's budget goes with the hop, and what the hop spent is charged back
+  // (turn/budget.ts); with nothing left, the hop is not made and the turn stops, saying so.
+  const { budget } = turn;
+  const passedOn = budget?.remaining();
+  if (budget && !budget.beforeHop(agent.config.name))
+    return answer(`Nothing is left of the turn's budget for the ${agent.config.name} agent.`);
   turn.report({
     text: `Asking the ${agent.config.name} agent`,
     metadata: { kind: "agent-call", agent: agent.config.name },
@@ -132,7 +139,7 @@ export async function askSubagent(
   if (approverToken) headers[APPROVER_HEADER] = `Bearer ${approverToken}`;
   if (recalled) headers[MEMORIES_HEADER] = passOnMemories(recalled);
   // A turn on a budget (a triggered run's) passes on what is left of it: the subagent spends from that.
-  if (turn.budget) headers[BUDGET_HEADER] = formatBudget(turn.budget.remaining());
+  if (budget?.limited && passedOn) headers[BUDGET_HEADER] = formatBudget(passedOn);
   if (Object.keys(headers).length > 0) input.headers = headers;
   // The call that asked for this hop is stored before the hop goes out (the graph stores each step
   // while the next runs): a crash cannot leave a hop made that the conversation does not show.
@@ -148,6 +155,9 @@ export async function askSubagent(
       ),
     );
   } catch (error) {
+    // A subagent that took the task may have spent before it failed: it said nothing, so it is
+    // charged what it was given.
+    if (subtask && passedOn) budget?.charge(agent.config.name, passedOn, undefined);
     if (turn.signal.aborted) {
       // This turn was canceled (or its replica is going away): the subagent's turn stops too, so
       // it changes nothing more and frees the conversation's thread there at once.
@@ -158,6 +168,7 @@ export async function askSubagent(
     roster.reportUnreachable(agent, reason);
     return answer(`The ${agent.config.name} agent could not be reached: ${reason}`);
   }
+  if (passedOn) budget?.charge(agent.config.name, passedOn, result.metadata?.[SPEND_METADATA_KEY]);
   return fromResult(agent, result);
 }
 

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import { verifyUserToken } from "@switchboard/agent-runtime/auth/bearer";
+import { tracingOn } from "@switchboard/agent-runtime/telemetry/service-tracing";
 import { type Logger, listenHttp, SwitchboardError } from "@switchboard/common";
 import express from "express";
 import { MongoClient } from "mongodb";
@@ -34,7 +35,7 @@ function runView(run: DeliveryRecord) {
     status,
     received_at: receivedAt,
     finished_at: finishedAt,
-    // Every turn of a run carries this trace id (runner.ts' traceparentOf).
+    // Every turn of a run carries this trace id (run-trace.ts' runTraceIds).
     trace_id: runId.replace(/-/g, ""),
     thread,
     error,
@@ -80,6 +81,7 @@ export async function startTriggers(
     deliveries,
     destinations,
     principals,
+    tracing: tracingOn(env),
     logger,
   });
   const metrics = createTriggerMetrics(() => deliveries.waiting());

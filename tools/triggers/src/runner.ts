@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   type AgentConnection,
   APPROVE,
@@ -8,12 +7,20 @@ import {
   readQuestion,
   type TurnResult,
 } from "@switchboard/a2a-client";
-import { BUDGET_HEADER, formatBudget } from "@switchboard/agent-runtime/turn/budget";
+import {
+  BUDGET_HEADER,
+  chargedSpend,
+  formatBudget,
+  SPEND_METADATA_KEY,
+  type Spend,
+} from "@switchboard/agent-runtime/turn/budget";
 import type { Logger } from "@switchboard/common";
+import { PastDeadline, turnWithin } from "./agent-turn.js";
 import type { Destination, TaskDefinition } from "./config.js";
 import type { Deliveries, DeliveryRecord } from "./deliveries.js";
 import type { Destinations, Outcome, RunEnd } from "./destinations.js";
 import { promptFor, titleFor } from "./prompt.js";
+import { inRunSpan, traceparentOf } from "./run-trace.js";
 import type { Principals } from "./service-token.js";
 
 export type { RunEnd } from "./destinations.js";
@@ -34,6 +41,8 @@ function sourceOf(task: TaskDefinition): string {
 interface Ended {
   status: RunEnd;
   text: string;
+  /** What the turn spent, as the agent reported it (agent-runtime's SPEND_METADATA_KEY), for the log. */
+  spend?: Spend;
   /** The agent's task that asks to confirm a change (status `input-required`). */
   asks?: { taskId: string; contextId: string; question: string; argsHashes?: string[] };
 }
@@ -67,6 +76,8 @@ export class Runner {
       destinations: Destinations;
       /** Each task's client (AUTH_MODE=jwt: its own, or the service's); none: the agents take the local principal. */
       principals: Principals | undefined;
+      /** Whether this service exports spans (run-trace.ts): each run is then a trace of its own. */
+      tracing?: boolean;
       logger: Logger;
     },
   ) {}
@@ -88,7 +99,7 @@ export class Runner {
   /** Runs it to its end (or to a change waiting for its approver); resolves with how it ended. */
   async run(task: TaskDefinition, runId: string, payload: unknown): Promise<RunEnd> {
     const log = this.deps.logger.child({ task: task.id, run: runId });
-    return this.held(runId, log, async () => {
+    return this.traced("trigger.run", task, runId, log, async () => {
       const title = titleFor(task.title ?? task.name, payload) || task.name;
       // Targets from the payload are filled and checked once, and kept with the run for whoever reports it.
       const places: Destination[] = [];
@@ -139,7 +150,7 @@ export class Runner {
     if (!taken || !change) return undefined;
     const log = this.deps.logger.child({ task: task.id, run: runId });
     log.info({ decision: answer.decision, by: answer.subject }, "A waiting change was answered");
-    return this.held(runId, log, async () => {
+    return this.traced("trigger.decision", task, runId, log, async () => {
       const ended = await this.ask(task, runId, {
         text: answer.decision === "approve" ? APPROVE : DECLINE,
         taskId: change.taskId,
@@ -176,6 +187,26 @@ export class Runner {
     });
   }
 
+  /** `held`, in a span of the run's trace (run-trace.ts) that says how the turn ended. */
+  private traced<T extends RunEnd | Decided>(
+    name: "trigger.run" | "trigger.decision",
+    task: TaskDefinition,
+    runId: string,
+    log: Logger,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const attributes = {
+      "switchboard.trigger.task": task.id,
+      "switchboard.trigger.run_id": runId,
+      "switchboard.trigger.kind": task.trigger.kind === "cron" ? "schedule" : task.trigger.provider,
+    };
+    return inRunSpan(name, { runId, attributes }, async (span) => {
+      const ended = await this.held(runId, log, work);
+      span.setAttribute("switchboard.trigger.status", statusOf(ended));
+      return ended;
+    });
+  }
+
   /** Holds the run's lease while `work` goes on: a replica that dies stops renewing, and another reports it. */
   private async held<T>(runId: string, log: Logger, work: () => Promise<T>): Promise<T> {
     const { deliveries } = this.deps;
@@ -201,7 +232,7 @@ export class Runner {
   ): Promise<RunEnd> {
     const { title, thread, places } = where;
     const { deliveries, destinations } = this.deps;
-    log.info({ status: ended.status }, "Triggered run turn ended");
+    log.info({ status: ended.status, spend: ended.spend }, "Triggered run turn ended");
     const outcome: Outcome = { taskId: task.id, runId, title, status: ended.status, text: ended.text };
     const askedAt = new Date();
     if (ended.asks) {
@@ -225,7 +256,10 @@ export class Runner {
     return ended.status;
   }
 
-  /** One turn with the task's agent, as the trigger's principal: how it ended and what it said. */
+  /**
+   * One turn with the task's agent, as the trigger's principal: how it ended and what it said. Past
+   * its time budget the agent's task is canceled there (agent-turn.ts), and the run says so.
+   */
   private async ask(
     task: TaskDefinition,
     runId: string,
@@ -245,28 +279,41 @@ export class Runner {
     try {
       const agent = await this.connect(task.agentUrl ?? this.deps.supervisorUrl);
       const token = await this.deps.principals?.tokenFor(task);
-      const result = await agent.send({
-        ...input,
-        ...(token ? { token } : {}),
-        // One trace per run, whichever replica and whichever turn (the ask, then the decision).
-        headers: {
-          ...input.headers,
-          traceparent: traceparentOf(runId),
-          ...(task.budget ? { [BUDGET_HEADER]: formatBudget(task.budget) } : {}),
+      const result = await turnWithin(
+        agent,
+        {
+          ...input,
+          ...(token ? { token } : {}),
+          headers: {
+            ...input.headers,
+            // One trace per run, whichever replica and whichever turn (the ask, then the decision):
+            // the fetch instrumentation carries the run's span when this service exports spans.
+            ...(this.deps.tracing ? {} : { traceparent: traceparentOf(runId) }),
+            ...(task.budget ? { [BUDGET_HEADER]: formatBudget(task.budget) } : {}),
+          },
         },
-        signal: deadline,
-      });
-      return endedFrom(result);
+        deadline,
+        this.deps.logger,
+      );
+      // Only whole numbers reach the log: the report is the agent's word, whatever it holds.
+      return { ...endedFrom(result), spend: chargedSpend({}, result.metadata?.[SPEND_METADATA_KEY]) };
     } catch (error) {
       if (deadline.aborted)
         return {
           status: "failed",
-          text: `The run was ended: it took longer than its budget of ${budgetMs / 1000} s (${task.timeoutMs !== undefined ? "the task's timeout_seconds" : "DYNAMIC_AGENTS_TIMEOUT_SECONDS"}), and nothing more was waited for.`,
+          text: `The run was ended: it took longer than its budget of ${budgetMs / 1000} s (${task.timeoutMs !== undefined ? "the task's timeout_seconds" : "DYNAMIC_AGENTS_TIMEOUT_SECONDS"}), ${CANCELED[error instanceof PastDeadline ? error.task : "not-taken"]}.`,
         };
       return { status: "failed", text: error instanceof Error ? error.message : String(error) };
     }
   }
 }
+
+/** What became of a run's task at its agent when the run ran out of time (agent-turn.ts). */
+const CANCELED = {
+  canceled: "and its task was canceled at the agent",
+  "not-taken": "before the agent took it, and nothing more was waited for",
+  "not-canceled": "and its task could not be canceled at the agent (the receiver's log says why)",
+} as const;
 
 /** Whether a destination's target is filled from the payload (so it is kept with the run once filled). */
 export function fromPayload(destination: Destination): boolean {
@@ -302,8 +349,8 @@ function endedFrom(result: TurnResult): Ended {
   return { status: "failed", text: result.text || `The agent ended the run as ${result.state}.` };
 }
 
-/** The W3C trace context a run's turns carry: its trace id is the run id's hex (a UUID is 32 hex digits). */
-export function traceparentOf(runId: string): string {
-  const traceId = runId.replace(/-/g, "").toLowerCase();
-  return `00-${/^[0-9a-f]{32}$/.test(traceId) ? traceId : randomBytes(16).toString("hex")}-${randomBytes(8).toString("hex")}-01`;
+/** How a turn of a run ended, as its span says. */
+function statusOf(ended: RunEnd | Decided): string {
+  if (typeof ended === "string") return ended;
+  return "status" in ended ? ended.status : "refused";
 }

@@ -2,6 +2,8 @@ import { createHmac } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TaskState } from "@a2a-js/sdk";
+import { SPEND_METADATA_KEY } from "@switchboard/agent-runtime/turn/budget";
 import { type AgentProcess, type Fleet, onlyAgents, startAgentProcess, startFleet } from "@switchboard/fleet";
 import { type FakeGithub, startFakeGithub } from "@switchboard-testing/fake-github";
 import { type FakeJira, startFakeJira } from "@switchboard-testing/fake-jira";
@@ -12,6 +14,7 @@ import {
   startFakePagerDuty,
   startFakeWebex,
 } from "@switchboard-testing/fake-vendors";
+import { type OtlpReceiver, startOtlpReceiver } from "@switchboard-testing/otlp-receiver";
 import { freePort } from "@switchboard-testing/test-agents";
 import {
   callTool,
@@ -21,8 +24,10 @@ import {
   say,
   startScriptedLlm,
 } from "@switchboard-testing/test-llm";
-import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
+import { MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type LyingAgent, startLyingAgent } from "./lying-agent.js";
 
 const repoRoot = join(import.meta.dirname, "..", "..", "..");
 const packageDir = join(import.meta.dirname, "..");
@@ -63,6 +68,27 @@ const slow = new Promise<void>((resolve) => {
 function script() {
   return rules(
     [
+      // The same hop again after each answer: only the run's budget stops it.
+      {
+        toolOffered: "call_agent",
+        test: (request) => /Twice ask jira about \\"\w+/.test(JSON.stringify(request.messages)),
+        reply: (request) =>
+          callTool("call_agent", {
+            agent: "jira",
+            message: `open issues in ${/Twice ask jira about \\"(\w+)/.exec(JSON.stringify(request.messages))?.[1]}`,
+          }),
+      },
+      {
+        toolOffered: "call_agent",
+        lastUser: /Ask the liar about "(\w+)"/,
+        reply: (_r, { match }) => callTool("call_agent", { agent: "liar", message: `about ${match?.[1]}` }),
+      },
+      {
+        toolOffered: "call_agent",
+        lastUser: /Slowly ask jira about "(\w+)"/,
+        reply: (_r, { match }) =>
+          callTool("call_agent", { agent: "jira", message: `dawdle over ${match?.[1]}` }),
+      },
       {
         toolOffered: "call_agent",
         lastUser: /Investigate the alert "KubePodCrashLooping"/,
@@ -100,6 +126,14 @@ function script() {
       },
       { toolOffered: "call_agent", afterTool: "call_agent", reply: replyFromToolResult() },
       { toolOffered: "call_agent", reply: say("Nothing to investigate.") },
+      {
+        // The Jira agent slower than its run's time budget: answered only when the file ends.
+        lastUser: /dawdle over [A-Z]+/,
+        reply: async () => {
+          await slow;
+          return say("Too late.");
+        },
+      },
       {
         lastUser: /^file in ([A-Z]+) "([^"]+)"/,
         reply: (_r, { match }) =>
@@ -209,6 +243,21 @@ tasks:
     prompt: "Dawdle over {{ref}}"
     trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
     timeout_seconds: 1
+  - id: two-hops
+    name: Two hops on one budget
+    prompt: "Twice ask jira about {{project}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    budget: { model_calls: 4 }
+  - id: liar
+    name: A subagent that lies about its spend
+    prompt: "Ask the liar about {{thing}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    budget: { model_calls: 3 }
+  - id: slow-hop
+    name: A hop slower than the run
+    prompt: "Slowly ask jira about {{ref}}"
+    trigger: { type: webhook, provider: generic_hmac, secret_env: GENERIC_SECRET }
+    timeout_seconds: 3
   - id: every-two-seconds
     name: A schedule
     prompt: "Scheduled check at {{tick}}"
@@ -223,19 +272,25 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
   let github: FakeGithub;
   let pagerduty: FakePagerDuty;
   let webex: FakeWebex;
+  let otlp: OtlpReceiver;
+  let liar: LyingAgent;
+  let mongo: MongoClient;
   let fleet: Fleet;
   const receivers: AgentProcess[] = [];
   let relay: AgentProcess;
 
   beforeAll(async () => {
-    [llm, jira, slack, github, pagerduty, webex] = await Promise.all([
+    [llm, jira, slack, github, pagerduty, webex, otlp, liar] = await Promise.all([
       startScriptedLlm({ script: script() }),
       startFakeJira(),
       startFakeSlack({ users: [{ id: ONCALL, name: "oncall" }] }),
       startFakeGithub(),
       startFakePagerDuty(),
       startFakeWebex(),
+      startOtlpReceiver(),
+      startLyingAgent(),
     ]);
+    mongo = await new MongoClient(testMongoUri()).connect();
     fleet = await startFleet({
       root: repoRoot,
       env: {
@@ -247,6 +302,11 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
         ATLASSIAN_EMAIL: jira.email,
         ATLASSIAN_TOKEN: jira.token,
         ...onlyAgents(repoRoot, ["jira"]),
+        // Every process exports its spans: a run's trace is read whole at the receiver below.
+        ...otlp.env,
+        // A third-party agent in the fleet that lies about what it spent.
+        ENABLE_LIAR: "true",
+        LIAR_AGENT_URL: liar.url,
         SUPERVISOR_PORT: String(await freePort()),
         JIRA_AGENT_PORT: String(await freePort()),
         WEB_PORT: String(await freePort()),
@@ -280,6 +340,7 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       PAGERDUTY_SECRET,
       // Short, so a killed receiver's run is noticed within the test; renewed every second.
       TRIGGER_RUN_LEASE_SECONDS: "3",
+      ...otlp.env,
     };
     // Two replicas, each its own process, sharing one MongoDB.
     receivers.push(
@@ -304,6 +365,17 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       },
     });
     await slack.waitForConnections(1);
+    // The liar joins the supervisor in the background, as any configured agent does.
+    await vi.waitFor(
+      async () => {
+        const listed = (await (await fetch(`${fleet.supervisor.url}/subagents`)).json()) as {
+          subagents: Array<{ name: string; status: string }>;
+        };
+        if (!listed.subagents.some((agent) => agent.name === "liar" && agent.status === "available"))
+          throw new Error(`the liar has not joined: ${JSON.stringify(listed.subagents)}`);
+      },
+      { timeout: 30_000, interval: 100 },
+    );
   });
 
   afterAll(async () => {
@@ -318,6 +390,9 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       github?.close(),
       pagerduty?.close(),
       webex?.close(),
+      otlp?.close(),
+      liar?.close(),
+      mongo?.close(),
     ]);
   });
 
@@ -529,10 +604,15 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
   });
 
   /** Sends a generic delivery signed now; resolves with its run id. */
-  async function sendGeneric(task: string, payload: unknown): Promise<string> {
+  async function sendGeneric(
+    task: string,
+    payload: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<string> {
     const body = JSON.stringify(payload);
     const now = String(Math.floor(Date.now() / 1000));
     const answer = await post(receivers[0] as AgentProcess, task, body, {
+      ...headers,
       "x-webhook-timestamp": now,
       "x-webhook-signature-256": `sha256=${createHmac("sha256", GENERIC_SECRET).update(`${now}.${body}`).digest("hex")}`,
     });
@@ -570,6 +650,117 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     const run = await finished("one-second", await sendGeneric("one-second", { ref: "slow" }));
     expect(run.status).toBe("failed");
     expect(run.error).toMatch(/ended: it took longer than its budget of 1 s \(the task's timeout_seconds\)/);
+  });
+
+  /** The task `agent` stored that matches `filter` (its MongoDB document: state, contextId, the task's JSON). */
+  const storedTask = (agent: string, filter: Record<string, unknown>) =>
+    mongo
+      .db(storage.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME)
+      .collection<{ state: number; contextId: string; task: { metadata?: Record<string, unknown> } }>(
+        `tasks_${agent}`,
+      )
+      .findOne(filter);
+  /** The supervisor's task whose message starts with `prompt`. */
+  const supervisorTask = (prompt: string) =>
+    storedTask("supervisor", { "task.history.parts.text": { $regex: `^${prompt}` } });
+
+  it("a routed run whose two hops together pass its budget is stopped at the second, saying so", async () => {
+    const run = await finished("two-hops", await sendGeneric("two-hops", { project: "TWICE" }));
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(
+      /ended at its budget of model calls before its hop to the jira agent: the 4 left to the supervisor agent were spent, its subagents' calls included \(the task's budget\.model_calls\)/,
+    );
+    // The Jira agent answered the first hop in its two model calls (a search, then its answer); the
+    // second hop, which the supervisor's second call asked for, never went out.
+    expect(asked("open issues in TWICE")).toHaveLength(2);
+    expect(asked('Twice ask jira about "TWICE"')).toHaveLength(2);
+    // Each agent's task says what its turn spent under the documented key: the supervisor's counts
+    // its own two calls and the two the Jira agent reported.
+    const asking = await supervisorTask('Twice ask jira about "TWICE"');
+    expect(asking?.task.metadata?.[SPEND_METADATA_KEY]).toEqual({
+      model_calls: 4,
+      tokens: expect.any(Number),
+    });
+    const hop = await storedTask("jira", { contextId: asking?.contextId });
+    expect(hop?.task.metadata?.[SPEND_METADATA_KEY]).toEqual({ model_calls: 2, tokens: expect.any(Number) });
+  });
+
+  it("a subagent that reports less than nothing spent is charged all it was given, and the run gains nothing", async () => {
+    const before = liar.budgets.length;
+    const run = await finished("liar", await sendGeneric("liar", { thing: "LIES" }));
+    // It was given the two calls left after the supervisor's first and said it spent -100 of them:
+    // charged both, the supervisor has none left for a second call, let alone a second hop.
+    expect(liar.budgets.slice(before)).toEqual(["model_calls=2"]);
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(
+      /ended at its budget of model calls \(3 more were left to the supervisor agent/,
+    );
+    expect(asked('Ask the liar about "LIES"')).toHaveLength(1);
+    const asking = await supervisorTask('Ask the liar about "LIES"');
+    expect(asking?.task.metadata?.[SPEND_METADATA_KEY]).toEqual({
+      model_calls: 3,
+      tokens: expect.any(Number),
+    });
+  });
+
+  it("a run past its time budget has its task canceled at the agent, which cancels its subagent's", async () => {
+    const run = await finished("slow-hop", await sendGeneric("slow-hop", { ref: "SLOWHOP" }));
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(
+      /longer than its budget of 3 s \(the task's timeout_seconds\), and its task was canceled at the agent/,
+    );
+    // The hop was made, and the Jira agent's turn was still waiting on its model when the time was up.
+    expect(asked("dawdle over SLOWHOP")).toHaveLength(1);
+    const asking = await supervisorTask('Slowly ask jira about "SLOWHOP"');
+    expect(asking?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await expect
+      .poll(async () => (await storedTask("jira", { contextId: asking?.contextId }))?.state)
+      .toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it("a run is a trace of its own, begun at the receiver, with every agent's turn beneath it; a sender's trace context is not taken", async () => {
+    // A sender naming a trace of its own: the run's trace is still the run's, rooted at the receiver.
+    const foreign = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const runId = await sendGeneric(
+      "two-hops",
+      { project: "TRACED" },
+      { traceparent: `00-${foreign}-00f067aa0ba902b7-01` },
+    );
+    await finished("two-hops", runId);
+    const traceId = runId.replace(/-/g, "");
+    const ofRun = (all: typeof otlp.spans) => all.filter((span) => span.traceId === traceId);
+    /** The spans of the run whose parent is not in it: the root alone, once every process has exported. */
+    const roots = (spans: typeof otlp.spans) => {
+      const ids = new Set(spans.map((span) => span.spanId));
+      return spans.filter((span) => !span.parentSpanId || !ids.has(span.parentSpanId));
+    };
+    const spans = ofRun(
+      await otlp.waitFor((all) => {
+        const run = ofRun(all);
+        return (
+          ["switchboard-supervisor", "switchboard-jira"].every((service) =>
+            run.some((span) => span.service === service && span.name === `invoke_agent ${service.slice(12)}`),
+          ) &&
+          roots(run)
+            .map((span) => span.name)
+            .join() === "trigger.run"
+        );
+      }),
+    );
+    const [root] = roots(spans);
+    expect(root).toMatchObject({
+      service: "switchboard-triggers",
+      attributes: {
+        "switchboard.trigger.task": "two-hops",
+        "switchboard.trigger.run_id": runId,
+        "switchboard.trigger.kind": "generic_hmac",
+        "switchboard.trigger.status": "failed",
+      },
+    });
+    expect(root?.parentSpanId).toBeUndefined();
+    expect(otlp.spans.filter((span) => span.traceId === foreign && span.name === "trigger.run")).toHaveLength(
+      0,
+    );
   });
 
   it("the answer goes as a Jira and a GitHub comment, a PagerDuty note and a Webex message, each where the payload says", async () => {

@@ -1,6 +1,6 @@
 import type { AuthenticatedCaller } from "../auth/caller.js";
 import type { Principal } from "../authz/principal.js";
-import type { Budget } from "../turn/budget.js";
+import type { HopBudget } from "../turn/budget.js";
 
 /** Progress a tool reports while it runs, streamed to the caller as A2A status updates. */
 export interface Progress {
@@ -53,8 +53,11 @@ export interface TurnContext {
    * user's message in this turn's model calls only, never persisted or logged.
    */
   passedOnMemories?: string;
-  /** The caller's budget for the turn (turn/budget.ts): what is left goes on with each hop. */
-  budget?: { remaining(): Budget };
+  /**
+   * The turn's spend and the caller's budget for it (turn/budget.ts): what is left goes on with each
+   * hop, and what the hop reports it spent is charged back.
+   */
+  budget?: HopBudget;
   report(progress: Progress): void;
   /**
    * Passes answer text on to the caller as it is written, appended to the turn's answer (a hop

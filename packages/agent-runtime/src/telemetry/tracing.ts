@@ -9,6 +9,15 @@ import type { LangfuseExport } from "./tracing-settings.js";
 /** Paths that are polled, not used: no trace for each probe and scrape. */
 const UNTRACED_PATHS = new Set(["/health", "/ready", "/metrics"]);
 
+/**
+ * Where new spans' ids come from (OpenTelemetry's IdGenerator), for a service that names its own
+ * traces: the trigger receiver's run is a trace whose id is the run's.
+ */
+export interface IdGenerator {
+  generateTraceId(): string;
+  generateSpanId(): string;
+}
+
 export interface Tracing {
   /** Exports what is still buffered, then stops. */
   shutdown(): Promise<void>;
@@ -21,9 +30,14 @@ export interface Tracing {
  * trail's lines as OTLP log records (same endpoint and protocol, /v1/logs, or
  * OTEL_EXPORTER_OTLP_LOGS_ENDPOINT; batched per OTEL_BLRP_*), nothing else logs through it.
  */
-export function startTracing(serviceName: string, langfuse?: LangfuseExport): Tracing {
+export function startTracing(
+  serviceName: string,
+  langfuse?: LangfuseExport,
+  idGenerator?: IdGenerator,
+): Tracing {
   const sdk = new NodeSDK({
     serviceName,
+    ...(idGenerator ? { idGenerator } : {}),
     metricReaders: [],
     // Langfuse (CAIPE's settings) takes traces only: its endpoint and key pair, no log records.
     ...(langfuse

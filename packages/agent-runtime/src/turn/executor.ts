@@ -22,7 +22,7 @@ import { endTurnSpan, startTurnSpan } from "../telemetry/turn-span.js";
 import { type AnswerDelivery, answerDelivery } from "./answer-delivery.js";
 import { type Answering, answerFor, questionMetadata } from "./answer-pause.js";
 import { refusedApproval } from "./approval.js";
-import { budgetIn, TurnBudget } from "./budget.js";
+import { budgetIn, spendMetadata, TurnBudget } from "./budget.js";
 import { describeFailure } from "./failure.js";
 import { isStepConfirmation, type PendingInterrupt, questionFor } from "./interrupts.js";
 import { answersToLostToolCalls, UNANSWERED_RESULT, UNCONFIRMED_RESULT } from "./lost-tool-calls.js";
@@ -114,6 +114,16 @@ export class AgentTurnExecutor implements AgentExecutor {
     const stopTimer = this.deps.metrics.turnDuration.startTimer();
     let outcome: Outcome = "failed";
     let answer: AnswerStream | undefined;
+    // The turn's spend, reported to the caller at its end whatever the end (a task's next turn
+    // never leaves the last one's standing); a caller's budget ends the turn with why once spent
+    // (the executor's stop, as for a drain).
+    const budget = turnBudget(this.deps.agent, request, (why) => {
+      const running = this.running.get(ids.taskId);
+      if (running && !running.stopped) {
+        running.stopped = why;
+        running.abort.abort();
+      }
+    });
     try {
       const threadId = threadIdFor(ids.contextId, request.context.user);
       const token = tokenOf(request.context.user);
@@ -134,17 +144,9 @@ export class AgentTurnExecutor implements AgentExecutor {
         answer = stream;
         // Only a caller that reads the answer as it is written is handed pieces of it.
         const streamAnswer = stream.tokens ? { streamAnswer: stream.write } : {};
-        // A caller's budget ends the turn with why once spent (the executor's stop, as for a drain).
-        const budget = turnBudget(this.deps.agent, request, (why) => {
-          const running = this.running.get(ids.taskId);
-          if (running && !running.stopped) {
-            running.stopped = why;
-            running.abort.abort();
-          }
-        });
         // The turn, passed to the graph as its run context (context/turn-context.ts).
         const turn: TurnContext = {
-          ...(budget ? { budget } : {}),
+          budget,
           ...ids,
           threadId,
           token,
@@ -194,7 +196,8 @@ export class AgentTurnExecutor implements AgentExecutor {
       answer?.close();
       stopTimer({ outcome });
       if (span) endTurnSpan(span, outcome);
-      events.finished();
+      // On every binding the caller reads it with the last status (turn/budget.ts' SPEND_METADATA_KEY).
+      events.finished(spendMetadata(budget.spend()));
       ended();
     }
   }
@@ -450,14 +453,13 @@ function contentText(message: BaseMessage): string {
     .join("");
 }
 
-/** The caller's budget for this turn (turn/budget.ts' header), counted by a callback of the graph's. */
-function turnBudget(
-  agent: string,
-  request: RequestContext,
-  stop: (why: string) => void,
-): TurnBudget | undefined {
+/**
+ * The turn's spend, counted by a callback of the graph's, against the caller's budget for it
+ * (turn/budget.ts' header) when it names one.
+ */
+function turnBudget(agent: string, request: RequestContext, stop: (why: string) => void): TurnBudget {
   const budget = budgetIn(request.context.state.get("headers") as Record<string, unknown> | undefined);
-  return budget ? new TurnBudget(agent, budget, stop) : undefined;
+  return new TurnBudget(agent, budget ?? {}, stop);
 }
 
 /** The memories a supervisor's hop passed on in its header (memory/passed-on.ts), for the turn's context. */

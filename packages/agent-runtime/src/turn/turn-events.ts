@@ -77,8 +77,16 @@ export class TurnEvents {
     this.last = status;
   }
 
-  finished(): void {
-    if (this.last) this.status(...this.last);
+  /** Publishes the last status (with `metadata` added to its event's: the turn's spend) and ends the stream. */
+  finished(metadata?: Record<string, unknown>): void {
+    if (this.last) {
+      const [state, text, options = {}] = this.last;
+      this.status(
+        state,
+        text,
+        metadata ? { ...options, metadata: { ...options.metadata, ...metadata } } : options,
+      );
+    }
     this.last = undefined;
     this.bus.finished();
   }
