@@ -239,15 +239,17 @@ export class Runner {
       outcome.text = ended.asks.question;
       outcome.expiresAt = new Date(askedAt.getTime() + this.deps.confirmationExpiryMs);
     }
-    // Told first, then recorded: a run shown ended has said so everywhere it goes (and a replica that
-    // dies in between leaves it to the sweeper, which reports it lost).
+    // A question is recorded before it is asked, so a press that comes the moment it shows finds the
+    // wait (a replica that dies in between leaves an unasked wait, which expires and says so). An end
+    // is told first, then recorded: a run shown ended has said so everywhere it goes (and a replica
+    // that dies in between leaves it to the sweeper, which reports it lost).
+    if (ended.asks && outcome.expiresAt)
+      await deliveries.wait(runId, { ...ended.asks, askedAt, expiresAt: outcome.expiresAt });
     for (const destination of places)
       await destinations
         .report(destination, outcome, thread)
         .catch((error: unknown) => log.warn({ err: error }, "An answer could not be delivered"));
-    if (ended.asks && outcome.expiresAt)
-      await deliveries.wait(runId, { ...ended.asks, askedAt, expiresAt: outcome.expiresAt });
-    else
+    if (!ended.asks)
       await deliveries.finish(
         runId,
         ended.status,
