@@ -33,6 +33,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const SECRET = "bench-generic-secret";
 /** How long a single delivery's run may take to reach the model before it counts as not reaching it. */
 const SAMPLE_TIMEOUT_MS = 30_000;
+/** How long the sustained load's runs are waited for after the last delivery is sent, at most. */
+const DRAIN_MS = 180_000;
+/** Runs not yet at the model are looked up in MongoDB (have they ended?) only once this few are left. */
+const DRAIN_CHECKED = 200;
 /** Pairs of single deliveries sent first to warm the path up, not counted. */
 const WARM_UP = 5;
 /** How often the run history is read while waiting for a run to end (between samples, not during one). */
@@ -111,6 +115,17 @@ const replicas: AgentProcess[] = await Promise.all([
   startAgentProcess(packageDir, { env: receiverEnv }),
   startAgentProcess(packageDir, { env: receiverEnv }),
 ]);
+/** How many of the runs of `refs` (deliveries) the receivers still show running. */
+async function stillRunning(refs: string[]): Promise<number> {
+  const client = await MongoClient.connect(storage.MONGODB_URI);
+  try {
+    const runs = client.db(storage.LANGGRAPH_CHECKPOINT_MONGODB_DB_NAME).collection("trigger_instances");
+    return await runs.countDocuments({ deliveryId: { $in: refs }, status: "running" });
+  } finally {
+    await client.close();
+  }
+}
+
 /** How the receivers recorded the runs of `refs` (deliveries that never reached the model): count by status and error. */
 async function whyNotRun(refs: string[]): Promise<Map<string, number>> {
   const reasons = new Map<string, number>();
@@ -263,11 +278,16 @@ try {
   }
   await Promise.all(sends);
   const sentIn = (performance.now() - began) / 1000;
-  // Every run reaches the model, however far behind the supervisor is (or fails, and is counted).
-  const deadline = performance.now() + 180_000;
-  while (refs.some((ref) => !arrivals.has(ref)) && performance.now() < deadline && exits.length === 0)
-    await sleep(200);
-  const drained = (performance.now() - began) / 1000;
+  // Every run reaches the model, however far behind the supervisor is, or ends without (failed, and
+  // is counted): waited for until none is left running, or for DRAIN_MS at most.
+  const deadline = performance.now() + DRAIN_MS;
+  for (let left = refs; left.length > 0 && performance.now() < deadline && exits.length === 0; ) {
+    await sleep(1_000);
+    left = left.filter((ref) => !arrivals.has(ref));
+    if (left.length > 0 && left.length <= DRAIN_CHECKED && (await stillRunning(left)) === 0) break;
+  }
+  const lastArrival = Math.max(...refs.map((ref) => arrivals.get(ref)?.at ?? began));
+  const drained = (lastArrival - began) / 1000;
   clearInterval(reading);
   await sleep(2_000);
   memory.push(await memoryNow());
@@ -281,7 +301,7 @@ try {
         (now.at - began > (span * part) / MEMORY_PARTS &&
           now.at - began <= (span * (part + 1)) / MEMORY_PARTS),
     ),
-  );
+  ).filter((part) => part.length > 0); // a run shorter than MEMORY_PARTS readings has fewer parts
   const lowest = (part: Array<{ old: number[] }>) =>
     replicas.map((_, replica) => Math.min(...part.map((now) => now.old[replica] ?? Number.NaN)));
   const mbs = (values: number[] | undefined) => (values ?? []).map((mb) => mb.toFixed(0)).join(" + ");
@@ -303,7 +323,7 @@ try {
       `| delivery received → first model call, p50, sent as the run before it reached the model (its end overlapping) | ${percentile(overlapping, 0.5).toFixed(1)} ms (${overlapping.length} runs) | |\n` +
       `| deliveries sent (each to both replicas) | ${total} in ${sentIn.toFixed(1)} s (${((total / sentIn) * 60).toFixed(0)}/min) | 1,000/min |\n` +
       `| answers: 202 accepted / 200 duplicate / other | ${statuses.get(202) ?? 0} / ${statuses.get(200) ?? 0} / ${[...statuses].filter(([s]) => s !== 202 && s !== 200).reduce((n, [, c]) => n + c, 0)} | one 202 per delivery |\n` +
-      `| runs that reached the model | ${ran} of ${total} (the last by ${drained.toFixed(1)} s) | all |\n` +
+      `| runs that reached the model | ${ran} of ${total} (the last by ${drained.toFixed(1)} s after the first was sent) | all |\n` +
       (missing.length > 0
         ? `| runs that did not, as recorded (status: error) | ${[...why].map(([reason, count]) => `${count}× ${reason}`).join("; ")} | |\n`
         : "") +
