@@ -27,7 +27,8 @@ const BODY_LIMIT = "1mb";
 
 /** A run as the history shows it (API and the web chat's Triggers page). */
 function runView(run: DeliveryRecord) {
-  const { runId, taskId, deliveryId, status, receivedAt, finishedAt, thread, error, confirmation } = run;
+  const { runId, taskId, deliveryId, status, receivedAt, finishedAt, thread, error, confirmation, spend } =
+    run;
   return {
     run_id: runId,
     task_id: taskId,
@@ -39,6 +40,8 @@ function runView(run: DeliveryRecord) {
     trace_id: runId.replace(/-/g, ""),
     thread,
     error,
+    // What its turns cost on the model, their subagents' included (as each agent reported it).
+    ...(spend ? { spend: { model_calls: spend.modelCalls, tokens: spend.tokens } } : {}),
     ...(confirmation
       ? {
           confirmation: {

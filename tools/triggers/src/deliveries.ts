@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import type { Spend } from "@switchboard/agent-runtime/turn/budget";
 import { type Collection, type Db, MongoServerError } from "mongodb";
 import type { Destination } from "./config.js";
 
@@ -44,6 +45,8 @@ export interface DeliveryRecord {
   error?: string;
   /** Where its answer goes, targets filled from the payload (a Jira key, an incident), set when it starts. */
   destinations?: Destination[];
+  /** What its turns spent on the model, their subagents' included, as the agent reported it (charged as a hop's). */
+  spend?: Spend;
   /** The change the run waits on (status `input-required`), or waited on. */
   confirmation?: WaitingChange;
   /** When MongoDB drops the record (TRIGGER_INSTANCE_TTL_DAYS after it arrived). */
@@ -132,10 +135,10 @@ export class Deliveries {
   }
 
   /** The run now waits for an approver's answer to `change`; it holds no lease while it waits. */
-  async wait(runId: string, change: WaitingChange): Promise<void> {
+  async wait(runId: string, change: WaitingChange, spend?: Spend): Promise<void> {
     await this.collection.updateOne(
       { runId, status: "running", owner: this.owner },
-      { $set: { status: "input-required", confirmation: change } },
+      { $set: { status: "input-required", confirmation: change }, ...spent(spend) },
     );
   }
 
@@ -213,11 +216,16 @@ export class Deliveries {
     await this.collection.updateOne({ runId }, { $set: { destinations } });
   }
 
-  async finish(runId: string, status: Exclude<RunStatus, "running">, error?: string): Promise<void> {
+  async finish(
+    runId: string,
+    status: Exclude<RunStatus, "running">,
+    error?: string,
+    spend?: Spend,
+  ): Promise<void> {
     // Only a run still held: one already reported lost stays reported.
     await this.collection.updateOne(
       { runId, status: "running" },
-      { $set: { status, finishedAt: new Date(), ...(error ? { error } : {}) } },
+      { $set: { status, finishedAt: new Date(), ...(error ? { error } : {}) }, ...spent(spend) },
     );
   }
 
@@ -229,4 +237,9 @@ export class Deliveries {
       .limit(limit)
       .toArray();
   }
+}
+
+/** A turn's spend added to its run's (a run that waits for a decision has two turns). */
+function spent(spend: Spend | undefined): { $inc?: Record<string, number> } {
+  return spend ? { $inc: { "spend.modelCalls": spend.modelCalls, "spend.tokens": spend.tokens } } : {};
 }

@@ -41,7 +41,7 @@ function sourceOf(task: TaskDefinition): string {
 interface Ended {
   status: RunEnd;
   text: string;
-  /** What the turn spent, as the agent reported it (agent-runtime's SPEND_METADATA_KEY), for the log. */
+  /** What the turn spent, as the agent reported it (agent-runtime's SPEND_METADATA_KEY), charged as a hop's is. */
   spend?: Spend;
   /** The agent's task that asks to confirm a change (status `input-required`). */
   asks?: { taskId: string; contextId: string; question: string; argsHashes?: string[] };
@@ -244,7 +244,7 @@ export class Runner {
     // is told first, then recorded: a run shown ended has said so everywhere it goes (and a replica
     // that dies in between leaves it to the sweeper, which reports it lost).
     if (ended.asks && outcome.expiresAt)
-      await deliveries.wait(runId, { ...ended.asks, askedAt, expiresAt: outcome.expiresAt });
+      await deliveries.wait(runId, { ...ended.asks, askedAt, expiresAt: outcome.expiresAt }, ended.spend);
     for (const destination of places)
       await destinations
         .report(destination, outcome, thread)
@@ -254,6 +254,7 @@ export class Runner {
         runId,
         ended.status,
         ended.status === "failed" ? ended.text.slice(0, 1_000) : undefined,
+        ended.spend,
       );
     return ended.status;
   }
@@ -277,7 +278,14 @@ export class Runner {
   ): Promise<Ended> {
     // The run's time budget: the task's timeout_seconds, else DYNAMIC_AGENTS_TIMEOUT_SECONDS.
     const budgetMs = task.timeoutMs ?? this.deps.timeoutMs;
-    const deadline = AbortSignal.timeout(budgetMs);
+    // A timer of its own, cleared when the turn ends: AbortSignal.timeout would keep each run's timer
+    // and signal alive for the whole budget after the run ended, which under load adds up.
+    const timer = new AbortController();
+    const deadline = timer.signal;
+    const clock = setTimeout(
+      () => timer.abort(new DOMException("The run's time budget ran out.", "TimeoutError")),
+      budgetMs,
+    );
     try {
       const agent = await this.connect(task.agentUrl ?? this.deps.supervisorUrl);
       const token = await this.deps.principals?.tokenFor(task);
@@ -297,8 +305,12 @@ export class Runner {
         deadline,
         this.deps.logger,
       );
-      // Only whole numbers reach the log: the report is the agent's word, whatever it holds.
-      return { ...endedFrom(result), spend: chargedSpend({}, result.metadata?.[SPEND_METADATA_KEY]) };
+      // Charged as a hop is (only whole numbers, at most the task's budget): the report is the agent's
+      // word, whatever it holds, and it reaches the log and the run history.
+      return {
+        ...endedFrom(result),
+        spend: chargedSpend(task.budget ?? {}, result.metadata?.[SPEND_METADATA_KEY]),
+      };
     } catch (error) {
       if (deadline.aborted)
         return {
@@ -306,6 +318,8 @@ export class Runner {
           text: `The run was ended: it took longer than its budget of ${budgetMs / 1000} s (${task.timeoutMs !== undefined ? "the task's timeout_seconds" : "DYNAMIC_AGENTS_TIMEOUT_SECONDS"}), ${CANCELED[error instanceof PastDeadline ? error.task : "not-taken"]}.`,
         };
       return { status: "failed", text: error instanceof Error ? error.message : String(error) };
+    } finally {
+      clearTimeout(clock);
     }
   }
 }

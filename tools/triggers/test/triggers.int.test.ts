@@ -410,6 +410,7 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     status: string;
     error?: string;
     thread?: { ts: string };
+    spend?: { model_calls: number; tokens: number };
   }
   async function runsOf(task: string): Promise<Run[]> {
     const answer = await fetch(`${receivers[0]?.url}/api/v1/tasks/${task}/runs`);
@@ -683,6 +684,8 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
     });
     const hop = await storedTask("jira", { contextId: asking?.contextId });
     expect(hop?.task.metadata?.[SPEND_METADATA_KEY]).toEqual({ model_calls: 2, tokens: expect.any(Number) });
+    // The run history shows what the run cost, its subagent's calls included.
+    expect(run.spend).toEqual({ model_calls: 4, tokens: expect.any(Number) });
   });
 
   it("a subagent that reports less than nothing spent is charged all it was given, and the run gains nothing", async () => {
@@ -701,6 +704,7 @@ describe("Triggers: signed deliveries start runs on the real supervisor, once ac
       model_calls: 3,
       tokens: expect.any(Number),
     });
+    expect(run.spend?.model_calls).toBe(3);
   });
 
   it("a run past its time budget has its task canceled at the agent, which cancels its subagent's", async () => {

@@ -11,6 +11,8 @@ export interface TriggerRun {
   trace_id: string;
   thread?: { channel: string; ts: string };
   error?: string;
+  /** What its turns cost on the model, their subagents' included. */
+  spend?: { model_calls: number; tokens: number };
   confirmation?: { question: string; expires_at: string; decision?: string; decided_by?: string };
 }
 

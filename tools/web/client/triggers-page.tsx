@@ -70,6 +70,7 @@ export function TriggersPage({
               <th scope="col">Status</th>
               <th scope="col">Received</th>
               <th scope="col">Took</th>
+              <th scope="col">Cost</th>
               <th scope="col">Trace</th>
               <th scope="col">Thread</th>
             </tr>
@@ -102,6 +103,7 @@ export function TriggersPage({
                 </td>
                 <td>{new Date(run.received_at).toLocaleString()}</td>
                 <td>{run.finished_at ? took(run.received_at, run.finished_at) : ""}</td>
+                <td>{run.spend ? `${run.spend.model_calls} model calls, ${run.spend.tokens} tokens` : ""}</td>
                 <td>
                   <code>{run.trace_id}</code>
                 </td>
