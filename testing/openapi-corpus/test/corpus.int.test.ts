@@ -206,6 +206,10 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
           config,
           "--reporter=json",
           `--outputFile=${report}`,
+          // Two suites at once, as two packages' tests run beside each other in npm test (each has
+          // its own database, ports and processes): one at a time, these twelve suites made this
+          // file the longest task of the whole run, the last to end.
+          "--maxWorkers=2",
         ],
         { cwd: repo, env: { MONGODB_URI: testMongoUri() }, timeoutMs: STEP_TIMEOUT * 2 },
       );
