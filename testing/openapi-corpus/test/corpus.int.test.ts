@@ -38,6 +38,11 @@ import { KNOWN } from "./known.js";
 import { MCP_AGENT, memoryServerCommand, NEW_AGENT } from "./new-agent-cases.js";
 
 const STEP_TIMEOUT = 300_000;
+/**
+ * The agents this file starts are stopped (SIGTERM) with no turn running: without a grace period
+ * each closes at once instead of staying a second for load balancers to notice.
+ */
+const NO_GRACE = { SHUTDOWN_GRACE_SECONDS: "0" };
 /** This checkout's built create-agent, as the root `pnpm new-agent` script runs it after its build. */
 const CREATE_AGENT = join(repoRoot, "tooling/create-agent/bin/create-agent.js");
 
@@ -305,7 +310,7 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
       try {
         const started = Date.now();
         const agent = await startAgentProcess(outcome.dir, {
-          env: { ...testMongoEnv(dbName), ...llm.env, ...plan.env(fake.url) },
+          env: { ...NO_GRACE, ...testMongoEnv(dbName), ...llm.env, ...plan.env(fake.url) },
         });
         agents.push(agent);
         const connection = await connectAgent(agent.url);
@@ -469,7 +474,7 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
         async () => {
           const { name } = NEW_AGENT;
           expect(existsSync(join(repo, "agents", name, "dist", "index.js"))).toBe(true);
-          const common = { ...testMongoEnv(dbName), ...llm.env };
+          const common = { ...NO_GRACE, ...testMongoEnv(dbName), ...llm.env };
           const agent = await startAgentProcess(join(repo, "agents", name), {
             env: { ...common, STATUS_PAGE_API_URL: api.url, STATUS_PAGE_API_TOKEN: token },
           });
