@@ -1,3 +1,3 @@
 import { defineTestConfig } from "@switchboard/vitest-config";
 
-export default defineTestConfig({ mongo: true });
+export default defineTestConfig({ mongo: true, test: { globalSetup: ["./test/global-setup.ts"] } });

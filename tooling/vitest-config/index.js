@@ -23,16 +23,27 @@ export const sharedTestSettings = {
 };
 
 /**
+ * Set by scripts/test-all.mjs for the packages' runs, which follow its unit run: that run has just
+ * run every package's unit tests (from sources, in one process), so each package then runs its
+ * integration tests alone instead of importing everything again to run the same unit tests twice.
+ */
+export const INTEGRATION_ONLY_ENV = "SWITCHBOARD_INTEGRATION_ONLY";
+
+/**
  * A package's test settings: its unit tests (`*.test.ts`, no server or process) and integration tests
- * (`*.int.test.ts`), a JSON report (summed by scripts/test-all.mjs). `mongo: true` runs the suite
- * against one MongoDB: MONGODB_URI, or a test server started for the run.
+ * (`*.int.test.ts`; alone under INTEGRATION_ONLY_ENV), a JSON report (summed by scripts/test-all.mjs).
+ * `mongo: true` runs the suite against one MongoDB: MONGODB_URI, or a test server started for the run.
  */
 export function defineTestConfig({ mongo = false, ...overrides } = {}) {
+  const integrationOnly = process.env[INTEGRATION_ONLY_ENV] === "1";
+  const suffix = integrationOnly ? "int.test.ts" : "test.ts";
   return mergeConfig(
     defineConfig({
       test: {
         ...sharedTestSettings,
-        include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+        include: [`src/**/*.${suffix}`, `test/**/*.${suffix}`],
+        // A package whose tests are all unit tests has nothing left to run then.
+        passWithNoTests: integrationOnly,
         exclude: ["**/node_modules/**"],
         reporters: ["default", "json"],
         outputFile: { json: ".reports/vitest.json" },

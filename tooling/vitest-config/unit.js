@@ -24,5 +24,8 @@ export default defineConfig({
     include: packages.flatMap((glob) => [`${glob}/src/**/*.test.ts`, `${glob}/test/**/*.test.ts`]),
     exclude: ["**/node_modules/**", "**/*.int.test.ts"],
     isolate: false,
+    // Summed with the packages' reports by scripts/test-all.mjs, whose package runs leave these out.
+    reporters: ["default", "json"],
+    outputFile: { json: ".reports/vitest.json" },
   },
 });

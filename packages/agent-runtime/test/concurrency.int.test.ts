@@ -14,6 +14,7 @@ import {
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { NOTES_MAIN } from "./notes-bundle.js";
 
 const packageDir = join(import.meta.dirname, "..");
 
@@ -26,8 +27,7 @@ describe("one conversation, two messages at once", () => {
 
   const replica = async (extra: Record<string, string> = {}) => {
     const agent = await startAgentProcess(packageDir, {
-      entry: "test/fixtures/notes-main.ts",
-      nodeArgs: ["--import", "tsx"],
+      entry: NOTES_MAIN,
       env: {
         AGENT_NAME: "notes",
         ...testMongoEnv(dbName),

@@ -6,6 +6,7 @@ import type { ScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv } from "@switchboard-testing/test-mongo";
 import type { AgentDefinition } from "../src/definition.js";
 import { type RunningAgent, serveAgent } from "../src/serve.js";
+import { NOTES_MAIN } from "./notes-bundle.js";
 
 /** The shared notes agent (see @switchboard-testing/agent-conformance), on this package's sources. */
 export function notesAgent(notes: string[]): AgentDefinition {
@@ -43,11 +44,10 @@ export interface NotesProcessOptions {
   env?: Record<string, string>;
 }
 
-/** The notes agent as an OS process of its own (test/fixtures/notes-main.ts): one replica. */
+/** The notes agent as an OS process of its own (test/fixtures/notes-main.ts, bundled): one replica. */
 export function startNotesProcess(options: NotesProcessOptions): Promise<AgentProcess> {
   return startAgentProcess(join(import.meta.dirname, ".."), {
-    entry: "test/fixtures/notes-main.ts",
-    nodeArgs: ["--import", "tsx"],
+    entry: NOTES_MAIN,
     env: { AGENT_NAME: "notes", ...testMongoEnv(options.dbName), ...options.llm.env, ...options.env },
   });
 }

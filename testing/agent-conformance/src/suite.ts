@@ -216,6 +216,10 @@ export function agentConformance<S, C = unknown>(options: ConformanceOptions<S, 
     },
     dbName,
     env: (overrides = {}) => ({
+      // No turn runs when the suite stops an agent (SIGTERM, after each test and the file): without a
+      // grace period it closes at once instead of staying a second for load balancers to notice
+      // (READY_NOTICE_MS), a second per stop across every agent package's suite.
+      SHUTDOWN_GRACE_SECONDS: "0",
       ...testMongoEnv(dbName),
       ...agent.llm.env,
       ...options.service.env(agent.service),

@@ -1,5 +1,14 @@
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +48,43 @@ export function copyRepo(prefix: string): string {
  */
 export function linkInstalledDependencies(packageDir: string): void {
   symlinkSync(join(repoRoot, "agents", "petstore", "node_modules"), join(packageDir, "node_modules"));
+}
+
+/** The workspace's package folders of this checkout, whose installs `linkDeclaredDependencies` reads. */
+const WORKSPACE_FOLDERS = ["agents", "packages", "tools", "tooling", "testing"];
+
+/**
+ * Gives a generated package exactly the dependencies its package.json declares, each as this
+ * checkout's install resolved it (a workspace package, or the catalog's one version), and their
+ * commands in its node_modules/.bin: what `pnpm install` links for a new package whose dependency
+ * list no installed package shares. Throws naming a dependency the checkout never installed.
+ */
+export function linkDeclaredDependencies(packageDir: string): void {
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  const declared = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
+  const installs = WORKSPACE_FOLDERS.flatMap((folder) =>
+    readdirSync(join(repoRoot, folder)).map((name) => join(repoRoot, folder, name, "node_modules")),
+  );
+  const modules = join(packageDir, "node_modules");
+  const bin = join(modules, ".bin");
+  mkdirSync(bin, { recursive: true });
+  for (const name of declared) {
+    const found = installs.map((dir) => join(dir, name)).find((dir) => existsSync(dir));
+    if (!found)
+      throw new Error(`${packageDir} declares ${name}, which no package of this checkout installed.`);
+    const target = realpathSync(found);
+    mkdirSync(dirname(join(modules, name)), { recursive: true });
+    symlinkSync(target, join(modules, name));
+    const { bin: commands } = JSON.parse(readFileSync(join(target, "package.json"), "utf8")) as {
+      bin?: string | Record<string, string>;
+    };
+    const named =
+      typeof commands === "string" ? { [name.replace(/^@[^/]+\//, "")]: commands } : (commands ?? {});
+    for (const [command, file] of Object.entries(named)) symlinkSync(join(target, file), join(bin, command));
+  }
 }
 
 export interface RunResult {

@@ -1,14 +1,17 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
 import { envPrefixFor } from "@switchboard/contract";
 import { checkFleet } from "@switchboard/fleet-config";
 import { readDescription } from "@switchboard/openapi-tools/reading";
+import { INTEGRATION_ONLY_ENV } from "@switchboard/vitest-config";
 import { type ReceivedRequest, startOpenApiFake } from "@switchboard-testing/fake-vendors";
 import { type AgentProcess, startAgentProcess } from "@switchboard-testing/test-agents";
 import {
   callTool,
   replyFromToolResult,
+  routeByAgentPrefix,
   rules,
   type ScriptedLlm,
   say,
@@ -17,13 +20,31 @@ import {
 import { testMongoEnv, testMongoUri, uniqueDbName } from "@switchboard-testing/test-mongo";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { agentNameOf, CORPUS, type CorpusEntry, generate, sourceFileIn } from "../src/index.js";
-import { copyRepo, inParallel, linkInstalledDependencies, repoRoot, run } from "../src/workspace.js";
+import {
+  copyRepo,
+  inParallel,
+  linkDeclaredDependencies,
+  linkInstalledDependencies,
+  type RunResult,
+  repoRoot,
+  run,
+} from "../src/workspace.js";
 import { type Exercise, exerciseOf } from "./exercise.js";
 import { GENERATOR_CASES, GENERATOR_DESCRIPTIONS, MIN_GENERATED_TESTS } from "./generator-cases.js";
+import { startItemsApi } from "./items-api.js";
 import { KNOWN } from "./known.js";
+import { MCP_AGENT, memoryServerCommand, NEW_AGENT } from "./new-agent-cases.js";
 
 const STEP_TIMEOUT = 300_000;
+/**
+ * The agents this file starts are stopped (SIGTERM) with no turn running: without a grace period
+ * each closes at once instead of staying a second for load balancers to notice.
+ */
+const NO_GRACE = { SHUTDOWN_GRACE_SECONDS: "0" };
+/** This checkout's built create-agent, as the root `pnpm new-agent` script runs it after its build. */
+const CREATE_AGENT = join(repoRoot, "tooling/create-agent/bin/create-agent.js");
 
 /** What happened to one description on the way: the first step that failed, and why. */
 interface Outcome {
@@ -60,6 +81,17 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
   const cases = new Map<string, CaseOutcome>();
   /** What checkFleet found once every agent was made: the fleet files agree with agents/. */
   let fleetProblems: string[] = [];
+  /** pnpm new-agent's own cases (new-agent-cases.ts): what each creation printed and left behind. */
+  const newAgents = {} as {
+    /** The fleet files before them, which removing them must give back exactly. */
+    before: FleetFiles;
+    /** The port after every one the fleet files used before them: the first's. */
+    port: number;
+    created: RunResult;
+    afterCreated: string[];
+    createdMcp: RunResult;
+    afterCreatedMcp: string[];
+  };
   const wall = Date.now();
   const fail = (outcome: Outcome, step: Step, why: string) => {
     outcome.failures.push({ step, why: why.slice(-4000) });
@@ -90,6 +122,42 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
         // What a `pnpm install` of the new package would resolve is what the workspace installed.
         if (differs) outcome.failures.push(`install: ${differs}`);
         else linkInstalledDependencies(outcome.dir);
+      }
+    }
+    // pnpm new-agent's own cases, after every other agent.
+    newAgents.before = fleetFiles(repo);
+    newAgents.port =
+      Math.max(
+        ...Object.values(parse(newAgents.before.chart).agents as Record<string, { port: number }>).map(
+          ({ port }) => port,
+        ),
+      ) + 1;
+    newAgents.created = await run(
+      process.execPath,
+      [CREATE_AGENT, "new", NEW_AGENT.name, "--root", repo, "--description", NEW_AGENT.description],
+      { cwd: repo, timeoutMs: STEP_TIMEOUT },
+    );
+    newAgents.afterCreated = checkFleet(repo);
+    newAgents.createdMcp = await run(
+      process.execPath,
+      [CREATE_AGENT, "new", MCP_AGENT.name, "--root", repo, "--mcp-command", memoryServerCommand()],
+      { cwd: repo, timeoutMs: STEP_TIMEOUT },
+    );
+    newAgents.afterCreatedMcp = checkFleet(repo);
+    for (const [name, made] of [
+      [NEW_AGENT.name, newAgents.created],
+      [MCP_AGENT.name, newAgents.createdMcp],
+    ] as const) {
+      const outcome: CaseOutcome = { name, dir: join(repo, "agents", name), failures: [], passed: 0 };
+      cases.set(name, outcome);
+      if (made.code !== 0) outcome.failures.push(`generate: ${made.output}`);
+      else {
+        // No installed package declares the same list (the corpus's have agents/petstore's).
+        try {
+          linkDeclaredDependencies(outcome.dir);
+        } catch (error) {
+          outcome.failures.push(`install: ${(error as Error).message}`);
+        }
       }
     }
     fleetProblems = checkFleet(repo);
@@ -144,8 +212,18 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
           config,
           "--reporter=json",
           `--outputFile=${report}`,
+          // Two suites at once, as two packages' tests run beside each other in npm test (each has
+          // its own database, ports and processes): one at a time, these twelve suites made this
+          // file the longest task of the whole run, the last to end.
+          "--maxWorkers=2",
         ],
-        { cwd: repo, env: { MONGODB_URI: testMongoUri() }, timeoutMs: STEP_TIMEOUT * 2 },
+        // Every test of theirs: npm test's unit run never saw these packages, so its
+        // integration-only setting (INTEGRATION_ONLY_ENV) is not passed on.
+        {
+          cwd: repo,
+          env: { MONGODB_URI: testMongoUri(), [INTEGRATION_ONLY_ENV]: undefined },
+          timeoutMs: STEP_TIMEOUT * 2,
+        },
       );
       const results = readReport(report);
       for (const outcome of built) {
@@ -178,7 +256,7 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
     );
     for (const outcome of cases.values())
       rows.push(
-        `${outcome.name} (the generator's case): ${outcome.failures.length > 0 ? outcome.failures.map((why) => why.slice(0, 400)).join("\n  ") : `passes (${outcome.passed} tests)`}`,
+        `${outcome.name} (${GENERATOR_CASES.some(({ name }) => name === outcome.name) ? "the generator's case" : "pnpm new-agent's case"}): ${outcome.failures.length > 0 ? outcome.failures.map((why) => why.slice(0, 400)).join("\n  ") : `passes (${outcome.passed} tests)`}`,
       );
     console.log(`OpenAPI corpus, ${Math.round((Date.now() - wall) / 1000)} s:\n${rows.join("\n")}`);
     if (repo) rmSync(repo, { recursive: true, force: true });
@@ -232,7 +310,7 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
       try {
         const started = Date.now();
         const agent = await startAgentProcess(outcome.dir, {
-          env: { ...testMongoEnv(dbName), ...llm.env, ...plan.env(fake.url) },
+          env: { ...NO_GRACE, ...testMongoEnv(dbName), ...llm.env, ...plan.env(fake.url) },
         });
         agents.push(agent);
         const connection = await connectAgent(agent.url);
@@ -308,7 +386,164 @@ describe("the OpenAPI corpus, each description made into an agent", () => {
       else expect(first, first?.why).toBeUndefined();
     },
   );
+
+  describe("pnpm new-agent's own cases (new-agent-cases.ts)", () => {
+    const read = (file: string) => readFileSync(join(repo, file), "utf8");
+    const packageOf = (name: string) => `@switchboard/agent-${name}`;
+
+    it("makes an API agent on the next free port, registered in every fleet file", () => {
+      const { created, port } = newAgents;
+      expect(created.code, created.output).toBe(0);
+      expect(created.output).toContain(
+        `Created agents/${NEW_AGENT.name} (${packageOf(NEW_AGENT.name)}) on port ${port}`,
+      );
+      expect(created.output).toContain("Next steps:");
+      expect(newAgents.afterCreated).toEqual([]);
+      expect(read("docker-compose.dev.yaml")).toContain(
+        '  agent-status-page:\n    profiles: ["status-page", "all-agents"]',
+      );
+      expect(read(".env.example")).toContain("STATUS_PAGE_API_URL=\nSTATUS_PAGE_API_TOKEN=\n");
+      const chart = parse(read("charts/switchboard/values.yaml"));
+      expect(chart.agents[NEW_AGENT.name]).toEqual({
+        enabled: true,
+        port,
+        env: { STATUS_PAGE_API_URL: "" },
+        secretKeys: ["STATUS_PAGE_API_TOKEN"],
+      });
+      expect(chart.secrets.values).toHaveProperty("STATUS_PAGE_API_TOKEN", "");
+    });
+
+    it("makes an agent whose tools come from an MCP server's command (--mcp-command), on the port after", () => {
+      const { createdMcp, port } = newAgents;
+      expect(createdMcp.code, createdMcp.output).toBe(0);
+      expect(createdMcp.output).toContain(`its tools from the MCP server "${MCP_AGENT.name}"`);
+      expect(newAgents.afterCreatedMcp).toEqual([]);
+      expect(read(`agents/${MCP_AGENT.name}/src/agent.ts`)).toContain(
+        `"${MCP_AGENT.name}": {\n      command: "${process.execPath}",`,
+      );
+      expect(read(".env.example")).toContain("TEAM_MEMORY_MCP_SERVERS=\n");
+      expect(parse(read("charts/switchboard/values.yaml")).agents[MCP_AGENT.name]).toEqual({
+        enabled: true,
+        port: port + 1,
+      });
+      expect(existsSync(join(repo, "agents", MCP_AGENT.name, "src", "client.ts"))).toBe(false);
+    });
+
+    it.each([NEW_AGENT, MCP_AGENT].map((agent) => [agent.name, agent] as const))(
+      "%s: installs its declared dependencies, builds, lints, typechecks and passes all its own tests unedited",
+      (name, { tests }) => {
+        const outcome = cases.get(name);
+        expect(outcome, "the set-up never reached it").toBeDefined();
+        expect(outcome?.failures).toEqual([]);
+        expect(outcome?.passed).toBe(tests);
+      },
+    );
+
+    describe("behind the supervisor", () => {
+      const dbName = uniqueDbName("create_agent");
+      const processes: AgentProcess[] = [];
+      let llm: ScriptedLlm;
+      let api: Awaited<ReturnType<typeof startItemsApi>>;
+      let mongo: MongoClient;
+      const token = `token-${randomUUID()}`;
+
+      beforeAll(async () => {
+        [llm, api, mongo] = await Promise.all([
+          startScriptedLlm({
+            script: rules(
+              [
+                ...routeByAgentPrefix(),
+                { toolOffered: "list_items", lastUser: /^list items$/, reply: callTool("list_items", {}) },
+                { afterTool: true, reply: replyFromToolResult() },
+              ],
+              say("I do not know what to do with that."),
+            ),
+          }),
+          startItemsApi(token),
+          MongoClient.connect(testMongoUri()),
+        ]);
+      });
+      afterAll(async () => {
+        await Promise.all(processes.splice(0).map((agent) => agent.kill("SIGTERM")));
+        await mongo?.db(dbName).dropDatabase();
+        await Promise.all([mongo?.close(), llm?.close(), api?.close()]);
+      });
+
+      it(
+        "is discovered by the supervisor, answers a routed turn with the forwarded contextId, and keeps checkpoints_status-page",
+        async () => {
+          const { name } = NEW_AGENT;
+          expect(existsSync(join(repo, "agents", name, "dist", "index.js"))).toBe(true);
+          const common = { ...NO_GRACE, ...testMongoEnv(dbName), ...llm.env };
+          const agent = await startAgentProcess(join(repo, "agents", name), {
+            env: { ...common, STATUS_PAGE_API_URL: api.url, STATUS_PAGE_API_TOKEN: token },
+          });
+          processes.push(agent);
+          // This checkout's supervisor: new-agent changes none of its files, only its fleet settings.
+          const supervisor = await startAgentProcess(join(repoRoot, "agents", "supervisor"), {
+            env: { ...common, ENABLE_STATUS_PAGE: "true", STATUS_PAGE_AGENT_URL: agent.url },
+          });
+          processes.push(supervisor);
+
+          const connection = await connectAgent(supervisor.url);
+          const contextId = `conv-${randomUUID()}`;
+          let answer = await connection.send({ text: `${name}: list items`, contextId });
+          // The supervisor discovers subagents in the background; give it a moment on a slow machine.
+          for (let attempt = 0; attempt < 20 && !answer.text?.includes("EU region"); attempt += 1) {
+            await new Promise((resolve) => setTimeout(resolve, 500));
+            answer = await connection.send({ text: `${name}: list items`, contextId });
+          }
+          expect(answer.state).toBe("completed");
+          expect(answer.text).toContain("7 [open] Status page for the EU region");
+          expect(api.requests).toContain("GET /items");
+
+          const db = mongo.db(dbName);
+          expect(
+            await db.collection(`checkpoints_${name}`).countDocuments({ thread_id: contextId }),
+          ).toBeGreaterThan(0);
+          expect(
+            await db.collection("checkpoints_supervisor").countDocuments({ thread_id: contextId }),
+          ).toBeGreaterThan(0);
+          expect(await db.collection(`tasks_${name}`).countDocuments({ contextId })).toBeGreaterThan(0);
+        },
+        STEP_TIMEOUT,
+      );
+    });
+
+    it(
+      "pnpm remove-agent undoes every registration, leaving the fleet files as they were",
+      async () => {
+        for (const { name } of [NEW_AGENT, MCP_AGENT]) {
+          const removed = await run(process.execPath, [CREATE_AGENT, "remove", name, "--root", repo], {
+            cwd: repo,
+            timeoutMs: STEP_TIMEOUT,
+          });
+          expect(removed.code, removed.output).toBe(0);
+          expect(removed.output).toContain(`Removed agents/${name}`);
+          expect(existsSync(join(repo, "agents", name))).toBe(false);
+        }
+        expect(fleetFiles(repo)).toEqual(newAgents.before);
+        expect(checkFleet(repo)).toEqual([]);
+      },
+      STEP_TIMEOUT,
+    );
+  });
 });
+
+/** The fleet files new-agent registers an agent in, as they are in the copy. */
+interface FleetFiles {
+  compose: string;
+  envExample: string;
+  chart: string;
+}
+function fleetFiles(repo: string): FleetFiles {
+  const read = (file: string) => readFileSync(join(repo, file), "utf8");
+  return {
+    compose: read("docker-compose.dev.yaml"),
+    envExample: read(".env.example"),
+    chart: read("charts/switchboard/values.yaml"),
+  };
+}
 
 /** `pnpm new-agent <name> --openapi <file>` for one of the generator's cases, in the copy. */
 function generateCase(repo: string, name: string, file: string) {

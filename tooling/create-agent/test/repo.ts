@@ -1,10 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensurePythonEnv } from "@switchboard-testing/test-python";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
@@ -25,17 +24,6 @@ export function copyRepo(prefix = "create-agent-test-"): string {
   // biome reads .gitignore through git (vcs.useIgnoreFile).
   spawnSync("git", ["init", "-q"], { cwd: target });
   return target;
-}
-
-/**
- * Gives a copy the Python test venv of this checkout, as a developer's own clone has one: a
- * generated agent's suite talks to it through a Python a2a-sdk peer, and creating the venv in each
- * copy took minutes of the end-to-end tests. The venv is made current here first, so the copy's
- * suite finds it ready and never installs into it.
- */
-export async function linkPythonEnv(copy: string): Promise<void> {
-  const { venvDir } = await ensurePythonEnv();
-  symlinkSync(venvDir, join(copy, basename(venvDir)));
 }
 
 /** A digest of every file's path and content, leaving out installs and build output. */
