@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
-import { HopTokenIssuer } from "@switchboard/agent-runtime";
+import { AuthenticatedCaller, HopTokenIssuer } from "@switchboard/agent-runtime";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
 import { hopKeys, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
@@ -216,6 +216,50 @@ describe("agents made, changed and used under policy", () => {
     }
   });
 
+  it("shows a team's agent's card to its members and the supervisor's directory alone, to anyone else as no agent", async () => {
+    const card = async (id: string, token?: string) => {
+      const answer = await fetch(`${host.url}/agents/${id}/.well-known/agent-card.json`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+      return { status: answer.status, body: (await answer.text()).replaceAll(id, "<id>") };
+    };
+    const described = (answer: { body: string }) =>
+      (JSON.parse(answer.body) as { description: string }).description;
+    expect(described(await card("team-b-agent", tokens.bee))).toContain("Team B's own helper");
+    const issuer = HopTokenIssuer.fromPem(keys.AUTH_HOP_SIGNING_KEY, "supervisor");
+    const directory = await issuer.signDirectory("dynamic-agents");
+    expect(described(await card("team-b-agent", directory))).toContain("Team B's own helper");
+    expect((await card("no-such-agent", directory)).status).toBe(404);
+    // A global agent's card stays anyone's, as a packaged agent's.
+    expect((await card("default-agent")).status).toBe(200);
+
+    // Outside the team, without a token, with a forged one, with the supervisor's hop token for
+    // another agent or a directory token it did not sign: word for word an agent that does not exist.
+    const claims = JSON.parse(Buffer.from(tokens.bee?.split(".")[1] ?? "", "base64url").toString());
+    const hopElsewhere = await issuer.sign(
+      new AuthenticatedCaller("bee", tokens.bee as string, claims),
+      "default-agent",
+    );
+    const foreignDirectory = await HopTokenIssuer.fromPem(
+      hopKeys().AUTH_HOP_SIGNING_KEY,
+      "supervisor",
+    ).signDirectory("dynamic-agents");
+    const refusals = {
+      outsideTheTeam: [tokens.dev, 404],
+      noGroups: [tokens.outsider, 404],
+      anonymous: [undefined, 404],
+      forged: [`${tokens.bee?.slice(0, -4)}AAAA`, 401],
+      hopForAnotherAgent: [hopElsewhere, 401],
+      foreignDirectory: [foreignDirectory, 401],
+    } as const;
+    for (const [who, [token, status]] of Object.entries(refusals)) {
+      const team = await card("team-b-agent", token);
+      expect({ who, status: team.status }).toEqual({ who, status });
+      expect(team.body).not.toContain("Team B");
+      expect({ who, ...(await card("no-such-agent", token)) }).toEqual({ who, ...team });
+    }
+  });
+
   it("puts a team's agent on the supervisor's roster for the team's members alone", async () => {
     const onRoster = async (user: string) =>
       (
@@ -336,7 +380,9 @@ describe("agents made, changed and used under policy", () => {
     await vi.waitFor(
       async () => {
         const card = (await (
-          await fetch(`${host.url}/agents/team-b-agent/.well-known/agent-card.json`)
+          await fetch(`${host.url}/agents/team-b-agent/.well-known/agent-card.json`, {
+            headers: { authorization: `Bearer ${tokens.bee}` },
+          })
         ).json()) as {
           description: string;
         };
