@@ -33,6 +33,18 @@ const teamAgent = {
   enabled: true,
 };
 
+/** A global agent that delegates to the team's agent (its agent_id): a hop for team-b's members alone. */
+const relayAgent = {
+  ...teamAgent,
+  id: "relay-agent",
+  name: "Relay",
+  description: "Passes requests on",
+  system_prompt: "You relay.",
+  visibility: "global",
+  owner_team_slug: undefined,
+  subagents: [{ name: "team-b-agent", description: "Team B's helper", agent_id: "team-b-agent" }],
+};
+
 describe("agents made, changed and used under policy", () => {
   const dir = scratchDir("dynamic-agents-api");
   const configFile = join(dir, "app-config.yaml");
@@ -73,7 +85,7 @@ describe("agents made, changed and used under policy", () => {
       },
     });
     for (const user of ["admin", "dev", "bee", "outsider"]) tokens[user] = await signIn(idp, user);
-    writeConfig(configFile, caipeAppConfig({ agents: [teamAgent] }));
+    writeConfig(configFile, caipeAppConfig({ agents: [teamAgent, relayAgent] }));
     const auth = {
       AUTH_MODE: "jwt",
       AUTH_JWKS_URL: idp.jwksUrl,
@@ -96,6 +108,8 @@ describe("agents made, changed and used under policy", () => {
       RAG_SERVER_MCP_URL: "http://127.0.0.1:9/mcp",
       ...auth,
       AUTH_SUPERVISOR_PUBLIC_KEY: keys.AUTH_SUPERVISOR_PUBLIC_KEY,
+      // The relay agent signs its hops (and reads its host subagents' cards) with the fleet's key.
+      AUTH_HOP_SIGNING_KEY: keys.AUTH_HOP_SIGNING_KEY,
     });
     // The supervisor reads the host's whole directory with a token of its own (signed with its hop key).
     supervisor = await startAgentProcess(join(hostPackageDir, "..", "supervisor"), {
@@ -258,6 +272,36 @@ describe("agents made, changed and used under policy", () => {
       expect(team.body).not.toContain("Team B");
       expect({ who, ...(await card("no-such-agent", token)) }).toEqual({ who, ...team });
     }
+  });
+
+  it("lets a configured agent delegate to a team's agent of the host for the team's members alone", async () => {
+    const seen = (...parts: string[]) =>
+      llm.requests.some((request) => parts.every((part) => JSON.stringify(request).includes(part)));
+    const ask = async (user: string) => {
+      const said = `what is on our board? ${randomUUID()}`;
+      const relay = await connectAgent(`${host.url}/agents/relay-agent`, { token: tokens[user] as string });
+      const answer = await relay.send({
+        text: `forward to team-b-agent: ${said}`,
+        contextId: `ctx-${randomUUID()}`,
+      });
+      return {
+        answer,
+        offered: seen("You relay.", said, "- team-b-agent: Team B"),
+        reachedTeam: seen("You help team B.", said),
+      };
+    };
+    // Its card read with the host's directory token (on loopback), the team's agent joins the relay's roster.
+    await vi.waitFor(async () => expect((await ask("bee")).reachedTeam).toBe(true), {
+      timeout: 15_000,
+      interval: 200,
+    });
+    const bee = await ask("bee");
+    expect(bee).toMatchObject({ offered: true, reachedTeam: true });
+    expect(bee.answer.text).toBe("Answered by a configured agent.");
+    // dev is not told of it, and nothing is sent to it for dev.
+    const dev = await ask("dev");
+    expect(dev).toMatchObject({ offered: false, reachedTeam: false });
+    expect(dev.answer.text).toContain('No agent named "team-b-agent" is enabled');
   });
 
   it("puts a team's agent on the supervisor's roster for the team's members alone", async () => {
