@@ -42,7 +42,8 @@ const relayAgent = {
   system_prompt: "You relay.",
   visibility: "global",
   owner_team_slug: undefined,
-  subagents: [{ name: "team-b-agent", description: "Team B's helper", agent_id: "team-b-agent" }],
+  // Called by a name of its own (its hop tokens are still for team-b-agent).
+  subagents: [{ name: "board", description: "Team B's helper", agent_id: "team-b-agent" }],
 };
 
 describe("agents made, changed and used under policy", () => {
@@ -281,12 +282,12 @@ describe("agents made, changed and used under policy", () => {
       const said = `what is on our board? ${randomUUID()}`;
       const relay = await connectAgent(`${host.url}/agents/relay-agent`, { token: tokens[user] as string });
       const answer = await relay.send({
-        text: `forward to team-b-agent: ${said}`,
+        text: `forward to board: ${said}`,
         contextId: `ctx-${randomUUID()}`,
       });
       return {
         answer,
-        offered: seen("You relay.", said, "- team-b-agent: Team B"),
+        offered: seen("You relay.", said, "- board: Team B"),
         reachedTeam: seen("You help team B.", said),
       };
     };
@@ -301,7 +302,7 @@ describe("agents made, changed and used under policy", () => {
     // dev is not told of it, and nothing is sent to it for dev.
     const dev = await ask("dev");
     expect(dev).toMatchObject({ offered: false, reachedTeam: false });
-    expect(dev.answer.text).toContain('No agent named "team-b-agent" is enabled');
+    expect(dev.answer.text).toContain('No agent named "board" is enabled');
   });
 
   it("puts a team's agent on the supervisor's roster for the team's members alone", async () => {
