@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectAgent } from "@switchboard/a2a-client";
-import { HopTokenIssuer } from "@switchboard/agent-runtime";
+import { AuthenticatedCaller, HopTokenIssuer } from "@switchboard/agent-runtime";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
 import { type AgentProcess, freePort, startAgentProcess } from "@switchboard-testing/test-agents";
 import { hopKeys, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
@@ -31,6 +31,19 @@ const teamAgent = {
   allowed_tools: {},
   subagents: [],
   enabled: true,
+};
+
+/** A global agent that delegates to the team's agent (its agent_id): a hop for team-b's members alone. */
+const relayAgent = {
+  ...teamAgent,
+  id: "relay-agent",
+  name: "Relay",
+  description: "Passes requests on",
+  system_prompt: "You relay.",
+  visibility: "global",
+  owner_team_slug: undefined,
+  // Called by a name of its own (its hop tokens are still for team-b-agent).
+  subagents: [{ name: "board", description: "Team B's helper", agent_id: "team-b-agent" }],
 };
 
 describe("agents made, changed and used under policy", () => {
@@ -73,7 +86,7 @@ describe("agents made, changed and used under policy", () => {
       },
     });
     for (const user of ["admin", "dev", "bee", "outsider"]) tokens[user] = await signIn(idp, user);
-    writeConfig(configFile, caipeAppConfig({ agents: [teamAgent] }));
+    writeConfig(configFile, caipeAppConfig({ agents: [teamAgent, relayAgent] }));
     const auth = {
       AUTH_MODE: "jwt",
       AUTH_JWKS_URL: idp.jwksUrl,
@@ -96,6 +109,8 @@ describe("agents made, changed and used under policy", () => {
       RAG_SERVER_MCP_URL: "http://127.0.0.1:9/mcp",
       ...auth,
       AUTH_SUPERVISOR_PUBLIC_KEY: keys.AUTH_SUPERVISOR_PUBLIC_KEY,
+      // The relay agent signs its hops (and reads its host subagents' cards) with the fleet's key.
+      AUTH_HOP_SIGNING_KEY: keys.AUTH_HOP_SIGNING_KEY,
     });
     // The supervisor reads the host's whole directory with a token of its own (signed with its hop key).
     supervisor = await startAgentProcess(join(hostPackageDir, "..", "supervisor"), {
@@ -214,6 +229,80 @@ describe("agents made, changed and used under policy", () => {
       expect(team.status).toBe(401);
       expect(await asked("no-such-agent", token)).toEqual(team);
     }
+  });
+
+  it("shows a team's agent's card to its members and the supervisor's directory alone, to anyone else as no agent", async () => {
+    const card = async (id: string, token?: string) => {
+      const answer = await fetch(`${host.url}/agents/${id}/.well-known/agent-card.json`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+      return { status: answer.status, body: (await answer.text()).replaceAll(id, "<id>") };
+    };
+    const described = (answer: { body: string }) =>
+      (JSON.parse(answer.body) as { description: string }).description;
+    expect(described(await card("team-b-agent", tokens.bee))).toContain("Team B's own helper");
+    const issuer = HopTokenIssuer.fromPem(keys.AUTH_HOP_SIGNING_KEY, "supervisor");
+    const directory = await issuer.signDirectory("dynamic-agents");
+    expect(described(await card("team-b-agent", directory))).toContain("Team B's own helper");
+    expect((await card("no-such-agent", directory)).status).toBe(404);
+    // A global agent's card stays anyone's, as a packaged agent's.
+    expect((await card("default-agent")).status).toBe(200);
+
+    // Outside the team, without a token, with a forged one, with the supervisor's hop token for
+    // another agent or a directory token it did not sign: word for word an agent that does not exist.
+    const claims = JSON.parse(Buffer.from(tokens.bee?.split(".")[1] ?? "", "base64url").toString());
+    const hopElsewhere = await issuer.sign(
+      new AuthenticatedCaller("bee", tokens.bee as string, claims),
+      "default-agent",
+    );
+    const foreignDirectory = await HopTokenIssuer.fromPem(
+      hopKeys().AUTH_HOP_SIGNING_KEY,
+      "supervisor",
+    ).signDirectory("dynamic-agents");
+    const refusals = {
+      outsideTheTeam: [tokens.dev, 404],
+      noGroups: [tokens.outsider, 404],
+      anonymous: [undefined, 404],
+      forged: [`${tokens.bee?.slice(0, -4)}AAAA`, 401],
+      hopForAnotherAgent: [hopElsewhere, 401],
+      foreignDirectory: [foreignDirectory, 401],
+    } as const;
+    for (const [who, [token, status]] of Object.entries(refusals)) {
+      const team = await card("team-b-agent", token);
+      expect({ who, status: team.status }).toEqual({ who, status });
+      expect(team.body).not.toContain("Team B");
+      expect({ who, ...(await card("no-such-agent", token)) }).toEqual({ who, ...team });
+    }
+  });
+
+  it("lets a configured agent delegate to a team's agent of the host for the team's members alone", async () => {
+    const seen = (...parts: string[]) =>
+      llm.requests.some((request) => parts.every((part) => JSON.stringify(request).includes(part)));
+    const ask = async (user: string) => {
+      const said = `what is on our board? ${randomUUID()}`;
+      const relay = await connectAgent(`${host.url}/agents/relay-agent`, { token: tokens[user] as string });
+      const answer = await relay.send({
+        text: `forward to board: ${said}`,
+        contextId: `ctx-${randomUUID()}`,
+      });
+      return {
+        answer,
+        offered: seen("You relay.", said, "- board: Team B"),
+        reachedTeam: seen("You help team B.", said),
+      };
+    };
+    // Its card read with the host's directory token (on loopback), the team's agent joins the relay's roster.
+    await vi.waitFor(async () => expect((await ask("bee")).reachedTeam).toBe(true), {
+      timeout: 15_000,
+      interval: 200,
+    });
+    const bee = await ask("bee");
+    expect(bee).toMatchObject({ offered: true, reachedTeam: true });
+    expect(bee.answer.text).toBe("Answered by a configured agent.");
+    // dev is not told of it, and nothing is sent to it for dev.
+    const dev = await ask("dev");
+    expect(dev).toMatchObject({ offered: false, reachedTeam: false });
+    expect(dev.answer.text).toContain('No agent named "board" is enabled');
   });
 
   it("puts a team's agent on the supervisor's roster for the team's members alone", async () => {
@@ -336,7 +425,9 @@ describe("agents made, changed and used under policy", () => {
     await vi.waitFor(
       async () => {
         const card = (await (
-          await fetch(`${host.url}/agents/team-b-agent/.well-known/agent-card.json`)
+          await fetch(`${host.url}/agents/team-b-agent/.well-known/agent-card.json`, {
+            headers: { authorization: `Bearer ${tokens.bee}` },
+          })
         ).json()) as {
           description: string;
         };

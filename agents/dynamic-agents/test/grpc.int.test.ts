@@ -165,7 +165,12 @@ describe("A2A over gRPC for every configured agent, on the host's one gRPC port"
 
   it("names the host's gRPC port on each agent's card, with the agent's id as its tenant", async () => {
     for (const id of ["open-agent", "team-b-agent"]) {
-      const card = (await (await fetch(`${host.url}/agents/${id}/.well-known/agent-card.json`)).json()) as {
+      // A team's agent's card is its members' to read (a global one's anyone's).
+      const card = (await (
+        await fetch(`${host.url}/agents/${id}/.well-known/agent-card.json`, {
+          headers: { authorization: `Bearer ${tokens.bee}` },
+        })
+      ).json()) as {
         supportedInterfaces: Array<{
           url: string;
           protocolBinding: string;
@@ -341,7 +346,16 @@ describe("A2A over gRPC for every configured agent, on the host's one gRPC port"
     beforeAll(async () => {
       // The host's cards with their gRPC interface first: a card that prefers gRPC.
       cards = createServer(async (req, res) => {
-        const card = (await (await fetch(`${host.url}${req.url}`)).json()) as {
+        // Read as the caller (a team's agent's card is its members' alone); a refusal passed on as is.
+        const answer = await fetch(`${host.url}${req.url}`, {
+          headers: req.headers.authorization ? { authorization: req.headers.authorization } : {},
+        });
+        if (!answer.ok) {
+          res.writeHead(answer.status, { "content-type": "application/json" });
+          res.end(await answer.text());
+          return;
+        }
+        const card = (await answer.json()) as {
           supportedInterfaces: Array<{ protocolBinding: string }>;
         };
         const grpcFirst = [...card.supportedInterfaces].sort(
@@ -368,8 +382,13 @@ describe("A2A over gRPC for every configured agent, on the host's one gRPC port"
       expect(answer.text).toBe("Answered over gRPC.");
       expect(modelSaw(text).some((request) => request.includes("You help team B."))).toBe(true);
 
+      // An outsider reads no card of it; given one (read as a member), the gRPC call is refused.
+      await expect(
+        connectAgent(`${cardsUrl}/agents/team-b-agent`, { token: tokens.dev, cardRetries: 0 }),
+      ).rejects.toThrow(/HTTP 404/);
       const dev = await connectAgent(`${cardsUrl}/agents/team-b-agent`, {
         token: tokens.dev,
+        cardToken: tokens.bee,
         cardRetries: 0,
       });
       await expect(dev.send({ text: "hi", contextId: `ctx-${randomUUID()}` })).rejects.toThrow(

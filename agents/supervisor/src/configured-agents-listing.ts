@@ -1,4 +1,4 @@
-import { envPrefixFor, sameAgentName } from "@switchboard/contract";
+import { DYNAMIC_AGENTS, envPrefixFor, sameAgentName } from "@switchboard/contract";
 import type { SubagentConfig } from "@switchboard/delegation";
 import { assertValidAgentName } from "@switchboard/utils";
 import { z } from "zod";
@@ -95,6 +95,8 @@ function readEntry(
     vendor: id,
     forwardUserToken: false,
     configuredBy: CONFIGURED_BY,
+    // A team's agent shows its card only to its members and to the supervisor reading the directory.
+    directory: DYNAMIC_AGENTS,
   };
   return teams ? { agent, teams } : { agent };
 }

@@ -43,12 +43,11 @@ export async function connectAgent(baseUrl: string, options: ConnectOptions = {}
   const fetchImpl: typeof fetch = options.fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const logger = options.logger ?? getLogger().child({ component: "a2a-client" });
-  const headers = authHeaders(options.headers, options.token);
   const rawCard = await fetchAgentCard({
     baseUrl,
     fetchImpl,
-    headers,
-    secrets: secretsOf(options.token),
+    headers: authHeaders(options.headers, options.cardToken ?? options.token),
+    secrets: secretsOf(options.cardToken ?? options.token),
     timeoutMs,
     retries: options.cardRetries ?? DEFAULT_CARD_RETRIES,
     logger,

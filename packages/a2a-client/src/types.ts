@@ -91,6 +91,11 @@ export interface AgentCardSummary {
 export interface ConnectOptions {
   /** Sent as `Authorization: Bearer <token>` on the card fetch and every call (a call's own token wins). */
   token?: string;
+  /**
+   * Sent instead of `token` on the card fetch alone: a credential that may read a card but names no
+   * caller (the supervisor's directory token, for a team's agent on the dynamic-agents host).
+   */
+  cardToken?: string;
   /** Extra headers on the card fetch and every call. */
   headers?: Record<string, string>;
   /**

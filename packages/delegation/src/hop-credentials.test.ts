@@ -43,6 +43,14 @@ describe("what a hop carries", () => {
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(120);
   });
 
+  it("a token for the agent by its own name, where the delegating agent calls it by another", async () => {
+    const token = (await credentials.bearerFor(
+      { ...agent("board"), cardName: "team-b-agent" },
+      alice,
+    )) as string;
+    expect(decodeJwt(token).aud).toBe("team_b_agent");
+  });
+
   it("the user's own token only for an agent configured to receive it", async () => {
     expect(await credentials.bearerFor(agent("aws", true), alice)).toBe(alice.token);
     const viaSupervisor = new AuthenticatedCaller(

@@ -46,7 +46,8 @@ export function hopCredentials(issuer: HopTokenIssuer): HopCredentials {
     async bearerFor(agent, user) {
       if (!(user instanceof AuthenticatedCaller)) return undefined;
       if (agent.forwardUserToken && user.via === "idp") return user.token;
-      return issuer.sign(user, agent.name);
+      // Meant for the agent by its own name (the one its card carries), which a subagent's name need not be.
+      return issuer.sign(user, agent.cardName ?? agent.name);
     },
     directoryBearer: (host) => issuer.signDirectory(host),
   };

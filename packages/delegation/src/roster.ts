@@ -207,9 +207,13 @@ export class Roster {
     const { config } = agent;
     const connect = this.options.connect ?? connectAgent;
     try {
+      const cardToken = config.directory
+        ? await this.options.credentials?.directoryBearer(config.directory)
+        : undefined;
       const connection = await connect(config.url, {
         cardRetries: 0,
         logger: this.logger,
+        ...(cardToken ? { cardToken } : {}),
       });
       // It left the roster while its card was read: nothing to say of it.
       if (done.aborted) return undefined;

@@ -19,6 +19,11 @@ export interface SubagentConfig {
   /** What its card must be named (default: `name`), for an agent whose display name is not its name. */
   cardName?: string;
   /**
+   * The host whose directory listed it (the dynamic-agents host): its card is read with a directory
+   * token for that host, made anew for each read, since a team's agent shows its card to no one else.
+   */
+  directory?: string;
+  /**
    * Where the operator configured it, as log lines name it: what enabled it and what gave its URL
    * (default: `ENABLE_<PREFIX>` and `<PREFIX>_AGENT_URL`).
    */

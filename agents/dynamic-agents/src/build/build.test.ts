@@ -97,10 +97,13 @@ describe("subagents", () => {
         name: "code-reviewer",
         cardName: "reviewer",
         url: "http://127.0.0.1:1/agents/reviewer",
+        directory: "dynamic-agents",
       }),
       expect.objectContaining({ name: "weather", url: "https://agents.example.com/weather" }),
     ]);
     expect(configs[1]?.cardName).toBeUndefined();
+    // A directory token is for this host alone: never sent to an agent elsewhere.
+    expect(configs[1]?.directory).toBeUndefined();
   });
 
   it("names the field and the fix for an agent this host does not serve, and refuses the agent itself", () => {

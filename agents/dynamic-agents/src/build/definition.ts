@@ -1,4 +1,9 @@
-import { type AgentDefinition, type AgentTool, contextSummarizer } from "@switchboard/agent-runtime";
+import {
+  type AgentDefinition,
+  type AgentTool,
+  contextSummarizer,
+  type Principal,
+} from "@switchboard/agent-runtime";
 import {
   buildDelegatingGraph,
   HopTelemetry,
@@ -19,6 +24,8 @@ export function agentDefinition(
   spec: AgentSpec,
   tools: AgentTool[],
   subagents: SubagentConfig[],
+  /** Whether `principal` may reach this host's agent `id` by its visibility (a team's: its members). */
+  hostReach: (id: string, principal: Principal) => boolean = () => true,
 ): AgentDefinition {
   const definition: AgentDefinition = {
     name: spec.id,
@@ -50,10 +57,22 @@ export function agentDefinition(
       metrics,
       onClose,
       mayReach,
+      principalOf,
       memories,
       guardTools,
     }) => {
       const roster = new Roster(subagents, logger, { credentials: readHopCredentials(env, agent) });
+      // A subagent that is a team's agent of this host is for its members alone, as the host serves
+      // it: for anyone else it is not in the prompt nor called (its card is read with the directory token).
+      const hostIds = new Map(
+        subagents.flatMap((config) =>
+          config.directory ? [[config.name, config.cardName ?? config.name]] : [],
+        ),
+      );
+      const reaches = (name: string, caller: Parameters<typeof mayReach>[1]) => {
+        const id = hostIds.get(name);
+        return mayReach(name, caller) && (id === undefined || hostReach(id, principalOf(caller)));
+      };
       roster.start();
       onClose(() => roster.stop());
       return buildDelegatingGraph(
@@ -61,7 +80,7 @@ export function agentDefinition(
         {
           roster,
           telemetry: new HopTelemetry(metrics),
-          mayReach,
+          mayReach: reaches,
           ...(memories ? { memories } : {}),
           ownTools: guardTools([...tools, ...(memories?.tools ?? [])]),
           prompt: (current, reach) => `${spec.systemPrompt}\n\n${subagentsPrompt(current, reach)}`,

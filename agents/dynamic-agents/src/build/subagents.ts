@@ -1,4 +1,4 @@
-import { envPrefixFor } from "@switchboard/contract";
+import { DYNAMIC_AGENTS, envPrefixFor } from "@switchboard/contract";
 import type { SubagentConfig } from "@switchboard/delegation";
 import type { AgentSpec, DefinitionProblem } from "../definitions/spec.js";
 
@@ -34,7 +34,8 @@ export function subagentsFor(
     const id = subagent.agentId ?? subagent.name;
     const own = id === spec.id ? undefined : context.hostAgentUrl(id);
     if (own) {
-      configs.push({ ...wiring, cardName: id, url: own });
+      // Its card read as the supervisor reads it (a team's agent shows it to no one else).
+      configs.push({ ...wiring, cardName: id, url: own, directory: DYNAMIC_AGENTS });
       return;
     }
     problems.push({

@@ -190,7 +190,13 @@ export class AgentSet {
     return {
       key,
       env: { ...(env as NodeJS.ProcessEnv), AGENT_NAME: spec.id },
-      definition: agentDefinition(spec, tools.tools, subagents.configs),
+      // Decided on each turn by the served agent's visibility now (a team's agent shared anew counts at once).
+      definition: agentDefinition(
+        spec,
+        tools.tools,
+        subagents.configs,
+        (id, principal) => this.running.get(id)?.visibleTo(principal) ?? false,
+      ),
       sources: new Set(used),
     };
   }

@@ -37,7 +37,7 @@ export interface HostAppOptions {
   draining: () => boolean;
 }
 
-/** The paths of an agent's card, which anyone may read (as a packaged agent's). */
+/** The paths of an agent's card: a global agent's anyone may read, a team's only those it is for. */
 const CARD_PATHS = new Set(["/.well-known/agent-card.json", "/.well-known/agent.json"]);
 
 /**
@@ -82,11 +82,7 @@ export function hostApp(options: HostAppOptions): express.Express {
     // The supervisor reading the whole directory, for every user it routes for: each agent with
     // who it is for, which the supervisor applies to each turn's caller (its agents decide again).
     const directory = await directoryReader(auth, req);
-    if (typeof directory === "string") {
-      res.status(401).setHeader("WWW-Authenticate", 'Bearer error="invalid_token"');
-      res.json({ error: `The directory token is refused: ${directory}.` });
-      return;
-    }
+    if (typeof directory === "string") return refusedDirectory(res, directory);
     if (directory) {
       res.json({ agents: agents.list().map(({ spec }) => ({ ...entryOf(spec), ...readersOf(spec) })) });
       return;
@@ -123,16 +119,22 @@ export function hostApp(options: HostAppOptions): express.Express {
     // One answer for an agent that does not exist and one the caller may not see: nothing is told.
     const missing = () =>
       res.status(404).json({ error: `No agent "${req.params.id}" here: GET /agents lists yours.` });
-    if (!running) {
-      // A token is checked before an agent is called unknown, as a team's agent checks it: a missing
-      // or forged one is refused alike whether or not the agent exists (so is it over gRPC, grpc.ts).
-      if (CARD_PATHS.has(req.path)) return missing();
-      return unknownGuard(req, res, (error?: unknown) => (error ? next(error) : missing()));
-    }
-    // Its card is public, as a packaged agent's; a global agent decides every request itself.
-    if (CARD_PATHS.has(req.path) || running.spec.visibility === "global" || auth.mode === "none") {
+    // A global agent is shown to everyone and decides every request itself; so is every agent without sign-in.
+    if (running && (running.spec.visibility === "global" || auth.mode === "none")) {
       return running.agent.handle(req, res);
     }
+    // A team's agent's card tells that it exists and what it does: read as its other routes, and by
+    // the supervisor with its directory token (its roster checks every agent by its card).
+    if (CARD_PATHS.has(req.path)) {
+      const directory = await directoryReader(auth, req);
+      if (typeof directory === "string") return refusedDirectory(res, directory);
+      if (directory) return running ? running.agent.handle(req, res) : missing();
+      // Without a token the caller is anonymous, whom a team's agent is not for: the unknown agent's answer.
+      if (!req.header("authorization")) return missing();
+    }
+    // A token is checked before an agent is called unknown, as a team's agent checks it: a missing
+    // or forged one is refused alike whether or not the agent exists (so is it over gRPC, grpc.ts).
+    if (!running) return unknownGuard(req, res, (error?: unknown) => (error ? next(error) : missing()));
     // A team's agent: the token verified as the agent itself would, then the team checked.
     guardOf(running.spec.id)(req, res, async (error?: unknown) => {
       if (error) return next(error);
@@ -146,6 +148,12 @@ export function hostApp(options: HostAppOptions): express.Express {
     if (!res.headersSent) res.status(500).json({ error: "The host could not answer; its log says why." });
   });
   return app;
+}
+
+/** A supervisor's directory token that does not verify: 401, saying why. */
+function refusedDirectory(res: Response, reason: string): void {
+  res.status(401).setHeader("WWW-Authenticate", 'Bearer error="invalid_token"');
+  res.json({ error: `The directory token is refused: ${reason}.` });
 }
 
 /** The verified caller of a request (anonymous without a token). */
