@@ -138,8 +138,14 @@ export function hostApp(options: HostAppOptions): express.Express {
     // A team's agent: the token verified as the agent itself would, then the team checked.
     guardOf(running.spec.id)(req, res, async (error?: unknown) => {
       if (error) return next(error);
-      if (!running.visibleTo(await options.principalOf(req))) return missing();
-      running.agent.handle(req, res);
+      // This callback's promise is nobody's to await: a failure goes to the error handler here, or it
+      // would be an unhandled rejection, which ends the process.
+      try {
+        if (!running.visibleTo(await options.principalOf(req))) return missing();
+        running.agent.handle(req, res);
+      } catch (failure) {
+        next(failure);
+      }
     });
   });
   // A failure of the host's own routes: logged with its cause, answered without it.
