@@ -1,26 +1,11 @@
 import { PolicyEngine } from "@switchboard/agent-runtime";
 import { describe, expect, it } from "vitest";
-import type { AgentSpec } from "../definitions/spec.js";
+import { agentSpec } from "../../test/agent-spec.js";
 import { HostAccess } from "./access.js";
 
-const spec = (id: string, fields: Partial<AgentSpec> = {}): AgentSpec => ({
-  id,
-  name: id,
-  description: "",
-  systemPrompt: "",
-  model: { id: "gpt-4o", provider: "openai" },
-  allowedTools: {},
-  subagents: [],
-  visibility: "global",
-  sharedWithTeams: [],
-  enabled: true,
-  source: "api",
-  revision: "r",
-  ...fields,
-});
 const specs = new Map([
-  ["open", spec("open")],
-  ["team", spec("team", { visibility: "team", ownerTeam: "team-a" })],
+  ["open", agentSpec("open")],
+  ["team", agentSpec("team", { visibility: "team", ownerTeam: "team-a" })],
 ]);
 const user = (groups: string[]) => ({ subject: "u", groups, authenticated: true });
 

@@ -3,8 +3,8 @@ import { readAuthSettings } from "@switchboard/agent-runtime/auth/bearer";
 import type { A2AGrpcHandlers } from "@switchboard/agent-runtime/grpc";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { agentSpec } from "../../test/agent-spec.js";
 import { visibleTo } from "../build/visibility.js";
-import type { AgentSpec } from "../definitions/spec.js";
 import type { AgentSet, RunningAgent } from "./agent-set.js";
 import { grpcRoute } from "./grpc.js";
 
@@ -16,28 +16,12 @@ const env = {
   AUTH_AUDIENCE: "switchboard",
 };
 
-const spec = (id: string, fields: Partial<AgentSpec> = {}): AgentSpec => ({
-  id,
-  name: id,
-  description: "",
-  systemPrompt: "",
-  model: { id: "gpt-4o", provider: "openai" },
-  allowedTools: {},
-  subagents: [],
-  visibility: "global",
-  sharedWithTeams: [],
-  enabled: true,
-  source: "api",
-  revision: "r",
-  ...fields,
-});
-
 /** The agents' handlers stand for "the call reached this agent" (the agents themselves are the int test's). */
 const reached = (id: string) => ({ v1: {}, legacy: {}, id }) as unknown as A2AGrpcHandlers;
 
 function route(authMode: "none" | "jwt", draining = false) {
   const running = new Map<string, RunningAgent>();
-  for (const one of [spec("open"), spec("team", { visibility: "team", ownerTeam: "team-a" })]) {
+  for (const one of [agentSpec("open"), agentSpec("team", { visibility: "team", ownerTeam: "team-a" })]) {
     running.set(one.id, {
       spec: one,
       visibleTo: visibleTo(one, authMode),
