@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { Message, type Task, taskStateToJSON } from "@a2a-js/sdk";
 import { type Client, ClientFactory, type RequestOptions } from "@a2a-js/sdk/client";
@@ -8,9 +7,13 @@ import { A2AService } from "@a2a-js/sdk/server/grpc";
 import { credentials, Metadata, makeGenericClientConstructor } from "@grpc/grpc-js";
 import { connectAgent } from "@switchboard/a2a-client";
 import { AuthenticatedCaller, HopTokenIssuer } from "@switchboard/agent-runtime";
-import { listenHttp } from "@switchboard/common";
 import { scratchDir } from "@switchboard/vitest-config/scratch";
-import { type AgentProcess, freePort } from "@switchboard-testing/test-agents";
+import {
+  type AgentProcess,
+  freePort,
+  type Listening,
+  startGrpcFirstCards,
+} from "@switchboard-testing/test-agents";
 import { hopKeys, type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import { heldReply, rules, type ScriptedLlm, say, startScriptedLlm } from "@switchboard-testing/test-llm";
 import { testMongoEnv, uniqueDbName } from "@switchboard-testing/test-mongo";
@@ -340,35 +343,15 @@ describe("A2A over gRPC for every configured agent, on the host's one gRPC port"
   });
 
   describe("the supervisor's client", () => {
-    let cards: Server;
+    // An agent whose card prefers gRPC: its own card, with its gRPC interfaces first.
+    let cards: Listening;
     let cardsUrl: string;
 
     beforeAll(async () => {
-      // The host's cards with their gRPC interface first: a card that prefers gRPC.
-      cards = createServer(async (req, res) => {
-        // Read as the caller (a team's agent's card is its members' alone); a refusal passed on as is.
-        const answer = await fetch(`${host.url}${req.url}`, {
-          headers: req.headers.authorization ? { authorization: req.headers.authorization } : {},
-        });
-        if (!answer.ok) {
-          res.writeHead(answer.status, { "content-type": "application/json" });
-          res.end(await answer.text());
-          return;
-        }
-        const card = (await answer.json()) as {
-          supportedInterfaces: Array<{ protocolBinding: string }>;
-        };
-        const grpcFirst = [...card.supportedInterfaces].sort(
-          (a, b) => Number(b.protocolBinding === "GRPC") - Number(a.protocolBinding === "GRPC"),
-        );
-        res.setHeader("content-type", "application/json");
-        res.end(JSON.stringify({ ...card, supportedInterfaces: grpcFirst }));
-      });
-      cardsUrl = `http://127.0.0.1:${await listenHttp(cards, 0, "127.0.0.1")}`;
+      cards = await startGrpcFirstCards(host.url);
+      cardsUrl = cards.url;
     });
-    afterAll(async () => {
-      await new Promise((resolve) => cards.close(resolve));
-    });
+    afterAll(() => cards.close());
 
     it("reaches a configured agent over gRPC when its card prefers it, by its tenant, with the caller's token", async () => {
       const bee = await connectAgent(`${cardsUrl}/agents/team-b-agent`, {

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
 import { taskStateToJSON } from "@a2a-js/sdk";
 import { type Client, ClientFactory, type RequestOptions } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { connectAgent } from "@switchboard/a2a-client";
-import { listenHttp } from "@switchboard/common";
+import { type Listening, startGrpcFirstCards } from "@switchboard-testing/test-agents";
 import { type IdentityProvider, signIn, startIdentityProvider } from "@switchboard-testing/test-idp";
 import {
   callTool,
@@ -350,26 +349,15 @@ describe("A2A over gRPC, beside JSON-RPC and HTTP+JSON", () => {
   });
 
   describe("the supervisor's client", () => {
-    let cards: Server;
+    // An agent whose card prefers gRPC: its own card, with its gRPC interfaces first.
+    let cards: Listening;
     let cardsUrl: string;
 
     beforeAll(async () => {
-      // An agent whose card prefers gRPC: the runtime's own card, with its gRPC interfaces first.
-      cards = createServer(async (req, res) => {
-        const card = (await (await fetch(`${agent.url}${req.url}`)).json()) as {
-          supportedInterfaces: Array<{ protocolBinding: string }>;
-        };
-        const grpcFirst = [...card.supportedInterfaces].sort(
-          (a, b) => Number(b.protocolBinding === "GRPC") - Number(a.protocolBinding === "GRPC"),
-        );
-        res.setHeader("content-type", "application/json");
-        res.end(JSON.stringify({ ...card, supportedInterfaces: grpcFirst }));
-      });
-      cardsUrl = `http://127.0.0.1:${await listenHttp(cards, 0, "127.0.0.1")}`;
+      cards = await startGrpcFirstCards(agent.url);
+      cardsUrl = cards.url;
     });
-    afterAll(async () => {
-      await new Promise((resolve) => cards.close(resolve));
-    });
+    afterAll(() => cards.close());
 
     it("speaks gRPC to a card that prefers it, with the caller's token", async () => {
       const connection = await connectAgent(cardsUrl, { token: tokens.alice as string, cardRetries: 0 });

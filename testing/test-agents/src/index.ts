@@ -1,4 +1,5 @@
 export { freePort } from "@switchboard/vitest-config/ports";
+export { startGrpcFirstCards } from "./grpc-first-cards.js";
 export { type NodeVariant, nodeVariants } from "./node-variants.js";
 export { type AgentProcess, type StartOptions, startAgentProcess } from "./process.js";
 export { cpuMs, machineCpu, processTree, rssMb } from "./process-stats.js";
